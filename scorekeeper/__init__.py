@@ -1,0 +1,50 @@
+"""Scorekeeper: scorekeeping and a house referee for the Contract Rummy family of card games."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from importlib import import_module
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from . import assets, config, errors, security
+from .extensions import csrf, db, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+# One blueprint per feature; a feature package exposes ``bp``. Features not written yet are
+# simply absent, so each can land on its own.
+FEATURES = ("main", "games", "referee", "rulebook", "players", "history")
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then ``instance/config.py``, then ``SCOREKEEPER_*`` variables,
+    then ``test_config``; bring the database up to date; register every feature."""
+    app = Flask(
+        __name__,
+        instance_path=os.environ.get("SCOREKEEPER_INSTANCE_PATH") or str(ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    config.load(app, test_config)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    csrf.init_app(app)
+    security.init_app(app)
+    assets.init_app(app)
+    errors.init_app(app)
+
+    for feature in FEATURES:
+        if find_spec(f"{__name__}.{feature}") is not None:
+            app.register_blueprint(import_module(f"{__name__}.{feature}").bp)
+
+    if app.config["AUTO_MIGRATE"]:
+        config.upgrade_database(app)
+    return app

@@ -1,0 +1,79 @@
+"""Configuration in layers, the secret key, and bringing the database up to date."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+from flask import Flask
+
+from .db import engine_options
+
+SECRET_KEY_FILE = "secret_key"
+
+
+def defaults(instance: Path) -> dict[str, Any]:
+    return {
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance / 'scorekeeper.db'}",
+        "AUTO_MIGRATE": True,
+        "SECRET_KEY": None,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "WTF_CSRF_TIME_LIMIT": None,
+        "MAX_CONTENT_LENGTH": 64 * 1024 * 1024,
+        # How often an open scoreboard asks whether another phone saved a round.
+        "SCOREBOARD_POLL_SECONDS": 3,
+        "HISTORY_PAGE_SIZE": 25,
+    }
+
+
+def load(app: Flask, test_config: Mapping[str, Any] | None) -> None:
+    """Fill ``app.config`` from every layer, later layers winning."""
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(defaults(instance))
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env("SCOREKEEPER")
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = instance_secret_key(instance)
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    options = engine_options(uri)
+    options.update(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+
+
+def instance_secret_key(instance: Path) -> str:
+    """The key kept in ``instance/secret_key``, made on first start.
+
+    Several workers may start at once: the file is created exclusively, so they all end up
+    reading the one key that was written first.
+    """
+    path = instance / SECRET_KEY_FILE
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(50):
+            key = path.read_text().strip()
+            if key:
+                return key
+            # Another worker created the file a moment ago and is still writing it.
+            import time
+
+            time.sleep(0.02)
+        raise RuntimeError(f"{path} is empty: delete it and start again") from None
+    key = secrets.token_hex(32)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key + "\n")
+    return key
+
+
+def upgrade_database(app: Flask) -> None:
+    """Apply every migration the database lacks: a new file gets the whole schema."""
+    with app.app_context():
+        flask_migrate.upgrade(directory=app.extensions["migrate"].directory)

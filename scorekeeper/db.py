@@ -1,0 +1,51 @@
+"""Database engine settings that keep several phones saving at once from tripping over each other.
+
+SQLite gets write-ahead logging (readers never wait for the writer), a busy timeout (a writer
+waits its turn instead of failing with "database is locked"), foreign keys, and transactions that
+take the write lock when they begin (``BEGIN IMMEDIATE``) whenever they may write. A deferred
+transaction that reads first and writes later cannot wait for the lock: SQLite fails it at once
+when another writer got in between, which is exactly the "database is locked" a family would see.
+Read-only requests (GET, HEAD) keep deferred transactions, so polling scoreboards never queue
+behind a save.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from flask import has_request_context, request
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+BUSY_TIMEOUT_MS = 15_000
+READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+@event.listens_for(Engine, "connect")
+def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    if not isinstance(dbapi_connection, sqlite3.Connection):
+        return
+    # Let SQLAlchemy's "begin" event below emit BEGIN itself instead of the driver.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA synchronous = NORMAL")
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.close()
+
+
+@event.listens_for(Engine, "begin")
+def _begin_sqlite(connection: Connection) -> None:
+    if connection.dialect.name != "sqlite":
+        return
+    reading = has_request_context() and request.method in READ_ONLY_METHODS
+    connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
+
+def engine_options(uri: str) -> dict[str, Any]:
+    """Engine options: pool health checks for a server, a driver timeout for SQLite."""
+    if uri.startswith("sqlite"):
+        return {"connect_args": {"timeout": BUSY_TIMEOUT_MS / 1000}}
+    return {"pool_pre_ping": True, "pool_size": 5, "max_overflow": 10}

@@ -1,0 +1,40 @@
+"""Friendly pages for every error, so that nothing a person does ends on a bare error screen."""
+
+from __future__ import annotations
+
+from flask import Flask, Response
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+
+from .web import render
+
+MESSAGES = {
+    400: "That request could not be understood.",
+    404: "There is nothing at this address. It may have been deleted, or the link is mistyped.",
+    405: "This page cannot be used that way.",
+    413: "That file is too large.",
+}
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_refused(error: CSRFError) -> Response:
+        message = (
+            "This form has expired or did not come from this app. "
+            "Reload the page and try again; nothing was saved."
+        )
+        return render("error.html", "_error.html", status=400, code=400, message=message)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response:
+        code = error.code or 500
+        message = MESSAGES.get(code) or error.description or "Something went wrong."
+        response = render("error.html", "_error.html", status=code, code=code, message=message)
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            response.headers["Allow"] = ", ".join(error.valid_methods)
+        return response
+
+    @app.errorhandler(InternalServerError)
+    def server_error(error: InternalServerError) -> Response:
+        message = "Something went wrong on our side. Nothing was half-saved; please try again."
+        return render("error.html", "_error.html", status=500, code=500, message=message)

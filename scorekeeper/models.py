@@ -1,0 +1,195 @@
+"""The family's records: players, house rules, games, their seats, rounds, hands and change log.
+
+A game keeps a frozen copy of its rules (``Game.rules``, the rules engine's ``to_dict()``) so
+that a later change to a preset or a house rule never alters a game already played. The
+columns on ``Seat`` and ``Game`` that summarise a game (totals, places, winners, contracts) are
+recomputed from the rounds and the rules whenever a round changes; they exist so that the
+history and statistics pages can aggregate in SQL without replaying every game.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+NAME_LENGTH = 60
+CARDS_LENGTH = 400
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A moment in time, stored as naive UTC (SQLite has no time zones) and read back aware."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("UTCDateTime needs an aware datetime")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+def name_key(name: str) -> str:
+    """The form of a name that two spellings of the same player share ("ann", "Ann ")."""
+    return " ".join(name.split()).casefold()
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    name_key: Mapped[str] = mapped_column(String(NAME_LENGTH), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="player")
+
+    def __repr__(self) -> str:
+        return f"<Player {self.id} {self.name!r}>"
+
+
+class HouseRules(db.Model):
+    """A family's own rule set: a preset with some options changed, saved under a name."""
+
+    __tablename__ = "house_rules"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(80), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    base: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+    __table_args__ = (Index("ix_games_status_started", "status", "started"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rules_slug: Mapped[str] = mapped_column(String(80), index=True)
+    rules_name: Mapped[str] = mapped_column(String(80))
+    status: Mapped[str] = mapped_column(String(20), default="in_progress")
+    started: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    ended: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    first_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    round_count: Mapped[int] = mapped_column(Integer, default=0)
+    tie_break: Mapped[str | None] = mapped_column(Text)
+    # Bumped on every change; scoreboards poll it to know when to redraw.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+    events: Mapped[list[GameEvent]] = relationship(
+        back_populates="game", order_by="GameEvent.id", cascade="all, delete-orphan"
+    )
+
+
+class Seat(db.Model):
+    """A player's place at one game's table, and their standing in it."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "position"),
+        UniqueConstraint("game_id", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    contract: Mapped[int] = mapped_column(Integer, default=1)
+    contracts_made: Mapped[int] = mapped_column(Integer, default=0)
+    place: Mapped[int | None] = mapped_column(Integer)
+    is_winner: Mapped[bool] = mapped_column(Boolean, default=False)
+    may_i_used: Mapped[int] = mapped_column(Integer, default=0)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(back_populates="seats")
+    hands: Mapped[list[Hand]] = relationship(back_populates="seat")
+
+
+class Round(db.Model):
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    went_out_id: Mapped[int | None] = mapped_column(ForeignKey("seats.id"))
+    # Bumped on every edit: a form that carries an older version was overtaken by another phone.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    # The token of the form that created the round: the same form sent twice stores one round.
+    submission: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    went_out: Mapped[Seat | None] = relationship(foreign_keys=[went_out_id])
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", order_by="Hand.seat_id"
+    )
+
+
+class Hand(db.Model):
+    """What one player held when a round ended: leftover cards, points, contract made."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("round_id", "seat_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    contract: Mapped[int] = mapped_column(Integer)
+    made_contract: Mapped[bool] = mapped_column(Boolean, default=False)
+    cards: Mapped[str] = mapped_column(String(CARDS_LENGTH), default="")
+    points: Mapped[int] = mapped_column(Integer, default=0)
+
+    round: Mapped[Round] = relationship(back_populates="hands")
+    seat: Mapped[Seat] = relationship(back_populates="hands")
+
+
+class GameEvent(db.Model):
+    """One line of a game's change log: what changed, and when."""
+
+    __tablename__ = "game_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    text: Mapped[str] = mapped_column(Text)
+
+    game: Mapped[Game] = relationship(back_populates="events")
