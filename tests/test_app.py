@@ -176,3 +176,13 @@ def test_many_phones_saving_at_once_never_see_a_locked_database(app: Flask) -> N
     assert errors == []
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Player)) == writers * saves
+
+
+def test_migrations_have_a_single_head(app: Flask) -> None:
+    from alembic.script import ScriptDirectory
+    from flask_migrate import Config
+
+    config = Config()
+    config.set_main_option("script_location", app.extensions["migrate"].directory)
+    heads = ScriptDirectory.from_config(config).get_heads()
+    assert len(heads) == 1, f"several migration heads: {heads}; merge them"
