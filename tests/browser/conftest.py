@@ -1,0 +1,171 @@
+"""A real browser against the real server: Playwright drives Debian's Chromium, gunicorn serves.
+
+The server runs as it would at a family's home: gunicorn with several workers on loopback,
+on a SQLite file of its own. Screenshots of the main pages land in
+``test-artifacts/screenshots/`` for a person to look at after a run.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..postgres import free_port
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+NARROW_PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+IN_CI = os.environ.get("CI") == "true"
+
+pytestmark = pytest.mark.browser
+
+
+def _unavailable(message: str) -> None:
+    if IN_CI:
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app served by gunicorn on a free loopback port, on a fresh SQLite database."""
+    instance = tmp_path_factory.mktemp("live-instance")
+    port = free_port()
+    environment = {
+        **os.environ,
+        "SCOREKEEPER_INSTANCE_PATH": str(instance),
+        "SCOREKEEPER_SCOREBOARD_POLL_SECONDS": "1",
+        # Serve the code under test, wherever the package happens to be installed from.
+        "PYTHONPATH": str(ROOT),
+    }
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--workers",
+            "2",
+            "--threads",
+            "4",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--chdir",
+            str(ROOT),
+            "scorekeeper:create_app()",
+        ],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=open(instance / "gunicorn.log", "w"),  # noqa: SIM115 - closed with the process
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=1) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError((instance / "gunicorn.log").read_text())
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        _unavailable("no Chromium at /usr/bin/chromium: apt-get install chromium (CI installs it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def _page(browser: Any, base_url: str, device: dict[str, Any]) -> Iterator[Any]:
+    context = browser.new_context(base_url=base_url, **device)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(f"console {message.type}: {message.text}")
+            if message.type == "error"
+            else None
+        ),
+    )
+    page.problems = problems
+    yield page
+    context.close()
+    # A CSP violation or a script error shows up here: the page must run clean.
+    assert problems == [], problems
+
+
+@pytest.fixture
+def phone(browser: Any, live_server: str) -> Iterator[Any]:
+    """A page in a phone-sized browser (390 x 844, touch)."""
+    yield from _page(browser, live_server, PHONE)
+
+
+@pytest.fixture
+def narrow_phone(browser: Any, live_server: str) -> Iterator[Any]:
+    """The narrowest phone we support (360 px)."""
+    yield from _page(browser, live_server, NARROW_PHONE)
+
+
+@pytest.fixture
+def desktop(browser: Any, live_server: str) -> Iterator[Any]:
+    yield from _page(browser, live_server, DESKTOP)
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Save a full-page screenshot for a person to look at after the run."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def fits_width(page: Any) -> bool:
+    """Whether the page has no sideways scrolling (wide tables scroll inside their own box)."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
+
+
+def serious_accessibility_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the current page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{violation['id']} ({violation['impact']}): {violation['help']} "
+        f"at {[node['target'] for node in violation['nodes']][:3]}"
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
