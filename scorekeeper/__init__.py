@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 
 from . import assets, config, errors, security
-from .extensions import csrf, db, migrate
+from .extensions import compress, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -37,6 +37,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
+    compress.init_app(app)
     security.init_app(app)
     assets.init_app(app)
     errors.init_app(app)

@@ -28,6 +28,17 @@ def defaults(instance: Path) -> dict[str, Any]:
         # How often an open scoreboard asks whether another phone saved a round.
         "SCOREBOARD_POLL_SECONDS": 3,
         "HISTORY_PAGE_SIZE": 25,
+        # Phones on a slow connection: pages, styles, scripts and exports travel compressed.
+        "COMPRESS_MIMETYPES": [
+            "text/html",
+            "text/css",
+            "text/csv",
+            "text/javascript",
+            "application/javascript",
+            "application/json",
+            "application/x-ndjson",
+            "image/svg+xml",
+        ],
     }
 
 

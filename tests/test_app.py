@@ -186,3 +186,15 @@ def test_migrations_have_a_single_head(app: Flask) -> None:
     config.set_main_option("script_location", app.extensions["migrate"].directory)
     heads = ScriptDirectory.from_config(config).get_heads()
     assert len(heads) == 1, f"several migration heads: {heads}; merge them"
+
+
+def test_static_files_and_pages_travel_compressed(client: FlaskClient) -> None:
+    page = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers.get("Content-Encoding") == "gzip"
+    htmx = client.get(
+        "/static/vendor/htmx-2.0.11.min.js", headers={"Accept-Encoding": "gzip, deflate"}
+    )
+    assert htmx.status_code == 200
+    assert htmx.headers.get("Content-Encoding") in {"gzip", "deflate"}
+    assert len(htmx.get_data()) < 25_000  # 52 KB on disk
+    assert "Accept-Encoding" in htmx.headers.get("Vary", "")
