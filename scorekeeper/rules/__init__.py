@@ -1,0 +1,97 @@
+"""The rules engine for the Contract Rummy family: 12-Step, Russian, Dummy and Contract Rummy.
+
+The game's words, as this package uses them:
+
+meld
+    Cards laid face up on the table together: a set, a run, or (where a
+    contract asks for one) a pair.
+set
+    Cards of one rank, suits free (``5♠ 5♦ 5♣``); with several decks the same
+    card may appear twice.
+run
+    Consecutive cards of one suit (``4♦ 5♦ 6♦ 7♦``); an ace is high or low,
+    never both, and a run never turns the corner.
+wild card
+    A joker, or a card of a wild rank (2s in most presets); it stands for any
+    card a meld needs. A 2 in its own place in a run of its suit may be read as
+    itself.
+contract
+    The melds a player must lay down together, all at once, to make the
+    round's (or their own) contract: "two sets of 3", "a set of 3 and a run of 7".
+lay-off
+    Adding cards to a meld already on the table, yours or another player's,
+    once your own contract is made.
+liberation
+    Putting down the real card a wild card stands for in a meld on the table,
+    and taking the wild card (which must then be played).
+going out
+    Getting rid of the last card, which ends the round; the others score what
+    they still hold.
+
+Everything here is pure Python (no web, no database). The app uses only the
+names exported below: ``parse_cards``/``format_cards`` for the card notation,
+``get_ruleset`` for a preset or house rules, the ``check_*`` rulings,
+``find_contract`` and ``cards_short`` for a hand, and ``score_cards``.
+"""
+
+from __future__ import annotations
+
+from .cards import JOKER, Card, CardError, Rank, Suit, format_cards, parse_cards
+from .contracts import Contract, MeldKind, MeldRequirement
+from .melds import Meld, Placed
+from .referee import Ruling, check_contract, check_layoff, check_liberation, check_meld
+from .ruleset import (
+    OPTION_KEYS,
+    PRESETS,
+    ContractNumberError,
+    MayI,
+    OptionInfo,
+    OptionProblem,
+    PackRule,
+    Packs,
+    RuleSet,
+    RuleSetError,
+    UnknownRulesError,
+    WildSpacing,
+    describe_options,
+    get_ruleset,
+)
+from .scoring import score_cards
+from .sources import Reason, Source
+
+__all__ = [
+    "JOKER",
+    "OPTION_KEYS",
+    "PRESETS",
+    "Card",
+    "CardError",
+    "Contract",
+    "ContractNumberError",
+    "MayI",
+    "Meld",
+    "MeldKind",
+    "MeldRequirement",
+    "OptionInfo",
+    "OptionProblem",
+    "PackRule",
+    "Packs",
+    "Placed",
+    "Rank",
+    "Reason",
+    "RuleSet",
+    "RuleSetError",
+    "Ruling",
+    "Source",
+    "Suit",
+    "UnknownRulesError",
+    "WildSpacing",
+    "check_contract",
+    "check_layoff",
+    "check_liberation",
+    "check_meld",
+    "describe_options",
+    "format_cards",
+    "get_ruleset",
+    "parse_cards",
+    "score_cards",
+]

@@ -1,0 +1,265 @@
+"""Cards and the card notation: ``10H``, ``q♠``, ``JK``, a rank alone (``K``).
+
+A card is written rank then suit, in any case: the ranks ``A 2 … 10 J Q K``
+(``T`` for ten too) and the suits ``S H D C`` or ``♠ ♥ ♦ ♣``. A joker is ``JK``,
+``Joker`` or ``*``. A rank alone is a card whose suit is not known: enough to
+score it and to read it in a set, not in a run. Cards are separated by spaces,
+commas or hyphens.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "JOKER",
+    "Card",
+    "CardError",
+    "Rank",
+    "Suit",
+    "as_cards",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]
+
+
+class CardError(ValueError):
+    """A token of card notation that is not a card; ``token`` holds it as typed."""
+
+    def __init__(self, token: str, why: str) -> None:
+        super().__init__(f"{token!r} is not a card: {why}")
+        self.token = token
+        self.why = why
+
+
+class Rank(enum.IntEnum):
+    """A card's rank, ace low in number (``ACE == 1``); runs may still read it high."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def symbol(self) -> str:
+        """The rank as written: ``"A"``, ``"2"`` … ``"10"``, ``"J"``, ``"Q"``, ``"K"``."""
+        return _RANK_SYMBOLS[self]
+
+    @property
+    def plural(self) -> str:
+        """The rank in words, many of it: ``"aces"``, ``"5s"``, ``"kings"``."""
+        return _RANK_PLURALS.get(self, f"{self.symbol}s")
+
+    @classmethod
+    def from_symbol(cls, text: str) -> Rank:
+        """The rank written ``text`` (``"A"``, ``"10"``, ``"t"``, ``"k"``); ValueError if none."""
+        rank = _RANKS_BY_TEXT.get(text.upper())
+        if rank is None:
+            raise ValueError(f"{text!r} is not a rank (A, 2 … 10, J, Q, K)")
+        return rank
+
+
+_RANK_SYMBOLS = {
+    Rank.ACE: "A",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+    **{Rank(number): str(number) for number in range(2, 11)},
+}
+_RANK_PLURALS = {Rank.ACE: "aces", Rank.JACK: "jacks", Rank.QUEEN: "queens", Rank.KING: "kings"}
+_RANKS_BY_TEXT = {symbol: rank for rank, symbol in _RANK_SYMBOLS.items()} | {"T": Rank.TEN}
+
+
+class Suit(enum.Enum):
+    """A card's suit, in the order spades, hearts, diamonds, clubs."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def letter(self) -> str:
+        """The suit's letter: ``"S"``, ``"H"``, ``"D"``, ``"C"``."""
+        return self.value
+
+    @property
+    def symbol(self) -> str:
+        """The suit's sign: ``"♠"``, ``"♥"``, ``"♦"``, ``"♣"``."""
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def index(self) -> int:
+        """0 for spades … 3 for clubs (the order cards sort in)."""
+        return _SUIT_ORDER[self]
+
+    @property
+    def plural(self) -> str:
+        """The suit in words: ``"spades"``."""
+        return self.name.lower()
+
+
+_SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_SUIT_ORDER = {suit: number for number, suit in enumerate(Suit)}
+_SUITS_BY_TEXT = (
+    {suit.letter: suit for suit in Suit}
+    | {symbol: suit for suit, symbol in _SUIT_SYMBOLS.items()}
+    | {"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: a rank and a suit, a rank alone (suit not known), or a joker (neither).
+
+    Cards are ordered by rank (ace low), then suit (♠ ♥ ♦ ♣, unknown first),
+    jokers last; equal cards (two decks hold two 7♥) compare equal.
+    """
+
+    rank: Rank | None
+    suit: Suit | None = None
+
+    def __post_init__(self) -> None:
+        if self.rank is None and self.suit is not None:
+            raise ValueError("a joker has no suit")
+
+    @property
+    def is_joker(self) -> bool:
+        """True for a joker."""
+        return self.rank is None
+
+    @property
+    def label(self) -> str:
+        """The card for people: ``"10♥"``, ``"K"`` (suit unknown), ``"Joker"``."""
+        if self.rank is None:
+            return "Joker"
+        return self.rank.symbol + (self.suit.symbol if self.suit else "")
+
+    @property
+    def notation(self) -> str:
+        """The card in notation: ``"10H"``, ``"K"``, ``"JK"``."""
+        if self.rank is None:
+            return "JK"
+        return self.rank.symbol + (self.suit.letter if self.suit else "")
+
+    @property
+    def short(self) -> str:
+        """The card with its suit sign, a joker as ``"JK"``: ``"10♥"``, ``"K"``."""
+        return "JK" if self.rank is None else self.label
+
+    def sort_key(self) -> tuple[int, int]:
+        """The key cards sort by: rank (ace low, jokers last), then suit."""
+        return (
+            14 if self.rank is None else int(self.rank),
+            -1 if self.suit is None else self.suit.index,
+        )
+
+    def __lt__(self, other: Card) -> bool:
+        return self.sort_key() < other.sort_key()
+
+    def __le__(self, other: Card) -> bool:
+        return self.sort_key() <= other.sort_key()
+
+    def __gt__(self, other: Card) -> bool:
+        return self.sort_key() > other.sort_key()
+
+    def __ge__(self, other: Card) -> bool:
+        return self.sort_key() >= other.sort_key()
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.notation!r})"
+
+    @classmethod
+    def parse(cls, token: str) -> Card:
+        """The card written ``token``; raises CardError naming it if it is no card."""
+        return parse_card(token)
+
+
+JOKER = Card(None, None)
+
+_SEPARATORS = re.compile(r"[\s,\-]+")
+_JOKERS = {"JK", "JOKER", "*", "🃏"}
+
+
+def parse_card(token: str) -> Card:
+    """Read one card (``"10H"``, ``"q♠"``, ``"K"``, ``"JK"``).
+
+    Raises CardError, whose message quotes ``token`` and says what is wrong.
+    """
+    text = token.strip().replace("\ufe0f", "")
+    if not text:
+        raise CardError(token, "it is empty")
+    if text.upper() in _JOKERS:
+        return JOKER
+    upper = text.upper()
+    rank_text, suit_text = upper, ""
+    if len(upper) > 1 and upper not in _RANKS_BY_TEXT and not upper[-1].isdigit():
+        rank_text, suit_text = upper[:-1], upper[-1]
+    rank = _RANKS_BY_TEXT.get(rank_text)
+    if rank is None:
+        if rank_text == "1":
+            why = "1 is not a rank (write A for an ace)"
+        elif rank_text.isdigit():
+            why = f"{rank_text} is not a rank (the ranks are A, 2 … 10, J, Q, K)"
+        else:
+            why = "write a rank (A, 2 … 10, J, Q, K) then a suit (S, H, D, C or ♠ ♥ ♦ ♣)"
+        raise CardError(token, why)
+    if not suit_text:
+        return Card(rank, None)
+    suit = _SUITS_BY_TEXT.get(suit_text)
+    if suit is None:
+        raise CardError(token, f"{text[-1]} is not a suit (the suits are S, H, D, C or ♠ ♥ ♦ ♣)")
+    return Card(rank, suit)
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Read cards separated by spaces, commas or hyphens (``"5S 2C JK"``, ``"3-4-5-6♥"``).
+
+    Returns them in the order written; an empty text gives no cards. Raises
+    CardError naming the first token that is not a card.
+    """
+    return [parse_card(token) for token in _SEPARATORS.split(text) if token]
+
+
+def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
+    """Write cards in notation, space separated: ``"10H QS JK"``.
+
+    With ``symbols``, suits are signs: ``"10♥ Q♠ JK"``. ``parse_cards`` reads
+    either back to the same cards.
+    """
+    return " ".join(card.short if symbols else card.notation for card in cards)
+
+
+def as_cards(cards: str | Iterable[Card]) -> list[Card]:
+    """Cards given as notation text or as Card values, as a list of cards."""
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    result = list(cards)
+    for card in result:
+        if not isinstance(card, Card):
+            raise TypeError(f"{card!r} is not a Card")
+    return result
+
+
+def card_list(cards: Sequence[Card]) -> str:
+    """Cards for a sentence: ``"5♠, JK and 8♠"``."""
+    labels = [card.short for card in cards]
+    if len(labels) <= 1:
+        return "".join(labels)
+    return ", ".join(labels[:-1]) + " and " + labels[-1]

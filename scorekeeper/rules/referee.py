@@ -1,0 +1,668 @@
+"""The referee's rulings: a meld, a contract lay-down, a lay-off, a wild-card liberation."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, Rank, as_cards, card_list
+from .contracts import MeldKind, MeldRequirement
+from .melds import (
+    Meld,
+    Placed,
+    Problem,
+    RunReading,
+    position_of,
+    rank_at,
+    read_run,
+    read_set,
+    windows,
+)
+from .ruleset import RuleSet, RulesLike, get_ruleset
+from .sources import Reason
+
+__all__ = [
+    "CardsLike",
+    "Ruling",
+    "check_contract",
+    "check_layoff",
+    "check_liberation",
+    "check_meld",
+    "runs_continue",
+]
+
+CardsLike = str | Sequence[Card]
+"""Cards as the functions take them: notation text or Card values."""
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The referee's answer.
+
+    ``valid``; ``kind`` (``"set"``, ``"run"``, ``"pair"`` or None); ``reasons``,
+    sentences naming the rule each applies and its source (never empty when not
+    valid: then they list every problem); ``arrangement``, the melds as the
+    referee reads them (one for a meld, lay-off or liberation; the lay-down's
+    melds for a contract); ``notes``, what follows from the ruling (a freed wild
+    card must be played at once); ``freed``, the wild card a liberation frees.
+    """
+
+    valid: bool
+    kind: MeldKind | None
+    reasons: tuple[Reason, ...]
+    arrangement: tuple[Meld, ...] = ()
+    notes: tuple[Reason, ...] = ()
+    freed: Card | None = None
+
+    @property
+    def meld(self) -> Meld | None:
+        """The first meld of the arrangement, or None."""
+        return self.arrangement[0] if self.arrangement else None
+
+    @property
+    def warnings(self) -> tuple[Reason, ...]:
+        """The notes (another name for them)."""
+        return self.notes
+
+    def __str__(self) -> str:
+        verdict = "valid" if self.valid else "not valid"
+        return f"{verdict}: " + " ".join(self.reasons)
+
+
+def _reason(rules: RuleSet, rule: str, text: str) -> Reason:
+    return Reason.citing(_sentence(text), rule, rules.source(rule))
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _problems(rules: RuleSet, problems: Sequence[Problem], prefix: str = "") -> list[Reason]:
+    reasons: list[Reason] = []
+    seen: set[str] = set()
+    for rule, text in problems:
+        if (prefix + text) in seen:
+            continue
+        seen.add(prefix + text)
+        reasons.append(_reason(rules, rule, prefix + text))
+    return reasons
+
+
+def _pair_ranks(rules: RuleSet) -> list[Rank | None]:
+    ranks: list[Rank | None] = []
+    for contract in rules.contracts:
+        for requirement in contract.melds:
+            if requirement.kind is MeldKind.PAIR and requirement.rank not in ranks:
+                ranks.append(requirement.rank)
+    return ranks
+
+
+def _explain_set(meld: Meld, rules: RuleSet) -> list[Reason]:
+    rank = next(
+        (placed.card.rank for placed in meld.placements if not placed.is_wild),
+        None,
+    )
+    words = rank.plural if rank else "one rank"
+    noun = "A pair" if meld.kind is MeldKind.PAIR else "A set"
+    reasons = [
+        _reason(rules, "melds", f"{noun} of {words}: cards of one rank, suits free ({meld})")
+    ]
+    if meld.kind is MeldKind.PAIR:
+        reasons.append(
+            _reason(rules, "contracts", "A pair is a meld only where a contract asks for one")
+        )
+    reasons.extend(_explain_wild(meld, rules, "set"))
+    return reasons
+
+
+def _explain_wild(meld: Meld, rules: RuleSet, kind: str) -> list[Reason]:
+    wild = meld.wild_cards
+    if not wild:
+        return []
+    reasons: list[Reason] = []
+    for placed in wild:
+        assert placed.stands_for is not None
+        what = placed.stands_for.short
+        if kind == "set":
+            what = f"a {placed.stands_for.short}" if placed.stands_for.rank else what
+        reasons.append(
+            _reason(rules, "wild_ranks", f"{placed.card.short} is wild and stands for {what}")
+        )
+    spacing = rules.wild_spacing.set if kind == "set" else rules.wild_spacing.run
+    if spacing == "free":
+        if kind == "set":
+            text = "Wild cards may sit side by side in a set"
+        else:
+            text = "Wild cards may sit anywhere in a run, side by side too"
+    else:
+        text = (
+            f"Wild cards may not sit side by side in a {kind}; a wild card may stand at either end"
+        )
+        if kind == "run":
+            text = "In a run wild cards must be separated by a real card"
+    reasons.append(_reason(rules, "wild_spacing", text))
+    need = rules.min_real_cards
+    what = "a real card" if need == 1 else f"{need} real cards"
+    reasons.append(
+        _reason(rules, "min_real_cards", f"Every meld needs {what}, and this one has enough")
+    )
+    return reasons
+
+
+def _explain_run(reading: RunReading, rules: RuleSet) -> list[Reason]:
+    meld = reading.meld
+    suit = reading.suit
+    reasons = [
+        _reason(rules, "melds", f"A run of {suit.plural}: consecutive cards of one suit ({meld})")
+    ]
+    has_ace = reading.lo == 1 or reading.hi == 14
+    if has_ace:
+        where = "low" if reading.lo == 1 else "high"
+        allowed = {
+            "high or low": "Aces may be high or low",
+            "low": "Aces are low",
+            "high": "Aces are high",
+        }
+        reasons.append(
+            Reason(
+                f"{allowed[rules.aces]} ({rules.source('aces')}); here the ace is {where}",
+                "aces",
+                rules.source("aces"),
+            )
+        )
+    for placed in meld.placements:
+        card = placed.card
+        if not placed.is_wild and card.rank is not None and rules.is_wild_rank(card.rank):
+            reasons.append(
+                _reason(
+                    rules,
+                    "wild_as_itself",
+                    f"{card.short} sits in its own place in a run of {suit.plural}, so it is read "
+                    "as itself, a real card",
+                )
+            )
+        if (
+            placed.is_wild
+            and card.suit is suit
+            and card.rank is not None
+            and has_ace
+            and reading.hi == 14
+            and rules.wild_as_itself
+        ):
+            reasons.append(
+                _reason(
+                    rules,
+                    "aces",
+                    f"A run never turns the corner (Q-K-A-2 is no run), so {card.short} is wild "
+                    "here",
+                )
+            )
+    reasons.extend(_explain_wild(meld, rules, "run"))
+    return reasons
+
+
+def _meld_readings(
+    cards: Sequence[Card], rules: RuleSet
+) -> tuple[Meld | None, Meld | None, list[RunReading], list[Problem], list[Problem], list[Problem]]:
+    set_meld, set_problems = read_set(cards, rules)
+    pair_meld: Meld | None = None
+    pair_problems: list[Problem] = []
+    if len(cards) < rules.min_set:
+        for rank in _pair_ranks(rules):
+            pair_meld, pair_problems = read_set(cards, rules, kind=MeldKind.PAIR, rank=rank)
+            if pair_meld is not None:
+                break
+    runs, run_problems = read_run(cards, rules)
+    return set_meld, pair_meld, runs, set_problems, pair_problems, run_problems
+
+
+def check_meld(cards: CardsLike, rules: RulesLike) -> Ruling:
+    """Rule whether ``cards`` (in any order) make one meld: a set, a run, or a pair where
+    a contract asks for one.
+
+    A valid ruling gives the arrangement found (a set before a run when both fit)
+    and what each wild card stands for; an invalid one lists every problem, as a
+    set and as a run. Raises CardError for bad notation, RuleSetError for bad rules.
+    """
+    rules = get_ruleset(rules)
+    cards = as_cards(cards)
+    if not cards:
+        return Ruling(False, None, (_reason(rules, "melds", "There are no cards to rule on"),))
+    set_meld, pair_meld, runs, set_problems, _, run_problems = _meld_readings(cards, rules)
+    if set_meld is not None:
+        return Ruling(True, MeldKind.SET, tuple(_explain_set(set_meld, rules)), (set_meld,))
+    if pair_meld is not None:
+        return Ruling(True, MeldKind.PAIR, tuple(_explain_set(pair_meld, rules)), (pair_meld,))
+    if runs:
+        return Ruling(True, MeldKind.RUN, tuple(_explain_run(runs[0], rules)), (runs[0].meld,))
+    reasons = [*_problems(rules, set_problems), *_problems(rules, run_problems)]
+    return Ruling(False, None, tuple(reasons))
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    meld: Meld
+    run: RunReading | None
+
+
+def _options(cards: Sequence[Card], requirement: MeldRequirement, rules: RuleSet) -> list[_Option]:
+    """Every reading of ``cards`` that meets ``requirement``."""
+    if len(cards) < requirement.size:
+        return []
+    if requirement.kind is MeldKind.RUN:
+        runs, _ = read_run(cards, rules)
+        return [_Option(run.meld, run) for run in runs]
+    meld, _ = read_set(cards, rules, kind=requirement.kind, rank=requirement.rank)
+    return [] if meld is None else [_Option(meld, None)]
+
+
+def runs_continue(first: RunReading, second: RunReading) -> bool:
+    """True when two runs of one suit touch or overlap, leaving out no card between them
+    (K-Q-J-10 and 9-8-7-6 of hearts)."""
+    if first.suit is not second.suit:
+        return False
+    return first.lo <= second.hi + 1 and second.lo <= first.hi + 1
+
+
+def _cards_of(melds: Sequence[CardsLike]) -> list[list[Card]]:
+    if isinstance(melds, str):
+        raise TypeError("give the melds as a list, one entry a meld")
+    return [as_cards(meld) for meld in melds]
+
+
+def _assignments(
+    options: list[list[list[_Option]]], count: int, rules: RuleSet
+) -> Iterator[tuple[list[int], list[_Option]]]:
+    melds = len(options)
+    for chosen in itertools.permutations(range(melds), count):
+        per_requirement = [options[meld][requirement] for requirement, meld in enumerate(chosen)]
+        if any(not choices for choices in per_requirement):
+            continue
+        for combination in itertools.product(*per_requirement):
+            runs = [option.run for option in combination if option.run is not None]
+            if not rules.same_suit_runs_may_continue and any(
+                runs_continue(a, b) for a, b in itertools.combinations(runs, 2)
+            ):
+                continue
+            yield list(chosen), list(combination)
+
+
+def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number: int) -> Ruling:
+    """Rule whether ``melds``, laid down together, make contract ``contract_number``.
+
+    Each meld must meet one of the contract's requirements (at least as long as
+    asked, longer is fine), one meld per requirement and no more melds than the
+    contract asks (unless the house allows extra melds); two runs of one suit
+    may not continue each other where the rules say so. Raises
+    ContractNumberError for a contract the rules do not have.
+    """
+    rules = get_ruleset(rules)
+    contract = rules.contract(contract_number)
+    groups = _cards_of(melds)
+    wanted = len(contract.melds)
+    asks = f"Contract {contract.number} asks for {contract.description}"
+    problems: list[Reason] = []
+    if len(groups) < wanted or (len(groups) > wanted and not rules.extra_melds):
+        problems.append(
+            _reason(
+                rules,
+                "contracts" if len(groups) < wanted else "extra_melds",
+                f"{asks}: exactly {wanted} meld{'s' if wanted != 1 else ''}, "
+                f"and {len(groups)} {'were' if len(groups) != 1 else 'was'} laid down",
+            )
+        )
+    rulings = [check_meld(group, rules) if group else None for group in groups]
+    for number, (group, ruling) in enumerate(zip(groups, rulings, strict=True), start=1):
+        if ruling is None:
+            problems.append(_reason(rules, "melds", f"Meld {number} has no cards"))
+        elif not ruling.valid:
+            prefix = f"Meld {number} ({card_list(group)}) is not a meld: "
+            for reason in ruling.reasons:
+                problems.append(
+                    Reason(prefix + reason[:1].lower() + reason[1:], reason.rule, reason.source)
+                )
+    if problems:
+        return Ruling(False, None, tuple(problems))
+    options = [
+        [_options(group, requirement, rules) for requirement in contract.melds] for group in groups
+    ]
+    found = next(_assignments(options, wanted, rules), None)
+    if found is None:
+        kinds_fit = any(
+            all(options[meld][requirement] for requirement, meld in enumerate(chosen))
+            for chosen in itertools.permutations(range(len(groups)), wanted)
+        )
+        laid = _words(
+            [
+                f"a {ruling.kind} of {len(group)}" if ruling and ruling.kind else "?"
+                for group, ruling in zip(groups, rulings, strict=True)
+            ]
+        )
+        if kinds_fit:
+            return Ruling(
+                False,
+                None,
+                (
+                    _reason(
+                        rules,
+                        "same_suit_runs_may_continue",
+                        "Two runs of one suit may not continue each other (K-Q-J-10 and 9-8-7-6): "
+                        "leave out a card between them",
+                    ),
+                ),
+            )
+        return Ruling(
+            False, None, (_reason(rules, "contracts", f"{asks}, and this lay-down is {laid}"),)
+        )
+    chosen, combination = found
+    arrangement = [option.meld for option in combination]
+    extra = [number for number in range(len(groups)) if number not in chosen]
+    reasons = [
+        _reason(
+            rules,
+            "contracts",
+            f"{asks}: "
+            + _words(
+                [
+                    f"{requirement.describe()} ({option.meld})"
+                    for requirement, option in zip(contract.melds, combination, strict=True)
+                ]
+            ),
+        )
+    ]
+    for number in extra:
+        ruling = rulings[number]
+        assert ruling is not None and ruling.meld is not None
+        arrangement.append(ruling.meld)
+        reasons.append(
+            _reason(
+                rules, "extra_melds", f"Extra melds may go down with a contract ({ruling.meld})"
+            )
+        )
+    if not rules.same_suit_runs_may_continue and sum(1 for option in combination if option.run) > 1:
+        reasons.append(
+            _reason(
+                rules,
+                "same_suit_runs_may_continue",
+                "Runs of one suit leave out a card between them",
+            )
+        )
+    notes: list[Reason] = []
+    if contract.going_out_only:
+        notes.append(
+            _reason(
+                rules,
+                "going_out",
+                f"Contract {contract.number} is laid down only while going out: all your cards go "
+                "down at once",
+            )
+        )
+    kind = combination[0].meld.kind if len({o.meld.kind for o in combination}) == 1 else None
+    return Ruling(True, kind, tuple(reasons), tuple(arrangement), tuple(notes))
+
+
+def _words(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _extend_run(
+    table: RunReading, added: Sequence[Card], rules: RuleSet
+) -> tuple[RunReading | None, set[str]]:
+    """The run ``table``, kept as it lies, with ``added`` put at its ends, if they fit there.
+
+    Returns the grown run, or None, and the rules that failed on the way.
+    """
+    failures: set[str] = set()
+    count = len(added)
+    suit = table.suit
+    allowed = set(windows(len(table.meld) + count, rules))
+    for below in range(count + 1):
+        lo, hi = table.lo - below, table.hi + count - below
+        if (lo, hi) not in allowed:
+            failures.add("ace")
+            continue
+        free = [*range(lo, table.lo), *range(table.hi + 1, hi + 1)]
+        slots: dict[int, Placed] = {}
+        wild: list[Card] = []
+        fits = True
+        for card in sorted(added):
+            where = None if card.rank is None else position_of(card.rank, lo, hi)
+            if card.rank is None or rules.is_wild_rank(card.rank):
+                natural = card.suit is suit and rules.wild_as_itself
+                if natural and where in free and where not in slots:
+                    assert where is not None
+                    slots[where] = Placed(card)
+                else:
+                    wild.append(card)
+                continue
+            if card.suit is not suit or where is None or where not in free or where in slots:
+                inside = where is not None and table.lo <= where <= table.hi
+                failures.add("inside" if inside else "span")
+                fits = False
+                break
+            slots[where] = Placed(card)
+        if not fits:
+            continue
+        placements: list[Placed] = []
+        for where in range(lo, hi + 1):
+            if table.lo <= where <= table.hi:
+                placements.append(table.meld.placements[where - table.lo])
+            elif where in slots:
+                placements.append(slots[where])
+            else:
+                placements.append(Placed(wild.pop(0), Card(rank_at(where), suit)))
+        if rules.wild_spacing.run == "not adjacent" and any(
+            a.is_wild and b.is_wild for a, b in itertools.pairwise(placements)
+        ):
+            failures.add("wild_spacing")
+            continue
+        return RunReading(suit, lo, hi, Meld(MeldKind.RUN, tuple(placements))), failures
+    return None, failures
+
+
+def check_layoff(meld_on_table: CardsLike, added: CardsLike, rules: RulesLike) -> Ruling:
+    """Rule whether ``added`` may be laid off on ``meld_on_table``.
+
+    Laying off is allowed once your own contract is made (the caller knows that).
+    A set takes cards of its rank; a run grows only at its ends and never past an
+    ace; the meld's wild-card rules still hold with the cards added.
+    """
+    rules = get_ruleset(rules)
+    table = as_cards(meld_on_table)
+    extra = as_cards(added)
+    lay_off = _reason(
+        rules,
+        "lay_off",
+        "Laying off is allowed once your own contract is made, on the same turn too",
+    )
+    if not extra:
+        return Ruling(False, None, (_reason(rules, "melds", "There are no cards to lay off"),))
+    table_ruling = check_meld(table, rules)
+    if not table_ruling.valid:
+        prefix = "The meld on the table is not a meld: "
+        return Ruling(
+            False,
+            None,
+            tuple(
+                Reason(prefix + r[:1].lower() + r[1:], r.rule, r.source)
+                for r in table_ruling.reasons
+            ),
+        )
+    problems: list[Problem] = []
+    set_meld, pair_meld, runs, *_ = _meld_readings(table, rules)
+    if set_meld is not None or pair_meld is not None:
+        grown, grown_problems = read_set([*table, *extra], rules)
+        if grown is not None:
+            reasons = [lay_off, *_explain_set(grown, rules)]
+            return Ruling(True, MeldKind.SET, tuple(reasons), (grown,))
+        problems.extend(grown_problems)
+    failures: set[str] = set()
+    for reading in runs:
+        grown_run, run_failures = _extend_run(reading, extra, rules)
+        failures |= run_failures
+        if grown_run is not None:
+            reasons = [
+                lay_off,
+                _reason(
+                    rules,
+                    "lay_off",
+                    f"{card_list(extra)} {'extends' if len(extra) == 1 else 'extend'} the run "
+                    f"{reading.meld} at its ends",
+                ),
+                *_explain_run(grown_run, rules)[1:],
+            ]
+            return Ruling(True, MeldKind.RUN, tuple(reasons), (grown_run.meld,))
+    if runs:
+        problems.extend(_layoff_run_problems(runs[0], extra, rules, failures))
+    return Ruling(False, None, tuple(_problems(rules, problems)))
+
+
+def _layoff_run_problems(
+    reading: RunReading, extra: Sequence[Card], rules: RuleSet, failures: set[str]
+) -> list[Problem]:
+    problems: list[Problem] = []
+    run = reading.meld
+    for card in extra:
+        if rules.is_wild(card):
+            continue
+        if card.suit is None:
+            problems.append(("melds", f"{card.short} has no suit, so it cannot go on a run"))
+        elif card.suit is not reading.suit:
+            problems.append(
+                ("melds", f"{card.short} is not of {reading.suit.plural}, and a run is of one suit")
+            )
+    if problems:
+        return problems
+    inside = [
+        card
+        for card in extra
+        if card.rank is not None
+        and not rules.is_wild(card)
+        and any(
+            (placed.stands_for is not None and placed.stands_for.rank == card.rank)
+            or (placed.stands_for is None and placed.card.rank == card.rank)
+            for placed in run.placements
+        )
+    ]
+    if inside:
+        problems.append(
+            (
+                "lay_off",
+                f"a run grows only at its ends, and {card_list(inside)} would go inside {run} "
+                "(to take a wild card's place, liberate it)",
+            )
+        )
+    if "wild_spacing" in failures:
+        problems.append(("wild_spacing", "in a run wild cards must be separated by a real card"))
+    if "ace" in failures and (reading.lo == 1 or reading.hi == 14):
+        problems.append(("aces", f"a run does not go past an ace ({run})"))
+    if not problems:
+        problems.append(("lay_off", f"{card_list(list(extra))} do not fit at either end of {run}"))
+    return problems
+
+
+def check_liberation(
+    meld_on_table: CardsLike, real_card: Card | str, rules: RulesLike, own_meld: bool
+) -> Ruling:
+    """Rule whether ``real_card`` may liberate a wild card of ``meld_on_table``: put down
+    the real card the wild stands for, and take the wild.
+
+    The rules say whether liberating is allowed at all, on others' melds only or
+    on any meld, and when the freed wild must be played (a note says so). The
+    ruling's arrangement is the meld with the real card in place, ``freed`` the wild.
+    """
+    rules = get_ruleset(rules)
+    table = as_cards(meld_on_table)
+    card = as_cards(real_card)[0] if isinstance(real_card, str) else real_card
+    problems: list[Reason] = []
+    if rules.liberation == "off":
+        problems.append(_reason(rules, "liberation", "Liberating a wild card is not allowed"))
+    elif rules.liberation == "others" and own_meld:
+        problems.append(
+            _reason(
+                rules,
+                "liberation",
+                "You may liberate another player's wild card, not your own",
+            )
+        )
+    table_ruling = check_meld(table, rules)
+    if not table_ruling.valid:
+        problems.extend(
+            Reason(
+                "The meld on the table is not a meld: " + r[:1].lower() + r[1:], r.rule, r.source
+            )
+            for r in table_ruling.reasons
+        )
+        return Ruling(False, None, tuple(problems))
+    if card.rank is None or (rules.is_wild(card) and not rules.wild_as_itself):
+        problems.append(
+            _reason(rules, "wild_ranks", f"{card.short} is itself wild, not the real card")
+        )
+        return Ruling(False, None, tuple(problems))
+    found = _liberate(table, card, rules)
+    if found is None:
+        wild = [str(placed) for meld in _all_readings(table, rules) for placed in meld.wild_cards]
+        if not wild:
+            problems.append(_reason(rules, "liberation", f"{table_ruling.meld} holds no wild card"))
+        elif card.suit is None and table_ruling.kind is MeldKind.RUN:
+            problems.append(
+                _reason(rules, "melds", f"{card.short} has no suit: say which card it is")
+            )
+        else:
+            problems.append(
+                _reason(
+                    rules,
+                    "liberation",
+                    f"{card.short} is not the card a wild card of {table_ruling.meld} stands for",
+                )
+            )
+        return Ruling(False, None, tuple(problems))
+    before, after, freed = found
+    if problems:
+        return Ruling(False, None, tuple(problems))
+    when = "at once" if rules.freed_wild == "at once" else "in the same round"
+    reasons = [
+        _reason(
+            rules,
+            "liberation",
+            f"{card.short} takes the place of {freed.short}, which stood for it in {before}"
+            + (", on another player's meld" if not own_meld else ""),
+        ),
+    ]
+    notes = [_reason(rules, "freed_wild", f"The freed {freed.short} must be played {when}")]
+    return Ruling(True, after.kind, tuple(reasons + notes), (after,), tuple(notes), freed)
+
+
+def _all_readings(cards: Sequence[Card], rules: RuleSet) -> list[Meld]:
+    set_meld, pair_meld, runs, *_ = _meld_readings(cards, rules)
+    readings = [meld for meld in (set_meld, pair_meld) if meld is not None]
+    return readings + [run.meld for run in runs]
+
+
+def _liberate(table: Sequence[Card], card: Card, rules: RuleSet) -> tuple[Meld, Meld, Card] | None:
+    for meld in _all_readings(table, rules):
+        candidates = [
+            index
+            for index, placed in enumerate(meld.placements)
+            if placed.stands_for is not None and _stands_for(placed, card, meld.kind)
+        ]
+        if not candidates:
+            continue
+        candidates.sort(key=lambda index: not meld.placements[index].card.is_joker)
+        index = candidates[0]
+        freed = meld.placements[index].card
+        placements = list(meld.placements)
+        placements[index] = Placed(card)
+        return meld, Meld(meld.kind, tuple(placements)), freed
+    return None
+
+
+def _stands_for(placed: Placed, card: Card, kind: MeldKind) -> bool:
+    target = placed.stands_for
+    assert target is not None
+    if kind is MeldKind.RUN:
+        return target == card
+    return target.rank == card.rank

@@ -1,0 +1,1332 @@
+"""Rule sets: the five presets and house rules, as data.
+
+A rule set is a value: every choice a family can make is an option with a
+value and a source (a seed document, or the default a silent document takes).
+Code asks the rule set; it never asks which preset it is.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from .cards import Card, Rank
+from .contracts import Contract, MeldKind, MeldRequirement
+from .sources import DEFAULT, DOCUMENTS, HOUSE, Source
+
+__all__ = [
+    "PRESETS",
+    "ContractNumberError",
+    "MayI",
+    "OptionInfo",
+    "OptionProblem",
+    "PackRule",
+    "Packs",
+    "RuleSet",
+    "RuleSetError",
+    "RulesLike",
+    "UnknownRulesError",
+    "WildSpacing",
+    "as_ruleset",
+    "describe_options",
+    "get_ruleset",
+]
+
+PRESETS: tuple[str, ...] = (
+    "twelve-step",
+    "russian-rummy",
+    "dummy-rummy",
+    "bellevue",
+    "contract-rummy",
+)
+"""The preset slugs, in the order the app lists them."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionProblem:
+    """One bad option in house rules: the option, the value given, and what is wrong."""
+
+    option: str
+    value: object
+    message: str
+
+
+class RuleSetError(ValueError):
+    """House rules that cannot be read; ``problems`` lists every bad option.
+
+    ``option`` and ``value`` are those of the first problem.
+    """
+
+    def __init__(self, problems: Iterable[OptionProblem]) -> None:
+        self.problems = tuple(problems)
+        first = self.problems[0]
+        self.option = first.option
+        self.value = first.value
+        super().__init__("; ".join(problem.message for problem in self.problems))
+
+
+class UnknownRulesError(RuleSetError):
+    """A rule set slug that is none of the presets."""
+
+    def __init__(self, slug: object) -> None:
+        choices = ", ".join(PRESETS)
+        super().__init__(
+            [OptionProblem("base", slug, f"{slug!r} is not a rule set: choose one of {choices}")]
+        )
+
+
+class ContractNumberError(ValueError):
+    """A contract number the rule set does not have."""
+
+    def __init__(self, number: object, count: int) -> None:
+        super().__init__(f"{number!r} is not a contract of these rules: they run from 1 to {count}")
+        self.number = number
+
+
+@dataclass(frozen=True, slots=True)
+class MayI:
+    """The "May I" rule: out of turn, a player takes the discard plus ``extra_cards``
+    from the stock; ``limit`` is per player per contract (None: unlimited);
+    ``discard`` says whether they then discard one."""
+
+    allowed: bool
+    limit: int | None
+    extra_cards: int
+    discard: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rule as house-rule data."""
+        return {
+            "allowed": self.allowed,
+            "limit": self.limit,
+            "extra_cards": self.extra_cards,
+            "discard": self.discard,
+        }
+
+    def describe(self) -> str:
+        """The rule in words."""
+        if not self.allowed:
+            return "not played"
+        times = "as often as you like" if self.limit is None else f"{self.limit} per contract"
+        extra = f"{self.extra_cards} extra card{'s' if self.extra_cards != 1 else ''}"
+        discard = ", then discard one" if self.discard else ", no discard"
+        return f"{times}; the discard plus {extra} from the stock{discard}"
+
+
+@dataclass(frozen=True, slots=True)
+class WildSpacing:
+    """Where wild cards may stand: ``"free"`` or ``"not adjacent"`` (no two wild cards touch),
+    in a set and in a run."""
+
+    set: str
+    run: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rule as house-rule data."""
+        return {"set": self.set, "run": self.run}
+
+
+@dataclass(frozen=True, slots=True)
+class PackRule:
+    """How many decks and jokers a game uses for a number of players.
+
+    ``decks`` decks for up to ``decks_up_to_players`` players, one more deck for
+    each ``players_per_extra_deck`` more (0: never more); jokers are
+    ``jokers_per_deck`` × decks + ``jokers_per_player`` × players + ``jokers_extra``.
+    """
+
+    decks: int
+    decks_up_to_players: int
+    players_per_extra_deck: int
+    jokers_per_deck: int
+    jokers_per_player: int
+    jokers_extra: int
+
+    def for_players(self, players: int) -> Packs:
+        """The packs for ``players`` players."""
+        decks = self.decks
+        extra_players = players - self.decks_up_to_players
+        if extra_players > 0 and self.players_per_extra_deck > 0:
+            decks += math.ceil(extra_players / self.players_per_extra_deck)
+        jokers = self.jokers_per_deck * decks + self.jokers_per_player * players + self.jokers_extra
+        return Packs(decks=decks, jokers=max(0, jokers))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rule as house-rule data."""
+        return {
+            "decks": self.decks,
+            "decks_up_to_players": self.decks_up_to_players,
+            "players_per_extra_deck": self.players_per_extra_deck,
+            "jokers_per_deck": self.jokers_per_deck,
+            "jokers_per_player": self.jokers_per_player,
+            "jokers_extra": self.jokers_extra,
+        }
+
+    def describe(self) -> str:
+        """The rule in words."""
+        text = f"{self.decks} decks for up to {self.decks_up_to_players} players"
+        if self.players_per_extra_deck:
+            step = self.players_per_extra_deck
+            text += f", one more deck for each {step} more player{'s' if step > 1 else ''}"
+        jokers = []
+        if self.jokers_per_deck:
+            jokers.append(f"{self.jokers_per_deck} jokers a deck")
+        if self.jokers_per_player:
+            jokers.append(f"{self.jokers_per_player} joker a player")
+        if self.jokers_extra:
+            jokers.append(f"{self.jokers_extra:+d}")
+        return text + "; " + (" ".join(jokers) if jokers else "no jokers")
+
+
+@dataclass(frozen=True, slots=True)
+class Packs:
+    """The cards a game holds: ``decks`` standard decks and ``jokers`` jokers."""
+
+    decks: int
+    jokers: int
+
+    @property
+    def total(self) -> int:
+        """How many cards in all."""
+        return 52 * self.decks + self.jokers
+
+    def copies_of_card(self, card: Card) -> int:
+        """How many of ``card`` the packs hold: a suited card, one a deck; a rank alone,
+        four a deck; a joker, the jokers."""
+        if card.rank is None:
+            return self.jokers
+        return self.decks if card.suit is not None else 4 * self.decks
+
+    def copies_of_rank(self, rank: Rank) -> int:
+        """How many cards of ``rank`` the packs hold."""
+        return 4 * self.decks
+
+    def overflow(self, cards: Iterable[Card]) -> list[str]:
+        """What in ``cards`` the packs cannot hold, e.g. ``"3 × 7♥, but 2 decks hold only 2"``.
+
+        Rank-alone cards count with every card of their rank. Empty when all is possible.
+        """
+        cards = list(cards)
+        decks = f"{self.decks} deck{'s' if self.decks != 1 else ''}"
+        problems: list[str] = []
+        by_card: dict[Card, int] = {}
+        by_rank: dict[Rank, int] = {}
+        jokers = 0
+        for card in cards:
+            if card.rank is None:
+                jokers += 1
+                continue
+            by_rank[card.rank] = by_rank.get(card.rank, 0) + 1
+            if card.suit is not None:
+                by_card[card] = by_card.get(card, 0) + 1
+        for card in sorted(by_card):
+            if by_card[card] > self.decks:
+                problems.append(
+                    f"{by_card[card]} × {card.label}, but {decks} hold only {self.decks}"
+                )
+        for rank in sorted(by_rank):
+            if by_rank[rank] > 4 * self.decks:
+                problems.append(
+                    f"{by_rank[rank]} × {rank.symbol}, but {decks} hold only {4 * self.decks}"
+                )
+        if jokers > self.jokers:
+            problems.append(
+                f"{jokers} × Joker, but these packs hold only {self.jokers} "
+                f"joker{'s' if self.jokers != 1 else ''}"
+            )
+        return problems
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """One option of a rule set, for the rules pages and the house-rules editor.
+
+    ``value`` is as in ``RuleSet.to_dict()``; ``kind`` says how to edit it
+    (``"text"``, ``"bool"``, ``"int"``, ``"optional_int"``, ``"choice"``,
+    ``"contracts"``, ``"card_values"``, ``"wild_ranks"``, ``"cards_dealt"``,
+    ``"may_i"``, ``"wild_spacing"``, ``"packs"``); ``choices`` for a choice.
+    """
+
+    key: str
+    label: str
+    value: Any
+    kind: str
+    choices: tuple[str, ...]
+    help: str
+    source: Source
+    described: str = ""
+
+
+CARD_VALUE_KEYS: tuple[str, ...] = ("joker", *(rank.symbol for rank in Rank))
+
+ACES = ("high or low", "low", "high")
+SPACINGS = ("free", "not adjacent")
+CONTRACT_ORDERS = ("own", "round")
+WINNERS = ("last contract", "lowest total")
+TIE_BREAKS = ("lowest total", "share")
+LIBERATIONS = ("off", "others", "any")
+FREED_WILD = ("at once", "same round")
+GOING_OUT = ("discard", "play")
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A game's rules: every option's value (``==`` compares them) and its source.
+
+    Build one with ``get_ruleset``; ``to_dict`` gives the data it reads back.
+    """
+
+    slug: str
+    name: str
+    base: str
+    contracts: tuple[Contract, ...]
+    contract_order: str
+    winner: str
+    tie_break: str
+    min_players: int
+    max_players: int | None
+    pack_rule: PackRule
+    dealt: int | tuple[int, ...]
+    nobody_out_allowed: bool
+    may_i: MayI
+    card_values: tuple[tuple[str, int], ...]
+    wild_ranks: tuple[Rank, ...]
+    wild_as_itself: bool
+    wild_spacing: WildSpacing
+    min_real_cards: int
+    min_set: int
+    min_run: int
+    aces: str
+    same_suit_runs_may_continue: bool
+    extra_melds: bool
+    liberation: str
+    freed_wild: str
+    going_out: str
+    sources: Mapping[str, Source] = field(compare=False, repr=False, hash=False)
+
+    def contract(self, number: int) -> Contract:
+        """Contract ``number`` (from 1); raises ContractNumberError if there is none."""
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ContractNumberError(number, len(self.contracts))
+        if not 1 <= number <= len(self.contracts):
+            raise ContractNumberError(number, len(self.contracts))
+        return self.contracts[number - 1]
+
+    @property
+    def rounds_in_game(self) -> int | None:
+        """How many rounds a game lasts: one per contract when the round sets the contract;
+        None when each player keeps their own (the game ends after the round in which
+        someone makes the last contract)."""
+        return len(self.contracts) if self.contract_order == "round" else None
+
+    @property
+    def game_end(self) -> str:
+        """When the game ends, in words."""
+        last = len(self.contracts)
+        if self.contract_order == "round":
+            return f"after round {last}"
+        return f"after the round in which someone makes contract {last}"
+
+    def packs(self, players: int) -> Packs:
+        """The decks and jokers for ``players`` players; ValueError below one player."""
+        if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+            raise ValueError(f"{players!r} is not a number of players")
+        return self.pack_rule.for_players(players)
+
+    def cards_dealt(self, round_number: int) -> int:
+        """How many cards each player is dealt in round ``round_number`` (from 1).
+
+        With a list per round, rounds past its end deal as its last entry.
+        """
+        if isinstance(round_number, bool) or not isinstance(round_number, int):
+            raise ValueError(f"{round_number!r} is not a round number")
+        if round_number < 1:
+            raise ValueError(f"{round_number!r} is not a round number (rounds start at 1)")
+        if isinstance(self.dealt, int):
+            return self.dealt
+        return self.dealt[min(round_number, len(self.dealt)) - 1]
+
+    def card_points(self, card: Card) -> int:
+        """What ``card`` counts when left in hand at the end of a round."""
+        key = "joker" if card.rank is None else card.rank.symbol
+        return self.values_by_key[key]
+
+    @cached_property
+    def values_by_key(self) -> dict[str, int]:
+        """The card values by key (``"joker"``, ``"A"``, ``"2"`` … ``"K"``)."""
+        return dict(self.card_values)
+
+    def is_wild(self, card: Card) -> bool:
+        """True for a joker and for a card of a wild rank."""
+        return card.rank is None or card.rank in self.wild_ranks
+
+    def is_wild_rank(self, rank: Rank) -> bool:
+        """True when cards of ``rank`` are wild."""
+        return rank in self.wild_ranks
+
+    def source(self, option: str) -> Source:
+        """Where ``option`` comes from; KeyError for an option that does not exist."""
+        if option not in self.sources:
+            raise KeyError(option)
+        return self.sources[option]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option as JSON-ready data, with ``"base"``; ``get_ruleset`` reads it back."""
+        return {"base": self.base, **{key: _OPTION_OUT[key](self) for key in OPTION_KEYS}}
+
+    def __repr__(self) -> str:
+        return f"<RuleSet {self.slug!r} ({self.name})>"
+
+
+RulesLike = RuleSet | str | Mapping[str, Any]
+"""Rules as the functions take them: a RuleSet, a preset slug, or house rules data."""
+
+
+def _twelve_contracts() -> list[Any]:
+    s3, s4, s5, s8 = ({"kind": "set", "size": n} for n in (3, 4, 5, 8))
+    r4, r5, r7, r10 = ({"kind": "run", "size": n} for n in (4, 5, 7, 10))
+    return [
+        [s3, s3],
+        [s3, r4],
+        [s4, s4],
+        [r4, r4],
+        [s3, s3, s3],
+        [s4, r4],
+        [s3, r7],
+        [s3, s3, r4],
+        [s5, s5],
+        [r5, r5],
+        [s8],
+        [r10],
+    ]
+
+
+def _contracts_data(lists: list[Any], going_out_last: bool = False) -> list[dict[str, Any]]:
+    return [
+        {"melds": melds, "going_out_only": going_out_last and number == len(lists)}
+        for number, melds in enumerate(lists, start=1)
+    ]
+
+
+def _values(joker: int, two: int, ace: int, ten: int, low: int | None) -> dict[str, int]:
+    values = {"joker": joker, "A": ace, "2": two}
+    for number in range(3, 10):
+        values[str(number)] = number if low is None else low
+    values.update({"10": ten, "J": 10, "Q": 10, "K": 10})
+    return values
+
+
+_S3 = {"kind": "set", "size": 3}
+_R4 = {"kind": "run", "size": 4}
+
+_TWELVE: dict[str, Any] = {
+    "slug": "twelve-step",
+    "name": "12-Step Rummy",
+    "contracts": _contracts_data(_twelve_contracts()),
+    "contract_order": "own",
+    "winner": "last contract",
+    "tie_break": "lowest total",
+    "min_players": 2,
+    "max_players": None,
+    "packs": {
+        "decks": 2,
+        "decks_up_to_players": 5,
+        "players_per_extra_deck": 2,
+        "jokers_per_deck": 2,
+        "jokers_per_player": 0,
+        "jokers_extra": 0,
+    },
+    "cards_dealt": 13,
+    "nobody_out_allowed": False,
+    "may_i": {"allowed": True, "limit": None, "extra_cards": 1, "discard": False},
+    "card_values": _values(joker=50, two=50, ace=20, ten=10, low=5),
+    "wild_ranks": ["2"],
+    "wild_as_itself": True,
+    "wild_spacing": {"set": "free", "run": "not adjacent"},
+    "min_real_cards": 1,
+    "min_set": 3,
+    "min_run": 4,
+    "aces": "high or low",
+    "same_suit_runs_may_continue": True,
+    "extra_melds": False,
+    "liberation": "others",
+    "freed_wild": "at once",
+    "going_out": "discard",
+}
+
+_PRESET_DATA: dict[str, dict[str, Any]] = {
+    "twelve-step": _TWELVE,
+    "russian-rummy": _TWELVE
+    | {"slug": "russian-rummy", "name": "Russian Rummy", "freed_wild": "same round"},
+    "dummy-rummy": _TWELVE
+    | {
+        "slug": "dummy-rummy",
+        "name": "Dummy Rummy (12-Step contracts, one per round)",
+        "contract_order": "round",
+        "winner": "lowest total",
+        "tie_break": "share",
+    },
+    "bellevue": {
+        "slug": "bellevue",
+        "name": "Contract Rummy, Bellevue family rules (10 contracts)",
+        "contracts": _contracts_data(
+            [
+                [{"kind": "pair", "size": 2, "rank": "A"}, _S3],
+                [_S3, _S3],
+                [_S3, _R4],
+                [_R4, _R4],
+                [_S3, _S3, _S3],
+                [_S3, _S3, _R4],
+                [_S3, _R4, _R4],
+                [{"kind": "run", "size": 5}, {"kind": "run", "size": 6}],
+                [_S3, {"kind": "run", "size": 7}],
+                [_R4, _R4, _R4],
+            ],
+            going_out_last=True,
+        ),
+        "contract_order": "round",
+        "winner": "lowest total",
+        "tie_break": "share",
+        "min_players": 2,
+        "max_players": None,
+        "packs": {
+            "decks": 2,
+            "decks_up_to_players": 4,
+            "players_per_extra_deck": 2,
+            "jokers_per_deck": 2,
+            "jokers_per_player": 0,
+            "jokers_extra": 0,
+        },
+        "cards_dealt": 11,
+        "nobody_out_allowed": False,
+        "may_i": {"allowed": True, "limit": 3, "extra_cards": 2, "discard": False},
+        "card_values": _values(joker=50, two=20, ace=15, ten=5, low=5),
+        "wild_ranks": ["2"],
+        "wild_as_itself": True,
+        "wild_spacing": {"set": "not adjacent", "run": "not adjacent"},
+        "min_real_cards": 1,
+        "min_set": 3,
+        "min_run": 4,
+        "aces": "high or low",
+        "same_suit_runs_may_continue": False,
+        "extra_melds": False,
+        "liberation": "off",
+        "freed_wild": "at once",
+        "going_out": "play",
+    },
+    "contract-rummy": {
+        "slug": "contract-rummy",
+        "name": "Contract Rummy (7 deals)",
+        "contracts": _contracts_data(
+            [
+                [_S3, _S3],
+                [_S3, {"kind": "set", "size": 4}],
+                [_R4, _R4],
+                [_S3, _S3, _S3],
+                [_S3, _S3, _R4],
+                [_S3, _R4, _R4],
+                [_R4, _R4, _R4],
+            ],
+            going_out_last=True,
+        ),
+        "contract_order": "round",
+        "winner": "lowest total",
+        "tie_break": "share",
+        "min_players": 2,
+        "max_players": 5,
+        "packs": {
+            "decks": 2,
+            "decks_up_to_players": 5,
+            "players_per_extra_deck": 0,
+            "jokers_per_deck": 0,
+            "jokers_per_player": 1,
+            "jokers_extra": -1,
+        },
+        "cards_dealt": [10, 10, 10, 12, 12, 12, 12],
+        "nobody_out_allowed": True,
+        "may_i": {"allowed": True, "limit": None, "extra_cards": 1, "discard": False},
+        "card_values": _values(joker=15, two=2, ace=15, ten=10, low=None),
+        "wild_ranks": [],
+        "wild_as_itself": True,
+        "wild_spacing": {"set": "free", "run": "free"},
+        "min_real_cards": 1,
+        "min_set": 3,
+        "min_run": 4,
+        "aces": "high or low",
+        "same_suit_runs_may_continue": True,
+        "extra_melds": False,
+        "liberation": "any",
+        "freed_wild": "at once",
+        "going_out": "discard",
+    },
+}
+
+
+def _q(key: str, quote: str) -> Source:
+    return DOCUMENTS[key].quoting(quote)
+
+
+_TWELVE_SOURCES: dict[str, Source] = {
+    "slug": DEFAULT,
+    "name": _q("000", "12-Step Rummy"),
+    "contracts": _q("000", "Contracts: 1 2 sets of 3 … 12 1 run of 10"),
+    "contract_order": _q(
+        "000",
+        "if a player does not complete the basic contract in one round, they must continue "
+        "to work on that contract in the next round",
+    ),
+    "winner": _q(
+        "000",
+        "To be the first player to complete all twelve combinations or contracts. In the case "
+        "of two players completing the 12th contract in the same round, the one with the "
+        "least points wins.",
+    ),
+    "tie_break": _q(
+        "000",
+        "the accumulated score of all rounds leading up to that point is used as a tie breaker",
+    ),
+    "min_players": _q("000", "For a game with 2 to 5 players use 2 standard decks"),
+    "max_players": _q("000", "Add another deck and its jokers for each 2 additional players."),
+    "packs": _q(
+        "000",
+        "For a game with 2 to 5 players use 2 standard decks plus jokers (108 cards total). "
+        "Add another deck and its jokers for each 2 additional players.",
+    ),
+    "cards_dealt": _q("000", "Deal 13 cards to each player"),
+    "nobody_out_allowed": _q(
+        "000",
+        "If the stockpile runs out before play has finished, take all of the cards in the "
+        "discard pile except for the top one, shuffle them and start a new stockpile.",
+    ),
+    "may_i": _q(
+        "000",
+        "The Buy or May I? step of Contract Rummy may be eliminated from this game if desired.",
+    ),
+    "card_values": _q(
+        "000",
+        "Wild card 50 points; Ace 20 points; Face cards 10 points; 3 to 9 5 points "
+        "(a ten is counted with the face cards, since 3 to 9 count 5)",
+    ),
+    "wild_ranks": _q("000", "Deuces and jokers are wild cards."),
+    "wild_as_itself": DEFAULT,
+    "wild_spacing": _q(
+        "000",
+        "In a set wild cards may be placed side by side, but in a run they must be separated "
+        "by a 'real' card.",
+    ),
+    "min_real_cards": DEFAULT,
+    "min_set": _q("001", "2 x 3 of a kind"),
+    "min_run": _q("001", "2 runs of 4"),
+    "aces": _q(
+        "000",
+        "Aces may be counted as high or low in runs (i.e., A-2-3-4 and J-Q-K-A are both "
+        "legal combinations).",
+    ),
+    "same_suit_runs_may_continue": DEFAULT,
+    "extra_melds": DEFAULT,
+    "liberation": _q(
+        "000",
+        "One player may 'liberate' another's wild card by replacing it with the card it "
+        "represents. Players are not allowed to liberate their own wild cards",
+    ),
+    "freed_wild": _q(
+        "000", "the wild card can not be kept in their hand and must be played immediately"
+    ),
+    "going_out": _q("001", "The round continues until one player discards her last card."),
+    "melds": _q("001", "Sequences or runs must be in the same suit."),
+    "lay_off": _q(
+        "000",
+        "A player may lay off cards on their own or another player's melds only after they "
+        "have fulfilled their own contract, but they do not need to wait until the following "
+        "turn to do so.",
+    ),
+}
+
+
+def _russian_sources() -> dict[str, Source]:
+    sources = {
+        key: (DOCUMENTS["002"].quoting(source.quote) if source.document else source)
+        for key, source in _TWELVE_SOURCES.items()
+    }
+    sources.update(
+        {
+            "name": _q("002", "Russian Rummy"),
+            "contract_order": _q(
+                "002",
+                "If he does not make the contract in a given round, he must continue working "
+                "on it in subsequent rounds until it is made",
+            ),
+            "freed_wild": _q(
+                "002", "the wild card must be played in the round that it was picked up"
+            ),
+            "aces": _q("002", "Aces may be counted as high or low A-2-3 or Q-K-A."),
+            "card_values": _q(
+                "002", "Wildcard (Joker) 50; Ace 20; Facecard 10; 3-9 5 (a ten counts 10)"
+            ),
+            "may_i": DEFAULT,
+            "lay_off": _q(
+                "002",
+                "Once a player has made his contract, he may also lay down cards on another "
+                "player's tableau.",
+            ),
+        }
+    )
+    return sources
+
+
+_DUMMY_SOURCES = _TWELVE_SOURCES | {
+    "name": DOCUMENTS["dummy"].quoting("Dummy Rummy"),
+    "contract_order": DOCUMENTS["dummy"].quoting(
+        "the requirement to complete a contract before moving on to the next doesn't exist. "
+        "In this version of the game the contracts are based on the round number"
+    ),
+    "winner": DEFAULT,
+    "tie_break": DEFAULT,
+}
+
+_BELLEVUE_SOURCES: dict[str, Source] = {
+    "slug": DEFAULT,
+    "name": _q("003", "Rules for (our special version of) Contract Rummy"),
+    "contracts": _q("003", "1) One pair of aces and three of a kind. … 10) Three runs of four"),
+    "contract_order": _q("003", "Contracts 1) … 10)"),
+    "winner": DEFAULT,
+    "tie_break": DEFAULT,
+    "min_players": _q("003", "Use 2 decks of cards for 2, 3, or 4 players"),
+    "max_players": _q("003", "4 decks for 7 or 8 players, etc."),
+    "packs": _q(
+        "003",
+        "Use 2 decks of cards for 2, 3, or 4 players, 3 decks for 5 or 6 players, 4 decks for "
+        "7 or 8 players, etc. (Keep the 2 jokers in each deck.)",
+    ),
+    "cards_dealt": _q("003", "11 cards are dealt to each player."),
+    "nobody_out_allowed": _q(
+        "003",
+        "In the event that the stockpile is exhausted, shuffle the discard pile (except the "
+        "top card) to create a new stockpile.",
+    ),
+    "may_i": _q(
+        "003",
+        "This player adds the card to hir hand (but cannot discard one card, as in usual "
+        'play) and picks up two additional cards … Only three "May I"s are permitted per '
+        "person per contract",
+    ),
+    "card_values": _q(
+        "003", "Points: Joker = 50, deuce = 20, aces = 15, face cards = 10, other cards = 5."
+    ),
+    "wild_ranks": _q("003", "The jokers and deuces are wild cards."),
+    "wild_as_itself": DEFAULT,
+    "wild_spacing": _q(
+        "003",
+        "Wild cards (deuces or jokers) must alternate with natural cards in sets or runs (i.e. "
+        "one can't have two wild cards in a row). A wild card can be used at either end of "
+        "each set or run.",
+    ),
+    "min_real_cards": DEFAULT,
+    "min_set": _q("003", "three of a kind"),
+    "min_run": _q("003", "a run of four"),
+    "aces": _q(
+        "003",
+        "Aces are used at either end of a run (ace, king, queen, jack etc.) or (ace, 2, "
+        "3, 4 etc.).",
+    ),
+    "same_suit_runs_may_continue": _q(
+        "003",
+        "Runs of 4 or more cards in a suit must omit a continuing card: K, Q, J, 10 - 8, 7, 6, 5.",
+    ),
+    "extra_melds": DEFAULT,
+    "liberation": DEFAULT,
+    "freed_wild": DEFAULT,
+    "going_out": _q(
+        "003",
+        "A player must go out playing hir last cards on exposed cards on the table only, "
+        "except for the 10th contract. In Contract 10, one must go out while laying down "
+        "one's contract.",
+    ),
+    "melds": _q("003", "three of a kind … a run of four"),
+    "lay_off": _q("003", "Extra cards can be laid down with each initial contract."),
+}
+
+_CONTRACT_RUMMY_SOURCES: dict[str, Source] = {
+    "slug": DEFAULT,
+    "name": _q("004", "Contract Rummy Rules"),
+    "contracts": _q("004", "1. 2 groups of 3s … 7. 3 sequences of 4 and no discard"),
+    "contract_order": _q(
+        "004", "Every round you are allowed to put down a different set of cards."
+    ),
+    "winner": _q(
+        "004", "At the end of all 7 rounds the person with the least amount of points wins."
+    ),
+    "tie_break": DEFAULT,
+    "min_players": DEFAULT,
+    "max_players": _q("004", "can be played with 5 or less people"),
+    "packs": _q(
+        "004",
+        "You need 2 decks of cards, with the jokers included. The number of jokers you have in "
+        "the deck is 1 less than the number of players.",
+    ),
+    "cards_dealt": _q(
+        "004",
+        "During the first 3 rounds everyone gets dealt 10 cards. During the last 4 rounds "
+        "everyone gets dealt 12 cards.",
+    ),
+    "nobody_out_allowed": _q(
+        "004", "If you run out of cards with no one going out everyone gets points."
+    ),
+    "may_i": _q(
+        "004",
+        "they can draw the card from the discard pile, but must draw 1 card from the deck as a "
+        "penalty. … Once they finish another player may ask",
+    ),
+    "card_values": _q(
+        "004",
+        "For 2-10 points are face value. For J-K you get 10 points. For Ace's and Jokers you "
+        "get 15 points.",
+    ),
+    "wild_ranks": _q("004", "Jokers are wild; you can use them in place of any card."),
+    "wild_as_itself": DEFAULT,
+    "wild_spacing": _q("004", "Jokers are wild; you can use them in place of any card."),
+    "min_real_cards": DEFAULT,
+    "min_set": _q("004", "2 groups of 3s (ex 3,3,3 and 8,8,8)"),
+    "min_run": _q("004", "2 Sequences of 4 (ex 2,3,4,5 of the same suit …)"),
+    "aces": DEFAULT,
+    "same_suit_runs_may_continue": DEFAULT,
+    "extra_melds": DEFAULT,
+    "liberation": _q(
+        "004",
+        "if a player has played a Joker for a card they didn't have, and you have it. You may "
+        "replace it with that card and take the joker yourself.",
+    ),
+    "freed_wild": _q("004", "you must play the Joker immediately if you do this."),
+    "going_out": _q("004", "7. 3 sequences of 4 and no discard"),
+    "melds": _q("004", "2,3,4,5 of the same suit"),
+    "lay_off": _q(
+        "004",
+        "If you don't have the right cards to lie down, but have put cards down on another "
+        "turn you can lay off of something else.",
+    ),
+}
+
+_PRESET_SOURCES: dict[str, dict[str, Source]] = {
+    "twelve-step": _TWELVE_SOURCES,
+    "russian-rummy": _russian_sources(),
+    "dummy-rummy": _DUMMY_SOURCES,
+    "bellevue": _BELLEVUE_SOURCES,
+    "contract-rummy": _CONTRACT_RUMMY_SOURCES,
+}
+
+
+class _Reader:
+    """Reads option values, collecting every problem."""
+
+    def __init__(self) -> None:
+        self.problems: list[OptionProblem] = []
+
+    def fail(self, option: str, value: object, why: str) -> None:
+        self.problems.append(OptionProblem(option, value, f"{option}: {value!r} {why}"))
+
+    def boolean(self, option: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            self.fail(option, value, "is not true or false")
+            return False
+        return value
+
+    def integer(self, option: str, value: object, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(option, value, "is not a whole number")
+            return low
+        if not low <= value <= high:
+            self.fail(option, value, f"is not between {low} and {high}")
+            return low
+        return value
+
+    def choice(self, option: str, value: object, choices: tuple[str, ...]) -> str:
+        text = value.replace("_", " ").strip().lower() if isinstance(value, str) else value
+        if text not in choices:
+            listed = ", ".join(repr(choice) for choice in choices)
+            self.fail(option, value, f"is not one of {listed}")
+            return choices[0]
+        assert isinstance(text, str)
+        return text
+
+    def text(self, option: str, value: object) -> str:
+        if not isinstance(value, str) or not value.strip():
+            self.fail(option, value, "is not a name (it must be some text)")
+            return "?"
+        if len(value) > 120:
+            self.fail(option, value, "is too long (at most 120 characters)")
+        return value.strip()
+
+    def mapping(self, option: str, value: object, keys: Iterable[str]) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            self.fail(option, value, "is not a table of settings")
+            return {}
+        allowed = list(keys)
+        for key in value:
+            if key not in allowed:
+                self.fail(f"{option}.{key}", value[key], f"is no setting of {option}")
+        return dict(value)
+
+    def rank(self, option: str, value: object) -> Rank | None:
+        if isinstance(value, str):
+            try:
+                return Rank.from_symbol(value.strip())
+            except ValueError:
+                pass
+        self.fail(option, value, "is not a rank (A, 2 … 10, J, Q, K)")
+        return None
+
+    def requirement(self, option: str, value: object) -> MeldRequirement | None:
+        data = self.mapping(option, value, ("kind", "size", "rank"))
+        if not data:
+            if isinstance(value, Mapping):
+                self.fail(option, value, "needs a kind and a size")
+            return None
+        kind_text = self.choice(f"{option}.kind", data.get("kind"), ("set", "run", "pair"))
+        kind = MeldKind(kind_text)
+        high = 13 if kind is MeldKind.RUN else 40
+        low = 2 if kind is MeldKind.PAIR else 1
+        size = self.integer(f"{option}.size", data.get("size"), low, high)
+        if kind is MeldKind.PAIR and size != 2:
+            self.fail(f"{option}.size", size, "is not 2 (a pair is two cards)")
+        rank = None
+        if data.get("rank") is not None:
+            if kind is MeldKind.RUN:
+                self.fail(f"{option}.rank", data["rank"], "makes no sense for a run")
+            else:
+                rank = self.rank(f"{option}.rank", data["rank"])
+        return MeldRequirement(kind, size, rank)
+
+    def contracts(self, value: object) -> tuple[Contract, ...]:
+        option = "contracts"
+        if not isinstance(value, list | tuple) or not value:
+            self.fail(option, value, "is not a list of contracts (at least one)")
+            return ()
+        if len(value) > 30:
+            self.fail(option, f"{len(value)} contracts", "is too many (at most 30)")
+        contracts = []
+        for number, item in enumerate(value, start=1):
+            where = f"contracts[{number}]"
+            going_out_only = False
+            melds_data: object = item
+            if isinstance(item, Mapping):
+                data = self.mapping(where, item, ("melds", "going_out_only"))
+                melds_data = data.get("melds")
+                going_out_only = self.boolean(
+                    f"{where}.going_out_only", data.get("going_out_only", False)
+                )
+            if not isinstance(melds_data, list | tuple) or not melds_data:
+                self.fail(where, melds_data, "is not a list of melds (at least one)")
+                continue
+            if len(melds_data) > 6:
+                self.fail(where, f"{len(melds_data)} melds", "is too many (at most 6)")
+            melds = []
+            for index, meld in enumerate(melds_data, start=1):
+                requirement = self.requirement(f"{where}.melds[{index}]", meld)
+                if requirement is not None:
+                    melds.append(requirement)
+            contracts.append(Contract(number, tuple(melds), going_out_only))
+        return tuple(contracts)
+
+
+def _merge(base: Any, override: Any) -> Any:
+    if isinstance(base, Mapping) and isinstance(override, Mapping):
+        return {**base, **override}
+    return override
+
+
+def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) -> RuleSet:
+    """A RuleSet from full option data; RuleSetError lists every problem."""
+    read = _Reader()
+    contracts = read.contracts(data["contracts"])
+    min_players = read.integer("min_players", data["min_players"], 1, 100)
+    max_players: int | None = None
+    if data["max_players"] is not None:
+        max_players = read.integer("max_players", data["max_players"], 1, 100)
+        if max_players < min_players:
+            read.fail("max_players", max_players, f"is fewer than min_players ({min_players})")
+    packs = read.mapping("packs", data["packs"], _PACK_KEYS)
+    pack_rule = PackRule(
+        decks=read.integer("packs.decks", packs.get("decks"), 1, 20),
+        decks_up_to_players=read.integer(
+            "packs.decks_up_to_players", packs.get("decks_up_to_players"), 1, 100
+        ),
+        players_per_extra_deck=read.integer(
+            "packs.players_per_extra_deck", packs.get("players_per_extra_deck"), 0, 100
+        ),
+        jokers_per_deck=read.integer("packs.jokers_per_deck", packs.get("jokers_per_deck"), 0, 8),
+        jokers_per_player=read.integer(
+            "packs.jokers_per_player", packs.get("jokers_per_player"), 0, 8
+        ),
+        jokers_extra=read.integer("packs.jokers_extra", packs.get("jokers_extra"), -20, 20),
+    )
+    dealt_data = data["cards_dealt"]
+    dealt: int | tuple[int, ...]
+    if isinstance(dealt_data, list | tuple):
+        if not dealt_data:
+            read.fail("cards_dealt", dealt_data, "is an empty list (give at least one round)")
+        dealt = tuple(
+            read.integer(f"cards_dealt[{index}]", value, 1, 40)
+            for index, value in enumerate(dealt_data, start=1)
+        ) or (1,)
+    else:
+        dealt = read.integer("cards_dealt", dealt_data, 1, 40)
+    may_i_data = read.mapping(
+        "may_i", data["may_i"], ("allowed", "limit", "extra_cards", "discard")
+    )
+    limit = may_i_data.get("limit")
+    may_i = MayI(
+        allowed=read.boolean("may_i.allowed", may_i_data.get("allowed")),
+        limit=None if limit is None else read.integer("may_i.limit", limit, 1, 100),
+        extra_cards=read.integer("may_i.extra_cards", may_i_data.get("extra_cards"), 0, 10),
+        discard=read.boolean("may_i.discard", may_i_data.get("discard")),
+    )
+    values_data = read.mapping("card_values", data["card_values"], (*CARD_VALUE_KEYS, "JK", "T"))
+    values: dict[str, int] = {}
+    for key, value in values_data.items():
+        canonical = {"JK": "joker", "T": "10"}.get(key, key)
+        values[canonical] = read.integer(f"card_values.{canonical}", value, -1000, 1000)
+    for key in CARD_VALUE_KEYS:
+        if key not in values:
+            read.fail("card_values", key, "has no value (every rank and the joker need one)")
+            values[key] = 0
+    wild_data = data["wild_ranks"]
+    wild_ranks: list[Rank] = []
+    if not isinstance(wild_data, list | tuple):
+        read.fail("wild_ranks", wild_data, 'is not a list of ranks (like ["2"])')
+    else:
+        for item in wild_data:
+            rank = read.rank("wild_ranks", item)
+            if rank is not None and rank not in wild_ranks:
+                wild_ranks.append(rank)
+    spacing_data = read.mapping("wild_spacing", data["wild_spacing"], ("set", "run"))
+    spacing = WildSpacing(
+        set=read.choice("wild_spacing.set", spacing_data.get("set"), SPACINGS),
+        run=read.choice("wild_spacing.run", spacing_data.get("run"), SPACINGS),
+    )
+    for contract in contracts:
+        for requirement in contract.melds:
+            if requirement.rank is not None and requirement.rank in wild_ranks:
+                read.fail(
+                    f"contracts[{contract.number}]",
+                    requirement.rank.symbol,
+                    "asks for a meld of a wild rank, which no hand can make",
+                )
+    rules = RuleSet(
+        slug=read.text("slug", data["slug"]),
+        name=read.text("name", data["name"]),
+        base=base,
+        contracts=contracts,
+        contract_order=read.choice("contract_order", data["contract_order"], CONTRACT_ORDERS),
+        winner=read.choice("winner", data["winner"], WINNERS),
+        tie_break=read.choice("tie_break", data["tie_break"], TIE_BREAKS),
+        min_players=min_players,
+        max_players=max_players,
+        pack_rule=pack_rule,
+        dealt=dealt,
+        nobody_out_allowed=read.boolean("nobody_out_allowed", data["nobody_out_allowed"]),
+        may_i=may_i,
+        card_values=tuple((key, values[key]) for key in CARD_VALUE_KEYS),
+        wild_ranks=tuple(sorted(wild_ranks)),
+        wild_as_itself=read.boolean("wild_as_itself", data["wild_as_itself"]),
+        wild_spacing=spacing,
+        min_real_cards=read.integer("min_real_cards", data["min_real_cards"], 1, 10),
+        min_set=read.integer("min_set", data["min_set"], 2, 20),
+        min_run=read.integer("min_run", data["min_run"], 2, 13),
+        aces=read.choice("aces", data["aces"], ACES),
+        same_suit_runs_may_continue=read.boolean(
+            "same_suit_runs_may_continue", data["same_suit_runs_may_continue"]
+        ),
+        extra_melds=read.boolean("extra_melds", data["extra_melds"]),
+        liberation=read.choice("liberation", data["liberation"], LIBERATIONS),
+        freed_wild=read.choice("freed_wild", data["freed_wild"], FREED_WILD),
+        going_out=read.choice("going_out", data["going_out"], GOING_OUT),
+        sources=dict(sources),
+    )
+    if read.problems:
+        raise RuleSetError(read.problems)
+    return rules
+
+
+_PACK_KEYS = (
+    "decks",
+    "decks_up_to_players",
+    "players_per_extra_deck",
+    "jokers_per_deck",
+    "jokers_per_player",
+    "jokers_extra",
+)
+
+_OPTION_OUT: dict[str, Any] = {
+    "slug": lambda r: r.slug,
+    "name": lambda r: r.name,
+    "contracts": lambda r: [contract.to_dict() for contract in r.contracts],
+    "contract_order": lambda r: r.contract_order,
+    "winner": lambda r: r.winner,
+    "tie_break": lambda r: r.tie_break,
+    "min_players": lambda r: r.min_players,
+    "max_players": lambda r: r.max_players,
+    "packs": lambda r: r.pack_rule.to_dict(),
+    "cards_dealt": lambda r: r.dealt if isinstance(r.dealt, int) else list(r.dealt),
+    "nobody_out_allowed": lambda r: r.nobody_out_allowed,
+    "may_i": lambda r: r.may_i.to_dict(),
+    "card_values": lambda r: dict(r.card_values),
+    "wild_ranks": lambda r: [rank.symbol for rank in r.wild_ranks],
+    "wild_as_itself": lambda r: r.wild_as_itself,
+    "wild_spacing": lambda r: r.wild_spacing.to_dict(),
+    "min_real_cards": lambda r: r.min_real_cards,
+    "min_set": lambda r: r.min_set,
+    "min_run": lambda r: r.min_run,
+    "aces": lambda r: r.aces,
+    "same_suit_runs_may_continue": lambda r: r.same_suit_runs_may_continue,
+    "extra_melds": lambda r: r.extra_melds,
+    "liberation": lambda r: r.liberation,
+    "freed_wild": lambda r: r.freed_wild,
+    "going_out": lambda r: r.going_out,
+}
+
+OPTION_KEYS: tuple[str, ...] = tuple(_OPTION_OUT)
+"""Every option of a rule set, in the order the rules pages show them."""
+
+_PRESETS_BUILT: dict[str, RuleSet] = {}
+
+
+def _preset(slug: str) -> RuleSet:
+    if slug not in _PRESETS_BUILT:
+        _PRESETS_BUILT[slug] = _build(_PRESET_DATA[slug], slug, _PRESET_SOURCES[slug])
+    return _PRESETS_BUILT[slug]
+
+
+def get_ruleset(rules: RulesLike) -> RuleSet:
+    """The rule set named by a preset slug, or house rules ``{"base": slug, option: value, …}``.
+
+    House rules change any option of their base preset (a table option such as
+    ``may_i`` may give only the settings it changes); options they change take
+    the source "your house rules". ``"slug"`` and ``"name"`` default to the
+    base's. Raises UnknownRulesError for an unknown slug and RuleSetError
+    listing every bad option.
+    """
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, str):
+        slug = rules.strip().lower()
+        if slug not in PRESETS:
+            raise UnknownRulesError(rules)
+        return _preset(slug)
+    if not isinstance(rules, Mapping):
+        raise UnknownRulesError(rules)
+    base = rules.get("base")
+    if not isinstance(base, str) or base.strip().lower() not in PRESETS:
+        raise UnknownRulesError(base)
+    base = base.strip().lower()
+    preset_data = _PRESET_DATA[base]
+    unknown = [key for key in rules if key != "base" and key not in OPTION_KEYS]
+    if unknown:
+        raise RuleSetError(
+            OptionProblem(key, rules[key], f"{key!r} is not an option of a rule set")
+            for key in unknown
+        )
+    data = copy.deepcopy(preset_data)
+    for key in OPTION_KEYS:
+        if key in rules:
+            data[key] = _merge(data[key], copy.deepcopy(rules[key]))
+    built = _build(data, base, _PRESET_SOURCES[base])
+    preset = _preset(base)
+    sources = dict(preset.sources)
+    for key in OPTION_KEYS:
+        if _OPTION_OUT[key](built) != _OPTION_OUT[key](preset):
+            sources[key] = HOUSE
+    object.__setattr__(built, "sources", sources)
+    return built
+
+
+def as_ruleset(rules: RulesLike) -> RuleSet:
+    """Rules given as a RuleSet, a slug or house rules data, as a RuleSet."""
+    return get_ruleset(rules)
+
+
+_OPTION_TEXT: dict[str, tuple[str, str, tuple[str, ...], str]] = {
+    "slug": ("Short name", "text", (), "The name the app files these rules under."),
+    "name": ("Name", "text", (), "The name shown for these rules."),
+    "contracts": (
+        "Contracts",
+        "contracts",
+        (),
+        "The melds each contract asks for, in the order they are played.",
+    ),
+    "contract_order": (
+        "Which contract a player works on",
+        "choice",
+        CONTRACT_ORDERS,
+        "own: each player keeps their contract until they make it; round: round N plays "
+        "contract N for everyone.",
+    ),
+    "winner": (
+        "Who wins",
+        "choice",
+        WINNERS,
+        "last contract: whoever makes the last contract first; lowest total: the lowest "
+        "score when the game ends.",
+    ),
+    "tie_break": (
+        "Tie-break",
+        "choice",
+        TIE_BREAKS,
+        "lowest total: of those tied, the lowest score wins (still tied: they share); "
+        "share: tied players share the win.",
+    ),
+    "min_players": ("Fewest players", "int", (), "The fewest players a game may have."),
+    "max_players": (
+        "Most players",
+        "optional_int",
+        (),
+        "The most players a game may have (empty: no limit).",
+    ),
+    "packs": ("Packs", "packs", (), "How many decks and jokers the game uses for its players."),
+    "cards_dealt": (
+        "Cards dealt",
+        "cards_dealt",
+        (),
+        "How many cards each player is dealt: one number, or one per round.",
+    ),
+    "nobody_out_allowed": (
+        "A round may end with nobody out",
+        "bool",
+        (),
+        "When the stock runs out, the round ends and everyone scores what they hold "
+        "(otherwise the discards are reshuffled).",
+    ),
+    "may_i": (
+        '"May I"',
+        "may_i",
+        (),
+        "Taking the discard out of turn: whether it is allowed, how often, and how many "
+        "extra cards it costs.",
+    ),
+    "card_values": (
+        "Card values",
+        "card_values",
+        (),
+        "What each card left in hand counts at the end of a round.",
+    ),
+    "wild_ranks": (
+        "Wild ranks",
+        "wild_ranks",
+        (),
+        "The ranks that are wild, besides the jokers.",
+    ),
+    "wild_as_itself": (
+        "A wild card in its own place is real",
+        "bool",
+        (),
+        "A card of a wild rank in its own place in a run of its own suit (A♥ 2♥ 3♥) may "
+        "be read as itself.",
+    ),
+    "wild_spacing": (
+        "Wild card spacing",
+        "wild_spacing",
+        SPACINGS,
+        "free: wild cards may sit side by side; not adjacent: two wild cards never touch.",
+    ),
+    "min_real_cards": (
+        "Real cards a meld needs",
+        "int",
+        (),
+        "How many cards that are not wild every meld must hold.",
+    ),
+    "min_set": ("Smallest set", "int", (), "The fewest cards in a set."),
+    "min_run": ("Shortest run", "int", (), "The fewest cards in a run."),
+    "aces": (
+        "Aces in runs",
+        "choice",
+        ACES,
+        "Whether an ace may go below the 2 (A-2-3-4), above the king (J-Q-K-A), or either; "
+        "never both in one run.",
+    ),
+    "same_suit_runs_may_continue": (
+        "Runs of one suit may continue each other",
+        "bool",
+        (),
+        "Whether two runs of one suit in one lay-down may touch (K-Q-J-10 and 9-8-7-6).",
+    ),
+    "extra_melds": (
+        "Extra melds with a contract",
+        "bool",
+        (),
+        "Whether a lay-down may hold more melds than the contract asks.",
+    ),
+    "liberation": (
+        "Liberating a wild card",
+        "choice",
+        LIBERATIONS,
+        "Putting down the real card a wild stands for and taking the wild: off, on others' "
+        "melds only, or on any meld.",
+    ),
+    "freed_wild": (
+        "A freed wild card is played",
+        "choice",
+        FREED_WILD,
+        "When a liberated wild card must be played: at once, or in the same round.",
+    ),
+    "going_out": (
+        "Going out",
+        "choice",
+        GOING_OUT,
+        "discard: by discarding the last card; play: by playing the last cards onto the "
+        "table, never by a discard.",
+    ),
+}
+
+
+def _described(rules: RuleSet, key: str) -> str:
+    if key == "contracts":
+        return "; ".join(f"{c.number}: {c.summary}" for c in rules.contracts)
+    if key == "packs":
+        return rules.pack_rule.describe()
+    if key == "may_i":
+        return rules.may_i.describe()
+    if key == "card_values":
+        return ", ".join(f"{key} {value}" for key, value in rules.card_values)
+    if key == "wild_ranks":
+        ranks = [rank.symbol + "s" for rank in rules.wild_ranks]
+        return card_list_words(["jokers", *ranks])
+    if key == "wild_spacing":
+        return f"in a set: {rules.wild_spacing.set}; in a run: {rules.wild_spacing.run}"
+    if key == "cards_dealt":
+        if isinstance(rules.dealt, int):
+            return f"{rules.dealt} cards"
+        return ", ".join(f"round {n}: {d}" for n, d in enumerate(rules.dealt, start=1))
+    value = _OPTION_OUT[key](rules)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "no limit"
+    return str(value)
+
+
+def card_list_words(words: list[str]) -> str:
+    """Words joined for a sentence: ``"jokers and 2s"``."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def describe_options(rules: RulesLike) -> list[OptionInfo]:
+    """Every option of ``rules`` with its label, value, how to edit it, help and source."""
+    rules = get_ruleset(rules)
+    return [
+        OptionInfo(
+            key=key,
+            label=_OPTION_TEXT[key][0],
+            value=_OPTION_OUT[key](rules),
+            kind=_OPTION_TEXT[key][1],
+            choices=_OPTION_TEXT[key][2],
+            help=_OPTION_TEXT[key][3],
+            source=rules.source(key),
+            described=_described(rules, key),
+        )
+        for key in OPTION_KEYS
+    ]
