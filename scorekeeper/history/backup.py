@@ -1,0 +1,199 @@
+"""Backup and restore of the whole history as game files, and every round as CSV.
+
+A backup is one game document (``shared/spec/game-format.md``) per line, written by the games
+feature's ``export_game``. Writing streams: games are loaded a batch at a time with everything
+the export reads (seats, players, rounds, hands) fetched in a few ``selectin`` queries per
+batch, and each batch is let go before the next. Reading stores each line on its own through
+``import_game``, so one refused game never costs the others.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from flask import current_app
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from ..extensions import db
+from ..models import Game, Hand, Player, Round, Seat
+
+BATCH = 200
+CSV_COLUMNS = (
+    "game",
+    "started",
+    "rules",
+    "status",
+    "round",
+    "player",
+    "seat",
+    "contract",
+    "made_contract",
+    "went_out",
+    "cards",
+    "points",
+    "running_total",
+)
+
+
+def export_lines() -> Iterator[str]:
+    """Every game as one JSON line, oldest first."""
+    from ..games.services import export_game
+
+    ids = db.session.scalars(select(Game.id).order_by(Game.started, Game.id)).all()
+    for start in range(0, len(ids), BATCH):
+        batch = ids[start : start + BATCH]
+        games = db.session.scalars(
+            select(Game)
+            .where(Game.id.in_(batch))
+            .order_by(Game.started, Game.id)
+            .options(
+                selectinload(Game.seats).selectinload(Seat.player),
+                selectinload(Game.rounds).selectinload(Round.hands),
+                selectinload(Game.rounds).selectinload(Round.went_out),
+            )
+        ).all()
+        lines = [
+            json.dumps(export_game(game), ensure_ascii=False, separators=(",", ":")) + "\n"
+            for game in games
+        ]
+        # Let go of the batch so a long history never sits in memory at once.
+        db.session.expunge_all()
+        yield from lines
+
+
+@dataclass
+class ImportReport:
+    stored: list[tuple[int, int]] = field(default_factory=list)
+    refused: list[tuple[int, list[str]]] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        games = "1 game" if len(self.stored) == 1 else f"{len(self.stored)} games"
+        text = f"Stored {games}"
+        if self.refused:
+            lines = "1 line" if len(self.refused) == 1 else f"{len(self.refused)} lines"
+            text += f"; refused {lines}"
+        return text + "."
+
+
+def import_lines(lines: Iterable[str | bytes]) -> ImportReport:
+    """Store the game on each line; blank lines are skipped, a refused line is reported with
+    its number (counting from 1) and the problems found, and the others are still stored."""
+    from ..games.services import GameFileError, import_game
+
+    report = ImportReport()
+    for number, raw in enumerate(lines, start=1):
+        try:
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError:
+            report.refused.append((number, ["This line is not UTF-8 text."]))
+            continue
+        text = text.strip().lstrip("\ufeff")
+        if not text:
+            continue
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            report.refused.append((number, [f"This line is not JSON ({error.msg})."]))
+            continue
+        if not isinstance(document, dict):
+            report.refused.append((number, ["This line is not a game document."]))
+            continue
+        try:
+            game = import_game(document)
+        except GameFileError as error:
+            problems = [str(p) for p in getattr(error, "problems", None) or [str(error)]]
+            report.refused.append((number, problems))
+        except ValueError as error:
+            db.session.rollback()
+            report.refused.append((number, [str(error)]))
+        except Exception:
+            db.session.rollback()
+            current_app.logger.exception("importing line %d failed", number)
+            report.refused.append(
+                (number, ["This game could not be stored (an error in the app)."])
+            )
+        else:
+            report.stored.append((number, game.id))
+            db.session.expunge_all()
+    return report
+
+
+def _spreadsheet_text(value: str) -> str:
+    """A cell a spreadsheet shows as typed, never runs as a formula (``=``, ``+``, ``-``, ``@``)."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+def csv_lines() -> Iterator[str]:
+    """Every hand of every round, one CSV row each, with each player's running total (summed
+    by the database), in order of play. Streamed from one query."""
+    running = func.sum(Hand.points).over(partition_by=Hand.seat_id, order_by=Round.number)
+    stmt = (
+        select(
+            Game.id,
+            Game.started,
+            Game.rules_name,
+            Game.status,
+            Round.number,
+            Player.name,
+            Seat.position,
+            Hand.contract,
+            Hand.made_contract,
+            Round.went_out_id == Seat.id,
+            Hand.cards,
+            Hand.points,
+            running,
+        )
+        .join(Round, Round.id == Hand.round_id)
+        .join(Seat, Seat.id == Hand.seat_id)
+        .join(Game, Game.id == Round.game_id)
+        .join(Player, Player.id == Seat.player_id)
+        .order_by(Game.started, Game.id, Round.number, Seat.position)
+        .execution_options(yield_per=1000)
+    )
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in db.session.execute(stmt):
+        (
+            game_id,
+            started,
+            rules,
+            status,
+            number,
+            name,
+            position,
+            contract,
+            made,
+            out,
+            cards,
+            points,
+            total,
+        ) = row
+        writer.writerow(
+            [
+                game_id,
+                started.isoformat(timespec="seconds"),
+                _spreadsheet_text(rules),
+                status,
+                number,
+                _spreadsheet_text(name),
+                position + 1,
+                contract,
+                "yes" if made else "no",
+                "yes" if out else "no",
+                cards,
+                points,
+                total,
+            ]
+        )
+        if buffer.tell() > 64 * 1024:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()

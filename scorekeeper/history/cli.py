@@ -1,0 +1,61 @@
+"""``flask --app scorekeeper history export|import|csv``: the same services as the web pages."""
+
+from __future__ import annotations
+
+import sys
+from typing import IO
+
+import click
+
+from . import backup
+from .views import bp
+
+
+@bp.cli.command("export")
+@click.option(
+    "-o",
+    "--output",
+    type=click.File("w", encoding="utf-8", lazy=True),
+    default="-",
+    help="Where to write (default: standard output).",
+)
+def export_command(output: IO[str]) -> None:
+    """Write every game as one game document per line (JSON lines)."""
+    count = 0
+    for line in backup.export_lines():
+        output.write(line)
+        count += 1
+    output.flush()
+    click.echo(f"Exported {count} game{'' if count == 1 else 's'}.", err=True)
+
+
+@bp.cli.command("import")
+@click.argument("file", type=click.File("rb"))
+def import_command(file: IO[bytes]) -> None:
+    """Store every game of FILE (one game document per line; - for standard input).
+
+    A refused game is reported by its line number on standard error, the others are stored;
+    the exit status is 1 when any line was refused.
+    """
+    report = backup.import_lines(file)
+    for number, problems in report.refused:
+        for problem in problems:
+            click.echo(f"line {number}: {problem}", err=True)
+    click.echo(report.summary)
+    if report.refused:
+        sys.exit(1)
+
+
+@bp.cli.command("csv")
+@click.option(
+    "-o",
+    "--output",
+    type=click.File("w", encoding="utf-8", lazy=True),
+    default="-",
+    help="Where to write (default: standard output).",
+)
+def csv_command(output: IO[str]) -> None:
+    """Write every round of every game as CSV, one row per player and round."""
+    for chunk in backup.csv_lines():
+        output.write(chunk)
+    output.flush()

@@ -1,0 +1,67 @@
+"""Forms of the history pages: the filter of past games, and the restore upload."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import DateField, Form, SelectField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import Optional
+
+from .queries import STATUSES
+
+
+def options(pairs: Iterable[tuple[Any, str]]) -> list[SelectChoice]:
+    """(value, label) pairs as select options."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+class FilterForm(Form):
+    """Read from the query string (a GET form: nothing to protect from forgery)."""
+
+    player = SelectField("Player", coerce=int, default=0, validate_choice=False)
+    rules = SelectField("Rules", default="", validate_choice=False)
+    since = DateField("From", validators=[Optional()], format="%Y-%m-%d")
+    until = DateField("To", validators=[Optional()], format="%Y-%m-%d")
+    status = SelectField("Status", choices=options([("", "Any"), *STATUSES]), default="")
+
+    def __init__(
+        self,
+        *args: Any,
+        players: list[tuple[int, str]],
+        rules: list[tuple[str, str]],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.player.choices = options([(0, "Anyone"), *players])
+        self.rules.choices = options([("", "Any"), *rules])
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Check every filter, with messages that say what to type instead."""
+        super().validate(extra_validators)
+        if self.player.errors or self.player.data not in _values(self.player):
+            self.player.errors = ["There is no such player: choose one from the list."]
+        if self.rules.data not in _values(self.rules):
+            self.rules.errors = ["No game was played under those rules: choose from the list."]
+        if self.status.errors:
+            self.status.errors = ["Choose a status from the list."]
+        for field in (self.since, self.until):
+            if field.errors:
+                field.errors = ["Type a date like 2025-12-24."]
+        if self.since.data and self.until.data and self.until.data < self.since.data:
+            self.until.errors = ["The end date is before the start date."]
+        return not self.errors
+
+
+def _values(field: SelectField) -> set[Any]:
+    return {choice.value for choice in field.choices or []}
+
+
+class RestoreForm(FlaskForm):
+    file = FileField(
+        "Backup file (.jsonl)",
+        validators=[FileRequired("Choose the backup file to read.")],
+    )

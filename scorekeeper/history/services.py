@@ -1,0 +1,112 @@
+"""Past games: the filtered, paginated list, newest first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from math import ceil
+from typing import Any
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.orm import defer, selectinload
+
+from ..extensions import db
+from ..models import Game, Player, Seat
+
+
+@dataclass(frozen=True)
+class Filters:
+    player: int | None = None
+    rules: str | None = None
+    since: date | None = None
+    until: date | None = None
+    status: str | None = None
+
+    def conditions(self) -> list[ColumnElement[bool]]:
+        conditions: list[ColumnElement[bool]] = []
+        if self.player:
+            conditions.append(
+                Game.id.in_(select(Seat.game_id).where(Seat.player_id == self.player))
+            )
+        if self.rules:
+            conditions.append(Game.rules_slug == self.rules)
+        if self.since:
+            conditions.append(Game.started >= _midnight(self.since))
+        if self.until:
+            conditions.append(Game.started < _midnight(self.until + timedelta(days=1)))
+        if self.status:
+            conditions.append(Game.status == self.status)
+        return conditions
+
+    def args(self) -> dict[str, Any]:
+        """The filters as query-string arguments (for the links between pages)."""
+        args: dict[str, Any] = {
+            "player": self.player,
+            "rules": self.rules,
+            "since": self.since.isoformat() if self.since else None,
+            "until": self.until.isoformat() if self.until else None,
+            "status": self.status,
+        }
+        return {key: value for key, value in args.items() if value}
+
+
+def _midnight(day: date) -> datetime:
+    return datetime.combine(day, time(), UTC)
+
+
+@dataclass(frozen=True)
+class Page:
+    games: list[Game]
+    number: int
+    pages: int
+    total: int
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.pages
+
+
+def past_games(filters: Filters, page: int, per_page: int) -> Page:
+    """One page of the games that pass ``filters``, newest first, with their seats and players
+    loaded (three queries, and one to count). A page past the end shows the last one."""
+    conditions = filters.conditions()
+    total = db.session.scalar(select(func.count(Game.id)).where(*conditions)) or 0
+    pages = max(1, ceil(total / per_page))
+    number = min(max(page, 1), pages)
+    games = db.session.scalars(
+        select(Game)
+        .where(*conditions)
+        .order_by(Game.started.desc(), Game.id.desc())
+        .limit(per_page)
+        .offset((number - 1) * per_page)
+        .options(defer(Game.rules), selectinload(Game.seats).selectinload(Seat.player))
+    ).all()
+    return Page(list(games), number, pages, total)
+
+
+def standings(game: Game) -> list[Seat]:
+    """The game's seats, best first (by place where there is one, else by seat)."""
+    return sorted(game.seats, key=lambda seat: (seat.place is None, seat.place or 0, seat.position))
+
+
+def player_choices() -> list[tuple[int, str]]:
+    return [
+        (pid, name)
+        for pid, name in db.session.execute(
+            select(Player.id, Player.name).order_by(Player.name_key)
+        )
+    ]
+
+
+def rules_choices() -> list[tuple[str, str]]:
+    """(slug, name) of every rule set a stored game was played under."""
+    rows = db.session.execute(
+        select(Game.rules_slug, func.max(Game.rules_name))
+        .group_by(Game.rules_slug)
+        .order_by(func.max(Game.rules_name))
+    )
+    return [(slug, name) for slug, name in rows]

@@ -1,0 +1,108 @@
+"""Views of the history pages: past games, records, backup and restore."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
+from werkzeug.datastructures import Headers
+
+from .. import charts
+from ..web import UNPROCESSABLE, render
+from . import backup, formatting, records, services
+from .forms import FilterForm, RestoreForm
+from .queries import STATUS_LABELS
+
+bp = Blueprint("history", __name__, cli_group="history")
+
+bp.add_app_template_filter(formatting.percent, "percent")
+bp.add_app_template_filter(formatting.decimal, "decimal")
+bp.add_app_template_filter(formatting.day, "day")
+bp.add_app_template_global(charts.game_charts, "game_charts")
+bp.add_app_template_global(services.standings, "standings")
+
+
+@bp.app_context_processor
+def status_labels() -> dict[str, dict[str, str]]:
+    return {"status_labels": STATUS_LABELS}
+
+
+@bp.get("/history")
+def index() -> Response:
+    form = FilterForm(
+        request.args,
+        players=services.player_choices(),
+        rules=services.rules_choices(),
+    )
+    if not form.validate():
+        return render(
+            "history/index.html",
+            "history/_history.html",
+            status=UNPROCESSABLE,
+            form=form,
+            results=None,
+            filters=services.Filters(),
+        )
+    filters = services.Filters(
+        player=form.player.data or None,
+        rules=form.rules.data or None,
+        since=form.since.data,
+        until=form.until.data,
+        status=form.status.data or None,
+    )
+    results = services.past_games(
+        filters,
+        request.args.get("page", 1, type=int) or 1,
+        current_app.config["HISTORY_PAGE_SIZE"],
+    )
+    return render(
+        "history/index.html", "history/_history.html", form=form, results=results, filters=filters
+    )
+
+
+@bp.get("/records")
+def records_page() -> Response:
+    return render("history/records.html", records=records.records())
+
+
+def _download(lines: Iterator[str], filename: str, mimetype: str) -> Response:
+    headers = Headers()
+    headers.set("Content-Disposition", "attachment", filename=filename)
+    headers.set("Cache-Control", "no-store")
+    return Response(stream_with_context(lines), mimetype=mimetype, headers=headers)
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d")
+
+
+@bp.get("/history/backup")
+def backup_page() -> Response:
+    return render("history/backup.html", form=RestoreForm(), report=None)
+
+
+@bp.get("/history/backup/games.jsonl")
+def download() -> Response:
+    return _download(
+        backup.export_lines(), f"scorekeeper-games-{_stamp()}.jsonl", "application/x-ndjson"
+    )
+
+
+@bp.get("/history/rounds.csv")
+def rounds_csv() -> Response:
+    return _download(backup.csv_lines(), f"scorekeeper-rounds-{_stamp()}.csv", "text/csv")
+
+
+@bp.post("/history/backup")
+def restore() -> Response:
+    """Read an uploaded backup. The report is the answer itself (not a redirect): it lists
+    each refused line, which is more than a flashed message can carry."""
+    form = RestoreForm()
+    if not form.validate_on_submit():
+        return render("history/backup.html", status=UNPROCESSABLE, form=form, report=None)
+    report = backup.import_lines(form.file.data.stream)
+    status = 200 if report.stored or not report.refused else UNPROCESSABLE
+    return render(
+        "history/backup.html", status=status, form=RestoreForm(formdata=None), report=report
+    )

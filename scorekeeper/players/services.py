@@ -1,0 +1,353 @@
+"""Players: the list with their records, one player's profile, renaming and merging.
+
+Each function that reads runs a fixed number of aggregate queries, whatever the number of
+games; the two that write do it in one transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, case, delete, func, select, update
+from sqlalchemy.orm import aliased
+
+from ..extensions import db
+from ..history.queries import FINISHED, kept_contract, rate
+from ..models import NAME_LENGTH, Game, Hand, Player, Seat, name_key
+
+
+class PlayerError(ValueError):
+    """A rename or merge that cannot be done; the message says why, for the person asking."""
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    id: int
+    name: str
+    games: int
+    finished: int
+    wins: int
+    last_played: datetime | None
+
+    @property
+    def win_rate(self) -> float | None:
+        return rate(self.wins, self.finished)
+
+
+@dataclass(frozen=True)
+class RulesRecord:
+    slug: str
+    name: str
+    games: int
+    finished: int
+    wins: int
+    points: int
+    rounds: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return rate(self.wins, self.finished)
+
+    @property
+    def points_per_round(self) -> float | None:
+        return rate(self.points, self.rounds)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game_id: int
+    started: datetime
+    rules_name: str
+    total: int
+    place: int | None
+    is_winner: bool
+    players: int
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    opponent_id: int
+    opponent: str
+    games: int
+    ahead: int
+    behind: int
+    level: int
+
+
+@dataclass(frozen=True)
+class ContractRecord:
+    """How one contract went for a player, over every kept-contract game they played."""
+
+    number: int
+    games: int
+    rounds: int
+    made: int
+
+    @property
+    def rounds_per_game(self) -> float:
+        return self.rounds / self.games
+
+
+@dataclass(frozen=True)
+class Profile:
+    player: Player
+    overall: RulesRecord
+    by_rules: list[RulesRecord]
+    in_progress: int
+    abandoned: int
+    best: GameResult | None
+    worst: GameResult | None
+    head_to_head: list[HeadToHead]
+    contracts: list[ContractRecord]
+
+    @property
+    def hardest_contract(self) -> ContractRecord | None:
+        """The contract that holds the player longest: most rounds per game spent on it."""
+        if not self.contracts:
+            return None
+        return max(self.contracts, key=lambda c: (c.rounds_per_game, c.number))
+
+
+def _wins() -> ColumnElement[int]:
+    return func.coalesce(func.sum(case((Seat.is_winner, 1), else_=0)), 0)
+
+
+def _finished() -> ColumnElement[int]:
+    return func.count(case((Game.status == FINISHED, 1)))
+
+
+def player_rows() -> list[PlayerRow]:
+    """Every player, by name, with games played, finished, won and the last time they played."""
+    stmt = (
+        select(
+            Player.id,
+            Player.name,
+            func.count(Seat.id),
+            _finished(),
+            _wins(),
+            func.max(Game.started),
+        )
+        .select_from(Player)
+        .outerjoin(Seat, Seat.player_id == Player.id)
+        .outerjoin(Game, Game.id == Seat.game_id)
+        .group_by(Player.id, Player.name, Player.name_key)
+        .order_by(Player.name_key)
+    )
+    return [PlayerRow(*row) for row in db.session.execute(stmt)]
+
+
+def profile(player: Player) -> Profile:
+    """Everything the profile page shows, in seven aggregate queries."""
+    by_rules = [
+        RulesRecord(*row)
+        for row in db.session.execute(
+            select(
+                Game.rules_slug,
+                func.max(Game.rules_name),
+                func.count(Seat.id),
+                _finished(),
+                _wins(),
+                func.coalesce(func.sum(Seat.total), 0),
+                func.coalesce(func.sum(Game.round_count), 0),
+            )
+            .join(Game, Game.id == Seat.game_id)
+            .where(Seat.player_id == player.id)
+            .group_by(Game.rules_slug)
+            .order_by(func.count(Seat.id).desc(), Game.rules_slug)
+        )
+    ]
+    overall = RulesRecord(
+        "",
+        "All rules",
+        sum(r.games for r in by_rules),
+        sum(r.finished for r in by_rules),
+        sum(r.wins for r in by_rules),
+        sum(r.points for r in by_rules),
+        sum(r.rounds for r in by_rules),
+    )
+    statuses = dict(
+        db.session.execute(
+            select(Game.status, func.count(Seat.id))
+            .join(Game, Game.id == Seat.game_id)
+            .where(Seat.player_id == player.id)
+            .group_by(Game.status)
+        ).all()
+    )
+    return Profile(
+        player=player,
+        overall=overall,
+        by_rules=by_rules,
+        in_progress=statuses.get("in_progress", 0),
+        abandoned=statuses.get("abandoned", 0),
+        best=_extreme_game(player, best=True),
+        worst=_extreme_game(player, best=False),
+        head_to_head=_head_to_head(player),
+        contracts=_contracts(player),
+    )
+
+
+def _extreme_game(player: Player, *, best: bool) -> GameResult | None:
+    """The finished game with the player's lowest (best) or highest (worst) final total."""
+    table_size = (
+        select(func.count(Seat.id)).where(Seat.game_id == Game.id).correlate(Game).scalar_subquery()
+    )
+    order = Seat.total.asc() if best else Seat.total.desc()
+    row = db.session.execute(
+        select(
+            Game.id,
+            Game.started,
+            Game.rules_name,
+            Seat.total,
+            Seat.place,
+            Seat.is_winner,
+            table_size,
+        )
+        .join(Game, Game.id == Seat.game_id)
+        .where(Seat.player_id == player.id, Game.status == FINISHED, Game.round_count > 0)
+        .order_by(order, Game.started.desc())
+        .limit(1)
+    ).first()
+    return GameResult(*row) if row else None
+
+
+def _head_to_head(player: Player) -> list[HeadToHead]:
+    """For each other player: finished games played together, and who finished ahead."""
+    mine = aliased(Seat)
+    theirs = aliased(Seat)
+    stmt = (
+        select(
+            Player.id,
+            Player.name,
+            func.count(theirs.id),
+            func.count(case((mine.place < theirs.place, 1))),
+            func.count(case((mine.place > theirs.place, 1))),
+            func.count(case((mine.place == theirs.place, 1))),
+        )
+        .select_from(mine)
+        .join(Game, Game.id == mine.game_id)
+        .join(theirs, (theirs.game_id == mine.game_id) & (theirs.player_id != mine.player_id))
+        .join(Player, Player.id == theirs.player_id)
+        .where(mine.player_id == player.id, Game.status == FINISHED)
+        .group_by(Player.id, Player.name)
+        .order_by(func.count(theirs.id).desc(), Player.name)
+    )
+    return [HeadToHead(*row) for row in db.session.execute(stmt)]
+
+
+def _contracts(player: Player) -> list[ContractRecord]:
+    """Per contract, in kept-contract games: games that reached it, rounds on it, times made."""
+    stmt = (
+        select(
+            Hand.contract,
+            func.count(func.distinct(Hand.seat_id)),
+            func.count(Hand.id),
+            func.count(case((Hand.made_contract, 1))),
+        )
+        .join(Seat, Seat.id == Hand.seat_id)
+        .join(Game, Game.id == Seat.game_id)
+        .where(Seat.player_id == player.id, kept_contract())
+        .group_by(Hand.contract)
+        .order_by(Hand.contract)
+    )
+    return [ContractRecord(*row) for row in db.session.execute(stmt)]
+
+
+def clean_name(name: str) -> str:
+    """The name as it is stored: outer spaces gone, inner runs of spaces made one."""
+    return " ".join(name.split())
+
+
+def rename(player: Player, new_name: str) -> Player:
+    """Give ``player`` a new name. Raises ``PlayerError`` when the name is empty, too long, or
+    already another player's (ignoring case and spaces)."""
+    name = clean_name(new_name)
+    if not name:
+        raise PlayerError("Type a name.")
+    if len(name) > NAME_LENGTH:
+        raise PlayerError(f"A name can be at most {NAME_LENGTH} characters long.")
+    key = name_key(name)
+    other = db.session.scalar(select(Player).where(Player.name_key == key, Player.id != player.id))
+    if other is not None:
+        raise PlayerError(
+            f"There is already a player called {other.name}. If that is the same person, "
+            f"merge the two entries instead."
+        )
+    try:
+        player.name = name
+        player.name_key = key
+        _touch_open_games(player.id)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return player
+
+
+def merge(keep: Player, absorb: Player) -> int:
+    """Make ``absorb`` part of ``keep``: every game ``absorb`` played becomes ``keep``'s, and the
+    ``absorb`` entry is removed. Returns the number of games moved.
+
+    Raises ``PlayerError`` when they are the same entry, or when both sat at the same game (two
+    people at one table cannot be one person).
+    """
+    if keep.id == absorb.id:
+        raise PlayerError("Choose another player: an entry cannot be merged with itself.")
+    mine = aliased(Seat)
+    theirs = aliased(Seat)
+    shared = db.session.execute(
+        select(func.count(mine.id), func.min(Game.started))
+        .join(theirs, theirs.game_id == mine.game_id)
+        .join(Game, Game.id == mine.game_id)
+        .where(mine.player_id == keep.id, theirs.player_id == absorb.id)
+    ).one()
+    if shared[0]:
+        first = shared[1].strftime("%d %b %Y") if shared[1] else "an earlier game"
+        games = "a game" if shared[0] == 1 else f"{shared[0]} games"
+        raise PlayerError(
+            f"{keep.name} and {absorb.name} both sat at {games} (the first on {first}), "
+            f"so they are two different people: nothing was merged."
+        )
+    try:
+        moved_games = select(Seat.game_id).where(Seat.player_id == absorb.id)
+        db.session.execute(
+            update(Game)
+            .where(Game.id.in_(moved_games), Game.status == "in_progress")
+            .values(version=Game.version + 1)
+            .execution_options(synchronize_session=False)
+        )
+        moved = db.session.scalar(select(func.count(Seat.id)).where(Seat.player_id == absorb.id))
+        db.session.execute(
+            update(Seat)
+            .where(Seat.player_id == absorb.id)
+            .values(player_id=keep.id)
+            .execution_options(synchronize_session=False)
+        )
+        db.session.execute(delete(Player).where(Player.id == absorb.id))
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    db.session.expire_all()
+    return int(moved or 0)
+
+
+def _touch_open_games(player_id: int) -> None:
+    """Bump the version of the player's games in progress, so open scoreboards redraw."""
+    db.session.execute(
+        update(Game)
+        .where(
+            Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)),
+            Game.status == "in_progress",
+        )
+        .values(version=Game.version + 1)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def merge_choices(player: Player) -> list[tuple[int, str]]:
+    """(id, name) of every other player, by name."""
+    rows = db.session.execute(
+        select(Player.id, Player.name).where(Player.id != player.id).order_by(Player.name_key)
+    )
+    return [(pid, name) for pid, name in rows]

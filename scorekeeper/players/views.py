@@ -1,0 +1,99 @@
+"""Views of the players pages: thin, the work is in ``services``."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, flash, redirect, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..extensions import db
+from ..history.forms import options
+from ..models import Player
+from ..web import UNPROCESSABLE, render
+from . import services
+from .forms import MergeForm, RenameForm
+
+bp = Blueprint("players", __name__, url_prefix="/players")
+
+
+def _player(player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None:
+        abort(404)
+    return player
+
+
+def _merge_form(player: Player) -> MergeForm:
+    form = MergeForm()
+    form.other.choices = options([(0, "Choose…"), *services.merge_choices(player)])
+    return form
+
+
+def _show(
+    player: Player,
+    rename_form: RenameForm | None = None,
+    merge_form: MergeForm | None = None,
+    fragment: str | None = None,
+    status: int = 200,
+) -> Response:
+    if rename_form is None:
+        rename_form = RenameForm(formdata=None, name=player.name)
+    if merge_form is None:
+        merge_form = _merge_form(player)
+        merge_form.process(formdata=None)
+    return render(
+        "players/show.html",
+        fragment,
+        status=status,
+        player=player,
+        profile=services.profile(player),
+        rename_form=rename_form,
+        merge_form=merge_form,
+    )
+
+
+@bp.get("")
+def index() -> Response:
+    return render("players/index.html", players=services.player_rows())
+
+
+@bp.get("/<int:player_id>")
+def show(player_id: int) -> Response:
+    return _show(_player(player_id))
+
+
+@bp.post("/<int:player_id>/rename")
+def rename(player_id: int) -> BaseResponse:
+    player = _player(player_id)
+    form = RenameForm()
+    if form.validate_on_submit():
+        old = player.name
+        try:
+            services.rename(player, form.name.data or "")
+        except services.PlayerError as refusal:
+            form.name.errors = [*form.name.errors, str(refusal)]
+        else:
+            if old != player.name:
+                flash(f"{old} is now called {player.name}.", "success")
+            return redirect(url_for(".show", player_id=player.id), 303)
+    return _show(player, rename_form=form, fragment="players/_rename.html", status=UNPROCESSABLE)
+
+
+@bp.post("/<int:player_id>/merge")
+def merge(player_id: int) -> BaseResponse:
+    player = _player(player_id)
+    form = _merge_form(player)
+    if form.validate_on_submit():
+        absorbed = db.session.get(Player, form.other.data)
+        if absorbed is None:
+            form.other.errors = [*form.other.errors, "That player no longer exists."]
+        else:
+            name = absorbed.name
+            try:
+                moved = services.merge(player, absorbed)
+            except services.PlayerError as refusal:
+                form.other.errors = [*form.other.errors, str(refusal)]
+            else:
+                games = "1 game" if moved == 1 else f"{moved} games"
+                flash(f"{name} is merged into {player.name}: {games} moved.", "success")
+                return redirect(url_for(".show", player_id=player.id), 303)
+    return _show(player, merge_form=form, fragment="players/_merge.html", status=UNPROCESSABLE)
