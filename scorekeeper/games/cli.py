@@ -1,0 +1,46 @@
+"""``flask --app scorekeeper game import FILE`` and ``game export ID``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+
+from . import bp
+from .services import GameFileError, export_game, import_game
+
+
+@bp.cli.command("import")
+@click.argument("file", type=click.File("rb"))
+def import_command(file: click.utils.LazyFile) -> None:
+    """Store the game in FILE (a game file) and print its id on the last line."""
+    try:
+        document = json.loads(file.read())
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        click.echo(f"{file.name}: not a JSON document ({error}).", err=True)
+        sys.exit(1)
+    try:
+        game = import_game(document)
+    except GameFileError as error:
+        click.echo(f"{file.name} was refused; nothing was stored:", err=True)
+        for problem in error.problems:
+            click.echo(f"- {problem}", err=True)
+        sys.exit(1)
+    names = ", ".join(seat.player.name for seat in game.seats)
+    click.echo(f"Imported {game.rules_name}: {names}; {game.round_count} rounds, {game.status}.")
+    click.echo(game.id)
+
+
+@bp.cli.command("export")
+@click.argument("game_id", type=int)
+def export_command(game_id: int) -> None:
+    """Print the game file of game GAME_ID."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        click.echo(f"There is no game {game_id}.", err=True)
+        sys.exit(1)
+    click.echo(json.dumps(export_game(game), indent=2, ensure_ascii=False))

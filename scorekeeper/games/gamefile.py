@@ -1,0 +1,324 @@
+"""Reading and writing the game file (``scorekeeper-game``, version 1): pure, no database.
+
+``read_game_file`` checks a document as a person or a script wrote it and returns what it
+says (the rules, the table, the rounds as ``RoundEntry`` values) or every problem with it,
+each naming the round and the player. ``write_game_file`` turns a tally into the document
+the app exports. See ``shared/spec/game-format.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from scorekeeper.rules import RuleSet, get_ruleset
+
+from .tally import HandEntry, RoundEntry, Tally, tally_game
+
+FORMAT = "scorekeeper-game"
+VERSION = 1
+NAME_LENGTH = 60
+CARDS_LENGTH = 400
+
+RulesResolver = Callable[[Any], RuleSet]
+
+
+class GameFileError(ValueError):
+    """A game file that is refused; ``problems`` lists every reason, one sentence each."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+@dataclass(frozen=True)
+class GameFile:
+    """What a game file says, checked: everything needed to store the game."""
+
+    rules: RuleSet
+    names: tuple[str, ...]
+    first_dealer: int
+    started: datetime | None
+    abandoned: bool
+    rounds: tuple[RoundEntry, ...]
+    tally: Tally
+
+
+def name_key(name: str) -> str:
+    """The form two spellings of a name share (as ``models.name_key``)."""
+    return " ".join(name.split()).casefold()
+
+
+def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) -> GameFile:
+    """Check ``document`` (parsed JSON) against the game-file spec.
+
+    Returns the game it describes; raises GameFileError listing every problem found.
+    ``resolve_rules`` turns the ``rules`` field into a RuleSet (the app passes one that knows
+    saved house rules too) and raises ValueError or LookupError for rules it does not know.
+    """
+    if not isinstance(document, Mapping):
+        raise GameFileError(["The file is not a scorekeeper game: it must be one JSON object."])
+    problems: list[str] = []
+    if document.get("format") != FORMAT:
+        raise GameFileError([f'This is not a scorekeeper game file: "format" must be "{FORMAT}".'])
+    version = document.get("version")
+    if version != VERSION or isinstance(version, bool):
+        raise GameFileError(
+            [
+                f"This game file is version {version!r}; this app reads version {VERSION} "
+                "of the game file only."
+            ]
+        )
+
+    rules: RuleSet | None = None
+    if "rules" not in document:
+        problems.append('The file does not say which rules the game was played under ("rules").')
+    elif not isinstance(document["rules"], str | Mapping):
+        problems.append('"rules" must be a rule set\'s name or an object {"base": …}.')
+    else:
+        try:
+            rules = resolve_rules(document["rules"])
+        except (ValueError, LookupError) as error:
+            problems.append(f"The rules cannot be read: {_sentence(error)}")
+
+    names = _read_names(document.get("players"), problems)
+    keys = {name_key(name): seat for seat, name in enumerate(names)}
+
+    first_dealer = 0
+    dealer = document.get("first_dealer")
+    if dealer is not None:
+        if not isinstance(dealer, str) or name_key(dealer) not in keys:
+            problems.append(f'"first_dealer" ({dealer!r}) is not one of the players.')
+        else:
+            first_dealer = keys[name_key(dealer)]
+
+    started = _read_started(document.get("started"), problems)
+    abandoned = document.get("abandoned", False)
+    if not isinstance(abandoned, bool):
+        problems.append('"abandoned" must be true or false.')
+        abandoned = False
+
+    rounds_data = document.get("rounds", [])
+    entries: list[RoundEntry] = []
+    if not isinstance(rounds_data, list):
+        problems.append('"rounds" must be a list of rounds (it may be empty).')
+    elif names:
+        for number, round_data in enumerate(rounds_data, start=1):
+            entry = _read_round(number, round_data, names, keys, problems)
+            if entry is not None:
+                entries.append(entry)
+
+    if rules is None or not names or len(entries) != len(rounds_data or []):
+        # Without rules or players the rounds cannot be checked any further.
+        raise GameFileError(problems or ["The game file cannot be read."])
+    tally = tally_game(rules, names, first_dealer, entries, abandoned=abandoned)
+    problems.extend(problem.message for problem in tally.problems)
+    if problems:
+        raise GameFileError(problems)
+    return GameFile(
+        rules=rules,
+        names=tuple(names),
+        first_dealer=first_dealer,
+        started=started,
+        abandoned=abandoned,
+        rounds=tuple(entries),
+        tally=tally,
+    )
+
+
+def _sentence(error: BaseException) -> str:
+    text = str(error).strip()
+    return text if text.endswith(".") else text + "."
+
+
+def _read_names(players: Any, problems: list[str]) -> list[str]:
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        problems.append('"players" must be a list of names, in seating order.')
+        return []
+    names = [" ".join(name.split()) for name in players]
+    good = True
+    for name in names:
+        if not name:
+            problems.append("A player's name is empty.")
+            good = False
+        elif len(name) > NAME_LENGTH:
+            problems.append(f"The name {name[:20]!r}… is too long (at most {NAME_LENGTH} letters).")
+            good = False
+    if len(names) < 2:
+        problems.append(f"A game needs at least 2 players; this file has {len(names)}.")
+        good = False
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if key and key in seen:
+            problems.append(
+                f"{name} is named twice among the players ({seen[key]} and {name}); "
+                "names must differ, ignoring case."
+            )
+            good = False
+        seen.setdefault(key, name)
+    return names if good else []
+
+
+def _read_started(value: Any, problems: list[str]) -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        problems.append('"started" must be a time in ISO 8601, like "2026-11-20T19:30:00+00:00".')
+        return None
+    try:
+        started = datetime.fromisoformat(value)
+    except ValueError:
+        problems.append(
+            f'"started" ({value!r}) is not a time in ISO 8601, like "2026-11-20T19:30:00+00:00".'
+        )
+        return None
+    return started if started.tzinfo else started.replace(tzinfo=UTC)
+
+
+def _read_round(
+    number: int,
+    data: Any,
+    names: list[str],
+    keys: dict[str, int],
+    problems: list[str],
+) -> RoundEntry | None:
+    if not isinstance(data, Mapping):
+        problems.append(f'Round {number} must be an object with "went_out" and "players".')
+        return None
+    went_out: int | None = None
+    went_out_name = data.get("went_out")
+    if went_out_name is not None:
+        if not isinstance(went_out_name, str) or name_key(went_out_name) not in keys:
+            problems.append(
+                f"Round {number}: went_out names {went_out_name!r}, "
+                "who is not a player of this game."
+            )
+            return None
+        went_out = keys[name_key(went_out_name)]
+    players = data.get("players")
+    if not isinstance(players, Mapping):
+        problems.append(f'Round {number}: "players" must be an object with one entry a player.')
+        return None
+    hands: dict[int, HandEntry] = {}
+    good = True
+    for name, hand in players.items():
+        seat = keys.get(name_key(name)) if isinstance(name, str) else None
+        if seat is None:
+            problems.append(f"Round {number}: {name!r} is not a player of this game.")
+            good = False
+            continue
+        if seat in hands:
+            problems.append(f"Round {number}: {names[seat]} appears twice.")
+            good = False
+            continue
+        entry = _read_hand(number, names[seat], seat == went_out, hand, problems)
+        if entry is None:
+            good = False
+            continue
+        hands[seat] = entry
+    for seat, name in enumerate(names):
+        if seat not in hands and good:
+            problems.append(
+                f"Round {number}: {name} is missing (every player of the game appears in "
+                "every round)."
+            )
+            good = False
+    if not good:
+        return None
+    return RoundEntry(went_out=went_out, hands=tuple(hands[seat] for seat in range(len(names))))
+
+
+def _read_hand(
+    number: int, name: str, went_out: bool, data: Any, problems: list[str]
+) -> HandEntry | None:
+    if not isinstance(data, Mapping):
+        problems.append(
+            f'Round {number}, {name}: give an object {{"made_contract": …, "cards": …}}.'
+        )
+        return None
+    made = data.get("made_contract")
+    if made is None and not went_out:
+        problems.append(
+            f"Round {number}, {name}: say whether {name} made the contract "
+            '("made_contract": true or false).'
+        )
+        return None
+    if made is not None and not isinstance(made, bool):
+        problems.append(f'Round {number}, {name}: "made_contract" must be true or false.')
+        return None
+    cards = data.get("cards", "")
+    if cards is None:
+        cards = ""
+    if not isinstance(cards, str):
+        problems.append(
+            f'Round {number}, {name}: "cards" must be the cards in notation, like "K Q 9 JK".'
+        )
+        return None
+    if len(cards) > CARDS_LENGTH:
+        problems.append(f"Round {number}, {name}: more cards than any hand holds.")
+        return None
+    return HandEntry(cards=cards, made_contract=made)
+
+
+def iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.astimezone(UTC).isoformat()
+
+
+def write_game_file(
+    tally: Tally,
+    rules_data: Mapping[str, Any],
+    *,
+    started: datetime | None,
+    game_id: int | None = None,
+    exported: datetime | None = None,
+) -> dict[str, Any]:
+    """The exported document of a game: what a person writes, plus what follows from it."""
+    names = tally.names
+    document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if game_id is not None:
+        document["id"] = game_id
+    if exported is not None:
+        document["exported"] = iso(exported)
+    document.update(
+        {
+            "rules": dict(rules_data),
+            "players": list(names),
+            "first_dealer": names[tally.first_dealer],
+            "started": iso(started),
+            "abandoned": tally.status == "abandoned",
+            "status": tally.status,
+            "rounds": [
+                {
+                    "number": played.number,
+                    "dealer": names[played.dealer],
+                    "went_out": None if played.went_out is None else names[played.went_out],
+                    "players": {
+                        names[seat]: {
+                            "contract": hand.contract,
+                            "made_contract": hand.made_contract,
+                            "cards": hand.cards,
+                            "points": hand.points,
+                        }
+                        for seat, hand in enumerate(played.hands)
+                    },
+                }
+                for played in tally.rounds
+            ],
+            "standings": [
+                {
+                    "player": standing.name,
+                    "total": standing.total,
+                    "contract": standing.contract,
+                    "contracts_made": standing.contracts_made,
+                    "place": standing.place,
+                }
+                for standing in tally.standings
+            ],
+            "winners": list(tally.winner_names),
+            "tie_break": tally.tie_break,
+        }
+    )
+    return document

@@ -1,0 +1,513 @@
+"""Games in the database: start one, save, correct and delete rounds, abandon, May I, and the
+game file (import and export). Each public function that writes does it in one transaction:
+it commits at the end, or rolls back and raises, so nothing is ever half-saved.
+
+Everything shown about a game follows from its frozen rules (``Game.rules``), its seats and
+its rounds through ``tally.tally_game``; ``recompute`` copies the result into the summary
+columns that the history pages aggregate in SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper import house_rules
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, GameEvent, Hand, Player, Round, Seat, name_key, utcnow
+from scorekeeper.rules import RuleSet, get_ruleset
+
+from .gamefile import GameFileError, read_game_file, write_game_file
+from .tally import (
+    ABANDONED,
+    IN_PROGRESS,
+    HandEntry,
+    Problem,
+    RoundEntry,
+    Tally,
+    check_table,
+    names_in_words,
+    tally_game,
+)
+
+__all__ = [
+    "GameFileError",
+    "RoundConflict",
+    "RoundRefused",
+    "abandon_game",
+    "add_round",
+    "delete_last_round",
+    "edit_round",
+    "export_game",
+    "game_players_matching",
+    "import_game",
+    "recompute",
+    "rules_of",
+    "start_game",
+    "tally_of",
+    "use_may_i",
+]
+
+
+class RoundRefused(ValueError):
+    """A round that breaks the rules; ``problems`` says where and why. Nothing was saved."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(problem.message for problem in self.problems))
+
+
+class RoundConflict(Exception):
+    """Another phone changed the game since this form was opened. Nothing was saved."""
+
+
+class GameRefused(ValueError):
+    """A game that cannot start (players, rules); ``problems`` says why."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(problem.message for problem in self.problems))
+
+
+def rules_of(game: Game) -> RuleSet:
+    """The game's own frozen rules."""
+    return get_ruleset(game.rules)
+
+
+def _resolve_rules(rules: Any) -> RuleSet:
+    if isinstance(rules, str):
+        return house_rules.load(rules.strip())
+    return get_ruleset(rules)
+
+
+def entries_of(game: Game) -> list[RoundEntry]:
+    """The game's rounds as the tally reads them."""
+    position = {seat.id: seat.position for seat in game.seats}
+    entries: list[RoundEntry] = []
+    for played in game.rounds:
+        by_seat = {position[hand.seat_id]: hand for hand in played.hands}
+        entries.append(
+            RoundEntry(
+                went_out=None if played.went_out_id is None else position[played.went_out_id],
+                hands=tuple(
+                    HandEntry(cards=by_seat[seat].cards, made_contract=by_seat[seat].made_contract)
+                    if seat in by_seat
+                    else HandEntry()
+                    for seat in range(len(game.seats))
+                ),
+            )
+        )
+    return entries
+
+
+def names_of(game: Game) -> list[str]:
+    return [seat.player.name for seat in game.seats]
+
+
+def tally_of(
+    game: Game, rounds: Sequence[RoundEntry] | None = None, *, abandoned: bool | None = None
+) -> Tally:
+    """The tally of ``game`` (or of ``game`` with ``rounds`` in place of its own)."""
+    return tally_game(
+        rules_of(game),
+        names_of(game),
+        game.first_dealer,
+        entries_of(game) if rounds is None else rounds,
+        abandoned=(game.status == ABANDONED) if abandoned is None else abandoned,
+    )
+
+
+def recompute(game: Game, tally: Tally | None = None) -> Tally:
+    """Refresh the summary columns of ``game`` (seats, hands, status, ended, version) from its
+    tally. Does not commit: the caller's transaction does."""
+    tally = tally or tally_of(game)
+    seats = list(game.seats)
+    for standing in tally.standings:
+        seat = seats[standing.seat]
+        seat.total = standing.total
+        seat.contract = standing.contract
+        seat.contracts_made = standing.contracts_made
+        seat.place = standing.place
+        seat.is_winner = standing.is_winner
+    seat_ids = {seat.id: seat.position for seat in seats}
+    for played, result in zip(game.rounds, tally.rounds, strict=False):
+        for hand in played.hands:
+            computed = result.hands[seat_ids[hand.seat_id]]
+            hand.contract = computed.contract
+            hand.made_contract = computed.made_contract
+            hand.cards = computed.cards
+            hand.points = computed.points
+    was_over = game.status != IN_PROGRESS
+    game.status = tally.status
+    game.round_count = len(tally.rounds)
+    game.tie_break = tally.tie_break
+    if tally.is_over and not (was_over and game.ended):
+        game.ended = utcnow()
+    elif not tally.is_over:
+        game.ended = None
+    game.version = (game.version or 0) + 1
+    return tally
+
+
+def _log(game: Game, text: str) -> None:
+    game.events.append(GameEvent(text=text))
+
+
+def game_players_matching(names: Sequence[str]) -> list[Player]:
+    """The players of these names: a name is matched to an existing player of the same name,
+    ignoring case (``models.name_key``), or creates one. Does not commit."""
+    players: list[Player] = []
+    for name in names:
+        key = name_key(name)
+        player = db.session.scalar(select(Player).where(Player.name_key == key))
+        if player is None:
+            player = Player(name=" ".join(name.split()), name_key=key)
+            db.session.add(player)
+            db.session.flush()
+        players.append(player)
+    return players
+
+
+def _new_game(
+    rules: RuleSet, names: Sequence[str], first_dealer: int, started: datetime | None
+) -> Game:
+    players = game_players_matching(names)
+    game = Game(
+        rules=rules.to_dict(),
+        rules_slug=rules.slug,
+        rules_name=rules.name,
+        status=IN_PROGRESS,
+        first_dealer=first_dealer,
+        version=0,
+    )
+    if started is not None:
+        game.started = started
+    for position, player in enumerate(players):
+        game.seats.append(Seat(player=player, position=position))
+    db.session.add(game)
+    db.session.flush()
+    return game
+
+
+def start_game(
+    rules: RuleSet, names: Sequence[str], first_dealer: int = 0, started: datetime | None = None
+) -> Game:
+    """Start a game at this table; raises GameRefused for too few/many players or a name twice."""
+    problems = check_table(rules, names, first_dealer)
+    if problems:
+        raise GameRefused(problems)
+    try:
+        game = _new_game(rules, names, first_dealer, started)
+        recompute(game)
+        _log(
+            game,
+            f"Game started: {rules.name}; {names_in_words(list(names))}; "
+            f"{names[first_dealer]} deals first.",
+        )
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return game
+
+
+def _describe_round(tally: Tally, number: int) -> str:
+    played = tally.rounds[number - 1]
+    names = tally.names
+    out = "nobody went out" if played.went_out is None else f"{names[played.went_out]} went out"
+    parts = [
+        f"{names[seat]} {hand.points}{' (made contract)' if hand.made_contract else ''}"
+        for seat, hand in enumerate(played.hands)
+        if seat != played.went_out
+    ]
+    return f"{out}; " + ", ".join(parts)
+
+
+def add_round(
+    game: Game, entry: RoundEntry, *, number: int | None = None, submission: str | None = None
+) -> Round | None:
+    """Save the next round of ``game``.
+
+    ``number`` is the round the form was opened for: when another phone saved it meanwhile,
+    RoundConflict. ``submission`` is the form's one-time token: a form sent twice stores one
+    round, and the second call returns None. Raises RoundRefused when the round breaks the
+    rules (nothing saved).
+    """
+    if submission and _submitted(submission):
+        return None
+    if game.status != IN_PROGRESS:
+        raise RoundRefused(
+            [Problem(None, "round", "This game is over: no more rounds can be entered.")]
+        )
+    next_number = len(game.rounds) + 1
+    if number is not None and number != next_number:
+        raise RoundConflict(
+            f"Round {number} was saved on another phone meanwhile; "
+            "check the scoreboard before entering the next round."
+        )
+    rounds = [*entries_of(game), entry]
+    tally = tally_of(game, rounds)
+    problems = tally.problems_of_round(next_number)
+    if problems:
+        raise RoundRefused(problems)
+    seats = list(game.seats)
+    try:
+        played = Round(
+            number=next_number,
+            submission=submission or None,
+            went_out=None if entry.went_out is None else seats[entry.went_out],
+        )
+        game.rounds.append(played)
+        for seat, hand in zip(seats, tally.rounds[-1].hands, strict=True):
+            played.hands.append(
+                Hand(
+                    seat=seat,
+                    contract=hand.contract,
+                    made_contract=hand.made_contract,
+                    cards=hand.cards,
+                    points=hand.points,
+                )
+            )
+        db.session.flush()
+        recompute(game, tally)
+        _reset_may_i(game, tally)
+        _log(game, f"Round {next_number} saved: {_describe_round(tally, next_number)}.")
+        if tally.is_over:
+            _log(game, _ending(tally))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        if submission and _submitted(submission):
+            return None
+        raise RoundConflict(
+            f"Round {next_number} was saved on another phone meanwhile; "
+            "check the scoreboard before entering the next round."
+        ) from None
+    except Exception:
+        db.session.rollback()
+        raise
+    return played
+
+
+def _submitted(submission: str) -> bool:
+    return db.session.scalar(select(Round.id).where(Round.submission == submission)) is not None
+
+
+def _ending(tally: Tally) -> str:
+    if not tally.winners:
+        return "Game over."
+    winners = names_in_words(list(tally.winner_names))
+    text = f"Game over: {winners} {'wins' if len(tally.winners) == 1 else 'share the win'}."
+    if tally.tie_break:
+        text += f" {tally.tie_break}"
+    return text
+
+
+def _reset_may_i(game: Game, tally: Tally) -> None:
+    """A new round starts every May I count afresh, except where the limit is per contract and
+    a player is still on the contract they had (a kept-contract game, contract not made)."""
+    last = tally.rounds[-1] if tally.rounds else None
+    for seat in game.seats:
+        still_on_it = (
+            last is not None
+            and tally.keeps_contracts
+            and not last.hands[seat.position].made_contract
+        )
+        if not still_on_it:
+            seat.may_i_used = 0
+
+
+def _round(game: Game, number: int) -> Round:
+    for played in game.rounds:
+        if played.number == number:
+            return played
+    raise LookupError(f"Round {number} is not a round of this game.")
+
+
+def edit_round(game: Game, number: int, entry: RoundEntry, *, version: int | None) -> Round:
+    """Correct round ``number``. ``version`` is the round's version the form was opened on:
+    an older one means another phone changed it meanwhile (RoundConflict). Raises
+    RoundRefused when the corrected game breaks the rules (for this round or a later one)."""
+    played = _round(game, number)
+    if version is not None and version != played.version:
+        raise RoundConflict("This round was changed on another phone meanwhile.")
+    before = tally_of(game)
+    rounds = entries_of(game)
+    rounds[number - 1] = entry
+    tally = tally_of(game, rounds)
+    if tally.problems:
+        raise RoundRefused(tally.problems)
+    seats = list(game.seats)
+    try:
+        played.went_out = None if entry.went_out is None else seats[entry.went_out]
+        by_seat = {hand.seat_id: hand for hand in played.hands}
+        for seat, hand in zip(seats, tally.rounds[number - 1].hands, strict=True):
+            stored = by_seat[seat.id]
+            stored.cards = hand.cards
+            stored.made_contract = hand.made_contract
+        played.version += 1
+        recompute(game, tally)
+        _log(game, f"Round {number} corrected: {_changes(before, tally, number)}.")
+        if tally.is_over and not before.is_over:
+            _log(game, _ending(tally))
+        elif before.is_over and not tally.is_over:
+            _log(game, "The game is no longer over after this correction.")
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return played
+
+
+def _changes(before: Tally, after: Tally, number: int) -> str:
+    old, new = before.rounds[number - 1], after.rounds[number - 1]
+    names = after.names
+    changes: list[str] = []
+    if old.went_out != new.went_out:
+        was = "nobody" if old.went_out is None else names[old.went_out]
+        now = "nobody" if new.went_out is None else names[new.went_out]
+        changes.append(f"went out {was} → {now}")
+    for seat, (was_hand, hand) in enumerate(zip(old.hands, new.hands, strict=True)):
+        if was_hand.cards != hand.cards:
+            changes.append(
+                f"{names[seat]}'s cards {was_hand.cards or 'none'} → {hand.cards or 'none'} "
+                f"({was_hand.points} → {hand.points} points)"
+            )
+        if was_hand.made_contract != hand.made_contract:
+            changes.append(
+                f"{names[seat]} {'made' if hand.made_contract else 'did not make'} the contract"
+            )
+    return "; ".join(changes) or "nothing changed"
+
+
+def delete_last_round(game: Game, number: int) -> None:
+    """Delete round ``number``, which must be the last one (else RoundConflict)."""
+    if not game.rounds or game.rounds[-1].number != number:
+        raise RoundConflict(
+            f"Round {number} is not the last round any more; only the last round can be deleted."
+        )
+    played = game.rounds[-1]
+    try:
+        db.session.delete(played)
+        db.session.flush()
+        db.session.expire(game, ["rounds"])
+        for seat in game.seats:
+            db.session.expire(seat, ["hands"])
+        recompute(game)
+        _log(game, f"Round {number} deleted.")
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def abandon_game(game: Game) -> None:
+    """Stop the game before its end: it keeps its rounds and has no winner."""
+    if game.status != IN_PROGRESS:
+        return
+    try:
+        recompute(game, tally_of(game, abandoned=True))
+        _log(game, "Game abandoned.")
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def may_i_left(game: Game, seat: Seat) -> int | None:
+    """How many May I the player has left (None: no limit)."""
+    limit = rules_of(game).may_i.limit
+    return None if limit is None else max(0, limit - seat.may_i_used)
+
+
+def use_may_i(game: Game, position: int, change: int) -> Seat:
+    """Count a May I for the player at ``position`` (``change`` +1) or take one back (-1).
+
+    Raises RoundRefused when the rules do not allow it or the player has none left."""
+    rules = rules_of(game)
+    seats = list(game.seats)
+    if not 0 <= position < len(seats):
+        raise LookupError(position)
+    seat = seats[position]
+    name = seat.player.name
+    if not rules.may_i.allowed:
+        raise RoundRefused([Problem(None, "may_i", f"{rules.name} does not play May I.")])
+    if game.status != IN_PROGRESS:
+        raise RoundRefused([Problem(None, "may_i", "This game is over.")])
+    used = seat.may_i_used + change
+    if used < 0:
+        return seat
+    limit = rules.may_i.limit
+    if limit is not None and used > limit:
+        raise RoundRefused(
+            [
+                Problem(
+                    None,
+                    f"may_i-{position}",
+                    f"{name} has used all {limit} May I for this contract.",
+                )
+            ]
+        )
+    try:
+        seat.may_i_used = used
+        game.version += 1
+        _log(game, f"{name} {'called' if change > 0 else 'took back'} a May I ({used} used).")
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return seat
+
+
+def import_game(document: Mapping[str, Any]) -> Game:
+    """Store the game a game file describes, in one transaction, and return it.
+
+    Raises GameFileError (with ``.problems``) and stores nothing when the file is refused."""
+    try:
+        checked = read_game_file(document, _resolve_rules)
+    except house_rules.UnknownRules as error:
+        raise GameFileError([str(error)]) from None
+    try:
+        game = _new_game(checked.rules, checked.names, checked.first_dealer, checked.started)
+        seats = list(game.seats)
+        for number, (entry, result) in enumerate(
+            zip(checked.rounds, checked.tally.rounds, strict=True), start=1
+        ):
+            played = Round(
+                number=number,
+                went_out=None if entry.went_out is None else seats[entry.went_out],
+            )
+            game.rounds.append(played)
+            for seat, hand in zip(seats, result.hands, strict=True):
+                played.hands.append(
+                    Hand(
+                        seat=seat,
+                        contract=hand.contract,
+                        made_contract=hand.made_contract,
+                        cards=hand.cards,
+                        points=hand.points,
+                    )
+                )
+        db.session.flush()
+        recompute(game, checked.tally)
+        _log(game, f"Game imported from a game file ({len(checked.rounds)} rounds).")
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return game
+
+
+def export_game(game: Game) -> dict[str, Any]:
+    """The game file of ``game``: the full export document (see game-format.md)."""
+    return write_game_file(
+        tally_of(game), game.rules, started=game.started, game_id=game.id, exported=utcnow()
+    )
+
+
+def get_game(game_id: int) -> Game | None:
+    return db.session.get(Game, game_id)

@@ -1,0 +1,3 @@
+"""The pages of a game."""
+
+from __future__ import annotations
