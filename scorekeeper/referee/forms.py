@@ -1,0 +1,139 @@
+"""The question put to the referee, read from the query string: a ruling is a GET link."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import NumberRange, Optional
+
+from ..rules import Card, CardError, parse_cards
+
+# What the referee can rule on, and the fields each question uses.
+MODES: dict[str, str] = {
+    "meld": "One meld",
+    "contract": "Contract",
+    "layoff": "Lay-off",
+    "liberate": "Wild swap",
+    "hand": "My hand",
+}
+CARD_FIELDS: dict[str, tuple[str, ...]] = {
+    "meld": ("cards",),
+    "contract": ("melds",),
+    "layoff": ("meld", "cards"),
+    "liberate": ("meld", "card"),
+    "hand": ("cards",),
+}
+# More cards than any hand or meld at the table holds: a typo, and a guard for the engine.
+MAX_CARDS = 30
+MAX_MELDS = 8
+# Melds are written one per line, or separated by a slash (the link form: "5S 5H 5D / 7C 7D JK").
+MELD_SEPARATOR = re.compile(r"\s*[\n\r/|;]+\s*")
+
+
+class MeldsField(TextAreaField):
+    """Several melds: one per line or separated by ``/``; the parameter may also repeat."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist:
+            self.data = "\n".join(str(value) for value in valuelist if str(value).strip())
+
+
+class RefereeForm(FlaskForm):
+    """What the table asks: the rules, the question (``mode``) and the cards on the table."""
+
+    class Meta:
+        # A question changes nothing, and it has to survive being sent round the family chat.
+        csrf = False
+
+    mode = HiddenField(default="meld")
+    rules = SelectField("Rules", validate_choice=False)
+    players = IntegerField(
+        "Players at the table", validators=[Optional(), NumberRange(2, 30)], default=None
+    )
+    game = HiddenField()
+    player = HiddenField()
+    cards = StringField("Cards")
+    melds = MeldsField("Melds, one per line")
+    meld = StringField("The meld on the table")
+    card = StringField("The real card")
+    own = BooleanField("It is the player's own meld")
+    contract = IntegerField("Contract", validators=[Optional(), NumberRange(1, 99)], default=None)
+
+    def __init__(self, formdata: Mapping[str, Any], **kwargs: Any) -> None:
+        super().__init__(formdata=formdata, **kwargs)
+        self.parsed: dict[str, list[Card]] = {}
+        self.parsed_melds: list[list[Card]] = []
+        if self.mode.data not in MODES:
+            self.mode.data = "meld"
+
+    @property
+    def card_fields(self) -> tuple[str, ...]:
+        """The fields holding cards in this question."""
+        return CARD_FIELDS[self.mode.data]
+
+    @property
+    def complete(self) -> bool:
+        """Whether every field the question needs has cards in it."""
+        return all(
+            (self.parsed_melds if name == "melds" else self.parsed.get(name))
+            for name in self.card_fields
+        )
+
+    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
+        """Check the numbers, then read the cards of the fields this question uses, each
+        problem at its field (the card that is not a card is quoted)."""
+        valid = super().validate(extra_validators)
+        for name in self.card_fields:
+            field: Field = self[name]
+            if name == "melds":
+                valid = self._read_melds(field) and valid
+            else:
+                valid = self._read_cards(field) and valid
+        return valid
+
+    def _read_cards(self, field: Field) -> bool:
+        try:
+            cards = parse_cards(field.data or "")
+        except CardError as error:
+            return refuse(field, str(error))
+        if len(cards) > MAX_CARDS:
+            return refuse(field, f"{len(cards)} cards: the referee takes at most {MAX_CARDS}.")
+        if field.name == "card" and len(cards) > 1:
+            return refuse(field, "Enter the one real card that takes the wild card's place.")
+        self.parsed[field.name] = cards
+        return True
+
+    def _read_melds(self, field: Field) -> bool:
+        texts = [text for text in MELD_SEPARATOR.split(field.data or "") if text.strip()]
+        if len(texts) > MAX_MELDS:
+            return refuse(field, f"That is {len(texts)} melds; a lay-down has at most {MAX_MELDS}.")
+        melds: list[list[Card]] = []
+        ok = True
+        for number, text in enumerate(texts, start=1):
+            try:
+                melds.append(parse_cards(text))
+            except CardError as error:
+                ok = refuse(field, f"Meld {number}: {error}")
+        if ok and sum(len(meld) for meld in melds) > MAX_CARDS:
+            return refuse(field, f"That is more than {MAX_CARDS} cards in all.")
+        if ok:
+            self.parsed_melds = melds
+        return ok
+
+
+def refuse(field: Field, message: str) -> bool:
+    """Put ``message`` at ``field``; returns False so that callers can ``return refuse(...)``."""
+    field.errors = [*field.errors, message]
+    return False

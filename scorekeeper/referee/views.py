@@ -1,0 +1,77 @@
+"""The referee page: ``/referee``, a GET form whose every answer is a link.
+
+A normal request gets the whole page; an htmx request (the form asking as cards are typed)
+gets the ruling and, out of band, the messages at the fields. Impossible input (a card
+mistyped, more copies of a card than the packs hold) is answered 422 with the message at its
+field; rules that do not exist, 404.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, request, url_for
+
+from .. import house_rules
+from ..rules import PRESETS
+from ..web import UNPROCESSABLE, is_htmx, render
+from .forms import MODES, RefereeForm, refuse
+from .rulings import contract_number, form_refused, link_params, rule, sentence, table_for
+
+bp = Blueprint("referee", __name__)
+
+PROMPTS = {
+    "meld": "Enter the cards of a meld: the ruling appears here.",
+    "contract": "Enter the melds laid down, one per line: the ruling appears here.",
+    "layoff": "Enter the meld on the table and the cards added to it.",
+    "liberate": "Enter the meld with the wild card, and the real card put in for it.",
+    "hand": "Enter your whole hand to see whether it makes the contract.",
+}
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+@bp.get("/referee")
+def index() -> Response:
+    form = RefereeForm(request.args)
+    form.rules.choices = house_rules.choices()
+    form.validate()
+    status = 200
+    try:
+        table = table_for(form)
+    except (house_rules.UnknownRules, ValueError) as error:
+        # A link to house rules since deleted (or no longer readable): say so at the rules
+        # field, and offer the presets.
+        status = 404 if isinstance(error, house_rules.UnknownRules) else UNPROCESSABLE
+        refuse(form.rules, str(error))
+        form.rules.data = PRESETS[0]
+        form.game.data = ""
+        table = table_for(form)
+    verdict = None if form.rules.errors else rule(form, table)
+    if status == 200 and form_refused(form):
+        status = UNPROCESSABLE
+    params = link_params(form, table)
+    link = url_for("referee.index", **params)
+    response = render(
+        "referee/index.html",
+        "referee/_live.html",
+        status,
+        form=form,
+        table=table,
+        verdict=verdict,
+        link=link,
+        share_link=url_for("referee.index", _external=True, **params),
+        modes=MODES,
+        contract=contract_number(form, table),
+        context_params=_context_params(params),
+        ranks=RANKS,
+        sentence=sentence,
+        prompts=PROMPTS,
+    )
+    if is_htmx():
+        response.headers["HX-Replace-Url"] = link
+    return response
+
+
+def _context_params(params: dict[str, str]) -> dict[str, str]:
+    """The parameters that say whose table it is, kept when switching to another question."""
+    return {
+        key: value for key, value in params.items() if key in ("rules", "players", "game", "player")
+    }
