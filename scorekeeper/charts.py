@@ -127,6 +127,7 @@ def _line_chart(
     names: Sequence[str],
     columns: Sequence[Sequence[int]],
     goal: int | None = None,
+    higher_is_better: bool = False,
 ) -> LineChart:
     """``columns[i]`` holds player i's value after each round, starting with 0 before the
     first round."""
@@ -158,7 +159,8 @@ def _line_chart(
     )
     x_step = nice_step(rounds, 8)
     x_ticks = tuple(Tick(n, point(n, 0)[0]) for n in range(0, rounds + 1, x_step))
-    finals = ", ".join(f"{s.name} {s.last}" for s in sorted(series, key=lambda s: s.last))
+    ranked = sorted(series, key=lambda s: -s.last if higher_is_better else s.last)
+    finals = ", ".join(f"{s.name} {s.last}" for s in ranked)
     description = (
         f"{y_label} of each player after each of the {rounds} "
         f"round{'' if rounds == 1 else 's'}. At the end: {finals}."
@@ -197,6 +199,14 @@ def game_charts(game: Game) -> list[LineChart]:
         contracts = game.rules.get("contracts") if isinstance(game.rules, dict) else None
         goal = len(contracts) if isinstance(contracts, list) and contracts else None
         charts.append(
-            _line_chart("race", "Contract race", "Contracts made", names, made, goal=goal)
+            _line_chart(
+                "race",
+                "Contract race",
+                "Contracts made",
+                names,
+                made,
+                goal=goal,
+                higher_is_better=True,
+            )
         )
     return charts

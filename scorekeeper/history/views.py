@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from werkzeug.datastructures import Headers
 
 from .. import charts
+from ..models import Game
 from ..web import UNPROCESSABLE, render
 from . import backup, formatting, records, services
 from .forms import FilterForm, RestoreForm
@@ -19,8 +20,13 @@ bp = Blueprint("history", __name__, cli_group="history")
 bp.add_app_template_filter(formatting.percent, "percent")
 bp.add_app_template_filter(formatting.decimal, "decimal")
 bp.add_app_template_filter(formatting.day, "day")
-bp.add_app_template_global(charts.game_charts, "game_charts")
 bp.add_app_template_global(services.standings, "standings")
+
+
+@bp.app_template_global()
+def game_charts(game: Game) -> list[charts.LineChart]:
+    """The charts of one game, for ``games/_charts.html``."""
+    return charts.game_charts(game)
 
 
 @bp.app_context_processor
