@@ -57,6 +57,7 @@ from .ruleset import (
     get_ruleset,
 )
 from .scoring import score_cards
+from .search import cards_short, find_contract
 from .sources import Reason, Source
 
 __all__ = [
@@ -85,11 +86,13 @@ __all__ = [
     "Suit",
     "UnknownRulesError",
     "WildSpacing",
+    "cards_short",
     "check_contract",
     "check_layoff",
     "check_liberation",
     "check_meld",
     "describe_options",
+    "find_contract",
     "format_cards",
     "get_ruleset",
     "parse_cards",

@@ -1,0 +1,497 @@
+"""Finding a contract in a hand: ``find_contract`` and ``cards_short``.
+
+The search is exact. It rests on one fact: when a lay-down exists, one exists
+whose melds are exactly as long as the contract asks. A longer set keeps
+enough real cards when cut to size; a longer run cut to a window holding a real
+card still keeps its wild cards apart; cutting runs only widens the gaps
+between runs of one suit. (With more than one real card required per meld a
+window may lose some, so runs are then tried at every length.) So the search
+picks, requirement by requirement (runs first, the longest first), melds of
+exactly the size asked, from the cards still in hand:
+
+- a run is a suit and a window of places; each place takes the real card if it
+  is held, else a wild card; a real card is left for a later meld (a wild card
+  taking its place) only when a later meld exists;
+- a set is a rank, how many real cards and wild cards; which suits only matter
+  when a run is still to come;
+- jokers are spent before 2s, which may be read as themselves in a run.
+
+Alike requirements take melds in a fixed order, failed states are remembered,
+and a bound prunes: each requirement needs at least its fewest missing cards,
+so their sum cannot exceed the wild cards left.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .cards import JOKER, Card, Rank, Suit, as_cards
+from .contracts import Contract, MeldKind, MeldRequirement
+from .melds import windows
+from .ruleset import RuleSet, RulesLike, get_ruleset
+
+__all__ = ["cards_short", "find_contract"]
+
+_SUITS = tuple(Suit)
+_RANKS = range(1, 14)
+_RO = 56  # rank-alone cards: _RO + rank
+_NAT = 70  # suited cards of a wild rank: _NAT + suit * 14 + rank
+_PURE = 126  # wild cards that can only be wild (jokers, a wild rank alone)
+_SIZE = 127
+_PHANTOM = -1
+
+_Key = tuple[int, ...]
+"""The order alike requirements take melds in."""
+_Placed = tuple[int, int, int]
+"""A run placed: suit, lowest place, highest place."""
+_Candidate = tuple[list[int], int, _Key, _Placed | None]
+"""A meld to try: the slots it uses in meld order, cards not held, its order key, its run."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Need:
+    """A requirement as searched: its kind, the sizes to try, its rank if fixed."""
+
+    kind: MeldKind
+    sizes: tuple[int, ...]
+    rank: int | None
+    requirement: MeldRequirement
+
+
+def _needs(contract: Contract, rules: RuleSet) -> list[_Need]:
+    needs = []
+    for requirement in contract.melds:
+        rank = int(requirement.rank) if requirement.rank is not None else None
+        if requirement.kind is MeldKind.RUN:
+            size = max(requirement.size, rules.min_run, rules.min_real_cards)
+            sizes = (size,) if rules.min_real_cards <= 1 else tuple(range(size, 14))
+        elif requirement.kind is MeldKind.PAIR:
+            sizes = (max(requirement.size, rules.min_real_cards),)
+        else:
+            sizes = (max(requirement.size, rules.min_set, rules.min_real_cards),)
+        needs.append(_Need(requirement.kind, sizes, rank, requirement))
+    needs.sort(key=lambda need: (need.kind is not MeldKind.RUN, -need.sizes[0]))
+    return needs
+
+
+class _Search:
+    """One search of a hand for a contract, with at most ``budget`` cards not held."""
+
+    def __init__(self, hand: Sequence[Card], rules: RuleSet, contract: Contract) -> None:
+        self.rules = rules
+        self.requirements = contract.melds
+        self.needs = _needs(contract, rules)
+        self.wild_rank = [False] * 15
+        for rank in rules.wild_ranks:
+            self.wild_rank[int(rank)] = True
+        self.wild_rank[14] = self.wild_rank[1]
+        self.run_spacing = rules.wild_spacing.run == "not adjacent"
+        self.set_spacing = rules.wild_spacing.set == "not adjacent"
+        self.min_real = rules.min_real_cards
+        self.track_runs = not rules.same_suit_runs_may_continue
+        self.windows = {size: windows(size, rules) for size in range(1, 14)}
+        counts = [0] * _SIZE
+        self.pure_cards: list[Card] = []
+        for card in hand:
+            if card.rank is None:
+                counts[_PURE] += 1
+                self.pure_cards.append(card)
+            elif rules.is_wild_rank(card.rank):
+                if card.suit is None or not rules.wild_as_itself:
+                    counts[_PURE] += 1
+                    self.pure_cards.append(card)
+                else:
+                    counts[_NAT + card.suit.index * 14 + int(card.rank)] += 1
+            elif card.suit is None:
+                counts[_RO + int(card.rank)] += 1
+            else:
+                counts[card.suit.index * 14 + int(card.rank)] += 1
+        if max(counts) > 255:
+            raise ValueError("a hand holds at most 255 copies of a card")
+        self.pure_cards.sort(key=lambda card: card.rank is not None)
+        self.count = bytearray(counts)
+        self.failed: set[tuple[object, ...]] = set()
+        self.path: list[tuple[list[int], int]] = []
+
+    # The state
+
+    def _nat_total(self) -> int:
+        return sum(self.count[_NAT : _NAT + 56])
+
+    def _rank_counts(self) -> list[int]:
+        count = self.count
+        return [
+            0
+            if self.wild_rank[rank]
+            else count[_RO + rank]
+            + count[rank]
+            + count[14 + rank]
+            + count[28 + rank]
+            + count[42 + rank]
+            for rank in range(14)
+        ]
+
+    def _present(self, suit: int) -> list[int]:
+        """1 where the suit's card for a place (1…14) is held, real or a 2 read as itself."""
+        count = self.count
+        base = suit * 14
+        nat = _NAT + base
+        natural = self.rules.wild_as_itself
+        present = [0] * 15
+        for place in range(1, 15):
+            rank = 1 if place == 14 else place
+            if self.wild_rank[rank]:
+                present[place] = 1 if natural and count[nat + rank] else 0
+            else:
+                present[place] = 1 if count[base + rank] else 0
+        return present
+
+    def _bound_ok(self, index: int, budget: int) -> bool:
+        """False when the remaining needs surely cannot be met: the sum of each one's
+        fewest missing cards beats the wild cards and the budget, or too few cards are left."""
+        needs = self.needs[index:]
+        fill = self.count[_PURE] + self._nat_total() + budget
+        cards_left = sum(self.count) + budget
+        total = sum(need.sizes[0] for need in needs)
+        if total > cards_left:
+            return False
+        missing = 0
+        presents: list[list[int]] | None = None
+        rank_counts: list[int] | None = None
+        for need in needs:
+            size = need.sizes[0]
+            if need.kind is MeldKind.RUN:
+                if presents is None:
+                    presents = [self._present(suit) for suit in range(4)]
+                best = size
+                for present in presents:
+                    for lo, hi in self.windows[size]:
+                        held = sum(present[lo : hi + 1])
+                        if size - held < best:
+                            best = size - held
+                missing += best
+            else:
+                if rank_counts is None:
+                    rank_counts = self._rank_counts()
+                most = rank_counts[need.rank] if need.rank is not None else max(rank_counts)
+                missing += max(0, size - most)
+            if missing > fill:
+                return False
+        return True
+
+    def solve(self, index: int, budget: int, after: _Key | None, runs: tuple[_Placed, ...]) -> bool:
+        """Meet needs ``index``… from the cards left; the path records the melds chosen."""
+        if index == len(self.needs):
+            return True
+        key = (index, bytes(self.count), budget, after, runs)
+        if key in self.failed:
+            return False
+        if not self._bound_ok(index, budget):
+            self.failed.add(key)
+            return False
+        need = self.needs[index]
+        same_next = index + 1 < len(self.needs) and _alike(self.needs[index + 1], need)
+        later = index + 1 < len(self.needs)
+        later_runs = any(n.kind is MeldKind.RUN for n in self.needs[index + 1 :])
+        if need.kind is MeldKind.RUN:
+            candidates = self._runs(need, budget, after, runs, later, later_runs)
+        else:
+            candidates = self._sets(need, budget, after, later_runs)
+        count = self.count
+        for used, phantoms, order_key, placed in candidates:
+            for slot in used:
+                if slot >= 0:
+                    count[slot] -= 1
+            self.path.append((used, phantoms))
+            next_runs = runs + ((placed,) if placed is not None and self.track_runs else ())
+            if self.solve(
+                index + 1, budget - phantoms, order_key if same_next else None, next_runs
+            ):
+                return True
+            self.path.pop()
+            for slot in used:
+                if slot >= 0:
+                    count[slot] += 1
+        self.failed.add(key)
+        return False
+
+    # Candidates: (slots used in meld order, phantoms, order key, run placed)
+
+    def _wild_picks(
+        self, wilds: int, later_runs: bool, avoid: Sequence[int]
+    ) -> Iterator[list[int]]:
+        """Ways to spend ``wilds`` wild cards: jokers first, then 2s (any suits when a run
+        is still to come, since a 2 may be read as itself there)."""
+        count = self.count
+        pure = min(wilds, count[_PURE])
+        rest = wilds - pure
+        base = [_PURE] * pure
+        if rest == 0:
+            yield base
+            return
+        spare = [0] * 56
+        for offset in range(56):
+            spare[offset] = count[_NAT + offset]
+        for slot in avoid:
+            if slot >= _NAT and slot < _PURE:
+                spare[slot - _NAT] -= 1
+        kinds = [offset for offset in range(56) if spare[offset] > 0]
+        if sum(spare[offset] for offset in kinds) < rest:
+            return
+        if not later_runs:
+            picked: list[int] = []
+            for offset in kinds:
+                take = min(spare[offset], rest - len(picked))
+                picked.extend([_NAT + offset] * take)
+                if len(picked) == rest:
+                    break
+            yield base + picked
+            return
+        for combination in itertools.combinations_with_replacement(kinds, rest):
+            if all(combination.count(offset) <= spare[offset] for offset in set(combination)):
+                yield base + [_NAT + offset for offset in combination]
+
+    def _runs(
+        self,
+        need: _Need,
+        budget: int,
+        after: _Key | None,
+        runs: tuple[_Placed, ...],
+        later: bool,
+        later_runs: bool,
+    ) -> Iterator[_Candidate]:
+        count = self.count
+        pure = count[_PURE]
+        nat_total = self._nat_total()
+        natural = self.rules.wild_as_itself
+        for size in need.sizes:
+            for suit in range(4):
+                base = suit * 14
+                for lo, hi in self.windows[size]:
+                    order_key = (size, suit, lo)
+                    if after is not None and order_key < after:
+                        continue
+                    placed = (suit, lo, hi)
+                    if self.track_runs and any(
+                        s == suit and a <= hi + 1 and lo <= b + 1 for s, a, b in runs
+                    ):
+                        continue
+                    slots: list[int] = []
+                    wild_place: list[bool] = []
+                    forced = 0
+                    for place in range(lo, hi + 1):
+                        rank = 1 if place == 14 else place
+                        if self.wild_rank[rank]:
+                            slot = _NAT + base + rank
+                            held = natural and count[slot] > 0
+                            wild_place.append(not natural)
+                        else:
+                            slot = base + rank
+                            held = count[slot] > 0
+                            wild_place.append(False)
+                        slots.append(slot if held else -1)
+                        if not held:
+                            forced += 1
+                    if forced > pure + nat_total + budget:
+                        continue
+                    for pattern, wilds, phantoms in self._patterns(
+                        slots, wild_place, budget, pure + nat_total, later
+                    ):
+                        naturals = [s for s in pattern if s >= _NAT]
+                        if wilds > pure + nat_total - len(naturals):
+                            continue
+                        for picks in self._wild_picks(wilds, later_runs, naturals):
+                            used: list[int] = []
+                            pick = iter(picks)
+                            for slot in pattern:
+                                used.append(next(pick) if slot == -2 else slot)
+                            yield used, phantoms, order_key, placed
+
+    def _patterns(
+        self,
+        slots: list[int],
+        wild_place: list[bool],
+        budget: int,
+        wild_cap: int,
+        release: bool,
+    ) -> Iterator[tuple[list[int], int, int]]:
+        """Fillings of a run window: per place the real card (its slot), a wild card (-2)
+        or a card not held (-1, within the budget). Real cards give way to wild cards only
+        when ``release`` (a later meld may want them)."""
+        spacing = self.run_spacing
+        min_real = self.min_real
+        size = len(slots)
+        if budget == 0 and not release:
+            if any(slot == -1 for slot in slots):
+                pattern = [slot if slot != -1 else -2 for slot in slots]
+            else:
+                pattern = list(slots)
+            wilds = pattern.count(-2)
+            if wilds > wild_cap or size - wilds < min_real:
+                return
+            if spacing and any(pattern[i] == -2 and pattern[i + 1] == -2 for i in range(size - 1)):
+                return
+            yield pattern, wilds, 0
+            return
+        chosen: list[int] = []
+
+        def extend(
+            place: int, wilds: int, phantoms: int, reals: int, prev_wild: bool
+        ) -> Iterator[tuple[list[int], int, int]]:
+            if place == size:
+                if reals >= min_real:
+                    yield list(chosen), wilds, phantoms
+                return
+            slot = slots[place]
+            if slot >= 0:
+                chosen.append(slot)
+                yield from extend(place + 1, wilds, phantoms, reals + 1, False)
+                chosen.pop()
+            can_wild = wilds < wild_cap and not (spacing and prev_wild)
+            if can_wild and (slot < 0 or release):
+                chosen.append(-2)
+                yield from extend(place + 1, wilds + 1, phantoms, reals, True)
+                chosen.pop()
+            if slot < 0 and phantoms < budget:
+                phantom_wild = wild_place[place]
+                if not (phantom_wild and spacing and prev_wild):
+                    chosen.append(_PHANTOM)
+                    real = 0 if phantom_wild else 1
+                    yield from extend(place + 1, wilds, phantoms + 1, reals + real, phantom_wild)
+                    chosen.pop()
+
+        yield from extend(0, 0, 0, 0, False)
+
+    def _sets(
+        self, need: _Need, budget: int, after: _Key | None, later_runs: bool
+    ) -> Iterator[_Candidate]:
+        count = self.count
+        size = need.sizes[0]
+        wild_cap = count[_PURE] + self._nat_total()
+        rank_counts = self._rank_counts()
+        if need.rank is not None:
+            ranks = [need.rank]
+        else:
+            ranks = [rank for rank in _RANKS if rank_counts[rank] > 0]
+            if budget > 0:
+                empty = [
+                    rank for rank in _RANKS if rank_counts[rank] == 0 and not self.wild_rank[rank]
+                ]
+                ranks += empty[:1]
+        for rank in ranks:
+            if after is not None and (rank,) < after:
+                continue
+            if self.wild_rank[rank]:
+                continue
+            held = rank_counts[rank]
+            alone = count[_RO + rank]
+            for reals in range(min(size, held), -1, -1):
+                for phantoms in range(min(budget, size - reals) + 1):
+                    wilds = size - reals - phantoms
+                    if reals + phantoms < self.min_real or wilds > wild_cap:
+                        continue
+                    if self.set_spacing and wilds > reals + phantoms + 1:
+                        continue
+                    from_alone = min(reals, alone)
+                    suited = reals - from_alone
+                    for suits in self._suit_picks(rank, suited, later_runs):
+                        used = [_RO + rank] * from_alone + suits
+                        for picks in self._wild_picks(wilds, later_runs, ()):
+                            yield used + [_PHANTOM] * phantoms + picks, phantoms, (rank,), None
+
+    def _suit_picks(self, rank: int, number: int, later_runs: bool) -> Iterator[list[int]]:
+        """Which suited cards of ``rank`` a set takes (any, unless a run is still to come)."""
+        count = self.count
+        held = [suit * 14 + rank for suit in range(4) if count[suit * 14 + rank] > 0]
+        if number == 0:
+            yield []
+            return
+        if not later_runs:
+            picked: list[int] = []
+            for slot in held:
+                picked.extend([slot] * min(count[slot], number - len(picked)))
+            if len(picked) == number:
+                yield picked
+            return
+        for combination in itertools.combinations_with_replacement(held, number):
+            if all(combination.count(slot) <= count[slot] for slot in set(combination)):
+                yield list(combination)
+
+    # The answer
+
+    def melds(self) -> list[list[Card]]:
+        """The melds on the path, as the hand's cards, in the contract's order."""
+        pure = iter(self.pure_cards)
+        by_need: dict[int, list[Card]] = {}
+        for index, (used, _) in enumerate(self.path):
+            cards = []
+            for slot in used:
+                if slot == _PURE:
+                    cards.append(next(pure, JOKER))
+                elif slot >= _NAT:
+                    offset = slot - _NAT
+                    cards.append(Card(Rank(offset % 14), _SUITS[offset // 14]))
+                elif slot >= _RO:
+                    cards.append(Card(Rank(slot - _RO), None))
+                elif slot >= 0:
+                    cards.append(Card(Rank(slot % 14), _SUITS[slot // 14]))
+            by_need[index] = cards
+        result: list[list[Card]] = []
+        taken: set[int] = set()
+        for requirement in self.requirements:
+            for index, need in enumerate(self.needs):
+                if index not in taken and need.requirement == requirement:
+                    taken.add(index)
+                    result.append(by_need[index])
+                    break
+        return result
+
+
+def _alike(first: _Need, second: _Need) -> bool:
+    return first.kind is second.kind and first.sizes == second.sizes and first.rank == second.rank
+
+
+def _search(
+    hand: Sequence[Card], rules: RuleSet, contract: Contract, budget: int
+) -> _Search | None:
+    search = _Search(hand, rules, contract)
+    if search.solve(0, budget, None, ()):
+        return search
+    return None
+
+
+def find_contract(
+    hand: str | Sequence[Card], rules: RulesLike, contract_number: int
+) -> list[list[Card]] | None:
+    """A lay-down from ``hand`` that makes contract ``contract_number``, or None if none exists.
+
+    Exact: it finds a lay-down whenever one exists, one meld per requirement in
+    the contract's order, each exactly as long as asked (a player may add more
+    cards), using only the hand's cards, each at most as often as held; what it
+    returns passes ``check_contract``. Raises ContractNumberError for a contract
+    the rules do not have.
+    """
+    ruleset = get_ruleset(rules)
+    contract = ruleset.contract(contract_number)
+    cards = as_cards(hand)
+    found = _search(cards, ruleset, contract, 0)
+    return None if found is None else found.melds()
+
+
+def cards_short(hand: str | Sequence[Card], rules: RulesLike, contract_number: int) -> int:
+    """How many more cards ``hand`` needs to make contract ``contract_number``: 0 when
+    ``find_contract`` finds a lay-down, else the fewest extra cards (any cards the player
+    might draw) with which one exists. A drawn real card is never worse than a drawn
+    wild card, and the count ignores how many copies the packs hold."""
+    ruleset = get_ruleset(rules)
+    contract = ruleset.contract(contract_number)
+    cards = as_cards(hand)
+    probe = _Search(cards, ruleset, contract)
+    for budget in range(max(0, contract.size - len(cards)), contract.size + 1):
+        if not probe._bound_ok(0, budget):
+            continue
+        if _search(cards, ruleset, contract, budget) is not None:
+            return budget
+    raise ValueError(f"no hand can make contract {contract.number} under these rules")
