@@ -1,8 +1,15 @@
-"""Which rules a family can pick: the presets and their own saved house rules, by slug."""
+"""Which rules a family can pick: the presets and their own saved house rules, by slug; and
+saving, changing and deleting house rules (stored as the engine's ``RuleSet.to_dict()``)."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from .extensions import db
 from .models import HouseRules
@@ -32,3 +39,116 @@ def load(slug: str) -> RuleSet:
     if saved is None:
         raise UnknownRules(slug)
     return get_ruleset(saved.options)
+
+
+# Slugs a house rule set may not take: the presets', and the editor's own address.
+RESERVED_SLUGS = frozenset({*PRESETS, "new"})
+SLUG_LENGTH = 60
+
+
+class NameTaken(ValueError):
+    """Another saved rule set, or a preset, already has this name."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"There are already rules called {name!r}: choose another name.")
+        self.name = name
+
+
+def saved() -> list[HouseRules]:
+    """Every saved house rule set, by name."""
+    return list(db.session.scalars(select(HouseRules).order_by(HouseRules.name)))
+
+
+def get(slug: str) -> HouseRules:
+    """The saved house rules with this slug. Raises ``UnknownRules``."""
+    record = db.session.scalar(select(HouseRules).where(HouseRules.slug == slug))
+    if record is None:
+        raise UnknownRules(slug)
+    return record
+
+
+def slug_for(name: str) -> str:
+    """The address form of a name: "Grandma's rules" -> "grandmas-rules"."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", plain.replace("'", "")).strip("-")[:SLUG_LENGTH].strip("-")
+    return slug or "house-rules"
+
+
+def save(name: str, options: Mapping[str, Any]) -> HouseRules:
+    """Save new house rules: ``options`` as ``get_ruleset`` reads them (``{"base": ..., ...}``)
+    under ``name``, with a slug made from the name and unique among saved rules.
+
+    Raises ``NameTaken``, or the engine's ``RuleSetError`` (listing every bad option);
+    stores nothing then.
+    """
+    name = _clean_name(name)
+    _check_name_free(name, None)
+    ruleset = get_ruleset({**options, "name": name, "slug": slug_for(name)})
+    for attempt in range(1, 20):
+        slug = _free_slug(slug_for(name), attempt)
+        options_out = get_ruleset({**ruleset.to_dict(), "slug": slug}).to_dict()
+        record = HouseRules(slug=slug, name=name, base=ruleset.base, options=options_out)
+        db.session.add(record)
+        try:
+            db.session.commit()
+        except IntegrityError:
+            # Another phone saved the same slug a moment ago: take the next one.
+            db.session.rollback()
+            continue
+        return record
+    raise NameTaken(name)
+
+
+def update(slug: str, name: str, options: Mapping[str, Any]) -> HouseRules:
+    """Change saved house rules (the slug stays, so links to them keep working). Games
+    already played keep their own frozen copy. Raises ``UnknownRules``, ``NameTaken`` or
+    ``RuleSetError``; stores nothing then."""
+    record = get(slug)
+    name = _clean_name(name)
+    _check_name_free(name, record.id)
+    ruleset = get_ruleset({**options, "name": name, "slug": record.slug})
+    try:
+        record.name = name
+        record.base = ruleset.base
+        record.options = ruleset.to_dict()
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return record
+
+
+def delete(slug: str) -> str:
+    """Delete saved house rules; returns their name. Raises ``UnknownRules``."""
+    record = get(slug)
+    name = record.name
+    db.session.delete(record)
+    db.session.commit()
+    return name
+
+
+def _clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def _check_name_free(name: str, own_id: int | None) -> None:
+    key = name.casefold()
+    if any(get_ruleset(slug).name.casefold() == key for slug in PRESETS):
+        raise NameTaken(name)
+    for other_id, other_name in db.session.execute(select(HouseRules.id, HouseRules.name)):
+        if other_id != own_id and other_name.casefold() == key:
+            raise NameTaken(name)
+
+
+def _free_slug(wanted: str, attempt: int) -> str:
+    """``wanted``, or with the first free number after it ("grandmas-rules-2")."""
+    taken = set(
+        db.session.scalars(select(HouseRules.slug).where(HouseRules.slug.like(f"{wanted}%")))
+    )
+    taken |= RESERVED_SLUGS
+    number = attempt
+    while True:
+        slug = wanted if number == 1 else f"{wanted[: SLUG_LENGTH - 4]}-{number}"
+        if slug not in taken:
+            return slug
+        number += 1

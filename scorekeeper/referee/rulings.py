@@ -16,7 +16,6 @@ from flask import abort
 from sqlalchemy import select
 
 from .. import house_rules
-from .. import rules as engine
 from ..extensions import db
 from ..models import Game, Seat
 from ..rules import (
@@ -26,11 +25,13 @@ from ..rules import (
     Reason,
     RuleSet,
     Ruling,
+    cards_short,
     check_contract,
     check_layoff,
     check_liberation,
     check_meld,
     describe_options,
+    find_contract,
     format_cards,
     get_ruleset,
     score_cards,
@@ -243,12 +244,6 @@ def _hand(form: RefereeForm, table: Table, number: int) -> Verdict:
     rules = table.rules
     hand = form.parsed["cards"]
     contract = rules.contract(number)
-    # find_contract and cards_short are the engine's last pieces to land: until they do, the
-    # hand check says so instead of failing.
-    find_contract = getattr(engine, "find_contract", None)
-    cards_short = getattr(engine, "cards_short", None)
-    if find_contract is None or cards_short is None:
-        raise ValueError("The hand check is not ready yet: the rules engine cannot search a hand.")
     lay_down = find_contract(hand, rules, number)
     if lay_down is None:
         short = cards_short(hand, rules, number)

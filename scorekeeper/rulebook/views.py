@@ -1,0 +1,123 @@
+"""The rules pages and the house-rules editor.
+
+``/rules`` lists the presets and the saved house rules; ``/rules/<slug>`` shows one rule set,
+every part generated from the rule set itself (its attributes and ``describe_options``), so
+that the page and the referee can never disagree. ``/rules/new?base=SLUG`` starts house rules
+from a preset; ``/rules/<slug>/edit`` and ``/rules/<slug>/delete`` change or remove saved ones.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, flash, redirect, request, url_for
+
+from .. import house_rules
+from ..rules import PRESETS, RuleSet, RuleSetError, describe_options, get_ruleset
+from ..web import UNPROCESSABLE, render
+from .forms import HouseRulesForm
+from .sections import SECTIONS, VALUE_WORDS, packs_table, sources_of
+
+bp = Blueprint("rules", __name__, url_prefix="/rules")
+
+
+@bp.get("/")
+def index() -> Response:
+    presets = [get_ruleset(slug) for slug in PRESETS]
+    return render("rules/index.html", presets=presets, saved=house_rules.saved())
+
+
+@bp.get("/<slug>")
+def show(slug: str) -> Response:
+    ruleset = _load(slug)
+    record = None if slug in PRESETS else house_rules.get(slug)
+    options = {option.key: option for option in describe_options(ruleset)}
+    return render(
+        "rules/show.html",
+        ruleset=ruleset,
+        record=record,
+        base=get_ruleset(ruleset.base),
+        options=options,
+        sections=SECTIONS,
+        packs=packs_table(ruleset),
+        documents=sources_of(ruleset),
+        value_words=VALUE_WORDS,
+    )
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> Response:
+    base = request.values.get("base", PRESETS[0])
+    if base not in PRESETS:
+        abort(404)
+    preset = get_ruleset(base)
+    form = HouseRulesForm(preset)
+    if request.method == "GET":
+        form.name.data = ""
+        form.base.data = base
+    elif form.validate_on_submit():
+        try:
+            record = house_rules.save(form.name.data, form.options())
+        except house_rules.NameTaken as error:
+            form.name.errors = [*form.name.errors, str(error)]
+        except RuleSetError as error:
+            form.show_problems(error.problems)
+        else:
+            flash(f"Saved {record.name}. It is offered for new games and in the referee.")
+            return redirect(url_for("rules.show", slug=record.slug), 303)
+    return _editor(form, preset, None)
+
+
+@bp.route("/<slug>/edit", methods=["GET", "POST"])
+def edit(slug: str) -> Response:
+    record = _saved(slug)
+    ruleset = get_ruleset(record.options)
+    form = HouseRulesForm(ruleset)
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            house_rules.update(slug, form.name.data, form.options())
+        except house_rules.NameTaken as error:
+            form.name.errors = [*form.name.errors, str(error)]
+        except RuleSetError as error:
+            form.show_problems(error.problems)
+        else:
+            flash(f"Saved the changes to {form.name.data}.")
+            return redirect(url_for("rules.show", slug=slug), 303)
+    return _editor(form, ruleset, record)
+
+
+@bp.route("/<slug>/delete", methods=["GET", "POST"])
+def delete(slug: str) -> Response:
+    record = _saved(slug)
+    if request.method == "POST":
+        name = house_rules.delete(slug)
+        flash(f"Deleted {name}. Games played with them keep their own copy.")
+        return redirect(url_for("rules.index"), 303)
+    return render("rules/delete.html", record=record)
+
+
+def _editor(form: HouseRulesForm, ruleset: RuleSet, record: object) -> Response:
+    status = UNPROCESSABLE if form.errors else 200
+    base = get_ruleset(form.base.data if form.base.data in PRESETS else ruleset.base)
+    return render(
+        "rules/edit.html",
+        status=status,
+        form=form,
+        record=record,
+        base=base,
+        options={option.key: option for option in describe_options(base)},
+        presets=[(slug, get_ruleset(slug).name) for slug in PRESETS],
+        value_words=VALUE_WORDS,
+    )
+
+
+def _load(slug: str) -> RuleSet:
+    try:
+        return house_rules.load(slug)
+    except house_rules.UnknownRules:
+        abort(404)
+
+
+def _saved(slug: str) -> house_rules.HouseRules:
+    try:
+        return house_rules.get(slug)
+    except house_rules.UnknownRules:
+        abort(404)
