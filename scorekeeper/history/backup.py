@@ -54,7 +54,6 @@ def export_lines() -> Iterator[str]:
             .options(
                 selectinload(Game.seats).selectinload(Seat.player),
                 selectinload(Game.rounds).selectinload(Round.hands),
-                selectinload(Game.rounds).selectinload(Round.went_out),
             )
         ).all()
         lines = [
