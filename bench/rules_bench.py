@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.rules import (  # noqa: E402
+from scorekeeper.rules import (
     JOKER,
     PRESETS,
     Card,
