@@ -504,13 +504,22 @@ def check_layoff(meld_on_table: CardsLike, added: CardsLike, rules: RulesLike) -
         grown_run, run_failures = _extend_run(reading, extra, rules)
         failures |= run_failures
         if grown_run is not None:
+            ends = [
+                end
+                for end, grew in (
+                    ("low", grown_run.lo < reading.lo),
+                    ("high", grown_run.hi > reading.hi),
+                )
+                if grew
+            ]
+            where = "both ends" if len(ends) == 2 else f"its {ends[0]} end"
             reasons = [
                 lay_off,
                 _reason(
                     rules,
                     "lay_off",
                     f"{card_list(extra)} {'extends' if len(extra) == 1 else 'extend'} the run "
-                    f"{reading.meld} at its ends",
+                    f"{reading.meld} at {where} (a run grows only at its ends)",
                 ),
                 *_explain_run(grown_run, rules)[1:],
             ]
@@ -548,11 +557,16 @@ def _layoff_run_problems(
         )
     ]
     if inside:
+        hint = (
+            " (to take a wild card's place, liberate it)"
+            if any(placed.is_wild for placed in run.placements)
+            else ""
+        )
         problems.append(
             (
                 "lay_off",
-                f"a run grows only at its ends, and {card_list(inside)} would go inside {run} "
-                "(to take a wild card's place, liberate it)",
+                f"a run grows only at its ends, and {card_list(inside)} would go inside "
+                f"{run}{hint}",
             )
         )
     if "wild_spacing" in failures:
