@@ -9,6 +9,7 @@ field; rules that do not exist, 404.
 from __future__ import annotations
 
 from flask import Blueprint, Response, request, url_for
+from wtforms.fields.choices import SelectChoice
 
 from .. import house_rules
 from ..rules import PRESETS
@@ -31,7 +32,7 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 @bp.get("/referee")
 def index() -> Response:
     form = RefereeForm(request.args)
-    form.rules.choices = house_rules.choices()
+    form.rules.choices = [SelectChoice(slug, name) for slug, name in house_rules.choices()]
     form.validate()
     status = 200
     try:

@@ -25,7 +25,8 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, InputRequired, Length, Optional, ValidationError
 
 from ..models import NAME_LENGTH
 from ..rules import OptionProblem, Rank, RuleSet, describe_options
@@ -108,7 +109,11 @@ INT_OPTIONS = ("min_players", "min_real_cards", "min_set", "min_run")
 class HouseRulesForm(FlaskForm):
     """Every option of a rule set; ``options()`` gives them as ``get_ruleset`` reads them."""
 
-    name = StringField("Name", [InputRequired("Give these rules a name."), Length(max=NAME_LENGTH)])
+    name = StringField(
+        "Name",
+        [DataRequired("Give these rules a name."), Length(max=NAME_LENGTH)],
+        filters=[lambda text: " ".join(text.split()) if isinstance(text, str) else text],
+    )
     base = HiddenField()
     contracts = TextAreaField("Contracts", [InputRequired("Give at least one contract.")])
     contract_order = SelectField()
@@ -121,7 +126,7 @@ class HouseRulesForm(FlaskForm):
     nobody_out_allowed = BooleanField()
     may_i = FormField(MayIForm)
     card_values = FormField(CardValuesForm)
-    wild_ranks = SelectMultipleField(choices=[(rank.symbol, rank.symbol) for rank in Rank])
+    wild_ranks = SelectMultipleField(choices=[SelectChoice(rank.symbol) for rank in Rank])
     wild_as_itself = BooleanField()
     wild_spacing = FormField(WildSpacingForm)
     min_real_cards = WholeNumberField(validators=[InputRequired(WHOLE_NUMBER)])
@@ -141,9 +146,9 @@ class HouseRulesForm(FlaskForm):
         self.parsed_dealt: int | list[int] = 0
         for option in describe_options(ruleset):
             if option.key in CHOICE_OPTIONS:
-                self[option.key].choices = [(choice, choice) for choice in option.choices]
+                self[option.key].choices = [SelectChoice(choice) for choice in option.choices]
             if option.key == "wild_spacing":
-                choices = [(choice, choice) for choice in option.choices]
+                choices = [SelectChoice(choice) for choice in option.choices]
                 self.wild_spacing.set.choices = choices
                 self.wild_spacing.run.choices = choices
 
