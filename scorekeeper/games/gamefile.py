@@ -257,7 +257,7 @@ def _read_hand(
             f'Round {number}, {name}: "cards" must be the cards in notation, like "K Q 9 JK".'
         )
         return None
-    if len(cards) > CARDS_LENGTH:
+    if len(cards) > 4 * CARDS_LENGTH:
         problems.append(f"Round {number}, {name}: more cards than any hand holds.")
         return None
     return HandEntry(cards=cards, made_contract=made)

@@ -24,6 +24,9 @@ from dataclasses import dataclass
 
 from scorekeeper.rules import Card, CardError, RuleSet, format_cards, parse_cards, score_cards
 
+# The longest leftover hand the database keeps, in notation.
+CARDS_LENGTH = 400
+
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
 ABANDONED = "abandoned"
@@ -349,6 +352,15 @@ def _check_round(
             cards = parse_cards(hand.cards)
         except CardError as error:
             problems.append(Problem(number, cards_field(seat), f"Round {number}, {name}: {error}."))
+            cards = []
+        if len(format_cards(cards)) > CARDS_LENGTH:
+            problems.append(
+                Problem(
+                    number,
+                    cards_field(seat),
+                    f"Round {number}, {name}: more cards are entered than any hand holds.",
+                )
+            )
             cards = []
         table.extend(cards)
         made_contract = bool(hand.made_contract)

@@ -1,3 +1,577 @@
-"""The pages of a game."""
+"""The pages of a game: start it, the scoreboard (which polls for other phones' saves), enter
+and correct rounds with the card pad, May I, abandon, and the game file (download, upload).
+
+htmx answers: a refused form is re-rendered with 422 (409 when another phone got there first),
+with messages at the fields; pad keys and the live points answer with the player's block only.
+"""
 
 from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from flask import Response, abort, current_app, flash, redirect, request, url_for
+from sqlalchemy import select
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper import house_rules
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, Player
+from scorekeeper.rules import CardError, RuleSet, parse_cards
+from scorekeeper.web import UNPROCESSABLE, is_htmx, render
+
+from . import bp, services
+from .forms import (
+    NOBODY,
+    PAD_RANKS,
+    HandInput,
+    NewGameForm,
+    RoundForm,
+    UploadForm,
+    add_card,
+    remove_card,
+)
+from .gamefile import NAME_LENGTH
+from .tally import (
+    ROUND_FIELD,
+    HandEntry,
+    Problem,
+    RoundEntry,
+    Tally,
+    check_table,
+    points_of,
+)
+
+CONFLICT = 409
+NO_CHANGE = 204
+MIN_SEATS = 4
+
+
+def _game_or_404(game_id: int) -> Game:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+# --- start a game -----------------------------------------------------------------------------
+
+
+def _seat_names(form: NewGameForm) -> list[str]:
+    return [(entry.data or "").strip() for entry in form.players]
+
+
+def _set_seats(form: NewGameForm, names: list[str]) -> None:
+    while len(form.players):
+        form.players.pop_entry()
+    for name in names:
+        form.players.append_entry(name)
+
+
+def _rules_or_none(slug: str | None) -> RuleSet | None:
+    try:
+        return house_rules.load(slug or "")
+    except (LookupError, ValueError):
+        return None
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> Response:
+    form = NewGameForm()
+    form.rules.choices = house_rules.choices()
+    names = _seat_names(form) if request.method == "POST" else []
+    dealer = form.first_dealer.data or "0"
+    dealer_seat = int(dealer) if dealer.isdigit() else 0
+    action = _pressed(request.form)
+    problems: dict[str, list[str]] = {}
+
+    if action is not None:
+        button, value = action
+        if button == "add_player" and value:
+            if value.casefold() not in {name.casefold() for name in names}:
+                empty = next((seat for seat, name in enumerate(names) if not name), None)
+                if empty is None:
+                    names.append(value)
+                else:
+                    names[empty] = value
+        elif button in ("up", "down") and value.isdigit():
+            seat = int(value)
+            other = seat - 1 if button == "up" else seat + 1
+            if 0 <= seat < len(names) and 0 <= other < len(names):
+                names[seat], names[other] = names[other], names[seat]
+                if dealer_seat in (seat, other):
+                    dealer_seat = other if dealer_seat == seat else seat
+        elif button == "start":
+            game, problems = _start(form, names, dealer_seat)
+            if game is not None:
+                return redirect(url_for("games.show", game_id=game.id))
+
+    while len(names) < MIN_SEATS:
+        names.append("")
+    if names[-1]:
+        names.append("")
+    _set_seats(form, names)
+    if dealer_seat >= len(names):
+        dealer_seat = 0
+    rules = _rules_or_none(form.rules.data) or _rules_or_none("twelve-step")
+    seated = {name.casefold() for name in names if name}
+    family = [
+        name
+        for name in db.session.scalars(select(Player.name).order_by(Player.name)).all()
+        if name.casefold() not in seated
+    ]
+    filled = [name for name in names if name]
+    status = UNPROCESSABLE if problems else 200
+    return render(
+        "games/new.html",
+        "games/_new_form.html",
+        status=status,
+        form=form,
+        family=family,
+        dealer_seat=dealer_seat,
+        problems=problems,
+        rules=rules,
+        packs=rules.packs(max(len(filled), 2)) if rules else None,
+        players_count=len(filled),
+    )
+
+
+def _start(
+    form: NewGameForm, names: list[str], dealer_seat: int
+) -> tuple[Game | None, dict[str, list[str]]]:
+    problems: dict[str, list[str]] = {}
+    rules = _rules_or_none(form.rules.data)
+    if rules is None:
+        problems.setdefault("rules", []).append("Choose the rules you play.")
+    for seat, name in enumerate(names):
+        if len(name) > NAME_LENGTH:
+            problems.setdefault(f"players-{seat}", []).append(
+                f"A name has at most {NAME_LENGTH} letters."
+            )
+    filled = [(seat, name) for seat, name in enumerate(names) if name]
+    seats = [seat for seat, _ in filled]
+    first = seats.index(dealer_seat) if dealer_seat in seats else 0
+    if rules is not None:
+        for problem in check_table(rules, [name for _, name in filled], first):
+            problems.setdefault(problem.field, []).append(problem.message)
+    if problems or rules is None:
+        return None, problems
+    try:
+        game = services.start_game(rules, [name for _, name in filled], first)
+    except services.GameRefused as refused:
+        for problem in refused.problems:
+            problems.setdefault(problem.field, []).append(problem.message)
+        return None, problems
+    return game, problems
+
+
+def _pressed(submitted: MultiDict[str, str]) -> tuple[str, str] | None:
+    """Which helper button was pressed: (name, value), the name without its seat suffix."""
+    for key, value in submitted.items(multi=True):
+        for button in ("add_player", "up", "down", "start"):
+            if key == button:
+                return button, value
+            if key.startswith(f"{button}-"):
+                return button, key.removeprefix(f"{button}-")
+    return None
+
+
+# --- the scoreboard ---------------------------------------------------------------------------
+
+
+def _board_context(game: Game) -> dict[str, Any]:
+    tally = services.tally_of(game)
+    rules = tally.rules
+    players = len(tally.names)
+    may_i = None
+    if rules.may_i.allowed and not tally.is_over:
+        may_i = [
+            (seat, seat.player.name, seat.may_i_used, services.may_i_left(game, seat))
+            for seat in game.seats
+        ]
+    return {
+        "game": game,
+        "tally": tally,
+        "rules": rules,
+        "packs": rules.packs(players),
+        "may_i": may_i,
+        "events": list(reversed(game.events)),
+        "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
+    }
+
+
+@bp.get("/<int:game_id>")
+def show(game_id: int) -> Response:
+    game = _game_or_404(game_id)
+    return render("games/show.html", "games/_board.html", **_board_context(game))
+
+
+@bp.get("/<int:game_id>/board")
+def board(game_id: int) -> Response:
+    """What an open scoreboard polls: 204 while the game is unchanged, else the new board."""
+    version = db.session.scalar(select(Game.version).where(Game.id == game_id))
+    if version is None:
+        abort(404)
+    if not is_htmx():
+        return redirect(url_for("games.show", game_id=game_id))
+    if request.args.get("v") == str(version):
+        return Response(status=NO_CHANGE)
+    game = _game_or_404(game_id)
+    return render("games/_board.html", **_board_context(game))
+
+
+# --- entering and correcting rounds ---------------------------------------------------------
+
+
+def _round_entry(game: Game, form: RoundForm, number: int) -> RoundEntry:
+    """The round as entered. The toggle of whoever went out is on whatever the form says, and
+    a contract made only by going out follows who went out, as the page shows them."""
+    tally = services.tally_of(game)
+    contracts = _contracts(tally, number)
+    seat_out = form.went_out_seat(len(tally.names))
+    went_out = None if seat_out in ("", None) else int(seat_out)
+    hands = []
+    for seat, hand in enumerate(form.hands):
+        made: bool | None = hand.made
+        if seat == went_out:
+            made = None
+        elif tally.rules.contract(contracts[seat]).going_out_only:
+            made = False
+        hands.append(HandEntry(cards=hand.cards, made_contract=made))
+    return RoundEntry(went_out=went_out, hands=tuple(hands))
+
+
+def _contracts(tally: Tally, number: int) -> tuple[int, ...]:
+    """The contract each seat works on in round ``number`` (played, or the next one)."""
+    if number <= len(tally.rounds):
+        return tuple(hand.contract for hand in tally.rounds[number - 1].hands)
+    return tally.next_contracts
+
+
+def _fill_round_form(form: RoundForm, players: int, played: Any = None) -> None:
+    """Give the form one hand a player: as submitted, or from ``played`` (a stored round)."""
+    form.read_hands(players, request.form if request.method == "POST" else {})
+    if played is not None:
+        for stored in played.hands:
+            form.hands[stored.seat.position] = HandInput(stored.cards, stored.made_contract)
+        form.went_out.data = NOBODY if played.went_out is None else str(played.went_out.position)
+
+
+def _apply_pad(form: RoundForm) -> int | None:
+    """Apply a pad key (``add-<seat>`` / ``remove-<seat>``) to the seat's text; its seat."""
+    for key, value in request.form.items():
+        for prefix, change in (("add-", add_card), ("remove-", remove_card)):
+            seat_text = key.removeprefix(prefix)
+            if key.startswith(prefix) and seat_text.isdigit() and int(seat_text) < len(form.hands):
+                hand = form.hands[int(seat_text)]
+                hand.cards = change(hand.cards, value)
+                return int(seat_text)
+    return None
+
+
+def _hand_views(
+    form: RoundForm, tally: Tally, contracts: tuple[int, ...], errors: dict[str, list[str]]
+) -> list[dict[str, Any]]:
+    rules = tally.rules
+    went_out = form.went_out_seat(len(tally.names))
+    views = []
+    for seat, name in enumerate(tally.names):
+        text = form.hands[seat].cards
+        try:
+            cards = parse_cards(text)
+            points: int | None = 0 if seat == went_out else points_of(text, rules)
+            card_error = None
+        except CardError as error:
+            cards, points, card_error = [], None, str(error)
+        contract = rules.contract(contracts[seat])
+        views.append(
+            {
+                "seat": seat,
+                "name": name,
+                "text": text,
+                "made": form.hands[seat].made,
+                "cards": cards,
+                "points": points,
+                "card_error": card_error,
+                "contract": contract,
+                "went_out": seat == went_out,
+                "made_follows_going_out": contract.going_out_only,
+                "errors": errors.get(f"cards-{seat}", []),
+                "made_errors": errors.get(f"made-{seat}", []),
+            }
+        )
+    return views
+
+
+def _render_round(
+    game: Game,
+    form: RoundForm,
+    *,
+    number: int,
+    editing: bool,
+    problems: list[Problem] | None = None,
+    status: int = 200,
+    message: str | None = None,
+    only_seat: int | None = None,
+    preview_seat: int | None = None,
+) -> Response:
+    tally = services.tally_of(game)
+    contracts = _contracts(tally, number)
+    if editing:
+        dealer = tally.rounds[number - 1].dealer
+    else:
+        dealer = tally.next_dealer if tally.next_dealer is not None else 0
+    errors: dict[str, list[str]] = {}
+    general: list[str] = []
+    for problem in problems or []:
+        if problem.round not in (None, number) or problem.field == ROUND_FIELD:
+            general.append(problem.message)
+        else:
+            errors.setdefault(problem.field, []).append(problem.message)
+    if message:
+        general.insert(0, message)
+    hands = _hand_views(form, tally, contracts, errors)
+    context = {
+        "game": game,
+        "tally": tally,
+        "form": form,
+        "number": number,
+        "editing": editing,
+        "hands": hands,
+        "dealer": tally.names[dealer],
+        "errors": errors,
+        "general": general,
+        "nobody_allowed": tally.rules.nobody_out_allowed,
+        "pad_ranks": PAD_RANKS,
+        "is_last": editing and number == len(tally.rounds),
+        "action": (
+            url_for("games.edit_round", game_id=game.id, number=number)
+            if editing
+            else url_for("games.new_round", game_id=game.id)
+        ),
+    }
+    if only_seat is not None and is_htmx():
+        return render("games/_hand.html", status=status, hand=hands[only_seat], **context)
+    if preview_seat is not None and is_htmx():
+        return render("games/_points.html", status=status, hand=hands[preview_seat], **context)
+    return render("games/round.html", "games/_round_form.html", status=status, **context)
+
+
+def _seat_arg(name: str, players: int) -> int | None:
+    value = request.form.get(name, "")
+    return int(value) if value.isdigit() and int(value) < players else None
+
+
+@bp.route("/<int:game_id>/rounds/new", methods=["GET", "POST"])
+def new_round(game_id: int) -> Response:
+    game = _game_or_404(game_id)
+    players = len(game.seats)
+    form = RoundForm()
+    _fill_round_form(form, players)
+    number = len(game.rounds) + 1
+    if game.status != "in_progress":
+        flash("This game is over: no more rounds can be entered.", "warning")
+        return redirect(url_for("games.show", game_id=game.id))
+    if request.method == "GET":
+        form.number.data = str(number)
+        form.token.data = secrets.token_urlsafe(16)
+        return _render_round(game, form, number=number, editing=False)
+
+    pad_seat = _apply_pad(form)
+    if pad_seat is not None:
+        return _render_round(game, form, number=number, editing=False, only_seat=pad_seat)
+    preview = _seat_arg("preview", players)
+    if preview is not None:
+        return _render_round(game, form, number=number, editing=False, preview_seat=preview)
+    if "save" not in request.form:
+        return _render_round(game, form, number=number, editing=False)
+    if form.went_out_seat(players) == "":
+        problem = Problem(number, "went_out", f"Round {number}: say who went out.")
+        return _render_round(
+            game, form, number=number, editing=False, problems=[problem], status=UNPROCESSABLE
+        )
+    entry = _round_entry(game, form, number)
+    form_number = int(form.number.data) if (form.number.data or "").isdigit() else None
+    try:
+        saved = services.add_round(
+            game, entry, number=form_number, submission=(form.token.data or None)
+        )
+    except services.RoundRefused as refused:
+        return _render_round(
+            game,
+            form,
+            number=number,
+            editing=False,
+            problems=refused.problems,
+            status=UNPROCESSABLE,
+        )
+    except services.RoundConflict as conflict:
+        game = _game_or_404(game_id)
+        if game.status != "in_progress":
+            flash(f"{conflict} The game is over.", "warning")
+            return redirect(url_for("games.show", game_id=game.id))
+        number = len(game.rounds) + 1
+        form.number.data = str(number)
+        return _render_round(
+            game,
+            form,
+            number=number,
+            editing=False,
+            status=CONFLICT,
+            message=f"{conflict} This form is now for round {number}: check it and save again.",
+        )
+    if saved is None:
+        flash("That round was already saved.", "warning")
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+@bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
+def edit_round(game_id: int, number: int) -> Response:
+    game = _game_or_404(game_id)
+    played = next((r for r in game.rounds if r.number == number), None)
+    if played is None:
+        abort(404)
+    players = len(game.seats)
+    form = RoundForm()
+    if request.method == "GET":
+        _fill_round_form(form, players, played)
+        form.version.data = str(played.version)
+        return _render_round(game, form, number=number, editing=True)
+    _fill_round_form(form, players)
+    pad_seat = _apply_pad(form)
+    if pad_seat is not None:
+        return _render_round(game, form, number=number, editing=True, only_seat=pad_seat)
+    preview = _seat_arg("preview", players)
+    if preview is not None:
+        return _render_round(game, form, number=number, editing=True, preview_seat=preview)
+    if "save" not in request.form:
+        return _render_round(game, form, number=number, editing=True)
+    if form.went_out_seat(players) == "":
+        problem = Problem(number, "went_out", f"Round {number}: say who went out.")
+        return _render_round(
+            game, form, number=number, editing=True, problems=[problem], status=UNPROCESSABLE
+        )
+    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    try:
+        services.edit_round(game, number, _round_entry(game, form, number), version=version)
+    except services.RoundRefused as refused:
+        return _render_round(
+            game, form, number=number, editing=True, problems=refused.problems, status=UNPROCESSABLE
+        )
+    except services.RoundConflict:
+        game = _game_or_404(game_id)
+        played = next(r for r in game.rounds if r.number == number)
+        form.version.data = str(played.version)
+        return _render_round(
+            game,
+            form,
+            number=number,
+            editing=True,
+            status=CONFLICT,
+            message=(
+                "This round was changed on another phone meanwhile; nothing was saved. "
+                f"It now reads: {_stored_round_text(game, number)}. "
+                "Your entries are below: save again to replace it."
+            ),
+        )
+    flash(f"Round {number} corrected.", "success")
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+def _stored_round_text(game: Game, number: int) -> str:
+    tally = services.tally_of(game)
+    played = tally.rounds[number - 1]
+    names = tally.names
+    out = "nobody went out" if played.went_out is None else f"{names[played.went_out]} went out"
+    hands = [
+        f"{names[seat]} {hand.cards or '–'}"
+        for seat, hand in enumerate(played.hands)
+        if seat != played.went_out
+    ]
+    return f"{out}; " + ", ".join(hands)
+
+
+@bp.post("/<int:game_id>/rounds/<int:number>/delete")
+def delete_round(game_id: int, number: int) -> Response:
+    game = _game_or_404(game_id)
+    if not any(r.number == number for r in game.rounds):
+        abort(404)
+    try:
+        services.delete_last_round(game, number)
+    except services.RoundConflict as conflict:
+        flash(str(conflict), "error")
+        return redirect(url_for("games.show", game_id=game.id))
+    flash(f"Round {number} deleted.", "success")
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+# --- abandon, May I -----------------------------------------------------------------------
+
+
+@bp.post("/<int:game_id>/abandon")
+def abandon(game_id: int) -> Response:
+    game = _game_or_404(game_id)
+    services.abandon_game(game)
+    flash("The game was abandoned: it is kept, with no winner.", "success")
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+@bp.post("/<int:game_id>/may-i")
+def may_i(game_id: int) -> Response:
+    game = _game_or_404(game_id)
+    seat = _seat_arg("seat", len(game.seats))
+    change = -1 if request.form.get("change") == "-1" else 1
+    status = 200
+    if seat is None:
+        abort(400)
+    try:
+        services.use_may_i(game, seat, change)
+    except services.RoundRefused as refused:
+        status = UNPROCESSABLE
+        if not is_htmx():
+            flash(str(refused), "error")
+        else:
+            context = _board_context(game)
+            context["may_i_error"] = str(refused)
+            return render("games/_board.html", status=status, **context)
+    if is_htmx():
+        return render("games/_board.html", **_board_context(game))
+    return redirect(url_for("games.show", game_id=game.id) + "#may-i")
+
+
+# --- the game file ----------------------------------------------------------------------------
+
+
+@bp.get("/<int:game_id>/export")
+def export(game_id: int) -> Response:
+    game = _game_or_404(game_id)
+    body = json.dumps(services.export_game(game), indent=2, ensure_ascii=False)
+    response = Response(body + "\n", mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="scorekeeper-game-{game.id}.json"'
+    )
+    return response
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def upload() -> Response:
+    form = UploadForm()
+    problems: list[str] = []
+    if form.validate_on_submit():
+        try:
+            document = json.loads(form.file.data.read())
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            problems = [f"This file is not a JSON document ({error})."]
+        else:
+            try:
+                game = services.import_game(document)
+            except services.GameFileError as refused:
+                problems = refused.problems
+            else:
+                flash("The game was imported.", "success")
+                return redirect(url_for("games.show", game_id=game.id))
+    elif request.method == "POST":
+        problems = [message for messages in form.errors.values() for message in messages]
+    status = UNPROCESSABLE if problems else 200
+    return render("games/upload.html", status=status, form=form, problems=problems)

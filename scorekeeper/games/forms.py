@@ -1,0 +1,96 @@
+"""The forms of a game: start one, enter or correct a round, upload a game file.
+
+The round form is one plain HTML form that works without JavaScript: the card pad's keys are
+submit buttons (``add-<seat>`` with a rank as value, ``remove-<seat>`` with a card's index)
+that re-render the form with the card added or removed; htmx sends the same buttons and swaps
+only that player's block. The text field of each hand is the source of truth.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import FieldList, HiddenField, SelectField, StringField
+from wtforms.validators import Length
+
+from scorekeeper.models import CARDS_LENGTH, NAME_LENGTH
+
+# The pad's keys, in the order a hand is usually read: joker, ace, court cards, then down.
+PAD_RANKS = ("JK", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+NOBODY = "nobody"
+_SEPARATORS = re.compile(r"[\s,\-]+")
+
+
+def card_tokens(text: str) -> list[str]:
+    """The tokens of card notation as typed (``"K, q-JK"`` → ``["K", "q", "JK"]``)."""
+    return [token for token in _SEPARATORS.split(text) if token]
+
+
+def add_card(text: str, rank: str) -> str:
+    """The cards ``text`` with one more card of ``rank`` (a key of the pad)."""
+    if rank not in PAD_RANKS:
+        return text
+    return " ".join([*card_tokens(text), rank])
+
+
+def remove_card(text: str, index: str) -> str:
+    """The cards ``text`` without the card at position ``index`` (0 first)."""
+    tokens = card_tokens(text)
+    if index.isdigit() and int(index) < len(tokens):
+        del tokens[int(index)]
+    return " ".join(tokens)
+
+
+@dataclass
+class HandInput:
+    """One player's part of the round form: the leftover cards as typed, and whether they made
+    the contract (fields ``hands-<seat>-cards`` and ``hands-<seat>-made``)."""
+
+    cards: str = ""
+    made: bool = False
+
+
+class RoundForm(FlaskForm):
+    """A round: who went out, then one hand a player in seating order (``hands``, read from
+    the ``hands-<seat>-…`` fields by ``read_hands``; seats without a field are empty)."""
+
+    number = HiddenField()
+    token = HiddenField()
+    version = HiddenField()
+    went_out = StringField("Who went out")
+
+    def read_hands(self, players: int, submitted: Mapping[str, str]) -> None:
+        self.hands = [
+            HandInput(
+                cards=submitted.get(f"hands-{seat}-cards", "")[: CARDS_LENGTH * 2],
+                made=bool(submitted.get(f"hands-{seat}-made")),
+            )
+            for seat in range(players)
+        ]
+
+    def went_out_seat(self, players: int) -> int | str | None:
+        """The seat that went out, None for nobody, or "" when nothing was picked."""
+        value = (self.went_out.data or "").strip()
+        if value == NOBODY:
+            return None
+        if value.isdigit() and int(value) < players:
+            return int(value)
+        return ""
+
+
+class NewGameForm(FlaskForm):
+    """A new game: the rules, the players in seating order, and who deals first."""
+
+    rules = SelectField("Rules", choices=[])
+    players = FieldList(StringField("Player", validators=[Length(max=NAME_LENGTH)]), min_entries=0)
+    first_dealer = HiddenField()
+
+
+class UploadForm(FlaskForm):
+    """A game file to import."""
+
+    file = FileField("Game file (.json)", validators=[FileRequired("Choose a game file.")])
