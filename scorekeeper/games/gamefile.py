@@ -102,21 +102,25 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
 
     rounds_data = document.get("rounds", [])
     entries: list[RoundEntry] = []
+    complete = True
     if not isinstance(rounds_data, list):
         problems.append('"rounds" must be a list of rounds (it may be empty).')
+        complete = False
     elif names:
         for number, round_data in enumerate(rounds_data, start=1):
             entry = _read_round(number, round_data, names, keys, problems)
-            if entry is not None:
+            if entry is None:
+                complete = False
+            elif complete:
+                # The rounds up to the first unreadable one can still be checked in play.
                 entries.append(entry)
 
-    if rules is None or not names or len(entries) != len(rounds_data or []):
-        # Without rules or players the rounds cannot be checked any further.
+    if rules is None or not names:
         raise GameFileError(problems or ["The game file cannot be read."])
     tally = tally_game(rules, names, first_dealer, entries, abandoned=abandoned)
     problems.extend(problem.message for problem in tally.problems)
-    if problems:
-        raise GameFileError(problems)
+    if problems or not complete:
+        raise GameFileError(problems or ["The game file cannot be read."])
     return GameFile(
         rules=rules,
         names=tuple(names),
