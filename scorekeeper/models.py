@@ -89,7 +89,20 @@ class HouseRules(db.Model):
 
 class Game(db.Model):
     __tablename__ = "games"
-    __table_args__ = (Index("ix_games_status_started", "status", "started"),)
+    __table_args__ = (
+        Index("ix_games_status_started", "status", "started"),
+        # Covers the history's scans of finished games: on SQLite the frozen rules make each
+        # row long, and reading a column stored after them means reading the whole row.
+        Index(
+            "ix_games_summary",
+            "status",
+            "started",
+            "round_count",
+            "rules_slug",
+            "rules_name",
+            "updated_at",
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -124,6 +137,8 @@ class Seat(db.Model):
     __table_args__ = (
         UniqueConstraint("game_id", "position"),
         UniqueConstraint("game_id", "player_id"),
+        # The statistics read seats game by game without touching the table.
+        Index("ix_seats_game_summary", "game_id", "player_id", "is_winner", "place", "total"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -168,7 +183,11 @@ class Hand(db.Model):
     """What one player held when a round ended: leftover cards, points, contract made."""
 
     __tablename__ = "hands"
-    __table_args__ = (UniqueConstraint("round_id", "seat_id"),)
+    __table_args__ = (
+        UniqueConstraint("round_id", "seat_id"),
+        # How long each contract held a player: read from the index alone.
+        Index("ix_hands_seat_contract", "seat_id", "contract", "made_contract"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, or_
+from sqlalchemy import CTE, ColumnElement, or_, select
 
 from ..models import Game
 
@@ -48,3 +48,26 @@ def is_kept_contract(rules: dict[str, Any], slug: str) -> bool:
 def rate(part: int, whole: int) -> float | None:
     """``part / whole``, or ``None`` where there is nothing to divide."""
     return part / whole if whole else None
+
+
+def game_summaries(*conditions: ColumnElement[bool], name: str = "game_summary") -> CTE:
+    """The games that meet ``conditions``, as a common table expression of their summary
+    columns, read once before any join.
+
+    MATERIALIZED keeps SQLite from folding it into the join: looked up one by one, each game
+    row would be read in full (its frozen rules come first), while the summary is read whole
+    from the ``ix_games_summary`` index in one pass.
+    """
+    return (
+        select(
+            Game.id,
+            Game.status,
+            Game.started,
+            Game.round_count,
+            Game.rules_slug,
+            Game.rules_name,
+        )
+        .where(*conditions)
+        .cte(name)
+        .prefix_with("MATERIALIZED")
+    )

@@ -1,24 +1,31 @@
 """The family's records: most wins, best and worst totals, winning streaks, fastest games.
 
-Each record is one aggregate query (the streak one uses window functions, which SQLite has
-had since 3.25), so the page costs the same with ten games or ten thousand.
+Each record is one aggregate query over the finished games' summary (``game_summaries``) and
+their seats, so the page costs the same with ten games or ten thousand. The winning streaks
+need window functions over every seat of every finished game, the one costly step; the
+records are therefore kept per app until a game changes (any change to a game, a merge
+included, moves ``games.updated_at``) and player names are always read fresh.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from threading import Lock
+from typing import Any
 
+from flask import current_app
 from sqlalchemy import case, func, or_, select
 
 from ..extensions import db
-from ..models import Game, Player, Seat
-from .queries import FINISHED, rate
+from ..models import Game, HouseRules, Player, Seat
+from .queries import FINISHED, game_summaries, rate
 
 TOP = 3
 # A win rate over fewer games than this says more about luck than about the player.
 MIN_GAMES_FOR_RATE = 5
 FASTEST_RULES = "twelve-step"
+_lock = Lock()
 
 
 @dataclass(frozen=True)
@@ -35,7 +42,7 @@ class PlayerCount:
 
 @dataclass(frozen=True)
 class GameMark:
-    """One player's result in one game: a total, or the rounds a game took."""
+    """One player's result in one game (a total), or a game's length and its first winner."""
 
     player_id: int | None
     name: str
@@ -69,80 +76,99 @@ class Records:
     def empty(self) -> bool:
         return not self.most_games
 
+    def named(self, names: dict[int, str]) -> Records:
+        """The same records with each player's current name."""
 
-def _win_counts() -> list[tuple[int, str, int, int]]:
-    wins = func.count(case((Seat.is_winner, 1)))
+        def fix(items: list[Any]) -> list[Any]:
+            return [
+                replace(item, name=names.get(item.player_id, item.name))
+                if item.player_id is not None
+                else item
+                for item in items
+            ]
+
+        return Records(*(fix(getattr(self, f)) for f in self.__dataclass_fields__))
+
+
+def _win_counts() -> list[tuple[int, int, int]]:
+    """(player, wins, finished games) for everyone who finished a game."""
+    games = game_summaries(Game.status == FINISHED)
     stmt = (
-        select(Player.id, Player.name, wins, func.count(Seat.id))
-        .join(Seat, Seat.player_id == Player.id)
-        .join(Game, Game.id == Seat.game_id)
-        .where(Game.status == FINISHED)
-        .group_by(Player.id, Player.name)
+        select(Seat.player_id, func.count(case((Seat.is_winner, 1))), func.count())
+        .select_from(games)
+        .join(Seat, Seat.game_id == games.c.id)
+        .group_by(Seat.player_id)
     )
-    return [(pid, name, won, games) for pid, name, won, games in db.session.execute(stmt)]
+    return [(pid, won, played) for pid, won, played in db.session.execute(stmt)]
 
 
 def _totals(*, lowest: bool) -> list[GameMark]:
+    games = game_summaries(Game.status == FINISHED, Game.round_count > 0)
     order = Seat.total.asc() if lowest else Seat.total.desc()
     stmt = (
-        select(Player.id, Player.name, Seat.total, Game.id, Game.started, Game.rules_name)
-        .join(Game, Game.id == Seat.game_id)
-        .join(Player, Player.id == Seat.player_id)
-        .where(Game.status == FINISHED, Game.round_count > 0)
-        .order_by(order, Game.started)
+        select(
+            Seat.player_id,
+            Seat.total,
+            games.c.id,
+            games.c.started,
+            games.c.rules_name,
+        )
+        .select_from(games)
+        .join(Seat, Seat.game_id == games.c.id)
+        .order_by(order, games.c.started)
         .limit(TOP)
     )
-    return [GameMark(*row) for row in db.session.execute(stmt)]
+    return [
+        GameMark(pid, "", total, gid, started, rules)
+        for pid, total, gid, started, rules in db.session.execute(stmt)
+    ]
 
 
 def _streaks() -> list[Streak]:
     """Longest runs of finished games won in a row (the games each player played, by date).
 
-    The classic gaps-and-islands count: within one player's games, the position among all
-    games minus the position among the games with the same result is constant along a run.
+    Counting a player's losses so far along their games gives every run of wins between two
+    losses the same number: each (player, number) group of wins is one streak.
     """
-    ordering = (Game.started, Game.id)
+    games = game_summaries(Game.status == FINISHED)
+    losses_so_far = func.sum(case((Seat.is_winner, 0), else_=1)).over(
+        partition_by=Seat.player_id,
+        order_by=(games.c.started, games.c.id),
+        rows=(None, 0),
+    )
     results = (
         select(
             Seat.player_id,
             Seat.is_winner,
-            Game.started,
-            (
-                func.row_number().over(partition_by=Seat.player_id, order_by=ordering)
-                - func.row_number().over(
-                    partition_by=(Seat.player_id, Seat.is_winner), order_by=ordering
-                )
-            ).label("island"),
+            games.c.started,
+            losses_so_far.label("island"),
         )
-        .join(Game, Game.id == Seat.game_id)
-        .where(Game.status == FINISHED)
+        .select_from(games)
+        .join(Seat, Seat.game_id == games.c.id)
         .subquery()
     )
     length = func.count().label("length")
     stmt = (
         select(
-            Player.id,
-            Player.name,
+            results.c.player_id,
             length,
             func.min(results.c.started),
             func.max(results.c.started),
         )
-        .join(Player, Player.id == results.c.player_id)
         .where(results.c.is_winner)
-        .group_by(Player.id, Player.name, results.c.island)
+        .group_by(results.c.player_id, results.c.island)
         .having(func.count() > 1)
         .order_by(length.desc(), func.max(results.c.started).desc())
         .limit(TOP)
     )
-    return [Streak(*row) for row in db.session.execute(stmt)]
+    return [Streak(pid, "", n, first, last) for pid, n, first, last in db.session.execute(stmt)]
 
 
 def _rounds(*, fastest: bool) -> list[GameMark]:
-    """Finished games by number of rounds, with their (first) winner: fastest ones are of
-    12-Step games (or house rules built on it), longest ones of any rules."""
+    """Finished games by number of rounds, with their (first) winner: the fastest among
+    12-Step games (and house rules built on it), the longest among all."""
     winner = (
-        select(Player.name)
-        .join(Seat, Seat.player_id == Player.id)
+        select(Seat.player_id)
         .where(Seat.game_id == Game.id, Seat.is_winner)
         .order_by(Seat.position)
         .limit(1)
@@ -151,40 +177,38 @@ def _rounds(*, fastest: bool) -> list[GameMark]:
     )
     conditions = [Game.status == FINISHED, Game.round_count > 0]
     if fastest:
-        conditions.append(
-            or_(
-                Game.rules_slug == FASTEST_RULES,
-                Game.rules["base"].as_string() == FASTEST_RULES,
-            )
-        )
+        house = select(HouseRules.slug).where(HouseRules.base == FASTEST_RULES)
+        conditions.append(or_(Game.rules_slug == FASTEST_RULES, Game.rules_slug.in_(house)))
     order = Game.round_count.asc() if fastest else Game.round_count.desc()
     stmt = (
-        select(func.coalesce(winner, ""), Game.round_count, Game.id, Game.started, Game.rules_name)
+        select(winner, Game.round_count, Game.id, Game.started, Game.rules_name)
         .where(*conditions)
         .order_by(order, Game.started)
         .limit(TOP)
     )
-    return [GameMark(None, *row) for row in db.session.execute(stmt)]
+    return [
+        GameMark(pid, "", rounds, gid, started, rules)
+        for pid, rounds, gid, started, rules in db.session.execute(stmt)
+    ]
 
 
-def records() -> Records:
-    """Every record on the page, in seven queries."""
+def _compute() -> Records:
     counts = _win_counts()
     most_wins = sorted(
-        (PlayerCount(pid, name, won, games) for pid, name, won, games in counts if won),
-        key=lambda r: (-r.count, r.games, r.name),
+        (PlayerCount(pid, "", won, games) for pid, won, games in counts if won),
+        key=lambda r: (-r.count, r.games, r.player_id),
     )[:TOP]
     best_rate = sorted(
         (
-            PlayerCount(pid, name, won, games)
-            for pid, name, won, games in counts
+            PlayerCount(pid, "", won, games)
+            for pid, won, games in counts
             if games >= MIN_GAMES_FOR_RATE
         ),
-        key=lambda r: (-(r.win_rate or 0), -r.games, r.name),
+        key=lambda r: (-(r.win_rate or 0), -r.games, r.player_id),
     )[:TOP]
     most_games = sorted(
-        (PlayerCount(pid, name, games, games) for pid, name, _won, games in counts),
-        key=lambda r: (-r.count, r.name),
+        (PlayerCount(pid, "", games, games) for pid, _won, games in counts),
+        key=lambda r: (-r.count, r.player_id),
     )[:TOP]
     return Records(
         most_wins=most_wins,
@@ -196,3 +220,22 @@ def records() -> Records:
         fastest=_rounds(fastest=True),
         longest=_rounds(fastest=False),
     )
+
+
+def records() -> Records:
+    """Every record, with current names: two small queries while no game has changed since
+    the last time, seven when one has."""
+    fingerprint = tuple(
+        db.session.execute(select(func.count(Game.id), func.max(Game.updated_at))).one()
+    )
+    cache: dict[str, Any] = current_app.extensions.setdefault("history_records", {})
+    with _lock:
+        kept = cache.get("records") if cache.get("fingerprint") == fingerprint else None
+    if kept is None:
+        kept = _compute()
+        with _lock:
+            cache.update(fingerprint=fingerprint, records=kept)
+    names: dict[int, str] = {
+        pid: name for pid, name in db.session.execute(select(Player.id, Player.name))
+    }
+    return kept.named(names)

@@ -8,7 +8,7 @@ from math import ceil
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, select
-from sqlalchemy.orm import defer, selectinload
+from sqlalchemy.orm import aliased, defer, selectinload
 
 from ..extensions import db
 from ..models import Game, Player, Seat
@@ -103,10 +103,18 @@ def player_choices() -> list[tuple[int, str]]:
 
 
 def rules_choices() -> list[tuple[str, str]]:
-    """(slug, name) of every rule set a stored game was played under."""
-    rows = db.session.execute(
-        select(Game.rules_slug, func.max(Game.rules_name))
-        .group_by(Game.rules_slug)
-        .order_by(func.max(Game.rules_name))
+    """(slug, name) of every rule set a stored game was played under.
+
+    The slugs come from their index alone; the name is looked up once per slug (a handful of
+    rows), not gathered from every game."""
+    slugs = select(Game.rules_slug.label("slug")).distinct().subquery()
+    other = aliased(Game)
+    name = (
+        select(other.rules_name)
+        .where(other.rules_slug == slugs.c.slug)
+        .order_by(other.id.desc())
+        .limit(1)
+        .scalar_subquery()
     )
-    return [(slug, name) for slug, name in rows]
+    rows = db.session.execute(select(slugs.c.slug, name))
+    return sorted(((slug, name) for slug, name in rows), key=lambda choice: choice[1])

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, case, delete, func, select, update
+from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
-from ..history.queries import FINISHED, kept_contract, rate
-from ..models import NAME_LENGTH, Game, Hand, Player, Seat, name_key
+from ..history.queries import FINISHED, game_summaries, kept_contract, rate
+from ..models import NAME_LENGTH, Game, Hand, Player, Seat, name_key, utcnow
 
 
 class PlayerError(ValueError):
@@ -109,54 +109,68 @@ class Profile:
         return max(self.contracts, key=lambda c: (c.rounds_per_game, c.number))
 
 
-def _wins() -> ColumnElement[int]:
-    return func.coalesce(func.sum(case((Seat.is_winner, 1), else_=0)), 0)
-
-
-def _finished() -> ColumnElement[int]:
-    return func.count(case((Game.status == FINISHED, 1)))
-
-
 def player_rows() -> list[PlayerRow]:
     """Every player, by name, with games played, finished, won and the last time they played."""
+    games = game_summaries()
+    per_player = (
+        select(
+            Seat.player_id,
+            func.count().label("games"),
+            func.count(case((games.c.status == FINISHED, 1))).label("finished"),
+            func.count(case((Seat.is_winner, 1))).label("wins"),
+            func.max(games.c.started).label("last_played"),
+        )
+        .select_from(games)
+        .join(Seat, Seat.game_id == games.c.id)
+        .group_by(Seat.player_id)
+        .subquery()
+    )
     stmt = (
         select(
             Player.id,
             Player.name,
-            func.count(Seat.id),
-            _finished(),
-            _wins(),
-            func.max(Game.started),
+            func.coalesce(per_player.c.games, 0),
+            func.coalesce(per_player.c.finished, 0),
+            func.coalesce(per_player.c.wins, 0),
+            per_player.c.last_played,
         )
-        .select_from(Player)
-        .outerjoin(Seat, Seat.player_id == Player.id)
-        .outerjoin(Game, Game.id == Seat.game_id)
-        .group_by(Player.id, Player.name, Player.name_key)
+        .outerjoin(per_player, per_player.c.player_id == Player.id)
         .order_by(Player.name_key)
     )
     return [PlayerRow(*row) for row in db.session.execute(stmt)]
 
 
 def profile(player: Player) -> Profile:
-    """Everything the profile page shows, in seven aggregate queries."""
-    by_rules = [
-        RulesRecord(*row)
-        for row in db.session.execute(
-            select(
-                Game.rules_slug,
-                func.max(Game.rules_name),
-                func.count(Seat.id),
-                _finished(),
-                _wins(),
-                func.coalesce(func.sum(Seat.total), 0),
-                func.coalesce(func.sum(Game.round_count), 0),
-            )
-            .join(Game, Game.id == Seat.game_id)
-            .where(Seat.player_id == player.id)
-            .group_by(Game.rules_slug)
-            .order_by(func.count(Seat.id).desc(), Game.rules_slug)
+    """Everything the profile page shows, in five aggregate queries."""
+    records: dict[str, RulesRecord] = {}
+    statuses: dict[str, int] = {}
+    rows = db.session.execute(
+        select(
+            Game.rules_slug,
+            Game.status,
+            func.max(Game.rules_name),
+            func.count(Seat.id),
+            func.count(case((Seat.is_winner, 1))),
+            func.coalesce(func.sum(Seat.total), 0),
+            func.coalesce(func.sum(Game.round_count), 0),
         )
-    ]
+        .join(Game, Game.id == Seat.game_id)
+        .where(Seat.player_id == player.id)
+        .group_by(Game.rules_slug, Game.status)
+    )
+    for slug, status, name, games, wins, points, rounds in rows:
+        statuses[status] = statuses.get(status, 0) + games
+        was = records.get(slug) or RulesRecord(slug, name, 0, 0, 0, 0, 0)
+        records[slug] = RulesRecord(
+            slug,
+            name,
+            was.games + games,
+            was.finished + (games if status == FINISHED else 0),
+            was.wins + wins,
+            was.points + points,
+            was.rounds + rounds,
+        )
+    by_rules = sorted(records.values(), key=lambda r: (-r.games, r.name))
     overall = RulesRecord(
         "",
         "All rules",
@@ -165,14 +179,6 @@ def profile(player: Player) -> Profile:
         sum(r.wins for r in by_rules),
         sum(r.points for r in by_rules),
         sum(r.rounds for r in by_rules),
-    )
-    statuses = dict(
-        db.session.execute(
-            select(Game.status, func.count(Seat.id))
-            .join(Game, Game.id == Seat.game_id)
-            .where(Seat.player_id == player.id)
-            .group_by(Game.status)
-        ).all()
     )
     return Profile(
         player=player,
@@ -309,11 +315,13 @@ def merge(keep: Player, absorb: Player) -> int:
             f"so they are two different people: nothing was merged."
         )
     try:
+        # Every moved game changes (its ``updated_at`` too, which the records cache watches);
+        # open scoreboards redraw on the version.
         moved_games = select(Seat.game_id).where(Seat.player_id == absorb.id)
         db.session.execute(
             update(Game)
-            .where(Game.id.in_(moved_games), Game.status == "in_progress")
-            .values(version=Game.version + 1)
+            .where(Game.id.in_(moved_games))
+            .values(version=Game.version + 1, updated_at=utcnow())
             .execution_options(synchronize_session=False)
         )
         moved = db.session.scalar(select(func.count(Seat.id)).where(Seat.player_id == absorb.id))
