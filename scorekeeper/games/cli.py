@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import BinaryIO
 
 import click
 
@@ -16,7 +17,7 @@ from .services import GameFileError, export_game, import_game
 
 @bp.cli.command("import")
 @click.argument("file", type=click.File("rb"))
-def import_command(file: click.utils.LazyFile) -> None:
+def import_command(file: BinaryIO) -> None:
     """Store the game in FILE (a game file) and print its id on the last line."""
     try:
         document = json.loads(file.read())

@@ -12,6 +12,7 @@ import secrets
 from typing import Any
 
 from flask import Response, abort, current_app, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
@@ -77,7 +78,7 @@ def _rules_or_none(slug: str | None) -> RuleSet | None:
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new() -> Response:
+def new() -> ResponseReturnValue:
     form = NewGameForm()
     form.rules.choices = house_rules.choices()
     names = _seat_names(form) if request.method == "POST" else []
@@ -202,13 +203,13 @@ def _board_context(game: Game) -> dict[str, Any]:
 
 
 @bp.get("/<int:game_id>")
-def show(game_id: int) -> Response:
+def show(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     return render("games/show.html", "games/_board.html", **_board_context(game))
 
 
 @bp.get("/<int:game_id>/board")
-def board(game_id: int) -> Response:
+def board(game_id: int) -> ResponseReturnValue:
     """What an open scoreboard polls: 204 while the game is unchanged, else the new board."""
     version = db.session.scalar(select(Game.version).where(Game.id == game_id))
     if version is None:
@@ -332,7 +333,7 @@ def _render_round(
     if message:
         general.insert(0, message)
     hands = _hand_views(form, tally, contracts, errors)
-    context = {
+    context: dict[str, Any] = {
         "game": game,
         "tally": tally,
         "form": form,
@@ -352,7 +353,7 @@ def _render_round(
         ),
     }
     if only_seat is not None and is_htmx():
-        return render("games/_hand.html", status=status, hand=hands[only_seat], **context)
+        return render("games/_cards.html", status=status, hand=hands[only_seat], **context)
     if preview_seat is not None and is_htmx():
         return render("games/_points.html", status=status, hand=hands[preview_seat], **context)
     return render("games/round.html", "games/_round_form.html", status=status, **context)
@@ -364,7 +365,7 @@ def _seat_arg(name: str, players: int) -> int | None:
 
 
 @bp.route("/<int:game_id>/rounds/new", methods=["GET", "POST"])
-def new_round(game_id: int) -> Response:
+def new_round(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     players = len(game.seats)
     form = RoundForm()
@@ -427,7 +428,7 @@ def new_round(game_id: int) -> Response:
 
 
 @bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
-def edit_round(game_id: int, number: int) -> Response:
+def edit_round(game_id: int, number: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     played = next((r for r in game.rounds if r.number == number), None)
     if played is None:
@@ -493,7 +494,7 @@ def _stored_round_text(game: Game, number: int) -> str:
 
 
 @bp.post("/<int:game_id>/rounds/<int:number>/delete")
-def delete_round(game_id: int, number: int) -> Response:
+def delete_round(game_id: int, number: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     if not any(r.number == number for r in game.rounds):
         abort(404)
@@ -510,7 +511,7 @@ def delete_round(game_id: int, number: int) -> Response:
 
 
 @bp.post("/<int:game_id>/abandon")
-def abandon(game_id: int) -> Response:
+def abandon(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     services.abandon_game(game)
     flash("The game was abandoned: it is kept, with no winner.", "success")
@@ -518,7 +519,7 @@ def abandon(game_id: int) -> Response:
 
 
 @bp.post("/<int:game_id>/may-i")
-def may_i(game_id: int) -> Response:
+def may_i(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     seat = _seat_arg("seat", len(game.seats))
     change = -1 if request.form.get("change") == "-1" else 1
@@ -544,7 +545,7 @@ def may_i(game_id: int) -> Response:
 
 
 @bp.get("/<int:game_id>/export")
-def export(game_id: int) -> Response:
+def export(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     body = json.dumps(services.export_game(game), indent=2, ensure_ascii=False)
     response = Response(body + "\n", mimetype="application/json")
@@ -555,7 +556,7 @@ def export(game_id: int) -> Response:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def upload() -> Response:
+def upload() -> ResponseReturnValue:
     form = UploadForm()
     problems: list[str] = []
     if form.validate_on_submit():
