@@ -36,7 +36,7 @@ from ..rules import (
     get_ruleset,
     score_cards,
 )
-from .forms import RefereeForm, refuse
+from .forms import MELD_SEPARATOR, RefereeForm, refuse
 
 # Without a game, overflow is checked against the packs of a typical table.
 TYPICAL_PLAYERS = 4
@@ -220,7 +220,7 @@ def _ask(form: RefereeForm, table: Table, number: int) -> Verdict:
             mode,
             ruling.valid,
             "Allowed" if ruling.valid else "Not allowed",
-            f"Lay off {added}" + (f": {describe_meld(ruling.meld)}" if ruling.meld else ""),
+            f"Lay off {added}" + (f": {_lower(describe_meld(ruling.meld))}" if ruling.meld else ""),
             melds=_arrangement(ruling),
             reasons=_reasons(ruling),
         )
@@ -312,6 +312,10 @@ def describe_meld(meld: Meld) -> str:
     return text
 
 
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
 def link_params(form: RefereeForm, table: Table) -> dict[str, str]:
     """The query string that asks this question again, in its shortest form."""
     params: dict[str, str] = {}
@@ -326,11 +330,18 @@ def link_params(form: RefereeForm, table: Table) -> dict[str, str]:
     mode = form.mode.data
     if mode != "meld":
         params["mode"] = mode
-    if mode == "contract":
-        params["melds"] = " / ".join(format_cards(meld) for meld in form.parsed_melds)
     for name in form.card_fields:
-        if name != "melds":
-            params[name] = format_cards(form.parsed.get(name, []))
+        # Cards as the engine reads them; text that is no cards yet stays as it was typed.
+        if name == "melds" and form.parsed_melds:
+            text = " / ".join(format_cards(meld) for meld in form.parsed_melds)
+        elif name == "melds":
+            text = MELD_SEPARATOR.sub(" / ", (form.melds.data or "").strip())
+        elif name in form.parsed:
+            text = format_cards(form.parsed[name])
+        else:
+            text = " ".join((form[name].data or "").split())
+        if text:
+            params[name] = text
     if mode == "liberate" and form.own.data:
         params["own"] = "1"
     if mode in ("contract", "hand"):

@@ -19,7 +19,7 @@ from .sections import SECTIONS, VALUE_WORDS, packs_table, sources_of
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
 
-@bp.get("/")
+@bp.get("", strict_slashes=False)
 def index() -> Response:
     presets = [get_ruleset(slug) for slug in PRESETS]
     return render("rules/index.html", presets=presets, saved=house_rules.saved())

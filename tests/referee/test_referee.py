@@ -222,3 +222,27 @@ def test_an_unknown_game_or_player_is_a_404(app: Flask, client: FlaskClient) -> 
     assert client.get("/referee?game=999").status_code == 404
     assert client.get("/referee?game=abc").status_code == 404
     assert client.get(f"/referee?game={game_id}&player=999").status_code == 404
+
+
+def test_the_address_keeps_what_was_typed_even_before_it_is_cards(client: FlaskClient) -> None:
+    response = client.get("/referee?rules=twelve-step&cards=5s++1H", headers=HTMX)
+    assert response.status_code == 422
+    assert response.headers["HX-Replace-Url"] == "/referee?rules=twelve-step&cards=5s+1H"
+
+
+def test_a_hand_that_makes_its_contract_shows_the_lay_down_and_what_is_left(
+    client: FlaskClient,
+) -> None:
+    query = "rules=twelve-step&mode=hand&contract=2&cards=5S+5H+5D+7C+8C+9C+JK+KD+QS"
+    page = client.get(f"/referee?{query}").get_data(as_text=True)
+    assert verdict_of(page) == "true"
+    assert "You can lay down contract 2 (a set of 3 and a run of 4)" in page
+    assert '<span class="card-chip wild">10♣<span class="wild-card">JK</span></span>' in page
+    assert "(20 points if caught)" in page
+
+
+def test_a_hand_short_of_its_contract_says_by_how_many_cards(client: FlaskClient) -> None:
+    query = "rules=twelve-step&mode=hand&contract=2&cards=5S+5H+7C+8C+KD+QS"
+    page = client.get(f"/referee?{query}").get_data(as_text=True)
+    assert verdict_of(page) == "false"
+    assert "Not yet" in page and "3 cards short" in page

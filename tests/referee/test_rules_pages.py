@@ -217,7 +217,7 @@ def test_deleting_asks_first_then_removes_the_rules(app: Flask, client: FlaskCli
     confirm = client.get("/rules/sunday/delete").get_data(as_text=True)
     assert "keep their own copy" in confirm
     response = client.post("/rules/sunday/delete")
-    assert response.status_code == 303 and response.headers["Location"] == "/rules/"
+    assert response.status_code == 303 and response.headers["Location"] == "/rules"
     assert client.get("/rules/sunday").status_code == 404
     assert client.get("/referee?rules=sunday").status_code == 404
 
