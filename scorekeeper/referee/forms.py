@@ -47,7 +47,8 @@ class MeldsField(TextAreaField):
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         if valuelist:
-            self.data = "\n".join(str(value) for value in valuelist if str(value).strip())
+            melds = (part.strip() for value in valuelist for part in MELD_SEPARATOR.split(value))
+            self.data = "\n".join(meld for meld in melds if meld)
 
 
 class RefereeForm(FlaskForm):
