@@ -7,12 +7,9 @@ contract that round without going out.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
-
-from sqlalchemy.exc import SAWarning
 
 from scorekeeper.games.services import import_game
 from scorekeeper.models import Game
@@ -55,10 +52,7 @@ def document(
 
 
 def play(players: Sequence[str], rounds: Sequence[Round], **options: Any) -> Game:
-    with warnings.catch_warnings():
-        # import_game's autoflush warning is the games feature's to fix; it stores correctly.
-        warnings.filterwarnings("ignore", "Object of type <Hand> not in session", SAWarning)
-        return import_game(document(players, rounds, **options))
+    return import_game(document(players, rounds, **options))
 
 
 def day(n: int) -> datetime:
