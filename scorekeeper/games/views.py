@@ -332,6 +332,7 @@ def _render_round(
             errors.setdefault(problem.field, []).append(problem.message)
     if message:
         general.insert(0, message)
+    summary = [(_anchor(field), text) for field, texts in errors.items() for text in texts]
     hands = _hand_views(form, tally, contracts, errors)
     context: dict[str, Any] = {
         "game": game,
@@ -343,6 +344,7 @@ def _render_round(
         "dealer": tally.names[dealer],
         "errors": errors,
         "general": general,
+        "summary": summary,
         "nobody_allowed": tally.rules.nobody_out_allowed,
         "pad_ranks": PAD_RANKS,
         "is_last": editing and number == len(tally.rounds),
@@ -357,6 +359,14 @@ def _render_round(
     if preview_seat is not None and is_htmx():
         return render("games/_points.html", status=status, hand=hands[preview_seat], **context)
     return render("games/round.html", "games/_round_form.html", status=status, **context)
+
+
+def _anchor(field: str) -> str:
+    """Where on the round form the message for ``field`` is shown."""
+    kind, _, seat = field.partition("-")
+    if kind in ("cards", "made") and seat:
+        return f"#hand-{seat}"
+    return "#went-out" if field == "went_out" else "#table-error"
 
 
 def _seat_arg(name: str, players: int) -> int | None:

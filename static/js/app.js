@@ -88,3 +88,15 @@ document.addEventListener("change", (event) => {
   });
 })();
 // referee end
+
+// games: on the round form, the block of whoever went out shows "went out" instead of the
+// made-contract toggle and the card pad, at once (the server treats them the same way).
+document.addEventListener("change", (event) => {
+  const radio = event.target.closest("input[name='went_out']");
+  if (!radio || !radio.form) {
+    return;
+  }
+  for (const hand of radio.form.querySelectorAll(".hand[data-seat]")) {
+    hand.classList.toggle("is-out", hand.dataset.seat === radio.value);
+  }
+});

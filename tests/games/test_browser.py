@@ -44,7 +44,8 @@ def test_a_round_entered_with_the_pad_shows_on_another_phone(
 
     phone.get_by_role("link", name="Enter round 1").click()
     phone.locator("fieldset.went-out label.choice", has_text="Wyn").click()
-    expect(phone.locator("#hand-0")).to_contain_text("Went out")
+    expect(phone.locator("#hand-0 .when-out")).to_be_visible()
+    expect(phone.locator("#hand-0 .hand-pad")).to_be_hidden()
     # Quick taps queue up: none is lost while the one before is on its way.
     for rank in ("K", "JK", "A", "Q"):
         phone.locator(f"#hand-1 .hand-pad button[value='{rank}']").click()

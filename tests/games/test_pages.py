@@ -28,11 +28,10 @@ def text(response: object) -> str:
 
 
 def field_errors(page: str) -> list[str]:
+    """The messages shown at the fields (class field-error), in page order."""
     return [
         re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", message)).strip().replace("&#39;", "'")
-        for message in re.findall(
-            r'class="(?:field-error|errors)"[^>]*>(.*?)</(?:p|div)>', page, re.S
-        )
+        for message in re.findall(r'class="field-error"[^>]*>(.*?)</(?:p|div)>', page, re.S)
     ]
 
 
@@ -202,6 +201,8 @@ def test_refused_whoever_went_out_holds_cards(client: FlaskClient) -> None:
         "Round 1: Ann went out, so Ann holds no cards (entered: K Q)."
     ]
     assert 'aria-describedby="cards-0-error"' in text(response)
+    assert "Nothing was saved: 1 thing to fix." in text(response)
+    assert '<a href="#hand-0">Round 1: Ann went out' in text(response)
     assert 'name="hands-0-cards" value="K Q"' in text(response)
     assert rounds_stored(client, game_id) == 0
 
