@@ -153,7 +153,7 @@ class Seat(db.Model):
     may_i_used: Mapped[int] = mapped_column(Integer, default=0)
 
     game: Mapped[Game] = relationship(back_populates="seats")
-    player: Mapped[Player] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(back_populates="seats", lazy="selectin")
     hands: Mapped[list[Hand]] = relationship(back_populates="seat")
 
 
@@ -174,8 +174,12 @@ class Round(db.Model):
 
     game: Mapped[Game] = relationship(back_populates="rounds")
     went_out: Mapped[Seat | None] = relationship(foreign_keys=[went_out_id])
+    # A round is never shown without its hands: load them for all rounds at once.
     hands: Mapped[list[Hand]] = relationship(
-        back_populates="round", cascade="all, delete-orphan", order_by="Hand.seat_id"
+        back_populates="round",
+        cascade="all, delete-orphan",
+        order_by="Hand.seat_id",
+        lazy="selectin",
     )
 
 
