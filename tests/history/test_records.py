@@ -1,0 +1,62 @@
+"""Family records, checked against games whose outcome is known by hand."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.history.records import records
+
+from .factory import contract_rummy, day, play, twelve_step_rounds
+
+
+def games() -> None:
+    contract_rummy(["Ann", "Ben"], "Ann", {"Ben": "K Q"}, day(1))  # Ben 140
+    contract_rummy(["Ann", "Ben", "Cy"], "Ann", {"Ben": "5", "Cy": "K"}, day(2))  # 35, 70
+    contract_rummy(["Ben", "Ann"], "Ann", {"Ben": "3"}, day(3))  # Ben 21
+    contract_rummy(["Ann", "Ben"], "Ben", {"Ann": "K"}, day(4))  # Ann 70
+    play(
+        ["Ann", "Cy"],
+        twelve_step_rounds("Cy", {"Ann": "K"}),
+        rules="twelve-step",
+        started=day(5),
+    )  # Cy wins in 12 rounds, Ann 120
+    play(["Ann", "Ben"], [("Ben", {"Ann": "K Q K Q K Q K Q"})], started=day(6))  # in progress
+
+
+def test_records_follow_from_the_games(app: Flask) -> None:
+    with app.app_context():
+        games()
+        found = records()
+    assert [(r.name, r.count, r.games) for r in found.most_wins] == [
+        ("Ann", 3, 5),
+        ("Cy", 1, 2),  # the same wins in fewer games rank higher
+        ("Ben", 1, 4),
+    ]
+    assert [(s.name, s.length) for s in found.streaks] == [("Ann", 3)]
+    assert found.streaks[0].first == day(1) and found.streaks[0].last == day(3)
+    assert [(m.name, m.value) for m in found.highest_totals] == [
+        ("Ben", 140),
+        ("Ann", 120),
+        ("Cy", 70),  # level with Ann's 70, but earlier
+    ]
+    assert [(m.name, m.value, m.started) for m in found.lowest_totals] == [
+        ("Ann", 0, day(1)),
+        ("Ann", 0, day(2)),
+        ("Ann", 0, day(3)),
+    ]
+    assert [(m.name, m.value) for m in found.fastest] == [("Cy", 12)]
+    assert [(m.value) for m in found.longest] == [12, 7, 7]
+    assert [(r.name, r.count) for r in found.most_games] == [("Ann", 5), ("Ben", 4), ("Cy", 2)]
+    # Only Ann has the 5 finished games a win rate needs.
+    assert [(r.name, r.win_rate) for r in found.best_rate] == [("Ann", 3 / 5)]
+
+
+def test_records_page(client: FlaskClient, app: Flask) -> None:
+    assert "No finished game yet" in client.get("/records").get_data(as_text=True)
+    with app.app_context():
+        games()
+    page = client.get("/records").get_data(as_text=True)
+    assert "3 in a row" in page
+    assert "12 rounds</strong>, won by Cy" in page
+    assert "<strong>140</strong>" in page
