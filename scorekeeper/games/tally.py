@@ -348,11 +348,14 @@ def _check_round(
         hand = entry.hands[seat] if seat < len(entry.hands) else HandEntry()
         contract = contracts[seat]
         going_out_only = rules.contract(contract).going_out_only
+        # Whether what was entered could be read (a refusal is already listed when not).
+        readable = True
         try:
             cards = parse_cards(hand.cards)
         except CardError as error:
             problems.append(Problem(number, cards_field(seat), f"Round {number}, {name}: {error}."))
             cards = []
+            readable = False
         if len(format_cards(cards)) > CARDS_LENGTH:
             problems.append(
                 Problem(
@@ -362,6 +365,7 @@ def _check_round(
                 )
             )
             cards = []
+            readable = False
         table.extend(cards)
         made_contract = bool(hand.made_contract)
         if seat == went_out:
@@ -386,7 +390,8 @@ def _check_round(
                 )
             points = 0
         else:
-            if not cards and not hand.cards.strip():
+            # Separators alone ("," or "-") are no cards either.
+            if not cards and readable:
                 problems.append(
                     Problem(
                         number,

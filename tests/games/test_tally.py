@@ -303,8 +303,11 @@ def test_refused_whoever_went_out_is_said_not_to_have_made_the_contract() -> Non
     ]
 
 
-def test_refused_a_player_who_did_not_go_out_holds_no_cards() -> None:
-    assert refusals("twelve-step", [entry(NAMES, "Ben", {"Ann": "5", "Cy": "5"})]) == [
+@pytest.mark.parametrize("nothing", ["", "  ", ",", " - , "])
+def test_refused_a_player_who_did_not_go_out_holds_no_cards(nothing: str) -> None:
+    # Separators alone are no cards: such a hand would score 0 and export as "".
+    dee_holds = {"Ann": "5", "Cy": "5", "Dee": nothing}
+    assert refusals("twelve-step", [entry(NAMES, "Ben", dee_holds)]) == [
         (
             1,
             "cards-3",
