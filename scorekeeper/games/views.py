@@ -574,6 +574,9 @@ def upload() -> ResponseReturnValue:
             document = json.loads(form.file.data.read())
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             problems = [f"This file is not a JSON document ({error})."]
+        except (ValueError, RecursionError):
+            # A number of thousands of digits, or lists nested thousands deep: no game file.
+            problems = ["This file is not a game file: its numbers or nesting are far too large."]
         else:
             try:
                 game = services.import_game(document)

@@ -100,6 +100,12 @@ def import_lines(lines: Iterable[str | bytes]) -> ImportReport:
         except json.JSONDecodeError as error:
             report.refused.append((number, [f"This line is not JSON ({error.msg})."]))
             continue
+        except (ValueError, RecursionError):
+            # A number of thousands of digits, or lists nested thousands deep.
+            report.refused.append(
+                (number, ["This line is not a game: its numbers or nesting are far too large."])
+            )
+            continue
         if not isinstance(document, dict):
             report.refused.append((number, ["This line is not a game document."]))
             continue
