@@ -6,6 +6,10 @@ import io
 
 from flask.testing import FlaskClient
 
+from scorekeeper.inputs import LARGEST_ID, whole_number
+
+from .helpers import start_game
+
 
 def _upload(client: FlaskClient, url: str, raw: bytes) -> str:
     response = client.post(url, data={"file": (io.BytesIO(raw), "file.json")})
@@ -17,3 +21,35 @@ def test_uploads_nested_too_deep_or_with_huge_numbers_are_refused(client: FlaskC
     for raw in (b"[" * 100_000, b'{"version": ' + b"1" * 5000 + b"}"):
         assert "far too large" in _upload(client, "/games/import", raw)
         assert "far too large" in _upload(client, "/history/backup", raw)
+
+
+def test_whole_number_takes_only_plain_digits_in_range() -> None:
+    assert whole_number("12") == 12
+    assert whole_number(" 3 ") == 3
+    assert whole_number(str(LARGEST_ID)) == LARGEST_ID
+    for text in ("²", "٣", "9" * 5000, str(LARGEST_ID + 1), "-1", "1.5", "", None):
+        assert whole_number(text) is None, text
+    assert whole_number("4", below=4) is None
+    assert whole_number("3", below=4) == 3
+
+
+def test_digits_int_refuses_are_refused_at_the_field_not_crashed(client: FlaskClient) -> None:
+    form = {"rules": "twelve-step", "players-0": "Ann", "players-1": "Ben", "start": "y"}
+    for odd in ("²", "9" * 5000):
+        response = client.post("/games/new", data={**form, "first_dealer": odd})
+        assert response.status_code == 302  # the first seat deals, as when nothing was picked
+        response = client.post("/games/new", data={**form, "up": odd})
+        assert response.status_code < 500
+        assert client.get("/referee", query_string={"game": odd}).status_code == 404
+    game_id = start_game(client)
+    for odd in ("²", "9" * 5000):
+        response = client.post(
+            f"/games/{game_id}/rounds/new",
+            data={"went_out": odd, "number": odd, "hands-0-cards": "K", "save": "y"},
+        )
+        assert response.status_code == 422
+        assert "say who went out" in response.get_data(as_text=True)
+        response = client.post(
+            f"/games/{game_id}/rounds/new", data={f"remove-{odd}": "0", "remove-0": odd}
+        )
+        assert response.status_code == 200

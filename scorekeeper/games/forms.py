@@ -17,6 +17,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import FieldList, HiddenField, SelectField, StringField
 from wtforms.validators import Length
 
+from scorekeeper.inputs import whole_number
 from scorekeeper.models import CARDS_LENGTH, NAME_LENGTH
 
 # The pad's keys, in the order a hand is usually read: joker, ace, court cards, then down.
@@ -40,8 +41,9 @@ def add_card(text: str, rank: str) -> str:
 def remove_card(text: str, index: str) -> str:
     """The cards ``text`` without the card at position ``index`` (0 first)."""
     tokens = card_tokens(text)
-    if index.isdigit() and int(index) < len(tokens):
-        del tokens[int(index)]
+    position = whole_number(index, below=len(tokens))
+    if position is not None:
+        del tokens[position]
     return " ".join(tokens)
 
 
@@ -77,8 +79,9 @@ class RoundForm(FlaskForm):
         value = (self.went_out.data or "").strip()
         if value == NOBODY:
             return None
-        if value.isdigit() and int(value) < players:
-            return int(value)
+        seat = whole_number(value, below=players)
+        if seat is not None:
+            return seat
         return ""
 
 

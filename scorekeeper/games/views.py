@@ -18,6 +18,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper import house_rules
 from scorekeeper.extensions import db
+from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game, Player
 from scorekeeper.rules import CardError, RuleSet, parse_cards
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
@@ -82,8 +83,7 @@ def new() -> ResponseReturnValue:
     form = NewGameForm()
     form.rules.choices = house_rules.choices()
     names = _seat_names(form) if request.method == "POST" else []
-    dealer = form.first_dealer.data or "0"
-    dealer_seat = int(dealer) if dealer.isdigit() else 0
+    dealer_seat = whole_number(form.first_dealer.data) or 0
     action = _pressed(request.form)
     problems: dict[str, list[str]] = {}
 
@@ -96,8 +96,8 @@ def new() -> ResponseReturnValue:
                     names.append(value)
                 else:
                     names[empty] = value
-        elif button in ("up", "down") and value.isdigit():
-            seat = int(value)
+        elif button in ("up", "down") and whole_number(value) is not None:
+            seat = whole_number(value) or 0
             other = seat - 1 if button == "up" else seat + 1
             if 0 <= seat < len(names) and 0 <= other < len(names):
                 names[seat], names[other] = names[other], names[seat]
@@ -263,11 +263,11 @@ def _apply_pad(form: RoundForm) -> int | None:
     """Apply a pad key (``add-<seat>`` / ``remove-<seat>``) to the seat's text; its seat."""
     for key, value in request.form.items():
         for prefix, change in (("add-", add_card), ("remove-", remove_card)):
-            seat_text = key.removeprefix(prefix)
-            if key.startswith(prefix) and seat_text.isdigit() and int(seat_text) < len(form.hands):
-                hand = form.hands[int(seat_text)]
+            seat = whole_number(key.removeprefix(prefix), below=len(form.hands))
+            if key.startswith(prefix) and seat is not None:
+                hand = form.hands[seat]
                 hand.cards = change(hand.cards, value)
-                return int(seat_text)
+                return seat
     return None
 
 
@@ -370,8 +370,7 @@ def _anchor(field: str) -> str:
 
 
 def _seat_arg(name: str, players: int) -> int | None:
-    value = request.form.get(name, "")
-    return int(value) if value.isdigit() and int(value) < players else None
+    return whole_number(request.form.get(name), below=players)
 
 
 @bp.route("/<int:game_id>/rounds/new", methods=["GET", "POST"])
@@ -403,7 +402,7 @@ def new_round(game_id: int) -> ResponseReturnValue:
             game, form, number=number, editing=False, problems=[problem], status=UNPROCESSABLE
         )
     entry = _round_entry(game, form, number)
-    form_number = int(form.number.data) if (form.number.data or "").isdigit() else None
+    form_number = whole_number(form.number.data)
     try:
         saved = services.add_round(
             game, entry, number=form_number, submission=(form.token.data or None)
@@ -463,7 +462,7 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
         return _render_round(
             game, form, number=number, editing=True, problems=[problem], status=UNPROCESSABLE
         )
-    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    version = whole_number(form.version.data)
     try:
         services.edit_round(game, number, _round_entry(game, form, number), version=version)
     except services.RoundRefused as refused:

@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from .. import house_rules
 from ..extensions import db
+from ..inputs import whole_number
 from ..models import Game, Seat
 from ..rules import (
     PRESETS,
@@ -93,9 +94,8 @@ def table_for(form: RefereeForm) -> Table:
 
 
 def _game(game_id: str) -> Game:
-    if not game_id.isdigit():
-        abort(404)
-    game = db.session.get(Game, int(game_id))
+    number = whole_number(game_id)
+    game = None if number is None else db.session.get(Game, number)
     if game is None:
         abort(404)
     return game
@@ -103,9 +103,9 @@ def _game(game_id: str) -> Game:
 
 def _seat(game: Game, player: str) -> Seat:
     """The seat of ``player`` at ``game``: a player id, or else a seat id."""
-    if not player.isdigit():
+    number = whole_number(player)
+    if number is None:
         abort(404)
-    number = int(player)
     at_game = select(Seat).where(Seat.game_id == game.id)
     seat: Seat | None = db.session.scalar(at_game.where(Seat.player_id == number))
     if seat is None:

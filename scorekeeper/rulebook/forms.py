@@ -28,6 +28,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, Optional, ValidationError
 
+from ..inputs import whole_number
 from ..models import NAME_LENGTH
 from ..rules import OptionProblem, Rank, RuleSet, describe_options
 
@@ -160,12 +161,12 @@ class HouseRulesForm(FlaskForm):
 
     def validate_cards_dealt(self, field: Field) -> None:
         numbers = [token for token in re.split(r"[\s,;]+", field.data or "") if token]
-        bad = [token for token in numbers if not token.isdigit()]
+        bad = [token for token in numbers if whole_number(token) is None]
         if bad or not numbers:
             raise ValidationError(
                 "Write one number of cards, or one per round separated by spaces (10 10 12)."
             )
-        values = [int(token) for token in numbers]
+        values = [whole_number(token) or 0 for token in numbers]
         self.parsed_dealt = values[0] if len(values) == 1 else values
 
     def options(self) -> dict[str, Any]:
