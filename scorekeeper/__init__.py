@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import assets, config, errors, security
+from . import assets, config, errors, inputs, security
 from .extensions import compress, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +33,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     config.load(app, test_config)
+    inputs.init_app(app)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS))

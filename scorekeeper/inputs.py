@@ -1,8 +1,65 @@
-"""Numbers as people type them into forms and addresses."""
+"""Request input the database can always be asked about: no NUL characters, ids in range.
+
+PostgreSQL refuses text holding NUL (``\\x00``) and integers beyond its column types, and
+SQLite refuses integers beyond 64 bits, each with an error rather than "no such row". Nothing
+a person types needs a NUL, so it is dropped from every form field and query argument (names
+and values) as the request is read; an address with a NUL or an id past the largest one a
+column can hold matches no page (404).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
+from flask import Flask, Request
+from werkzeug.datastructures import ImmutableMultiDict, iter_multi_items
+from werkzeug.routing import IntegerConverter, UnicodeConverter
+
+NUL = "\x00"
 LARGEST_ID = 2**31 - 1  # the ids and numbers in addresses are 32-bit integer columns
+
+
+def without_nul(value: Any) -> Any:
+    return value.replace(NUL, "") if isinstance(value, str) else value
+
+
+class CleanParameters(ImmutableMultiDict[str, Any]):
+    """Form fields and query arguments with every NUL dropped (uploaded files untouched)."""
+
+    def __init__(self, mapping: Any = None) -> None:
+        items: Iterable[tuple[str, Any]] | None = None
+        if mapping is not None:
+            items = [(without_nul(k), without_nul(v)) for k, v in iter_multi_items(mapping)]
+        super().__init__(items)
+
+
+class CleanRequest(Request):
+    parameter_storage_class = CleanParameters
+
+
+class IdConverter(IntegerConverter):
+    """``<int:...>`` within the range of the integer columns."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", LARGEST_ID)
+        super().__init__(map, *args, **kwargs)
+
+
+class TextConverter(UnicodeConverter):
+    """``<slug>``: one path segment without a NUL."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(map, *args, **kwargs)
+        self.regex = self.regex.replace("[^/]", "[^/\\x00]")
+
+
+def init_app(app: Flask) -> None:
+    """Call before the blueprints are registered (their rules take these converters)."""
+    app.request_class = CleanRequest
+    app.url_map.converters["int"] = IdConverter
+    app.url_map.converters["default"] = TextConverter
+    app.url_map.converters["string"] = TextConverter
 
 
 def whole_number(text: str | None, *, below: int | None = None) -> int | None:

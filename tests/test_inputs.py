@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import io
+import json
 
+from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func, select
 
+from scorekeeper.extensions import db
 from scorekeeper.inputs import LARGEST_ID, whole_number
+from scorekeeper.models import Game, Player
 
-from .helpers import start_game
+from .helpers import game_document, start_game
 
 
 def _upload(client: FlaskClient, url: str, raw: bytes) -> str:
@@ -53,3 +58,25 @@ def test_digits_int_refuses_are_refused_at_the_field_not_crashed(client: FlaskCl
             f"/games/{game_id}/rounds/new", data={f"remove-{odd}": "0", "remove-0": odd}
         )
         assert response.status_code == 200
+
+
+def test_ids_beyond_the_columns_are_404(client: FlaskClient) -> None:
+    for path in (f"/games/{2**31}", f"/games/{2**63}/rounds/1/edit", f"/players/{2**64}"):
+        assert client.get(path).status_code == 404, path
+    assert client.get("/rules/a%00b").status_code == 404
+
+
+def test_nul_is_dropped_from_fields_and_refused_in_game_files(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client, players=["A\x00nn", "Ben", "Cy\x00"])
+    assert client.get(f"/games/{game_id}/export").get_json()["players"][:3] == ["Ann", "Ben", "Cy"]
+    with app.app_context():
+        games = db.session.scalar(select(func.count(Game.id)))
+    document = game_document("twelve-step", ["Dee\x00", "Eve", "Fay"], [])
+    raw = json.dumps(document).encode()
+    assert "NUL character" in _upload(client, "/games/import", raw)
+    assert "NUL character" in _upload(client, "/history/backup", raw)
+    with app.app_context():
+        assert db.session.scalar(select(func.count(Game.id))) == games
+        assert not db.session.scalars(select(Player).where(Player.name.like("Dee%"))).all()

@@ -467,6 +467,9 @@ def import_game(document: Mapping[str, Any]) -> Game:
     """Store the game a game file describes, in one transaction, and return it.
 
     Raises GameFileError (with ``.problems``) and stores nothing when the file is refused."""
+    if _holds_nul(document):
+        # No text in a game holds one, and PostgreSQL cannot store it.
+        raise GameFileError(["The file holds a NUL character (\\u0000): no game file does."])
     try:
         checked = read_game_file(document, _resolve_rules)
     except house_rules.UnknownRules as error:
@@ -500,6 +503,19 @@ def import_game(document: Mapping[str, Any]) -> Game:
         db.session.rollback()
         raise
     return game
+
+
+def _holds_nul(value: Any, depth: int = 0) -> bool:
+    """Whether any text (key or value) in a decoded JSON document holds a NUL character."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if depth > 100:
+        return False  # deeper than any game file: read_game_file refuses its shape
+    if isinstance(value, Mapping):
+        return any(_holds_nul(k) or _holds_nul(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(item, depth + 1) for item in value)
+    return False
 
 
 def export_game(game: Game) -> dict[str, Any]:
