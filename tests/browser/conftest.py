@@ -7,6 +7,7 @@ on a SQLite file of its own. Screenshots of the main pages land in
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -19,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from ..helpers import game_document, twelve_step_to_the_end
 from ..postgres import free_port
 
 CHROMIUM = "/usr/bin/chromium"
@@ -110,6 +112,8 @@ def browser() -> Iterator[Any]:
 
 
 def _page(browser: Any, base_url: str, device: dict[str, Any]) -> Iterator[Any]:
+    """A page in a fresh context (``device`` may carry ``color_scheme="dark"``); when it is
+    closed, any script error, CSP violation or unexpected failed request fails the test."""
     context = browser.new_context(base_url=base_url, **device)
     context.set_default_timeout(10_000)
     page = context.new_page()
@@ -147,11 +151,58 @@ def desktop(browser: Any, live_server: str) -> Iterator[Any]:
     yield from _page(browser, live_server, DESKTOP)
 
 
+@pytest.fixture(scope="session")
+def sample_games(browser: Any, live_server: str) -> dict[str, str]:
+    """Games uploaded once for the pages that need some: a finished Contract Rummy game (its
+    page has the charts), a 12-Step game in progress; their addresses, a player's and her id."""
+    finished = game_document(
+        "contract-rummy",
+        ["Maud", "Nell", "Otto"],
+        [
+            ("Maud", {"Nell": "K 5", "Otto": "A Q"}, set()),
+            ("Nell", {"Maud": "K", "Otto": "K K"}, {"Maud"}),
+            ("Otto", {"Maud": "5", "Nell": "K"}, set()),
+            ("Maud", {"Nell": "9", "Otto": "K"}, {"Nell"}),
+            ("Nell", {"Maud": "9", "Otto": "3"}, set()),
+            (None, {"Maud": "Q", "Nell": "Q 2", "Otto": "JK"}, set()),
+            ("Otto", {"Maud": "2", "Nell": "10"}, set()),
+        ],
+    )
+    # Six players with long names: the rounds table is wider than a phone and scrolls.
+    six = ("Maud", "Nell", "Pia", "Quentin", "Rosalind", "Sebastian")
+    playing = game_document("twelve-step", list(six), twelve_step_to_the_end(six)[:3])
+    addresses: dict[str, str] = {}
+    pages = _page(browser, live_server, DESKTOP)
+    page = next(pages)
+    for key, document in (("finished", finished), ("playing", playing)):
+        page.goto("/games/import")
+        page.set_input_files(
+            "#file",
+            files=[
+                {
+                    "name": f"{key}.json",
+                    "mimeType": "application/json",
+                    "buffer": json.dumps(document).encode(),
+                }
+            ],
+        )
+        page.get_by_role("button", name="Upload").click()
+        page.wait_for_url(re.compile(r"/games/\d+$"))
+        addresses[key] = page.url.removeprefix(live_server)
+    page.goto("/players")
+    addresses["player"] = page.get_by_role("link", name="Maud").get_attribute("href")
+    addresses["player_id"] = addresses["player"].rsplit("/", 1)[-1]
+    next(pages, None)
+    return addresses
+
+
 def screenshot(page: Any, name: str) -> Path:
     """Save a full-page screenshot for a person to look at after the run."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    # caret="initial": hiding the caret leaves empty style attributes on the fields, which htmx
+    # then copies onto swapped-in fields, and the Content-Security-Policy rightly refuses.
+    page.screenshot(path=str(path), full_page=True, caret="initial")
     return path
 
 

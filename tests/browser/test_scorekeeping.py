@@ -9,19 +9,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ..browser import conftest as fixtures
-from ..browser.conftest import (
+from .conftest import (
     NARROW_PHONE,
     _page,
     fits_width,
     screenshot,
     serious_accessibility_violations,
 )
-
-# The browser fixtures live in tests/browser/conftest.py; borrowed here by name.
-browser = fixtures.browser
-live_server = fixtures.live_server
-phone = fixtures.phone
 
 pytestmark = pytest.mark.browser
 
