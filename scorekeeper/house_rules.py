@@ -122,8 +122,12 @@ def delete(slug: str) -> str:
     """Delete saved house rules; returns their name. Raises ``UnknownRules``."""
     record = get(slug)
     name = record.name
-    db.session.delete(record)
-    db.session.commit()
+    try:
+        db.session.delete(record)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
     return name
 
 

@@ -1,0 +1,694 @@
+"""Hostile input: random and malformed values sent to every form and endpoint.
+
+Every endpoint in ``app.url_map`` is reached (a new one fails ``test_every_endpoint_is_covered``
+until it is listed in ``ROUTES``), against seeded data: a game in progress played under saved
+house rules, a finished game, an abandoned one, players. Whatever is sent, the answer is a 4xx
+with a message, or a normal 2xx/3xx where the input is acceptable, never a 500 (the app runs
+with TESTING on, so an error in a view raises here with its traceback). Names holding HTML are
+shown as text everywhere they appear.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markupsafe import escape
+from sqlalchemy import func, select
+from werkzeug.test import TestResponse
+
+from scorekeeper import house_rules
+from scorekeeper.extensions import db
+from scorekeeper.games.services import import_game
+from scorekeeper.models import Game, GameEvent, Hand, HouseRules, Player, Round, Seat
+
+from .helpers import game_document, save_round, start_game, twelve_step_to_the_end
+
+SCRIPT = "<script>alert(1)</script>"
+IMG = "<img src=x onerror=alert(1)>"
+RULES_NAME = "<b onmouseover=alert(1)>Gran's</b>"
+HOSTILE_NAMES = (SCRIPT, IMG)
+
+
+def budget(examples: int) -> settings:
+    """Hypothesis settings for a test of ``examples`` requests (sized for a quick suite)."""
+    return settings(
+        max_examples=examples,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        deadline=None,
+        database=None,
+        derandomize=os.environ.get("CI") == "true",
+    )
+
+
+# --- seeded data -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seeds:
+    playing: int  # in progress, under saved house rules, two rounds played
+    finished: int
+    abandoned: int
+    spare: int  # in progress, for the requests that change a game (abandon, delete a round)
+    rules: str  # the saved house rules' slug
+    players: tuple[int, ...]
+
+
+_SEEDS: dict[int, Seeds] = {}
+
+
+def seeded(app: Flask, client: FlaskClient) -> Seeds:
+    """Seed ``app`` once (hypothesis calls the test many times with the same app)."""
+    if id(app) in _SEEDS:
+        return _SEEDS[id(app)]
+    with app.app_context():
+        record = house_rules.save(RULES_NAME, {"base": "twelve-step"})
+        slug = record.slug
+        finished = import_game(
+            game_document(
+                "twelve-step", [SCRIPT, IMG, "Cy"], twelve_step_to_the_end([SCRIPT, IMG, "Cy"])
+            )
+        ).id
+    names = [SCRIPT, IMG, "Ann", "Ben"]
+    playing = start_game(client, slug, names)
+    for _ in range(2):
+        save_round(client, playing, SCRIPT, {IMG: "5", "Ann": "K Q", "Ben": "JK"}, {IMG})
+    abandoned = start_game(client, "twelve-step", ["Ann", "Ben", "Cy", "Dee"])
+    assert client.post(f"/games/{abandoned}/abandon").status_code == 302
+    spare = start_game(client, "twelve-step", ["Ann", IMG, "Dee", "Eve"])
+    save_round(client, spare, "Ann", {IMG: "5", "Dee": "K", "Eve": "Q"}, {IMG})
+    with app.app_context():
+        players = tuple(db.session.scalars(select(Player.id).order_by(Player.id)))
+    seeds = Seeds(playing, finished, abandoned, spare, slug, players)
+    _SEEDS[id(app)] = seeds
+    return seeds
+
+
+@pytest.fixture(autouse=True)
+def _forget_seeds() -> Any:
+    yield
+    _SEEDS.clear()
+
+
+# --- every endpoint, with the addresses to reach it -------------------------------------------
+
+Urls = Callable[[Seeds], list[str]]
+
+
+def _games(s: Seeds) -> list[int]:
+    return [s.playing, s.finished, s.abandoned]
+
+
+ROUTES: dict[str, Urls] = {
+    "main.index": lambda s: ["/"],
+    "main.health": lambda s: ["/healthz"],
+    "games.new": lambda s: ["/games/new"],
+    "games.show": lambda s: [f"/games/{g}" for g in _games(s)],
+    "games.board": lambda s: [f"/games/{g}/board" for g in _games(s)],
+    "games.new_round": lambda s: [f"/games/{g}/rounds/new" for g in _games(s)],
+    "games.edit_round": lambda s: [
+        f"/games/{s.playing}/rounds/1/edit",
+        f"/games/{s.finished}/rounds/12/edit",
+    ],
+    "games.delete_round": lambda s: [
+        f"/games/{s.spare}/rounds/1/delete",
+        f"/games/{s.finished}/rounds/3/delete",
+    ],
+    "games.abandon": lambda s: [f"/games/{s.spare}/abandon", f"/games/{s.finished}/abandon"],
+    "games.may_i": lambda s: [f"/games/{s.playing}/may-i", f"/games/{s.finished}/may-i"],
+    "games.export": lambda s: [f"/games/{g}/export" for g in _games(s)],
+    "games.upload": lambda s: ["/games/import"],
+    "history.index": lambda s: ["/history"],
+    "history.records_page": lambda s: ["/records"],
+    "history.backup_page": lambda s: ["/history/backup"],
+    "history.download": lambda s: ["/history/backup/games.jsonl"],
+    "history.rounds_csv": lambda s: ["/history/rounds.csv"],
+    "history.restore": lambda s: ["/history/backup"],
+    "players.index": lambda s: ["/players"],
+    "players.show": lambda s: [f"/players/{p}" for p in s.players],
+    "players.rename": lambda s: [f"/players/{p}/rename" for p in s.players],
+    "players.merge": lambda s: [f"/players/{p}/merge" for p in s.players],
+    "referee.index": lambda s: ["/referee", f"/referee?rules={s.rules}&game={s.playing}"],
+    "rules.index": lambda s: ["/rules"],
+    "rules.show": lambda s: ["/rules/twelve-step", f"/rules/{s.rules}"],
+    "rules.new": lambda s: ["/rules/new", "/rules/new?base=twelve-step"],
+    "rules.edit": lambda s: [f"/rules/{s.rules}/edit"],
+    "rules.delete": lambda s: [f"/rules/{s.rules}/delete"],
+    "static": lambda s: ["/static/css/app.css"],
+}
+
+# Where the form of a POST-only endpoint is (its field names are read from there).
+FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
+    "games.delete_round": lambda s, url: f"/games/{s.playing}",
+    "games.abandon": lambda s, url: f"/games/{s.playing}",
+    "games.may_i": lambda s, url: f"/games/{s.playing}",
+    "history.restore": lambda s, url: "/history/backup",
+    "players.rename": lambda s, url: url.rsplit("/", 1)[0],
+    "players.merge": lambda s, url: url.rsplit("/", 1)[0],
+}
+UPLOADS = {"games.upload", "history.restore"}
+# They change the seeded data whatever is sent (so they have a test of their own, last).
+DESTRUCTIVE = {"games.abandon", "games.delete_round", "rules.delete"}
+
+
+def _methods(app: Flask) -> dict[str, set[str]]:
+    methods: dict[str, set[str]] = {}
+    for rule in app.url_map.iter_rules():
+        methods.setdefault(rule.endpoint, set()).update(
+            (rule.methods or set()) - {"HEAD", "OPTIONS"}
+        )
+    return methods
+
+
+def _endpoints(app: Flask, method: str) -> list[str]:
+    return sorted(ep for ep, m in _methods(app).items() if method in m and ep != "static")
+
+
+class _FieldNames(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("input", "select", "textarea", "button"):
+            name = dict(attrs).get("name")
+            if name:
+                self.names.add(name)
+
+
+_FIELDS: dict[tuple[int, str], list[str]] = {}
+
+
+def field_names(app: Flask, client: FlaskClient, page: str) -> list[str]:
+    """The names of the fields (and buttons) of the forms on ``page``, read once per app."""
+    key = (id(app), page)
+    if key not in _FIELDS:
+        parser = _FieldNames()
+        parser.feed(client.get(page).get_data(as_text=True))
+        _FIELDS[key] = sorted(parser.names - {"csrf_token"})
+    return _FIELDS[key]
+
+
+# --- what a refusal must look like ------------------------------------------------------------
+
+MESSAGE = re.compile(r'field-error|error-page|class="[^"]*\b(?:error|errors|problems|alert)\b')
+
+
+def check(response: TestResponse, what: str) -> None:
+    """No 5xx; a 4xx says why (an HTML page with a message on it, or some text)."""
+    status = response.status_code
+    body = response.get_data(as_text=True)  # also runs a streamed answer to its end
+    response.close()
+    assert status < 500, f"{what}: {status}"
+    if 400 <= status < 500 and status != 405:
+        assert body.strip(), f"{what}: {status} with an empty answer"
+        if response.mimetype == "text/html":
+            assert MESSAGE.search(body), f"{what}: {status} without a message:\n{body[:2000]}"
+    if response.mimetype == "text/html":
+        assert response.headers.get("Content-Security-Policy"), what
+        assert response.headers.get("X-Content-Type-Options") == "nosniff", what
+
+
+def assert_whole(app: Flask) -> None:
+    """Nothing half-written: every game's round count matches its rounds, every round has a
+    hand for each seat (two queries)."""
+    rounds = select(func.count(Round.id)).where(Round.game_id == Game.id).scalar_subquery()
+    seats = select(func.count(Seat.id)).where(Seat.game_id == Round.game_id).scalar_subquery()
+    hands = select(func.count(Hand.id)).where(Hand.round_id == Round.id).scalar_subquery()
+    with app.app_context():
+        assert not db.session.scalars(select(Game.id).where(Game.round_count != rounds)).all()
+        assert not db.session.scalars(select(Round.id).where(hands != seats)).all()
+        db.session.remove()
+
+
+# --- values a person (or a script) might send -------------------------------------------------
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+ODD_VALUES = [
+    "",
+    " ",
+    "0",
+    "-1",
+    "00",
+    "1.5",
+    "1e309",
+    "NaN",
+    "inf",
+    str(2**31),
+    str(2**63),
+    str(-(2**63) - 1),
+    str(2**64),
+    "9" * 5000,
+    "²",
+    "٣",
+    "\x00",
+    "A\x00nn",
+    "\r\n",
+    "\t",
+    "\u202e",
+    "\ufeff",
+    SCRIPT,
+    IMG,
+    '"><svg onload=alert(1)>',
+    "' OR '1'='1",
+    "Robert'); DROP TABLE players;--",
+    "%",
+    "_",
+    "\\",
+    "nobody",
+    "y",
+    "on",
+    "true",
+    "K Q J 10",
+    "10♥ JK",
+    "JK JK JK JK JK JK JK JK JK",
+    "A-",
+    "-K",
+    ",,,",
+    "2-2-2-2",
+    "twelve-step",
+    "../../etc/passwd",
+]
+VALUES = st.one_of(
+    TEXT,
+    st.sampled_from(ODD_VALUES),
+    st.integers().map(str),
+    st.integers(min_value=-(2**80), max_value=2**80).map(str),
+    st.sampled_from(["A", "x", "<", "9", "\x00"]).map(lambda s: s * 20_000),
+)
+FORM_VALUE = st.one_of(VALUES, st.lists(VALUES, min_size=2, max_size=4))
+
+
+def form_data(names: list[str]) -> st.SearchStrategy[dict[str, Any]]:
+    """Some of the real field names plus random ones, each with a value or a repeated key."""
+    real = (
+        st.lists(st.sampled_from(names), unique=True, max_size=len(names)) if names else st.just([])
+    )
+    extra = st.lists(TEXT.filter(bool), max_size=3)
+    return st.tuples(real, extra).flatmap(
+        lambda keys: st.fixed_dictionaries(dict.fromkeys([*keys[0], *keys[1]], FORM_VALUE))
+    )
+
+
+def _post(client: FlaskClient, url: str, data: dict[str, Any], htmx: bool) -> TestResponse:
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(url, data=data, headers=headers)
+
+
+# --- the tests --------------------------------------------------------------------------------
+
+
+def test_every_endpoint_is_covered(app: Flask) -> None:
+    """A new endpoint must be added to ROUTES (with addresses built from the seeded ids)."""
+    missing = set(_methods(app)) - set(ROUTES)
+    assert not missing, f"endpoints without seeded addresses in ROUTES: {sorted(missing)}"
+    for endpoint, methods in _methods(app).items():
+        if "POST" in methods and "GET" not in methods:
+            assert endpoint in FORM_PAGES, f"{endpoint}: say where its form is in FORM_PAGES"
+
+
+def test_every_get_route_answers_with_security_headers(app: Flask, client: FlaskClient) -> None:
+    """The catch-all: every GET address, full page and htmx, no 5xx, headers on every page."""
+    seeds = seeded(app, client)
+    reached = 0
+    for endpoint in [*_endpoints(app, "GET"), "static"]:
+        for url in ROUTES[endpoint](seeds):
+            for headers in ({}, {"HX-Request": "true"}):
+                response = client.get(url, headers=headers)
+                check(response, f"GET {url} {headers}")
+                assert response.status_code < 400, f"GET {url} {headers}: {response.status_code}"
+                reached += 1
+    assert reached >= 2 * len(_endpoints(app, "GET"))
+
+
+@budget(100)
+@given(data=st.data())
+def test_get_with_random_query_strings(
+    app: Flask, client: FlaskClient, data: st.DataObject
+) -> None:
+    seeds = seeded(app, client)
+    endpoint = data.draw(st.sampled_from(_endpoints(app, "GET")), label="endpoint")
+    url = data.draw(st.sampled_from(ROUTES[endpoint](seeds)), label="url")
+    path = url.split("?")[0]
+    names = field_names(app, client, url) if endpoint in ("history.index", "referee.index") else []
+    names = [*names, "page", "v", "base", "rules", "game", "player", "mode"]
+    query = data.draw(form_data(names), label="query")
+    htmx = data.draw(st.booleans(), label="htmx")
+    response = client.get(path, query_string=query, headers={"HX-Request": "true"} if htmx else {})
+    check(response, f"GET {path} {query!r}")
+
+
+@budget(200)
+@given(data=st.data())
+def test_post_random_values_to_every_form(
+    app: Flask, client: FlaskClient, data: st.DataObject
+) -> None:
+    seeds = seeded(app, client)
+    endpoint = data.draw(
+        st.sampled_from([ep for ep in _endpoints(app, "POST") if ep not in UPLOADS | DESTRUCTIVE]),
+        label="endpoint",
+    )
+    url = data.draw(st.sampled_from(ROUTES[endpoint](seeds)), label="url")
+    page = FORM_PAGES[endpoint](seeds, url) if endpoint in FORM_PAGES else url
+    form = data.draw(form_data(field_names(app, client, page)), label="form")
+    response = _post(client, url.split("?")[0], form, data.draw(st.booleans(), label="htmx"))
+    check(response, f"POST {url} {form!r}")
+    assert_whole(app)
+
+
+@budget(40)
+@given(data=st.data())
+def test_post_random_values_to_the_changing_endpoints(
+    app: Flask, client: FlaskClient, data: st.DataObject
+) -> None:
+    """Abandon, delete a round, delete house rules: random values, then again once gone."""
+    seeds = seeded(app, client)
+    endpoint = data.draw(st.sampled_from(sorted(DESTRUCTIVE)), label="endpoint")
+    url = data.draw(st.sampled_from(ROUTES[endpoint](seeds)), label="url")
+    page = FORM_PAGES[endpoint](seeds, url) if endpoint in FORM_PAGES else url
+    form = data.draw(form_data(field_names(app, client, page)), label="form")
+    response = _post(client, url, form, data.draw(st.booleans(), label="htmx"))
+    check(response, f"POST {url} {form!r}")
+    assert_whole(app)
+
+
+# The values that broke forms before: digits ``int`` refuses ("²", 5,000 of them), beyond
+# 64 bits, NUL, negative.
+KILLERS = ("²", "9" * 5000, str(2**64), "x\x00")
+
+
+def test_every_field_of_every_form_with_each_killer_value(app: Flask, client: FlaskClient) -> None:
+    """Each real field of each form, alone with each value above (the pressed buttons too)."""
+    seeds = seeded(app, client)
+    sent = 0
+    for endpoint in _endpoints(app, "POST"):
+        if endpoint in UPLOADS | DESTRUCTIVE:
+            continue
+        url = ROUTES[endpoint](seeds)[0]
+        page = FORM_PAGES[endpoint](seeds, url) if endpoint in FORM_PAGES else url
+        names = field_names(app, client, page)
+        assert names, f"no fields found on {page}"
+        for name in names:
+            for value in KILLERS:
+                form = {name: value, "save": "y"}
+                check(_post(client, url.split("?")[0], form, htmx=False), f"POST {url} {form!r}")
+                sent += 1
+    assert sent > 100
+
+
+JSON_LEAF = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    TEXT,
+    st.sampled_from(ODD_VALUES),
+)
+JSON_VALUE = st.recursive(
+    JSON_LEAF,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(TEXT, inner, max_size=4)),
+    max_leaves=12,
+)
+GAME_KEYS = ("format", "version", "rules", "players", "rounds", "first_dealer", "started")
+
+
+def _game_file_variants() -> st.SearchStrategy[dict[str, Any]]:
+    """A real game file with some of its parts (or a round's) replaced by random JSON."""
+    names = [SCRIPT, IMG, "Cy"]
+    whole = game_document("twelve-step", names, twelve_step_to_the_end(names)[:3])
+
+    def spoil(
+        changes: list[tuple[str, Any]], round_changes: list[tuple[str, Any]], cards: Any
+    ) -> dict[str, Any]:
+        document = json.loads(json.dumps(whole))
+        document["rounds"][0]["players"][SCRIPT]["cards"] = cards
+        for key, value in round_changes:
+            document["rounds"][1][key] = value
+        for key, value in changes:
+            document[key] = value
+        return document
+
+    key = st.sampled_from([*GAME_KEYS, "extra"])
+    round_key = st.sampled_from(["went_out", "players", "may_i", "number"])
+    return st.builds(
+        spoil,
+        st.lists(st.tuples(key, JSON_VALUE), max_size=3),
+        st.lists(st.tuples(round_key, JSON_VALUE), max_size=2),
+        st.one_of(VALUES, JSON_VALUE),
+    )
+
+
+def _raw_file() -> st.SearchStrategy[bytes]:
+    document = st.one_of(_game_file_variants(), JSON_VALUE)
+    return st.one_of(
+        document.map(lambda d: json.dumps(d).encode()),
+        st.lists(document, max_size=4).map(lambda ds: "\n".join(map(json.dumps, ds)).encode()),
+        st.binary(max_size=200),
+        st.sampled_from(
+            [
+                b"",
+                b"\xef\xbb\xbf{}",
+                b"\xff\xfe{\x00}\x00",
+                b"[" * 100_000,
+                b'{"a":' * 50_000,
+                b"1" * 5000,
+                b'{"format": "scorekeeper-game", "version": 1e999}',
+                b"NaN",
+                b'"\\ud800"',
+                b"\x00",
+                b'{}\n[]\n1\nnull\n"x"\n',
+            ]
+        ),
+    )
+
+
+@budget(100)
+@given(raw=_raw_file(), restore=st.booleans(), htmx=st.booleans(), filename=TEXT)
+def test_uploads_of_malformed_files(
+    app: Flask, client: FlaskClient, raw: bytes, restore: bool, htmx: bool, filename: str
+) -> None:
+    url = "/history/backup" if restore else "/games/import"
+    data = {"file": (io.BytesIO(raw), filename or "file.json")}
+    response = _post(client, url, data, htmx)
+    check(response, f"upload to {url}: {raw[:200]!r}")
+
+
+PATH_IDS = [
+    "0",
+    "-1",
+    str(2**31),
+    str(2**63),
+    str(2**64),
+    "9" * 40,
+    "abc",
+    "1.5",
+    "%00",
+    "1%20",
+    "١",
+]
+
+
+@budget(100)
+@given(data=st.data())
+def test_random_path_ids(app: Flask, client: FlaskClient, data: st.DataObject) -> None:
+    seeds = seeded(app, client)
+    rules = [
+        rule for rule in app.url_map.iter_rules() if rule.arguments and rule.endpoint != "static"
+    ]
+    rule = data.draw(st.sampled_from(rules), label="rule")
+    values = {
+        name: data.draw(
+            st.one_of(
+                st.sampled_from(PATH_IDS),
+                TEXT.filter(lambda t: "/" not in t and t not in (".", "..")),
+            )
+        )
+        for name in rule.arguments
+    }
+    path = rule.rule
+    for name, value in values.items():
+        path = re.sub(rf"<[^>]*\b{name}>", quote(value, safe="%"), path)
+    for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+        response = client.open(path, method=method, data={"save": "y"})
+        check(response, f"{method} {path}")
+    assert seeds.playing
+
+
+# --- PostgreSQL: NUL bytes and integers beyond 64 bits ----------------------------------------
+
+
+def _count(app: Flask) -> dict[str, int]:
+    with app.app_context():
+        return {
+            model.__name__: db.session.scalar(select(func.count()).select_from(model)) or 0
+            for model in (Game, Seat, Round, Hand, Player, GameEvent, HouseRules)
+        }
+
+
+NUL = "A\x00nn"
+HUGE = str(2**64)
+
+
+def test_nul_bytes_and_huge_integers_are_refused_not_crashed(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Form fields and query arguments lose their NULs (a name typed "A\\x00nn" is Ann); a
+    game file holding one is refused; ids past the columns' range are 404, never a 500."""
+    seeds = seeded(app, client)
+    cases: list[tuple[str, dict[str, Any]]] = [
+        (
+            "/games/new",
+            {
+                "rules": "twelve-step",
+                "players-0": NUL,
+                "players-1": "Ben",
+                "players-2": "Cy",
+                "first_dealer": "0",
+                "start": "y",
+            },
+        ),
+        (
+            "/games/new",
+            {
+                "rules": "twelve-step\x00",
+                "players-0": "Ann",
+                "players-1": "Ben",
+                "players-2": "Cy",
+                "first_dealer": HUGE,
+                "start": "y",
+            },
+        ),
+        (f"/players/{seeds.players[-1]}/rename", {"name": NUL}),
+        (f"/players/{seeds.players[-1]}/merge", {"other": HUGE, "confirm": "y"}),
+        ("/rules/new", {"name": NUL, "base": "twelve-step"}),
+        (
+            f"/games/{seeds.playing}/rounds/new",
+            {
+                "went_out": "0",
+                "number": HUGE,
+                "token": "t\x00",
+                "save": "y",
+                "hands-1-cards": "K\x00",
+            },
+        ),
+        (f"/games/{seeds.playing}/rounds/1/edit", {"went_out": "0", "version": HUGE, "save": "y"}),
+        (f"/games/{seeds.playing}/may-i", {"seat": HUGE}),
+    ]
+    for url, form in cases:
+        response = client.post(url, data=form)
+        check(response, f"POST {url} {form!r}")
+    with app.app_context():
+        names = db.session.scalars(select(Player.name)).all()
+    assert "Ann" in names
+    assert not [name for name in names if "\x00" in name]
+    before = _count(app)
+    documents = [
+        game_document("twelve-step", [NUL, "Ben", "Cy"], []),
+        game_document("twelve-step", ["Ann", "Ben", "Cy"], [], first_dealer=2**64),
+        game_document("twelve-step", ["Ann", "Ben", "Cy"], [], started="2025-01-01T00:00:00\x00"),
+        game_document({"base": "twelve-step", "name": "Gran\x00"}, ["Ann", "Ben", "Cy"], []),
+    ]
+    for document in documents:
+        raw = json.dumps(document).encode()
+        response = client.post("/games/import", data={"file": (io.BytesIO(raw), "g.json")})
+        check(response, f"import {document!r}")
+        assert response.status_code == 422, response.get_data(as_text=True)
+        response = client.post("/history/backup", data={"file": (io.BytesIO(raw), "b.jsonl")})
+        check(response, f"restore {document!r}")
+        assert "refused 1 line" in response.get_data(as_text=True)
+    for query in ({"player": HUGE}, {"rules": "x\x00"}, {"page": HUGE}, {"since": "\x00"}):
+        check(client.get("/history", query_string=query), f"history {query!r}")
+    for query in ({"game": HUGE}, {"rules": "x\x00"}, {"game": "-1"}, {"players": HUGE}):
+        check(client.get("/referee", query_string=query), f"referee {query!r}")
+    for path in (f"/games/{2**63}", f"/games/{2**64}", f"/players/{2**63}", "/rules/a%00b"):
+        response = client.get(path)
+        check(response, path)
+        assert response.status_code == 404
+    assert _count(app) == before, "a refused request stored something"
+
+
+# --- names holding HTML are shown as text -----------------------------------------------------
+
+
+def _shows_escaped(body: str, where: str) -> None:
+    for raw in (SCRIPT, IMG, RULES_NAME):
+        assert raw not in body, f"{where}: {raw} unescaped"
+
+
+def test_html_in_names_is_shown_as_text(app: Flask, client: FlaskClient) -> None:
+    seeds = seeded(app, client)
+    with app.app_context():
+        ids = {
+            name: db.session.scalar(select(Player.id).where(Player.name == name))
+            for name in HOSTILE_NAMES
+        }
+    pages = {
+        f"/games/{seeds.playing}": (SCRIPT, IMG, RULES_NAME),
+        f"/games/{seeds.playing}/rounds/new": (SCRIPT, IMG),
+        f"/games/{seeds.playing}/rounds/1/edit": (SCRIPT, IMG),
+        f"/games/{seeds.finished}": (SCRIPT, IMG),
+        "/": (SCRIPT, IMG),
+        "/history": (SCRIPT, IMG, RULES_NAME),
+        "/players": (SCRIPT, IMG),
+        f"/players/{ids[SCRIPT]}": (SCRIPT, IMG),
+        f"/players/{ids[IMG]}": (SCRIPT, IMG),
+        "/records": (SCRIPT,),
+        f"/referee?rules={seeds.rules}&game={seeds.playing}": (RULES_NAME,),
+        "/rules": (RULES_NAME,),
+        f"/rules/{seeds.rules}": (RULES_NAME,),
+        f"/rules/{seeds.rules}/edit": (RULES_NAME,),
+        f"/rules/{seeds.rules}/delete": (RULES_NAME,),
+        "/games/new": (RULES_NAME, SCRIPT, IMG),
+    }
+    for url, shown in pages.items():
+        for headers in ({}, {"HX-Request": "true"}):
+            response = client.get(url, headers=headers)
+            assert response.status_code == 200, url
+            body = response.get_data(as_text=True)
+            _shows_escaped(body, url)
+            if not headers:
+                for name in shown:
+                    assert str(escape(name)) in body, f"{url}: {name} not shown escaped"
+    # The charts of a game: the SVG and its table.
+    body = client.get(f"/games/{seeds.finished}").get_data(as_text=True)
+    assert "<svg" in body
+    svg = body[body.index("<svg") :]
+    assert str(escape(SCRIPT)) in svg or str(escape(IMG)) in svg
+    # A refused form shows what was typed, escaped.
+    response = client.post(f"/players/{ids[IMG]}/rename", data={"name": SCRIPT})
+    _shows_escaped(response.get_data(as_text=True), "rename refused")
+    # Exports: JSON is served as JSON (never as a page), the CSV as CSV.
+    for url, mimetype in (
+        (f"/games/{seeds.finished}/export", "application/json"),
+        ("/history/backup/games.jsonl", "application/x-ndjson"),
+        ("/history/rounds.csv", "text/csv"),
+    ):
+        response = client.get(url)
+        response.get_data()
+        response.close()
+        assert response.mimetype == mimetype, url
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert "attachment" in response.headers["Content-Disposition"]
+    # A game file with such names imports and shows them escaped.
+    document = game_document(
+        "twelve-step", [IMG, SCRIPT, "Zed"], twelve_step_to_the_end([IMG, SCRIPT, "Zed"])[:2]
+    )
+    response = client.post(
+        "/games/import", data={"file": (io.BytesIO(json.dumps(document).encode()), "g.json")}
+    )
+    assert response.status_code == 302
+    body = client.get(response.headers["Location"]).get_data(as_text=True)
+    _shows_escaped(body, "imported game")
+    assert str(escape(IMG)) in body
