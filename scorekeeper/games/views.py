@@ -9,10 +9,23 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from typing import Any
 
-from flask import Response, abort, current_app, flash, redirect, request, url_for
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
@@ -202,10 +215,66 @@ def _board_context(game: Game) -> dict[str, Any]:
     }
 
 
+class DrawnBoards:
+    """Scoreboards already drawn, by game and version.
+
+    A board changes only when its game's version does (every change bumps it, a player's
+    rename too), so every phone at the table, and every poll after a save, is served the same
+    drawing: one small query instead of replaying and drawing the whole game. The session's
+    CSRF token is the one part that differs between phones: the drawing holds a placeholder,
+    random for this process so no name typed at the table can forge it, swapped on the way out.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.drawn: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self.lock = threading.Lock()
+        self.csrf_slot = f"csrf-{secrets.token_hex(16)}"
+
+    def get(self, game_id: int, version: int) -> str:
+        key = (game_id, version)
+        with self.lock:
+            html = self.drawn.get(key)
+            if html is not None:
+                self.drawn.move_to_end(key)
+        if html is None:
+            game = _game_or_404(game_id)
+            html = render_template(
+                "games/_board.html", **_board_context(game), csrf_token=lambda: self.csrf_slot
+            )
+            # Drawn from the rows just read: file it under their version, not the one asked.
+            with self.lock:
+                self.drawn[(game_id, game.version)] = html
+                while len(self.drawn) > self.size:
+                    self.drawn.popitem(last=False)
+        return html.replace(self.csrf_slot, generate_csrf())
+
+
+def _boards() -> DrawnBoards:
+    return current_app.extensions.setdefault("scoreboards", DrawnBoards())
+
+
+def _board_page(game_id: int) -> tuple[str, int, str]:
+    """The game's name for the title, its version, and its drawn board."""
+    found = db.session.execute(
+        select(Game.rules_name, Game.version).where(Game.id == game_id)
+    ).one_or_none()
+    if found is None:
+        abort(404)
+    rules_name, version = found
+    return rules_name, version, _boards().get(game_id, version)
+
+
 @bp.get("/<int:game_id>")
 def show(game_id: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
-    return render("games/show.html", "games/_board.html", **_board_context(game))
+    rules_name, _version, board = _board_page(game_id)
+    return render(
+        "games/show.html",
+        "games/_board_drawn.html",
+        game_id=game_id,
+        rules_name=rules_name,
+        board=Markup(board),
+    )
 
 
 @bp.get("/<int:game_id>/board")
@@ -218,8 +287,7 @@ def board(game_id: int) -> ResponseReturnValue:
         return redirect(url_for("games.show", game_id=game_id))
     if request.args.get("v") == str(version):
         return Response(status=NO_CHANGE)
-    game = _game_or_404(game_id)
-    return render("games/_board.html", **_board_context(game))
+    return render("games/_board_drawn.html", board=Markup(_boards().get(game_id, version)))
 
 
 # --- entering and correcting rounds ---------------------------------------------------------

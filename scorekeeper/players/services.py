@@ -282,7 +282,7 @@ def rename(player: Player, new_name: str) -> Player:
     try:
         player.name = name
         player.name_key = key
-        _touch_open_games(player.id)
+        _redraw_games_of(player.id)
         db.session.commit()
     except Exception:
         db.session.rollback()
@@ -340,14 +340,12 @@ def merge(keep: Player, absorb: Player) -> int:
     return int(moved or 0)
 
 
-def _touch_open_games(player_id: int) -> None:
-    """Bump the version of the player's games in progress, so open scoreboards redraw."""
+def _redraw_games_of(player_id: int) -> None:
+    """Bump the version of every game the player sat at: open scoreboards redraw, and no game
+    page drawn with the old name is served again (they are kept by version)."""
     db.session.execute(
         update(Game)
-        .where(
-            Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)),
-            Game.status == "in_progress",
-        )
+        .where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)))
         .values(version=Game.version + 1)
         .execution_options(synchronize_session=False)
     )
