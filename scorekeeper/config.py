@@ -39,6 +39,9 @@ def defaults(instance: Path) -> dict[str, Any]:
             "application/x-ndjson",
             "image/svg+xml",
         ],
+        # Level 3 compresses a long scoreboard in a third of level 6's time, for ~15% more bytes.
+        "COMPRESS_LEVEL": 3,
+        "COMPRESS_DEFLATE_LEVEL": 3,
     }
 
 
