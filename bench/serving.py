@@ -90,12 +90,19 @@ def _milliseconds(value: str) -> float:
     return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]
 
 
-def wrk(url: str, connections: int = 20, seconds: int = 10, threads: int = 2) -> Load:
+def wrk(
+    url: str,
+    connections: int = 20,
+    seconds: int = 10,
+    threads: int = 2,
+    headers: dict[str, str] | None = None,
+) -> Load:
     """Measure ``url`` with wrk (Debian package ``wrk``): rate, median and 99th percentile."""
     if shutil.which("wrk") is None:
         raise SystemExit("the benchmark needs wrk: apt-get install wrk")
+    options = [f"-H{name}: {value}" for name, value in (headers or {}).items()]
     output = subprocess.run(
-        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", *options, url],
         capture_output=True,
         text=True,
         check=True,

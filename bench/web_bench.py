@@ -1,0 +1,221 @@
+"""The web benchmark: pages served by gunicorn, measured against a bare Flask endpoint.
+
+    .venv/bin/python -m bench.web_bench [--seconds 10] [--connections 20] [--games 10000]
+
+It fills a fresh SQLite database with ``--games`` generated games (bench/history_bench.py) and
+one 4-player game of 30 rounds, serves the app and bench/bare_app.py with the same gunicorn
+settings, and drives each with wrk (Debian package ``wrk``) over loopback, as a phone would
+ask (``Accept-Encoding: gzip``). It reports requests per second, the ratio to the bare
+endpoint, p50 and p99 latency, SQL queries per page and bytes per page (as sent, compressed),
+the bytes of a first visit (page, stylesheet, scripts, htmx) and of a later page with the
+static files cached, and the rules engine's referee timings. Figures land in
+``bench/results/web.json`` too. The machine is shared and noisy: compare ratios and medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event, select
+
+from .serving import ROOT, gunicorn, wrk
+
+# What Chromium sends over plain HTTP (brotli only over HTTPS).
+GZIP = {"Accept-Encoding": "gzip, deflate"}
+
+
+def thirty_round_game() -> dict[str, Any]:
+    """A 4-player 12-Step game, 30 rounds in, nobody near the end."""
+    names = ["Ann", "Ben", "Cy", "Dee"]
+    chance = random.Random(30)
+    rounds = []
+    for number in range(30):
+        out = names[number % 4]
+        rounds.append(
+            {
+                "went_out": out,
+                "players": {
+                    name: {"made_contract": True, "cards": ""}
+                    if name == out
+                    else {"made_contract": False, "cards": chance.choice(["K 5 9", "JK A", "Q 3"])}
+                    for name in names
+                },
+            }
+        )
+    return {
+        "format": "scorekeeper-game",
+        "version": 1,
+        "rules": "twelve-step",
+        "players": names,
+        "rounds": rounds,
+    }
+
+
+def prepare(database: Path, games: int) -> tuple[int, int]:
+    """Fill the database; return the 30-round game's id and its scoreboard version."""
+    from bench.history_bench import fill
+    from scorekeeper import create_app
+    from scorekeeper.extensions import db
+    from scorekeeper.games.services import import_game
+    from scorekeeper.models import Game
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "b"})
+    with app.app_context():
+        began = time.perf_counter()
+        fill(games)
+        print(f"generated {games} games in {time.perf_counter() - began:.0f} s", file=sys.stderr)
+        game = import_game(thirty_round_game())
+        version = db.session.scalar(select(Game.version).where(Game.id == game.id))
+        game_id = game.id
+        db.engine.dispose()
+    return game_id, int(version or 0)
+
+
+def page_costs(database: Path, urls: dict[str, str]) -> dict[str, dict[str, int]]:
+    """SQL queries and bytes of each page, asked in-process the way a phone asks."""
+    from scorekeeper import create_app
+    from scorekeeper.extensions import db
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "b"})
+    client = app.test_client()
+    costs = {}
+    with app.app_context():
+        engine = db.engine
+    for name, url in urls.items():
+        headers = dict(GZIP)
+        if "board?v=" in url:
+            headers["HX-Request"] = "true"
+        client.get(url, headers=headers)  # warm caches
+        statements: list[str] = []
+
+        def count(*args: object, statements: list[str] = statements) -> None:
+            statements.append("")
+
+        event.listen(engine, "before_cursor_execute", count)
+        answer = client.get(url, headers=headers)
+        event.remove(engine, "before_cursor_execute", count)
+        costs[name] = {
+            "status": answer.status_code,
+            "queries": len(statements),
+            "bytes": len(answer.get_data()),
+            "bytes_uncompressed": len(
+                client.get(url, headers={**headers, "Accept-Encoding": ""}).get_data()
+            ),
+        }
+    page = client.get(urls["scoreboard"], headers=GZIP).get_data(as_text=False)
+    text = client.get(urls["scoreboard"]).get_data(as_text=True)
+    static = re.findall(r'(?:href|src)="(/static/[^"]+)"', text)
+    static_bytes = sum(len(client.get(url, headers=GZIP).get_data()) for url in static)
+    costs["first_visit"] = {"bytes": len(page) + static_bytes, "files": len(static) + 1}
+    costs["later_page"] = {"bytes": len(page), "files": 1}
+    with app.app_context():
+        db.engine.dispose()
+    return costs
+
+
+def referee_timings() -> str:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "rules_bench.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return result.stdout.strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=20)
+    parser.add_argument("--games", type=int, default=10_000)
+    arguments = parser.parse_args()
+    (ROOT / "bench" / "results").mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
+        database = Path(folder) / "scorekeeper.db"
+        game_id, version = prepare(database, arguments.games)
+        urls = {
+            "scoreboard": f"/games/{game_id}",
+            "scoreboard_poll_unchanged": f"/games/{game_id}/board?v={version}",
+            "history": "/history",
+            "players": "/players",
+            "records": "/records",
+        }
+        under_load = ("scoreboard", "scoreboard_poll_unchanged", "history")
+        costs = page_costs(database, urls)
+        load: dict[str, Any] = {}
+        settings = {"seconds": arguments.seconds, "connections": arguments.connections}
+        with gunicorn("bench.bare_app:create_app()") as base:
+            load["bare"] = wrk(base + "/", headers=GZIP, **settings)
+        environment = {
+            "SCOREKEEPER_INSTANCE_PATH": folder,
+            "SCOREKEEPER_SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "SCOREKEEPER_SECRET_KEY": "bench",
+        }
+        with gunicorn("scorekeeper:create_app()", environment, ready_path="/healthz") as base:
+            # A phone at the table has been here before: it sends its session cookie.
+            with urllib.request.urlopen(base + urls["scoreboard"]) as first:
+                cookie = first.headers["Set-Cookie"].split(";")[0]
+            for name in under_load:
+                url = urls[name]
+                headers = {**GZIP, "Cookie": cookie}
+                if "board?v=" in url:
+                    headers["HX-Request"] = "true"
+                load[name] = wrk(base + url, headers=headers, **settings)
+                if name == "scoreboard":
+                    load["scoreboard_new_visitor"] = wrk(base + url, headers=GZIP, **settings)
+        with gunicorn("bench.bare_app:create_app()") as base:
+            load["bare_again"] = wrk(base + "/", headers=GZIP, **settings)
+    bare_rate = (load["bare"].requests_per_second + load["bare_again"].requests_per_second) / 2
+    rows = []
+    for name, measured in load.items():
+        cost = costs.get(name.removesuffix("_new_visitor"), {})
+        rows.append(
+            {
+                "page": name,
+                "requests_per_second": round(measured.requests_per_second),
+                "ratio_to_bare": round(measured.requests_per_second / bare_rate, 2),
+                "p50_ms": round(measured.p50_ms, 2),
+                "p99_ms": round(measured.p99_ms, 2),
+                "errors": measured.errors,
+                "queries": cost.get("queries"),
+                "bytes": cost.get("bytes"),
+            }
+        )
+    # Measured one request at a time by bench/history_bench.py; here only their weight.
+    for name in urls:
+        if name not in load:
+            cost = costs[name]
+            rows.append({"page": name, "queries": cost["queries"], "bytes": cost["bytes"]})
+    print(f"\n{arguments.connections} connections, {arguments.seconds} s a page")
+    print("both served by gunicorn, 2 workers x 4 threads, on loopback\n")
+    print(
+        "| page | req/s | ratio to bare | p50 ms | p99 ms | errors | SQL queries | bytes (gzip) |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    columns = ("requests_per_second", "ratio_to_bare", "p50_ms", "p99_ms", "errors")
+    for row in rows:
+        cells = [row["page"], *(row.get(column, "") for column in columns)]
+        cells += [row.get("queries", ""), row.get("bytes", "")]
+        print("| " + " | ".join(str(cell) for cell in cells) + " |")
+    first, later = costs["first_visit"], costs["later_page"]
+    print(f"\nfirst visit: {first['bytes']} bytes in {first['files']} files; ", end="")
+    print(f"a later page with the static files cached: {later['bytes']} bytes\n")
+    timings = referee_timings()
+    print(timings)
+    (ROOT / "bench" / "results" / "web.json").write_text(
+        json.dumps({"rows": rows, "costs": costs, "referee": timings}, indent=2)
+    )
+
+
+if __name__ == "__main__":
+    main()
