@@ -78,9 +78,10 @@ def scheme_page(request: pytest.FixtureRequest, browser: Any, live_server: str) 
 
 def htmx_idle(page: Any) -> None:
     """Wait until htmx has swapped and settled what it was sent (new fields listen only then)."""
-    page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
-    )
+    # A function, not a bare expression: Playwright evals a bare expression in the page when it
+    # has to poll, and the page's Content-Security-Policy (rightly) forbids eval.
+    busy = ".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added"
+    page.wait_for_function(f"() => !document.querySelector({busy!r})")
 
 
 def forget_refusals(page: Any) -> None:
