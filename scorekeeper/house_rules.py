@@ -32,10 +32,12 @@ def choices() -> list[tuple[str, str]]:
 
 
 def load(slug: str) -> RuleSet:
-    """The rule set a slug names: a preset, or saved house rules. Raises ``UnknownRules``."""
-    if slug in PRESETS:
-        return get_ruleset(slug)
-    saved = db.session.scalar(select(HouseRules).where(HouseRules.slug == slug))
+    """The rule set a slug names, in any case: a preset, or saved house rules. Raises
+    ``UnknownRules``."""
+    key = slug.strip().lower()
+    if key in PRESETS:
+        return get_ruleset(key)
+    saved = db.session.scalar(select(HouseRules).where(HouseRules.slug == key))
     if saved is None:
         raise UnknownRules(slug)
     return get_ruleset(saved.options)

@@ -249,3 +249,11 @@ def test_may_i_in_a_kept_contract_game_carries_over_while_on_the_same_contract(
         services.use_may_i(game, 2, +1)
         services.add_round(game, entry(0, "", "K", "5", made=(1,)), number=1)
         assert [seat.may_i_used for seat in game.seats] == [0, 0, 1]
+
+
+def test_import_reads_a_preset_slug_in_any_case(app: Flask) -> None:
+    document = game_document("twelve-step", ["Ann", "Ben"], [])
+    document["rules"] = " Twelve-Step "
+    with app.app_context():
+        game = import_game(document)
+        assert export_game(game)["rules"] == get_ruleset("twelve-step").to_dict()

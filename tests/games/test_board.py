@@ -1,5 +1,5 @@
-"""The scoreboard is drawn once per game version and shared by every phone: never stale, and
-never carrying another phone's CSRF token."""
+"""The scoreboard: drawn once per game version and shared by every phone (never stale, and
+never carrying another phone's CSRF token), and its refusals."""
 
 from __future__ import annotations
 
@@ -72,3 +72,23 @@ def test_an_unchanged_board_is_one_small_query(app: Flask, client: FlaskClient) 
     assert page.status_code == 200
     queries = [statement for statement in statements if not statement.startswith("BEGIN")]
     assert len(queries) == 1, queries
+
+
+def test_a_may_i_on_a_finished_game_says_why_it_is_refused(client: FlaskClient) -> None:
+    from ..helpers import game_document, twelve_step_to_the_end
+
+    document = game_document("twelve-step", ["Ann", "Ben", "Cy"], twelve_step_to_the_end())
+    import json
+    from io import BytesIO
+
+    answer = client.post(
+        "/games/import",
+        data={"file": (BytesIO(json.dumps(document).encode()), "game.json")},
+        content_type="multipart/form-data",
+    )
+    game_id = int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    refused = client.post(
+        f"/games/{game_id}/may-i", data={"seat": "0", "change": "1"}, headers={"HX-Request": "true"}
+    )
+    assert refused.status_code == 422
+    assert "This game is over." in refused.get_data(as_text=True)
