@@ -28,6 +28,7 @@ from .tally import (
     HandEntry,
     Problem,
     RoundEntry,
+    RoundResult,
     Tally,
     check_table,
     names_in_words,
@@ -256,22 +257,7 @@ def add_round(
         raise RoundRefused(problems)
     seats = list(game.seats)
     try:
-        played = Round(
-            number=next_number,
-            submission=submission or None,
-            went_out=None if entry.went_out is None else seats[entry.went_out],
-        )
-        game.rounds.append(played)
-        for seat, hand in zip(seats, tally.rounds[-1].hands, strict=True):
-            played.hands.append(
-                Hand(
-                    seat=seat,
-                    contract=hand.contract,
-                    made_contract=hand.made_contract,
-                    cards=hand.cards,
-                    points=hand.points,
-                )
-            )
+        played = _append_round(game, seats, entry, tally.rounds[-1], submission)
         db.session.flush()
         recompute(game, tally)
         _reset_may_i(game, tally)
@@ -290,6 +276,34 @@ def add_round(
     except Exception:
         db.session.rollback()
         raise
+    return played
+
+
+def _append_round(
+    game: Game,
+    seats: Sequence[Seat],
+    entry: RoundEntry,
+    result: RoundResult,
+    submission: str | None = None,
+) -> Round:
+    """Add the next round to ``game`` as the tally worked it out (``result``): who went out,
+    and each player's contract, cards and points. Does not flush or commit."""
+    played = Round(
+        number=len(game.rounds) + 1,
+        submission=submission or None,
+        went_out=None if entry.went_out is None else seats[entry.went_out],
+    )
+    game.rounds.append(played)
+    for seat, hand in zip(seats, result.hands, strict=True):
+        played.hands.append(
+            Hand(
+                seat=seat,
+                contract=hand.contract,
+                made_contract=hand.made_contract,
+                cards=hand.cards,
+                points=hand.points,
+            )
+        )
     return played
 
 
@@ -477,24 +491,8 @@ def import_game(document: Mapping[str, Any]) -> Game:
     try:
         game = _new_game(checked.rules, checked.names, checked.first_dealer, checked.started)
         seats = list(game.seats)
-        for number, (entry, result) in enumerate(
-            zip(checked.rounds, checked.tally.rounds, strict=True), start=1
-        ):
-            played = Round(
-                number=number,
-                went_out=None if entry.went_out is None else seats[entry.went_out],
-            )
-            game.rounds.append(played)
-            for seat, hand in zip(seats, result.hands, strict=True):
-                played.hands.append(
-                    Hand(
-                        seat=seat,
-                        contract=hand.contract,
-                        made_contract=hand.made_contract,
-                        cards=hand.cards,
-                        points=hand.points,
-                    )
-                )
+        for entry, result in zip(checked.rounds, checked.tally.rounds, strict=True):
+            _append_round(game, seats, entry, result)
         db.session.flush()
         recompute(game, checked.tally)
         _log(game, f"Game imported from a game file ({len(checked.rounds)} rounds).")

@@ -441,6 +441,29 @@ def _seat_arg(name: str, players: int) -> int | None:
     return whole_number(request.form.get(name), below=players)
 
 
+def _unless_saving(
+    game: Game, form: RoundForm, number: int, *, editing: bool
+) -> ResponseReturnValue | None:
+    """The answer to a round form sent for anything but a save (a pad key, a live preview, a
+    change of who went out), or refused before the rules are asked (nobody said who went
+    out); None when the round is to be saved."""
+    players = len(game.seats)
+    pad_seat = _apply_pad(form)
+    if pad_seat is not None:
+        return _render_round(game, form, number=number, editing=editing, only_seat=pad_seat)
+    preview = _seat_arg("preview", players)
+    if preview is not None:
+        return _render_round(game, form, number=number, editing=editing, preview_seat=preview)
+    if "save" not in request.form:
+        return _render_round(game, form, number=number, editing=editing)
+    if form.went_out_seat(players) == "":
+        problem = Problem(number, "went_out", f"Round {number}: say who went out.")
+        return _render_round(
+            game, form, number=number, editing=editing, problems=[problem], status=UNPROCESSABLE
+        )
+    return None
+
+
 @bp.route("/<int:game_id>/rounds/new", methods=["GET", "POST"])
 def new_round(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
@@ -456,19 +479,9 @@ def new_round(game_id: int) -> ResponseReturnValue:
         form.token.data = secrets.token_urlsafe(16)
         return _render_round(game, form, number=number, editing=False)
 
-    pad_seat = _apply_pad(form)
-    if pad_seat is not None:
-        return _render_round(game, form, number=number, editing=False, only_seat=pad_seat)
-    preview = _seat_arg("preview", players)
-    if preview is not None:
-        return _render_round(game, form, number=number, editing=False, preview_seat=preview)
-    if "save" not in request.form:
-        return _render_round(game, form, number=number, editing=False)
-    if form.went_out_seat(players) == "":
-        problem = Problem(number, "went_out", f"Round {number}: say who went out.")
-        return _render_round(
-            game, form, number=number, editing=False, problems=[problem], status=UNPROCESSABLE
-        )
+    unsaved = _unless_saving(game, form, number, editing=False)
+    if unsaved is not None:
+        return unsaved
     entry = _round_entry(game, form, number)
     form_number = whole_number(form.number.data)
     try:
@@ -517,19 +530,9 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
         form.version.data = str(played.version)
         return _render_round(game, form, number=number, editing=True)
     _fill_round_form(form, players)
-    pad_seat = _apply_pad(form)
-    if pad_seat is not None:
-        return _render_round(game, form, number=number, editing=True, only_seat=pad_seat)
-    preview = _seat_arg("preview", players)
-    if preview is not None:
-        return _render_round(game, form, number=number, editing=True, preview_seat=preview)
-    if "save" not in request.form:
-        return _render_round(game, form, number=number, editing=True)
-    if form.went_out_seat(players) == "":
-        problem = Problem(number, "went_out", f"Round {number}: say who went out.")
-        return _render_round(
-            game, form, number=number, editing=True, problems=[problem], status=UNPROCESSABLE
-        )
+    unsaved = _unless_saving(game, form, number, editing=True)
+    if unsaved is not None:
+        return unsaved
     version = whole_number(form.version.data)
     try:
         services.edit_round(game, number, _round_entry(game, form, number), version=version)
