@@ -19,6 +19,7 @@ package must be installed) unless ``SCOREKEEPER_TEST_POSTGRES_URI`` names one.
 from __future__ import annotations
 
 import argparse
+import http.client
 import http.cookiejar
 import json
 import os
@@ -154,10 +155,10 @@ def scorer(base: str, games: list[int], stop: float, tally: Tally, seed: int) ->
                 else:
                     form[f"hands-{seat}-cards"] = chance.choice(LEFTOVERS)
             status, _, elapsed = phone.request(f"/games/{game}/rounds/new", form)
-        except (OSError, RuntimeError) as error:
+        except (OSError, http.client.HTTPException, RuntimeError) as error:
             with tally.lock:
                 tally.interrupted += 1
-                if not isinstance(error, ConnectionError | urllib.error.URLError | TimeoutError):
+                if isinstance(error, RuntimeError):
                     tally.errors.append(f"scorer: {error}")
             time.sleep(0.05)
             continue
@@ -191,7 +192,8 @@ def poller(base: str, games: list[int], stop: float, tally: Tally, seed: int) ->
                 match = re.search(r"/games/\d+/board\?v=(\d+)", page)
                 if status == 200 and match:
                     version = match.group(1)
-        except OSError:
+        except (OSError, http.client.HTTPException):
+            # A worker killed mid-answer cuts the connection or the body short.
             with tally.lock:
                 tally.interrupted += 1
             time.sleep(0.05)
