@@ -155,6 +155,7 @@ def main() -> None:
         load: dict[str, Any] = {}
         settings = {"seconds": arguments.seconds, "connections": arguments.connections}
         with gunicorn("bench.bare_app:create_app()") as base:
+            wrk(base + "/", headers=GZIP, seconds=2)
             load["bare"] = wrk(base + "/", headers=GZIP, **settings)
         environment = {
             "SCOREKEEPER_INSTANCE_PATH": folder,
@@ -165,6 +166,9 @@ def main() -> None:
             # A phone at the table has been here before: it sends its session cookie.
             with urllib.request.urlopen(base + urls["scoreboard"]) as first:
                 cookie = first.headers["Set-Cookie"].split(";")[0]
+            # Warm every worker (imports, drawn boards, page cache) before measuring anything.
+            for url in urls.values():
+                wrk(base + url, headers={**GZIP, "Cookie": cookie}, seconds=2)
             for name in under_load:
                 url = urls[name]
                 headers = {**GZIP, "Cookie": cookie}
@@ -174,6 +178,7 @@ def main() -> None:
                 if name == "scoreboard":
                     load["scoreboard_new_visitor"] = wrk(base + url, headers=GZIP, **settings)
         with gunicorn("bench.bare_app:create_app()") as base:
+            wrk(base + "/", headers=GZIP, seconds=2)
             load["bare_again"] = wrk(base + "/", headers=GZIP, **settings)
     bare_rate = (load["bare"].requests_per_second + load["bare_again"].requests_per_second) / 2
     rows = []
