@@ -11,6 +11,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
+from datetime import datetime
 from typing import Any
 
 from flask import (
@@ -227,12 +228,14 @@ class DrawnBoards:
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self.drawn: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self.drawn: OrderedDict[tuple[int, int, datetime], str] = OrderedDict()
         self.lock = threading.Lock()
         self.csrf_slot = f"csrf-{secrets.token_hex(16)}"
 
-    def get(self, game_id: int, version: int) -> str:
-        key = (game_id, version)
+    def get(self, game_id: int, version: int, created: datetime) -> str:
+        # The game's creation time too: a database restored under a running server may hold
+        # another game with the same id and version.
+        key = (game_id, version, created)
         with self.lock:
             html = self.drawn.get(key)
             if html is not None:
@@ -244,7 +247,7 @@ class DrawnBoards:
             )
             # Drawn from the rows just read: file it under their version, not the one asked.
             with self.lock:
-                self.drawn[(game_id, game.version)] = html
+                self.drawn[(game_id, game.version, created)] = html
                 while len(self.drawn) > self.size:
                     self.drawn.popitem(last=False)
         return html.replace(self.csrf_slot, generate_csrf())
@@ -257,12 +260,12 @@ def _boards() -> DrawnBoards:
 def _board_page(game_id: int) -> tuple[str, int, str]:
     """The game's name for the title, its version, and its drawn board."""
     found = db.session.execute(
-        select(Game.rules_name, Game.version).where(Game.id == game_id)
+        select(Game.rules_name, Game.version, Game.created_at).where(Game.id == game_id)
     ).one_or_none()
     if found is None:
         abort(404)
-    rules_name, version = found
-    return rules_name, version, _boards().get(game_id, version)
+    rules_name, version, created = found
+    return rules_name, version, _boards().get(game_id, version, created)
 
 
 @bp.get("/<int:game_id>")
@@ -280,14 +283,18 @@ def show(game_id: int) -> ResponseReturnValue:
 @bp.get("/<int:game_id>/board")
 def board(game_id: int) -> ResponseReturnValue:
     """What an open scoreboard polls: 204 while the game is unchanged, else the new board."""
-    version = db.session.scalar(select(Game.version).where(Game.id == game_id))
-    if version is None:
+    found = db.session.execute(
+        select(Game.version, Game.created_at).where(Game.id == game_id)
+    ).one_or_none()
+    if found is None:
         abort(404)
+    version, created = found
     if not is_htmx():
         return redirect(url_for("games.show", game_id=game_id))
     if request.args.get("v") == str(version):
         return Response(status=NO_CHANGE)
-    return render("games/_board_drawn.html", board=Markup(_boards().get(game_id, version)))
+    board = _boards().get(game_id, version, created)
+    return render("games/_board_drawn.html", board=Markup(board))
 
 
 # --- entering and correcting rounds ---------------------------------------------------------
