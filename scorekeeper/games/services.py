@@ -216,12 +216,16 @@ def start_game(
     return game
 
 
-def _describe_round(tally: Tally, number: int) -> str:
+def describe_round(tally: Tally, number: int, *, cards: bool = False) -> str:
+    """Round ``number`` in a line: who went out, then each other player's points (or, with
+    ``cards``, the cards they were left holding)."""
     played = tally.rounds[number - 1]
     names = tally.names
     out = "nobody went out" if played.went_out is None else f"{names[played.went_out]} went out"
     parts = [
-        f"{names[seat]} {hand.points}{' (made contract)' if hand.made_contract else ''}"
+        f"{names[seat]} {hand.cards or '–'}"
+        if cards
+        else f"{names[seat]} {hand.points}{' (made contract)' if hand.made_contract else ''}"
         for seat, hand in enumerate(played.hands)
         if seat != played.went_out
     ]
@@ -261,7 +265,7 @@ def add_round(
         db.session.flush()
         recompute(game, tally)
         _reset_may_i(game, tally)
-        _log(game, f"Round {next_number} saved: {_describe_round(tally, next_number)}.")
+        _log(game, f"Round {next_number} saved: {describe_round(tally, next_number)}.")
         if tally.is_over:
             _log(game, _ending(tally))
         db.session.commit()

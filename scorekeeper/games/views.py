@@ -551,6 +551,7 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
         game = _game_or_404(game_id)
         played = next(r for r in game.rounds if r.number == number)
         form.version.data = str(played.version)
+        stored = services.describe_round(services.tally_of(game), number, cards=True)
         return _render_round(
             game,
             form,
@@ -559,25 +560,11 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
             status=CONFLICT,
             message=(
                 "This round was changed on another phone meanwhile; nothing was saved. "
-                f"It now reads: {_stored_round_text(game, number)}. "
-                "Your entries are below: save again to replace it."
+                f"It now reads: {stored}. Your entries are below: save again to replace it."
             ),
         )
     flash(f"Round {number} corrected.", "success")
     return redirect(url_for("games.show", game_id=game.id))
-
-
-def _stored_round_text(game: Game, number: int) -> str:
-    tally = services.tally_of(game)
-    played = tally.rounds[number - 1]
-    names = tally.names
-    out = "nobody went out" if played.went_out is None else f"{names[played.went_out]} went out"
-    hands = [
-        f"{names[seat]} {hand.cards or '–'}"
-        for seat, hand in enumerate(played.hands)
-        if seat != played.went_out
-    ]
-    return f"{out}; " + ", ".join(hands)
 
 
 @bp.post("/<int:game_id>/rounds/<int:number>/delete")
