@@ -60,3 +60,44 @@ def test_records_page(client: FlaskClient, app: Flask) -> None:
     assert "3 in a row" in page
     assert "12 rounds</strong>, won by Cy" in page
     assert "<strong>140</strong>" in page
+
+
+def test_records_are_recomputed_only_when_a_finished_game_changes(
+    client: FlaskClient, app: Flask
+) -> None:
+    from sqlalchemy import event
+
+    from scorekeeper.extensions import db
+
+    from ..helpers import save_round, start_game
+
+    with app.app_context():
+        games()
+        engine = db.engine
+    game_id = start_game(client, "contract-rummy", ["Dee", "Eve"])
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statement = str(args[2])
+        if not statement.startswith(("BEGIN", "SAVEPOINT", "RELEASE")):
+            statements.append(statement)
+
+    def queries_for_records() -> int:
+        statements.clear()
+        event.listen(engine, "before_cursor_execute", count)
+        page = client.get("/records")
+        event.remove(engine, "before_cursor_execute", count)
+        assert page.status_code == 200
+        return len(statements)
+
+    cold = queries_for_records()
+    assert queries_for_records() == 2  # kept: a fingerprint and the names
+    # A round of a game still being played changes no record.
+    save_round(client, game_id, went_out="Dee", cards={"Eve": "K"})
+    assert queries_for_records() == 2
+    # A game that finishes does: Eve's first win shows at once.
+    assert "Eve" not in client.get("/records").get_data(as_text=True).split("Most wins")[1]
+    for _ in range(6):
+        save_round(client, game_id, went_out="Eve", cards={"Dee": "K Q"})
+    assert queries_for_records() == cold
+    assert "Eve" in client.get("/records").get_data(as_text=True).split("Most wins")[1]
