@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify
 from sqlalchemy import select, text
+from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .models import Game
@@ -33,7 +34,12 @@ def navigation() -> dict[str, object]:
 @bp.get("/")
 def index() -> Response:
     games = db.session.scalars(
-        select(Game).where(Game.status == "in_progress").order_by(Game.started.desc()).limit(10)
+        select(Game)
+        .where(Game.status == "in_progress")
+        .order_by(Game.started.desc())
+        .limit(10)
+        # Every game is listed with its players: load them all at once, not a game at a time.
+        .options(selectinload(Game.seats))
     ).all()
     return render("main/index.html", games=games)
 

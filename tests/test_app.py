@@ -198,3 +198,35 @@ def test_static_files_and_pages_travel_compressed(client: FlaskClient) -> None:
     assert htmx.headers.get("Content-Encoding") in {"gzip", "deflate"}
     assert len(htmx.get_data()) < 25_000  # 52 KB on disk
     assert "Accept-Encoding" in htmx.headers.get("Vary", "")
+
+
+def test_home_page_queries_do_not_grow_with_the_games_listed(app: Flask) -> None:
+    from sqlalchemy import event
+
+    from scorekeeper.games.services import import_game
+
+    def document(names: list[str]) -> dict[str, object]:
+        return {"format": "scorekeeper-game", "version": 1, "rules": "contract-rummy",
+                "players": names, "rounds": []}  # fmt: skip
+
+    client = app.test_client()
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        if not str(args[2]).startswith("BEGIN"):
+            statements.append(str(args[2]))
+
+    with app.app_context():
+        engine = db.engine
+    counts = []
+    for batch in (["Ann", "Ben"], ["Cy", "Dee"], ["Eve", "Fay"], ["Gus", "Hal"]):
+        with app.app_context():
+            import_game(document(batch))
+            import_game(document([f"{batch[0]}2", f"{batch[1]}2", "Ivy"]))
+        statements.clear()
+        event.listen(engine, "before_cursor_execute", count)
+        page = client.get("/").get_data(as_text=True)
+        event.remove(engine, "before_cursor_execute", count)
+        assert batch[0] in page
+        counts.append(len(statements))
+    assert len(set(counts)) == 1, counts
