@@ -10,15 +10,18 @@ import click
 from . import backup
 from .views import bp
 
-
-@bp.cli.command("export")
-@click.option(
+# Where an export goes; both exports take it.
+output_option = click.option(
     "-o",
     "--output",
     type=click.File("w", encoding="utf-8", lazy=True),
     default="-",
     help="Where to write (default: standard output).",
 )
+
+
+@bp.cli.command("export")
+@output_option
 def export_command(output: IO[str]) -> None:
     """Write every game as one game document per line (JSON lines)."""
     count = 0
@@ -47,13 +50,7 @@ def import_command(file: IO[bytes]) -> None:
 
 
 @bp.cli.command("csv")
-@click.option(
-    "-o",
-    "--output",
-    type=click.File("w", encoding="utf-8", lazy=True),
-    default="-",
-    help="Where to write (default: standard output).",
-)
+@output_option
 def csv_command(output: IO[str]) -> None:
     """Write every round of every game as CSV, one row per player and round."""
     for chunk in backup.csv_lines():
