@@ -10,7 +10,8 @@ from sqlalchemy import inspect, text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.games.services import export_game, get_game, import_game
+from scorekeeper.games.services import export_game, import_game
+from scorekeeper.models import Game
 
 from .helpers import game_document, twelve_step_to_the_end
 
@@ -57,7 +58,7 @@ def test_a_family_database_on_the_previous_schema_is_upgraded_with_its_games(app
     document = game_document("twelve-step", ["Ann", "Ben", "Cy"], twelve_step_to_the_end())
     with app.app_context():
         game_id = import_game(document).id
-        before = without_export_time(export_game(get_game(game_id)))
+        before = without_export_time(export_game(db.session.get(Game, game_id)))
         # End this session's transaction: the downgrade's DDL must not wait for our own reads.
         db.session.remove()
         flask_migrate.downgrade(directory=app.extensions["migrate"].directory, revision=previous)
@@ -65,6 +66,6 @@ def test_a_family_database_on_the_previous_schema_is_upgraded_with_its_games(app
     with upgraded.app_context():
         version = db.session.execute(text("SELECT version_num FROM alembic_version")).scalar()
         assert version == known[-1]
-        after = without_export_time(export_game(get_game(game_id)))
+        after = without_export_time(export_game(db.session.get(Game, game_id)))
         db.engine.dispose()
     assert after == before

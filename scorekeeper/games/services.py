@@ -525,7 +525,3 @@ def export_game(game: Game) -> dict[str, Any]:
     return write_game_file(
         tally_of(game), game.rules, started=game.started, game_id=game.id, exported=utcnow()
     )
-
-
-def get_game(game_id: int) -> Game | None:
-    return db.session.get(Game, game_id)

@@ -179,11 +179,6 @@ def names_in_words(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def normalise_cards(text: str) -> str:
-    """Cards in the app's notation, as stored (``"jk a 5"`` → ``"JK A 5"``); raises CardError."""
-    return format_cards(parse_cards(text))
-
-
 def points_of(text: str, rules: RuleSet) -> int:
     """What leftover cards written ``text`` score; raises CardError."""
     return score_cards(parse_cards(text), rules)
