@@ -42,6 +42,7 @@ __all__ = [
     "abandon_game",
     "add_round",
     "delete_last_round",
+    "describe_round",
     "edit_round",
     "export_game",
     "game_players_matching",
