@@ -65,14 +65,57 @@ class Tally:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+# Every phone of a run signs in as the one scorer the run makes before the server starts.
+ACCOUNT = ("load-scorer", "load-run-password")
+
+
+def make_account(environment: dict[str, str]) -> None:
+    """The household and the scorer the phones sign in as, made in the run's database."""
+    from scorekeeper import create_app
+    from scorekeeper.accounts import services
+    from scorekeeper.extensions import db
+
+    before = os.environ.get("SCOREKEEPER_INSTANCE_PATH")
+    os.environ["SCOREKEEPER_INSTANCE_PATH"] = environment["SCOREKEEPER_INSTANCE_PATH"]
+    try:
+        app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": environment["SCOREKEEPER_SQLALCHEMY_DATABASE_URI"],
+                "SECRET_KEY": environment["SCOREKEEPER_SECRET_KEY"],
+            }
+        )
+    finally:
+        if before is None:
+            os.environ.pop("SCOREKEEPER_INSTANCE_PATH")
+        else:
+            os.environ["SCOREKEEPER_INSTANCE_PATH"] = before
+    with app.app_context():
+        household = services.add_household("Load")
+        services.add_user(ACCOUNT[0], ACCOUNT[1], household, "scorer")
+        db.engine.dispose()
+
+
 class Phone:
-    """One browser: its own cookies (session, CSRF), no automatic redirects."""
+    """One browser, signed in: its own cookies (session, CSRF), no automatic redirects."""
 
     def __init__(self, base: str) -> None:
         self.base = base
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), _NoRedirect()
         )
+        for attempt in range(10):
+            try:
+                _, page, _ = self.request("/login")
+                form = {"csrf_token": _csrf(page), "username": ACCOUNT[0], "password": ACCOUNT[1]}
+                status, _, _ = self.request("/login", form)
+            except (OSError, http.client.HTTPException, RuntimeError):
+                if attempt == 9:
+                    raise
+                time.sleep(0.1)  # a worker killed mid-answer: ask again, as a phone would
+                continue
+            if status != 303:
+                raise RuntimeError(f"could not sign in: HTTP {status}")
+            return
 
     def request(
         self, path: str, data: dict[str, str] | None = None, headers: dict[str, str] | None = None
@@ -300,6 +343,7 @@ def run(
             "SCOREKEEPER_SECRET_KEY": "load-run",
         }
         (ROOT / "bench" / "results").mkdir(exist_ok=True)
+        make_account(environment)
         with gunicorn(
             "scorekeeper:create_app()", environment, workers=workers, ready_path="/healthz"
         ) as base:

@@ -10,16 +10,17 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, config, errors, inputs, security
-from .extensions import compress, csrf, db, migrate
+from . import access, assets, config, errors, inputs, security
+from .extensions import compress, csrf, db, limiter, login_manager, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 # One blueprint per feature; a feature package exposes ``bp``. Features not written yet are
 # simply absent, so each can land on its own.
-FEATURES = ("main", "games", "referee", "rulebook", "players", "history")
+FEATURES = ("main", "accounts", "games", "referee", "rulebook", "players", "history")
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -33,11 +34,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     config.load(app, test_config)
+    if app.config["PROXY_COUNT"]:
+        hops = int(app.config["PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
+        )
     inputs.init_app(app)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
+    login_manager.init_app(app)
+    login_manager.session_protection = None  # sessions are ended server-side instead
+    limiter.init_app(app)
+    access.init_app(app)
     compress.init_app(app)
     security.init_app(app)
     assets.init_app(app)
@@ -49,4 +59,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     if app.config["AUTO_MIGRATE"]:
         config.upgrade_database(app)
+        with app.app_context():
+            if not access.accounts_exist(app):
+                from .accounts.setup import ensure_code
+
+                ensure_code(app)
     return app

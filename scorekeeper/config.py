@@ -23,7 +23,22 @@ def defaults(instance: Path) -> dict[str, Any]:
         "SECRET_KEY": None,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        # CSRF tokens live as long as their session; sessions 30 days since last use.
         "WTF_CSRF_TIME_LIMIT": None,
+        "PERMANENT_SESSION_LIFETIME": 30 * 24 * 3600,
+        "SESSION_REFRESH_EACH_REQUEST": True,
+        # Behind a TLS proxy (Caddy), the number of proxies: trusts their X-Forwarded-* headers
+        # and marks the cookies Secure.
+        "PROXY_COUNT": 0,
+        # Host names the server answers to besides localhost, IP addresses and its own name.
+        "EXTRA_HOSTS": [],
+        # Where links and QR codes point, e.g. "https://cards.example.org".
+        "PUBLIC_URL": None,
+        # Argon2id: 3 passes over 64 MiB (argon2-cffi's RFC 9106 low-memory profile).
+        "PASSWORD_TIME_COST": 3,
+        "PASSWORD_MEMORY_KIB": 64 * 1024,
+        "RATELIMIT_STORAGE_URI": "memory://",
+        "RATELIMIT_HEADERS_ENABLED": True,
         "MAX_CONTENT_LENGTH": 64 * 1024 * 1024,
         # How often an open scoreboard asks whether another phone saved a round.
         "SCOREBOARD_POLL_SECONDS": 3,
@@ -54,12 +69,42 @@ def load(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     app.config.from_prefixed_env("SCOREKEEPER")
     if test_config is not None:
         app.config.from_mapping(test_config)
+    # SCOREKEEPER_TRUSTED_HOSTS adds names; Flask's own TRUSTED_HOSTS would refuse every other
+    # one, localhost and IP addresses included, so the names are checked by access.py instead.
+    extra = app.config.pop("TRUSTED_HOSTS", None)
+    if extra:
+        app.config["EXTRA_HOSTS"] = extra
+    app.config["TRUSTED_HOSTS"] = None
+    if app.config["PROXY_COUNT"]:
+        app.config["SESSION_COOKIE_SECURE"] = True
+        app.config["REMEMBER_COOKIE_SECURE"] = True
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret_key(instance)
     uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    private_sqlite_files(uri)
     options = engine_options(uri)
     options.update(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+
+
+def private_sqlite_files(uri: str) -> None:
+    """Make the SQLite database readable by its owner only, from the moment it exists: the
+    file is made here with mode 0600 before SQLite opens it (its -wal and -shm files take the
+    database's mode), and an older one is narrowed."""
+    if not uri.startswith("sqlite:///") or "mode=memory" in uri or uri == "sqlite://":
+        return
+    path = Path(uri.removeprefix("sqlite:///").partition("?")[0])
+    if not path.name or str(path) == ":memory:":
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            companion = path.with_name(path.name + suffix)
+            if companion.exists() and companion.stat().st_mode & 0o077:
+                companion.chmod(0o600)
+    except OSError:
+        pass  # a read-only place: SQLite will say so itself, clearly
 
 
 def instance_secret_key(instance: Path) -> str:

@@ -6,6 +6,7 @@ from flask import Blueprint, Response, current_app, jsonify
 from sqlalchemy import select, text
 from sqlalchemy.orm import selectinload
 
+from .access import Permission, declared, requires, visitor
 from .extensions import db
 from .models import Game
 from .web import render
@@ -24,14 +25,22 @@ NAVIGATION = (
 
 @bp.app_context_processor
 def navigation() -> dict[str, object]:
+    """The entries this visitor may open (a phone let in by a link sees the referee only)."""
     registered = current_app.view_functions
-    return {
-        "navigation": [(ep, label) for ep, label in NAVIGATION if ep in registered],
-        "has_endpoint": registered.__contains__,
-    }
+    who = visitor()
+    shown = []
+    for endpoint, label in (*NAVIGATION, ("accounts.members", "Members")):
+        access = declared(current_app, endpoint) if endpoint in registered else None
+        if access is None:
+            continue
+        public = access.permission is Permission.PUBLIC
+        if public or (who.user is not None and who.may(access.permission)):
+            shown.append((endpoint, label))
+    return {"navigation": shown, "has_endpoint": registered.__contains__}
 
 
 @bp.get("/")
+@requires(Permission.VIEW)
 def index() -> Response:
     games = db.session.scalars(
         select(Game)
@@ -45,6 +54,7 @@ def index() -> Response:
 
 
 @bp.get("/healthz")
+@requires(Permission.PUBLIC)
 def health() -> Response:
     db.session.execute(text("SELECT 1"))
     return jsonify(status="ok")

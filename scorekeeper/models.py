@@ -1,4 +1,8 @@
-"""The family's records: players, house rules, games, their seats, rounds, hands and change log.
+"""The family's records: players, house rules, games, their seats, rounds, hands and change log,
+and who may reach them: households, accounts, their sessions and links.
+
+Everything a family keeps carries its household (``HouseholdOwned``); ``scorekeeper.scope``
+filters every query by it and fills it in on every insert, so no query names it itself.
 
 A game keeps a frozen copy of its rules (``Game.rules``, the rules engine's ``to_dict()``) so
 that a later change to a preset or a house rule never alters a game already played. The
@@ -9,6 +13,8 @@ history and statistics pages can aggregate in SQL without replaying every game.
 
 from __future__ import annotations
 
+import enum
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,12 +31,16 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
+from . import scope
 from .extensions import db
+from .scope import household_for_insert
 
 NAME_LENGTH = 60
 CARDS_LENGTH = 400
+USERNAME_LENGTH = 60
+UID_LENGTH = 64
 
 
 def utcnow() -> datetime:
@@ -54,17 +64,117 @@ class UTCDateTime(TypeDecorator[datetime]):
         return None if value is None else value.replace(tzinfo=UTC)
 
 
-def name_key(name: str) -> str:
-    """The form of a name that two spellings of the same player share ("ann", "Ann ")."""
-    return " ".join(name.split()).casefold()
+def new_uid() -> str:
+    return str(uuid.uuid4())
 
 
-class Player(db.Model):
-    __tablename__ = "players"
+class Role(enum.StrEnum):
+    """What an account may do in its household (``shared/spec/access.md``)."""
+
+    OWNER = "owner"
+    SCORER = "scorer"
+    VIEWER = "viewer"
+
+
+class LinkKind(enum.StrEnum):
+    TABLE = "table"
+    WATCH = "watch"
+    INVITE = "invite"
+
+
+class Household(db.Model):
+    """One family: everything it keeps is invisible to every other household."""
+
+    __tablename__ = "households"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     name_key: Mapped[str] = mapped_column(String(NAME_LENGTH), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<Household {self.id} {self.name!r}>"
+
+
+class HouseholdOwned:
+    """A row that belongs to one household: filtered and filled in by ``scorekeeper.scope``."""
+
+    @declared_attr
+    def household_id(cls) -> Mapped[int]:
+        return mapped_column(
+            ForeignKey("households.id", ondelete="CASCADE"),
+            index=True,
+            default=household_for_insert,
+        )
+
+
+class User(HouseholdOwned, db.Model):
+    """A person's account: one household, one role. The server's first account administers it."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(USERNAME_LENGTH))
+    username_key: Mapped[str] = mapped_column(String(USERNAME_LENGTH), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(20))
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    household: Mapped[Household] = relationship(lazy="joined")
+
+    def __repr__(self) -> str:
+        return f"<User {self.id} {self.username!r} {self.role}>"
+
+
+class UserSession(db.Model):
+    """One signed-in browser. The cookie holds a random token; only its hash is kept here, so
+    that signing out, or changing a password, ends the session wherever the cookie is."""
+
+    __tablename__ = "user_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_seen: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class Link(HouseholdOwned, db.Model):
+    """A table link, a watch link (both for one game) or an invitation to join the household.
+
+    The token is derived from ``nonce`` and the server's secret key, and stored only as its
+    hash: the database alone lets nobody in, and the scoreboard can show a link's QR again.
+    """
+
+    __tablename__ = "links"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    role: Mapped[str | None] = mapped_column(String(20))
+    nonce: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    made_by: Mapped[str] = mapped_column(String(USERNAME_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    game: Mapped[Game | None] = relationship()
+
+
+class Player(HouseholdOwned, db.Model):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("household_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    name_key: Mapped[str] = mapped_column(String(NAME_LENGTH))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
@@ -73,13 +183,14 @@ class Player(db.Model):
         return f"<Player {self.id} {self.name!r}>"
 
 
-class HouseRules(db.Model):
+class HouseRules(HouseholdOwned, db.Model):
     """A family's own rule set: a preset with some options changed, saved under a name."""
 
     __tablename__ = "house_rules"
+    __table_args__ = (UniqueConstraint("household_id", "slug"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    slug: Mapped[str] = mapped_column(String(80), unique=True)
+    slug: Mapped[str] = mapped_column(String(80))
     name: Mapped[str] = mapped_column(String(80))
     base: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -87,14 +198,16 @@ class HouseRules(db.Model):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
 
-class Game(db.Model):
+class Game(HouseholdOwned, db.Model):
     __tablename__ = "games"
     __table_args__ = (
-        Index("ix_games_status_started", "status", "started"),
+        Index("ix_games_status_started", "household_id", "status", "started"),
+        UniqueConstraint("household_id", "uid"),
         # Covers the history's scans of finished games: on SQLite the frozen rules make each
         # row long, and reading a column stored after them means reading the whole row.
         Index(
             "ix_games_summary",
+            "household_id",
             "status",
             "started",
             "round_count",
@@ -105,6 +218,8 @@ class Game(db.Model):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # The game's identity wherever its game file travels: a restore skips a game it holds.
+    uid: Mapped[str] = mapped_column(String(UID_LENGTH), default=new_uid)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     rules_slug: Mapped[str] = mapped_column(String(80), index=True)
     rules_name: Mapped[str] = mapped_column(String(80))
@@ -130,7 +245,7 @@ class Game(db.Model):
     )
 
 
-class Seat(db.Model):
+class Seat(HouseholdOwned, db.Model):
     """A player's place at one game's table, and their standing in it."""
 
     __tablename__ = "seats"
@@ -138,7 +253,15 @@ class Seat(db.Model):
         UniqueConstraint("game_id", "position"),
         UniqueConstraint("game_id", "player_id"),
         # The statistics read seats game by game without touching the table.
-        Index("ix_seats_game_summary", "game_id", "player_id", "is_winner", "place", "total"),
+        Index(
+            "ix_seats_game_summary",
+            "game_id",
+            "player_id",
+            "is_winner",
+            "place",
+            "total",
+            "household_id",
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -157,7 +280,7 @@ class Seat(db.Model):
     hands: Mapped[list[Hand]] = relationship(back_populates="seat")
 
 
-class Round(db.Model):
+class Round(HouseholdOwned, db.Model):
     __tablename__ = "rounds"
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 
@@ -183,14 +306,14 @@ class Round(db.Model):
     )
 
 
-class Hand(db.Model):
+class Hand(HouseholdOwned, db.Model):
     """What one player held when a round ended: leftover cards, points, contract made."""
 
     __tablename__ = "hands"
     __table_args__ = (
         UniqueConstraint("round_id", "seat_id"),
         # How long each contract held a player: read from the index alone.
-        Index("ix_hands_seat_contract", "seat_id", "contract", "made_contract"),
+        Index("ix_hands_seat_contract", "seat_id", "contract", "made_contract", "household_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -205,8 +328,8 @@ class Hand(db.Model):
     seat: Mapped[Seat] = relationship(back_populates="hands")
 
 
-class GameEvent(db.Model):
-    """One line of a game's change log: what changed, and when."""
+class GameEvent(HouseholdOwned, db.Model):
+    """One line of a game's change log: what changed, when, and who changed it."""
 
     __tablename__ = "game_events"
 
@@ -214,5 +337,10 @@ class GameEvent(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     text: Mapped[str] = mapped_column(Text)
+    # "Ann", "table link made by Ann", "command line"; empty for entries from before accounts.
+    actor: Mapped[str] = mapped_column(String(120), default=scope.actor)
 
     game: Mapped[Game] = relationship(back_populates="events")
+
+
+scope.install()

@@ -81,6 +81,7 @@ def app(database_uri: str, instance_path: Path) -> Iterator[Flask]:
             "SQLALCHEMY_DATABASE_URI": database_uri,
             "WTF_CSRF_ENABLED": False,
             "SCOREBOARD_POLL_SECONDS": 1,
+            **FAST_PASSWORDS,
         }
     )
     yield app
@@ -89,9 +90,58 @@ def app(database_uri: str, instance_path: Path) -> Iterator[Flask]:
         db.engine.dispose()
 
 
+# Argon2id at its smallest: the tests sign in thousands of times, and the cost is not theirs
+# to measure.
+FAST_PASSWORDS = {"PASSWORD_TIME_COST": 1, "PASSWORD_MEMORY_KIB": 8}
+PASSWORD = "correct horse battery"
+HOUSEHOLD = "Family"
+
+
+def add_member(app: Flask, username: str, role: str = "owner", household: str = HOUSEHOLD) -> None:
+    """An account in ``household`` (made where missing), with the password ``PASSWORD``."""
+    from scorekeeper.accounts import services
+
+    with app.app_context():
+        home = services.household_named(household) or services.add_household(household)
+        services.add_user(username, PASSWORD, home, role)
+        db.session.remove()
+
+
+def signed_in(
+    app: Flask, username: str, role: str = "owner", household: str = HOUSEHOLD
+) -> FlaskClient:
+    """A client of ``app`` signed in as a new account ``username``."""
+    add_member(app, username, role, household)
+    client = app.test_client()
+    sign_in(app, client, username)
+    return client
+
+
+def family_id(app: Flask) -> int:
+    """The id of the household ``Family`` (made where missing), for ``scope.household``."""
+    from scorekeeper.accounts import services
+
+    with app.app_context():
+        home = services.household_named(HOUSEHOLD) or services.add_household(HOUSEHOLD)
+        found = home.id
+        db.session.remove()
+    return found
+
+
+def sign_in(app: Flask, client: FlaskClient, username: str) -> None:
+    checking = app.config.get("WTF_CSRF_ENABLED", True)
+    app.config["WTF_CSRF_ENABLED"] = False
+    try:
+        response = client.post("/login", data={"username": username, "password": PASSWORD})
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = checking
+    assert response.status_code == 303, response.get_data(as_text=True)
+
+
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    return app.test_client()
+    """A client signed in as the owner of the household ``Family``."""
+    return signed_in(app, "owner")
 
 
 @pytest.fixture
@@ -101,6 +151,8 @@ def runner(app: Flask) -> FlaskCliRunner:
 
 @pytest.fixture
 def csrf_client(app: Flask) -> FlaskClient:
-    """A client of the same app with CSRF protection on, as in production."""
+    """A client of the same app, signed in as the household's owner, with CSRF protection on,
+    as in production."""
+    client = signed_in(app, "csrf-owner")
     app.config["WTF_CSRF_ENABLED"] = True
-    return app.test_client()
+    return client

@@ -10,9 +10,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, inspect, select, text
 
-from scorekeeper import create_app
+from scorekeeper import create_app, scope
+from scorekeeper.access import Permission, requires
 from scorekeeper.extensions import db
-from scorekeeper.models import Player, name_key
+from scorekeeper.models import Player
+from scorekeeper.names import name_key
+
+from .conftest import PASSWORD, add_member, family_id, signed_in
 
 
 def test_home_page_is_made_for_phones(client: FlaskClient) -> None:
@@ -59,12 +63,13 @@ def test_post_without_csrf_token_is_refused(app: Flask) -> None:
     stored: list[str] = []
 
     @app.post("/test-only/echo")
+    @requires(Permission.SIGNED_IN)
     def echo() -> str:
         stored.append("saved")
         return "saved"
 
+    client = signed_in(app, "ann")
     app.config["WTF_CSRF_ENABLED"] = True
-    client = app.test_client()
     refused = client.post("/test-only/echo", data={"name": "Ann"})
     assert refused.status_code == 400
     assert "has expired or did not come from this app" in refused.get_data(as_text=True)
@@ -80,9 +85,11 @@ def test_post_without_csrf_token_is_refused(app: Flask) -> None:
 def test_session_cookie_is_http_only_and_same_site(app: Flask) -> None:
     assert app.config["SESSION_COOKIE_HTTPONLY"] is True
     assert app.config["SESSION_COOKIE_SAMESITE"] == "Lax"
-    app.config["WTF_CSRF_ENABLED"] = True
-    cookie = app.test_client().get("/").headers.get("Set-Cookie", "")
+    add_member(app, "ann")
+    answer = app.test_client().post("/login", data={"username": "ann", "password": PASSWORD})
+    cookie = answer.headers.get("Set-Cookie", "")
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Secure" not in cookie  # plain HTTP at home; behind a TLS proxy, see test_access
 
 
 def test_secret_key_is_generated_once_and_kept_in_instance(
@@ -154,11 +161,12 @@ def test_sqlite_uses_write_ahead_logging_and_waits_for_locks(app: Flask) -> None
 def test_many_phones_saving_at_once_never_see_a_locked_database(app: Flask) -> None:
     errors: list[BaseException] = []
     writers, saves = 8, 15
+    household = family_id(app)
 
     def scorer(number: int) -> None:
         try:
             for save in range(saves):
-                with app.test_request_context("/", method="POST"):
+                with app.test_request_context("/", method="POST"), scope.household(household):
                     # Read, then write in the same transaction: the pattern that trips SQLite.
                     db.session.scalar(select(func.count()).select_from(Player))
                     name = f"Player {number}-{save}"
@@ -209,7 +217,7 @@ def test_home_page_queries_do_not_grow_with_the_games_listed(app: Flask) -> None
         return {"format": "scorekeeper-game", "version": 1, "rules": "contract-rummy",
                 "players": names, "rounds": []}  # fmt: skip
 
-    client = app.test_client()
+    client = signed_in(app, "ann")
     statements: list[str] = []
 
     def count(*args: object) -> None:

@@ -29,11 +29,24 @@ from markupsafe import escape
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from scorekeeper import house_rules
+from scorekeeper import house_rules, scope
+from scorekeeper.accounts import links
 from scorekeeper.extensions import db
 from scorekeeper.games.services import import_game
-from scorekeeper.models import Game, GameEvent, Hand, HouseRules, Player, Round, Seat
+from scorekeeper.models import (
+    Game,
+    GameEvent,
+    Hand,
+    HouseRules,
+    LinkKind,
+    Player,
+    Role,
+    Round,
+    Seat,
+    User,
+)
 
+from .conftest import add_member, family_id
 from .helpers import game_document, save_round, start_game, twelve_step_to_the_end
 
 SCRIPT = "<script>alert(1)</script>"
@@ -64,6 +77,9 @@ class Seeds:
     spare: int  # in progress, for the requests that change a game (abandon, delete a round)
     rules: str  # the saved house rules' slug
     players: tuple[int, ...]
+    member: int  # a second account of the household
+    link: int  # a table link of the game in progress
+    tokens: dict[str, str]  # a live token of each kind: table, watch, invite
 
 
 _SEEDS: dict[int, Seeds] = {}
@@ -91,7 +107,21 @@ def seeded(app: Flask, client: FlaskClient) -> Seeds:
     save_round(client, spare, "Ann", {IMG: "5", "Dee": "K", "Eve": "Q"}, {IMG})
     with app.app_context():
         players = tuple(db.session.scalars(select(Player.id).order_by(Player.id)))
-    seeds = Seeds(playing, finished, abandoned, spare, slug, players)
+    add_member(app, "seeded-scorer", "scorer")
+    tokens: dict[str, str] = {}
+    with app.test_request_context(), scope.household(family_id(app)):
+        game = db.session.get(Game, playing)
+        made = {}
+        for kind in (LinkKind.TABLE, LinkKind.WATCH, LinkKind.INVITE):
+            link, tokens[kind.value] = links.make_link(
+                kind, "owner", game=None if kind == LinkKind.INVITE else game, role=Role.VIEWER
+            )
+            made[kind] = link.id
+        member = db.session.scalar(select(User.id).where(User.username == "seeded-scorer"))
+        db.session.remove()
+    seeds = Seeds(
+        playing, finished, abandoned, spare, slug, players, member, made[LinkKind.TABLE], tokens
+    )
     _SEEDS[id(app)] = seeds
     return seeds
 
@@ -147,6 +177,22 @@ ROUTES: dict[str, Urls] = {
     "rules.edit": lambda s: [f"/rules/{s.rules}/edit"],
     "rules.delete": lambda s: [f"/rules/{s.rules}/delete"],
     "static": lambda s: ["/static/css/app.css"],
+    "accounts.login": lambda s: ["/login", "/login?next=//evil.example/"],
+    "accounts.logout": lambda s: ["/logout"],
+    "accounts.setup": lambda s: ["/setup"],
+    "accounts.account": lambda s: ["/account"],
+    "accounts.members": lambda s: ["/members"],
+    "accounts.add_member": lambda s: ["/members"],
+    "accounts.change_role": lambda s: [f"/members/{s.member}/role"],
+    "accounts.remove_member": lambda s: [f"/members/{s.member}/remove"],
+    "accounts.invite_member": lambda s: ["/members/invite"],
+    "accounts.invite": lambda s: [f"/invite/{s.tokens['invite']}"],
+    "accounts.game_links": lambda s: [f"/games/{g}/links" for g in _games(s)],
+    "accounts.add_game_link": lambda s: [f"/games/{s.playing}/links"],
+    "accounts.revoke_link": lambda s: [f"/links/{s.link}/revoke"],
+    "accounts.table_link": lambda s: [f"/t/{s.tokens['table']}"],
+    "accounts.watch_link": lambda s: [f"/w/{s.tokens['watch']}"],
+    "accounts.households": lambda s: ["/households"],
 }
 
 # Where the form of a POST-only endpoint is (its field names are read from there).
@@ -157,10 +203,27 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "history.restore": lambda s, url: "/history/backup",
     "players.rename": lambda s, url: url.rsplit("/", 1)[0],
     "players.merge": lambda s, url: url.rsplit("/", 1)[0],
+    "accounts.logout": lambda s, url: "/account",
+    "accounts.add_member": lambda s, url: "/members",
+    "accounts.change_role": lambda s, url: "/members",
+    "accounts.remove_member": lambda s, url: "/members",
+    "accounts.invite_member": lambda s, url: "/members",
+    "accounts.add_game_link": lambda s, url: f"/games/{s.playing}/links",
+    "accounts.revoke_link": lambda s, url: f"/games/{s.playing}/links",
 }
 UPLOADS = {"games.upload", "history.restore"}
+# First-run setup answers 404 once the household has its owner, as it has here.
+GONE = {"accounts.setup"}
 # They change the seeded data whatever is sent (so they have a test of their own, last).
-DESTRUCTIVE = {"games.abandon", "games.delete_round", "rules.delete"}
+# (Signing out, removing the member and revoking the link would leave nothing to test after.)
+DESTRUCTIVE = {
+    "games.abandon",
+    "games.delete_round",
+    "rules.delete",
+    "accounts.logout",
+    "accounts.remove_member",
+    "accounts.revoke_link",
+}
 
 
 def _methods(app: Flask) -> dict[str, set[str]]:
@@ -328,7 +391,8 @@ def test_every_get_route_answers_with_security_headers(app: Flask, client: Flask
             for headers in ({}, {"HX-Request": "true"}):
                 response = client.get(url, headers=headers)
                 check(response, f"GET {url} {headers}")
-                assert response.status_code < 400, f"GET {url} {headers}: {response.status_code}"
+                if endpoint not in GONE:
+                    assert response.status_code < 400, f"GET {url}: {response.status_code}"
                 reached += 1
     assert reached >= 2 * len(_endpoints(app, "GET"))
 
@@ -394,7 +458,7 @@ def test_every_field_of_every_form_with_each_killer_value(app: Flask, client: Fl
     seeds = seeded(app, client)
     sent = 0
     for endpoint in _endpoints(app, "POST"):
-        if endpoint in UPLOADS | DESTRUCTIVE:
+        if endpoint in UPLOADS | DESTRUCTIVE | GONE:
             continue
         url = ROUTES[endpoint](seeds)[0]
         page = FORM_PAGES[endpoint](seeds, url) if endpoint in FORM_PAGES else url

@@ -11,29 +11,34 @@ import click
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
+from ..accounts.cli import household_option, in_household
 from . import bp
 from .services import GameFileError, export_game, import_game
 
 
 @bp.cli.command("import")
 @click.argument("file", type=click.File("rb"))
-def import_command(file: BinaryIO) -> None:
+@household_option
+def import_command(file: BinaryIO, household_name: str | None) -> None:
     """Store the game in FILE (a game file) and print its id on the last line."""
     try:
         document = json.loads(file.read())
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         click.echo(f"{file.name}: not a JSON document ({error}).", err=True)
         sys.exit(1)
-    try:
-        game = import_game(document)
-    except GameFileError as error:
-        click.echo(f"{file.name} was refused; nothing was stored:", err=True)
-        for problem in error.problems:
-            click.echo(f"- {problem}", err=True)
-        sys.exit(1)
-    names = ", ".join(seat.player.name for seat in game.seats)
-    click.echo(f"Imported {game.rules_name}: {names}; {game.round_count} rounds, {game.status}.")
-    click.echo(game.id)
+    with in_household(household_name):
+        try:
+            game = import_game(document)
+        except GameFileError as error:
+            click.echo(f"{file.name} was refused; nothing was stored:", err=True)
+            for problem in error.problems:
+                click.echo(f"- {problem}", err=True)
+            sys.exit(1)
+        names = ", ".join(seat.player.name for seat in game.seats)
+        click.echo(
+            f"Imported {game.rules_name}: {names}; {game.round_count} rounds, {game.status}."
+        )
+        click.echo(game.id)
 
 
 @bp.cli.command("export")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from scorekeeper.names import name_key, tidy_name
 from scorekeeper.rules import RuleSet, get_ruleset
 
 from .tally import HandEntry, RoundEntry, Tally, tally_game
@@ -44,11 +45,6 @@ class GameFile:
     abandoned: bool
     rounds: tuple[RoundEntry, ...]
     tally: Tally
-
-
-def name_key(name: str) -> str:
-    """The form two spellings of a name share (as ``models.name_key``)."""
-    return " ".join(name.split()).casefold()
 
 
 def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) -> GameFile:
@@ -141,7 +137,7 @@ def _read_names(players: Any, problems: list[str]) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         problems.append('"players" must be a list of names, in seating order.')
         return []
-    names = [" ".join(name.split()) for name in players]
+    names = [tidy_name(name) for name in players]
     good = True
     for name in names:
         if not name:

@@ -18,7 +18,8 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, GameEvent, Hand, Player, Round, Seat, name_key, utcnow
+from scorekeeper.models import Game, GameEvent, Hand, Player, Round, Seat, utcnow
+from scorekeeper.names import name_key, tidy_name
 from scorekeeper.rules import RuleSet, get_ruleset
 
 from .gamefile import GameFileError, read_game_file, write_game_file
@@ -167,7 +168,7 @@ def game_players_matching(names: Sequence[str]) -> list[Player]:
         key = name_key(name)
         player = db.session.scalar(select(Player).where(Player.name_key == key))
         if player is None:
-            player = Player(name=" ".join(name.split()), name_key=key)
+            player = Player(name=tidy_name(name), name_key=key)
             db.session.add(player)
             db.session.flush()
         players.append(player)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scorekeeper.names import name_key
 from scorekeeper.rules import Card, CardError, RuleSet, format_cards, parse_cards, score_cards
 
 # The longest leftover hand the database keeps, in notation.
@@ -207,7 +208,7 @@ def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> 
         )
     seen: dict[str, str] = {}
     for name in names:
-        key = " ".join(name.split()).casefold()
+        key = name_key(name)
         if not key:
             problems.append(Problem(None, PLAYERS_FIELD, "A player's name is empty."))
         elif key in seen:

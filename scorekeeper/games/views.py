@@ -12,7 +12,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import (
     Response,
@@ -31,6 +31,7 @@ from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import house_rules
+from scorekeeper.access import Permission, requires, visitor
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game, Player
@@ -93,6 +94,7 @@ def _rules_or_none(slug: str | None) -> RuleSet | None:
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@requires(Permission.SCORE)
 def new() -> ResponseReturnValue:
     form = NewGameForm()
     form.rules.choices = house_rules.choices()
@@ -195,6 +197,23 @@ def _pressed(submitted: MultiDict[str, str]) -> tuple[str, str] | None:
 # --- the scoreboard ---------------------------------------------------------------------------
 
 
+class Can(NamedTuple):
+    """What the viewer of a board may do there (its buttons depend on it)."""
+
+    view: bool
+    score: bool
+    links: bool
+
+
+def _viewer_can() -> Can:
+    who = visitor()
+    return Can(
+        view=who.user is not None or (who.link is not None and who.link.kind == "table"),
+        score=who.may(Permission.SCORE),
+        links=who.may(Permission.LINKS),
+    )
+
+
 def _board_context(game: Game) -> dict[str, Any]:
     tally = services.tally_of(game)
     rules = tally.rules
@@ -213,6 +232,7 @@ def _board_context(game: Game) -> dict[str, Any]:
         "may_i": may_i,
         "events": list(reversed(game.events)),
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
+        "can": _viewer_can(),
     }
 
 
@@ -228,14 +248,16 @@ class DrawnBoards:
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self.drawn: OrderedDict[tuple[int, int, datetime], str] = OrderedDict()
+        self.drawn: OrderedDict[tuple[int, int, datetime, Can], str] = OrderedDict()
         self.lock = threading.Lock()
         self.csrf_slot = f"csrf-{secrets.token_hex(16)}"
 
     def get(self, game_id: int, version: int, created: datetime) -> str:
         # The game's creation time too: a database restored under a running server may hold
-        # another game with the same id and version.
-        key = (game_id, version, created)
+        # another game with the same id and version. And what the viewer may do: a viewer's
+        # board has no buttons to enter rounds.
+        can = _viewer_can()
+        key = (game_id, version, created, can)
         with self.lock:
             html = self.drawn.get(key)
             if html is not None:
@@ -247,7 +269,7 @@ class DrawnBoards:
             )
             # Drawn from the rows just read: file it under their version, not the one asked.
             with self.lock:
-                self.drawn[(game_id, game.version, created)] = html
+                self.drawn[(game_id, game.version, created, can)] = html
                 while len(self.drawn) > self.size:
                     self.drawn.popitem(last=False)
         return html.replace(self.csrf_slot, generate_csrf())
@@ -269,6 +291,7 @@ def _board_page(game_id: int) -> tuple[str, int, str]:
 
 
 @bp.get("/<int:game_id>")
+@requires(Permission.VIEW, watch=True)
 def show(game_id: int) -> ResponseReturnValue:
     rules_name, _version, board = _board_page(game_id)
     return render(
@@ -281,6 +304,7 @@ def show(game_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/<int:game_id>/board")
+@requires(Permission.VIEW, watch=True)
 def board(game_id: int) -> ResponseReturnValue:
     """What an open scoreboard polls: 204 while the game is unchanged, else the new board."""
     found = db.session.execute(
@@ -472,6 +496,7 @@ def _unless_saving(
 
 
 @bp.route("/<int:game_id>/rounds/new", methods=["GET", "POST"])
+@requires(Permission.SCORE)
 def new_round(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     players = len(game.seats)
@@ -525,6 +550,7 @@ def new_round(game_id: int) -> ResponseReturnValue:
 
 
 @bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
+@requires(Permission.SCORE)
 def edit_round(game_id: int, number: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     played = next((r for r in game.rounds if r.number == number), None)
@@ -568,6 +594,7 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
 
 
 @bp.post("/<int:game_id>/rounds/<int:number>/delete")
+@requires(Permission.SCORE)
 def delete_round(game_id: int, number: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     if not any(r.number == number for r in game.rounds):
@@ -585,6 +612,7 @@ def delete_round(game_id: int, number: int) -> ResponseReturnValue:
 
 
 @bp.post("/<int:game_id>/abandon")
+@requires(Permission.SCORE)
 def abandon(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     services.abandon_game(game)
@@ -593,6 +621,7 @@ def abandon(game_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/<int:game_id>/may-i")
+@requires(Permission.SCORE)
 def may_i(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     seat = _seat_arg("seat", len(game.seats))
@@ -619,6 +648,7 @@ def may_i(game_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/<int:game_id>/export")
+@requires(Permission.VIEW)
 def export(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     body = json.dumps(services.export_game(game), indent=2, ensure_ascii=False)
@@ -630,6 +660,7 @@ def export(game_id: int) -> ResponseReturnValue:
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@requires(Permission.SCORE)
 def upload() -> ResponseReturnValue:
     form = UploadForm()
     problems: list[str] = []

@@ -7,6 +7,7 @@ from typing import IO
 
 import click
 
+from ..accounts.cli import household_option, in_household
 from . import backup
 from .views import bp
 
@@ -22,25 +23,29 @@ output_option = click.option(
 
 @bp.cli.command("export")
 @output_option
-def export_command(output: IO[str]) -> None:
-    """Write every game as one game document per line (JSON lines)."""
+@household_option
+def export_command(output: IO[str], household_name: str | None) -> None:
+    """Write every game of the household as one game document per line (JSON lines)."""
     count = 0
-    for line in backup.export_lines():
-        output.write(line)
-        count += 1
+    with in_household(household_name):
+        for line in backup.export_lines():
+            output.write(line)
+            count += 1
     output.flush()
     click.echo(f"Exported {count} game{'' if count == 1 else 's'}.", err=True)
 
 
 @bp.cli.command("import")
 @click.argument("file", type=click.File("rb"))
-def import_command(file: IO[bytes]) -> None:
+@household_option
+def import_command(file: IO[bytes], household_name: str | None) -> None:
     """Store every game of FILE (one game document per line; - for standard input).
 
     A refused game is reported by its line number on standard error, the others are stored;
     the exit status is 1 when any line was refused.
     """
-    report = backup.import_lines(file)
+    with in_household(household_name):
+        report = backup.import_lines(file)
     for number, problems in report.refused:
         for problem in problems:
             click.echo(f"line {number}: {problem}", err=True)
@@ -51,8 +56,10 @@ def import_command(file: IO[bytes]) -> None:
 
 @bp.cli.command("csv")
 @output_option
-def csv_command(output: IO[str]) -> None:
-    """Write every round of every game as CSV, one row per player and round."""
-    for chunk in backup.csv_lines():
-        output.write(chunk)
+@household_option
+def csv_command(output: IO[str], household_name: str | None) -> None:
+    """Write every round of every game of the household as CSV, one row per player and round."""
+    with in_household(household_name):
+        for chunk in backup.csv_lines():
+            output.write(chunk)
     output.flush()

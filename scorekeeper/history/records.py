@@ -19,6 +19,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import case, func, or_, select
 
+from .. import scope
 from ..extensions import db
 from ..models import Game, HouseRules, Player, Seat
 from .queries import FINISHED, game_summaries, rate
@@ -240,13 +241,16 @@ def records() -> Records:
             )
         ).one()
     )
-    cache: dict[str, Any] = current_app.extensions.setdefault("history_records", {})
+    # Kept per household: two families' fingerprints may well be alike (both empty, say).
+    cache: dict[Any, tuple[Any, Records]] = current_app.extensions.setdefault("history_records", {})
+    household = scope.current()
     with _lock:
-        kept = cache.get("records") if cache.get("fingerprint") == fingerprint else None
+        held = cache.get(household)
+        kept = held[1] if held is not None and held[0] == fingerprint else None
     if kept is None:
         kept = _compute()
         with _lock:
-            cache.update(fingerprint=fingerprint, records=kept)
+            cache[household] = (fingerprint, kept)
     names: dict[int, str] = {
         pid: name for pid, name in db.session.execute(select(Player.id, Player.name))
     }

@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, current_app, request, stream_with_context
 from werkzeug.datastructures import Headers
 
+from scorekeeper.access import Permission, requires
+
 from .. import charts
 from ..models import Game
 from ..web import UNPROCESSABLE, render
@@ -35,6 +37,7 @@ def status_labels() -> dict[str, dict[str, str]]:
 
 
 @bp.get("/history")
+@requires(Permission.VIEW)
 def index() -> Response:
     form = FilterForm(
         request.args,
@@ -68,6 +71,7 @@ def index() -> Response:
 
 
 @bp.get("/records")
+@requires(Permission.VIEW)
 def records_page() -> Response:
     return render("history/records.html", records=records.records())
 
@@ -84,11 +88,13 @@ def _stamp() -> str:
 
 
 @bp.get("/history/backup")
+@requires(Permission.BACKUP_DOWNLOAD)
 def backup_page() -> Response:
     return render("history/backup.html", form=RestoreForm(), report=None)
 
 
 @bp.get("/history/backup/games.jsonl")
+@requires(Permission.BACKUP_DOWNLOAD)
 def download() -> Response:
     return _download(
         backup.export_lines(), f"scorekeeper-games-{_stamp()}.jsonl", "application/x-ndjson"
@@ -96,11 +102,13 @@ def download() -> Response:
 
 
 @bp.get("/history/rounds.csv")
+@requires(Permission.VIEW)
 def rounds_csv() -> Response:
     return _download(backup.csv_lines(), f"scorekeeper-rounds-{_stamp()}.csv", "text/csv")
 
 
 @bp.post("/history/backup")
+@requires(Permission.BACKUP_RESTORE)
 def restore() -> Response:
     """Read an uploaded backup. The report is the answer itself (not a redirect): it lists
     each refused line, which is more than a flashed message can carry."""

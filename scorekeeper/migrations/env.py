@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 from flask import current_app
+from sqlalchemy.engine import Connection
 
 # Logging is left to the app (and to gunicorn): no fileConfig here.
 db = current_app.extensions["migrate"].db
@@ -21,19 +22,43 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+def _sqlite_foreign_keys(connection: Connection, on: bool) -> None:
+    """Switch SQLite's foreign keys on or off, outside any transaction (inside one the pragma
+    does nothing). Off while migrating: a batch migration rebuilds a table by dropping it,
+    and dropping ``games`` with foreign keys on would cascade into every seat and round."""
+    raw = connection.connection.driver_connection
+    raw.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
+
+
 def run_migrations_online() -> None:
     with db.engine.connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=target_metadata,
-            render_as_batch=connection.dialect.name == "sqlite",
-            transactional_ddl=True,
-            compare_type=True,
-        )
-        with context.begin_transaction():
-            if connection.dialect.name == "postgresql":
-                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
-            context.run_migrations()
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            _sqlite_foreign_keys(connection, on=False)
+        try:
+            _migrate(connection)
+        finally:
+            if sqlite:
+                connection.rollback()
+                problems = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                connection.rollback()
+                _sqlite_foreign_keys(connection, on=True)
+                if problems:
+                    raise RuntimeError(f"a migration broke references: {problems[:5]}")
+
+
+def _migrate(connection: Connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+        transactional_ddl=True,
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+        context.run_migrations()
 
 
 if context.is_offline_mode():

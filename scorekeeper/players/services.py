@@ -14,7 +14,8 @@ from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..history.queries import FINISHED, game_summaries, kept_contract, rate
-from ..models import NAME_LENGTH, Game, Hand, Player, Seat, name_key, utcnow
+from ..models import NAME_LENGTH, Game, Hand, Player, Seat, utcnow
+from ..names import name_key, tidy_name
 
 
 class PlayerError(ValueError):
@@ -259,15 +260,10 @@ def _contracts(player: Player) -> list[ContractRecord]:
     return [ContractRecord(*row) for row in db.session.execute(stmt)]
 
 
-def clean_name(name: str) -> str:
-    """The name as it is stored: outer spaces gone, inner runs of spaces made one."""
-    return " ".join(name.split())
-
-
 def rename(player: Player, new_name: str) -> Player:
     """Give ``player`` a new name. Raises ``PlayerError`` when the name is empty, too long, or
     already another player's (ignoring case and spaces)."""
-    name = clean_name(new_name)
+    name = tidy_name(new_name)
     if not name:
         raise PlayerError("Type a name.")
     if len(name) > NAME_LENGTH:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.access import Permission, requires
+
 from ..extensions import db
 from ..history.forms import options
 from ..models import Player
@@ -52,16 +54,19 @@ def _show(
 
 
 @bp.get("")
+@requires(Permission.VIEW)
 def index() -> Response:
     return render("players/index.html", players=services.player_rows())
 
 
 @bp.get("/<int:player_id>")
+@requires(Permission.VIEW)
 def show(player_id: int) -> Response:
     return _show(_player(player_id))
 
 
 @bp.post("/<int:player_id>/rename")
+@requires(Permission.MANAGE)
 def rename(player_id: int) -> BaseResponse:
     player = _player(player_id)
     form = RenameForm()
@@ -79,6 +84,7 @@ def rename(player_id: int) -> BaseResponse:
 
 
 @bp.post("/<int:player_id>/merge")
+@requires(Permission.MANAGE)
 def merge(player_id: int) -> BaseResponse:
     player = _player(player_id)
     form = _merge_form(player)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, request, url_for
 from wtforms.fields.choices import SelectChoice
 
+from scorekeeper.access import Permission, requires
+
 from .. import house_rules
 from ..rules import PRESETS
 from ..web import UNPROCESSABLE, is_htmx, render
@@ -30,6 +32,7 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
 @bp.get("/referee")
+@requires(Permission.PUBLIC)
 def index() -> Response:
     form = RefereeForm(request.args)
     form.rules.choices = [SelectChoice(slug, name) for slug, name in house_rules.choices()]

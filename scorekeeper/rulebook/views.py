@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, flash, redirect, request, url_for
 
+from scorekeeper.access import Permission, requires
+
 from .. import house_rules
 from ..rules import PRESETS, RuleSet, RuleSetError, describe_options, get_ruleset
 from ..web import UNPROCESSABLE, render
@@ -20,12 +22,14 @@ bp = Blueprint("rules", __name__, url_prefix="/rules")
 
 
 @bp.get("", strict_slashes=False)
+@requires(Permission.PUBLIC)
 def index() -> Response:
     presets = [get_ruleset(slug) for slug in PRESETS]
     return render("rules/index.html", presets=presets, saved=house_rules.saved())
 
 
 @bp.get("/<slug>")
+@requires(Permission.PUBLIC)
 def show(slug: str) -> Response:
     ruleset = _load(slug)
     record = None if slug in PRESETS else house_rules.get(slug)
@@ -44,6 +48,7 @@ def show(slug: str) -> Response:
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@requires(Permission.EDIT_RULES)
 def new() -> Response:
     base = request.values.get("base", PRESETS[0])
     if base not in PRESETS:
@@ -67,6 +72,7 @@ def new() -> Response:
 
 
 @bp.route("/<slug>/edit", methods=["GET", "POST"])
+@requires(Permission.EDIT_RULES)
 def edit(slug: str) -> Response:
     record = _saved(slug)
     ruleset = get_ruleset(record.options)
@@ -85,6 +91,7 @@ def edit(slug: str) -> Response:
 
 
 @bp.route("/<slug>/delete", methods=["GET", "POST"])
+@requires(Permission.MANAGE)
 def delete(slug: str) -> Response:
     record = _saved(slug)
     if request.method == "POST":

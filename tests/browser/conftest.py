@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,6 +92,16 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 time.sleep(0.1)
         else:
             raise RuntimeError((instance / "gunicorn.log").read_text())
+        # The family's owner, made as the README says: on the command line.
+        subprocess.run(
+            [sys.executable, "-m", "flask", "--app", "scorekeeper", "users", "add", OWNER],
+            input=PASSWORD + "\n",
+            text=True,
+            env=environment,
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
         yield base
     finally:
         server.terminate()
@@ -111,10 +122,42 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
-def _page(browser: Any, base_url: str, device: dict[str, Any]) -> Iterator[Any]:
-    """A page in a fresh context (``device`` may carry ``color_scheme="dark"``); when it is
-    closed, any script error, CSP violation or unexpected failed request fails the test."""
+OWNER, PASSWORD = "family-owner", "correct horse battery"
+
+
+def sign_in_cookie(base_url: str, username: str = OWNER, password: str = PASSWORD) -> str:
+    """The session cookie of ``username`` signed in through the real sign-in form."""
+    import http.cookiejar
+
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with opener.open(f"{base_url}/login") as answer:
+        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', answer.read().decode())
+    assert token, "no CSRF token on the sign-in page"
+    form = urllib.parse.urlencode(
+        {"csrf_token": token.group(1), "username": username, "password": password}
+    ).encode()
+    with opener.open(f"{base_url}/login", data=form) as answer:
+        assert answer.status == 200
+    cookie = next((c.value for c in jar if c.name == "session"), None)
+    assert cookie, "signing in set no session cookie"
+    return cookie
+
+
+@pytest.fixture(scope="session")
+def owner_cookie(live_server: str) -> str:
+    return sign_in_cookie(live_server)
+
+
+def _page(
+    browser: Any, base_url: str, device: dict[str, Any], cookie: str | None = None
+) -> Iterator[Any]:
+    """A page in a fresh context (``device`` may carry ``color_scheme="dark"``), signed in
+    where ``cookie`` is given; when it is closed, any script error, CSP violation or unexpected
+    failed request fails the test."""
     context = browser.new_context(base_url=base_url, **device)
+    if cookie is not None:
+        context.add_cookies([{"name": "session", "value": cookie, "url": base_url}])
     context.set_default_timeout(10_000)
     page = context.new_page()
     problems: list[str] = []
@@ -135,24 +178,24 @@ def _page(browser: Any, base_url: str, device: dict[str, Any]) -> Iterator[Any]:
 
 
 @pytest.fixture
-def phone(browser: Any, live_server: str) -> Iterator[Any]:
-    """A page in a phone-sized browser (390 x 844, touch)."""
-    yield from _page(browser, live_server, PHONE)
+def phone(browser: Any, live_server: str, owner_cookie: str) -> Iterator[Any]:
+    """A page in a phone-sized browser (390 x 844, touch), signed in as the family's owner."""
+    yield from _page(browser, live_server, PHONE, owner_cookie)
 
 
 @pytest.fixture
-def narrow_phone(browser: Any, live_server: str) -> Iterator[Any]:
-    """The narrowest phone we support (360 px)."""
-    yield from _page(browser, live_server, NARROW_PHONE)
+def narrow_phone(browser: Any, live_server: str, owner_cookie: str) -> Iterator[Any]:
+    """The narrowest phone we support (360 px), signed in."""
+    yield from _page(browser, live_server, NARROW_PHONE, owner_cookie)
 
 
 @pytest.fixture
-def desktop(browser: Any, live_server: str) -> Iterator[Any]:
-    yield from _page(browser, live_server, DESKTOP)
+def desktop(browser: Any, live_server: str, owner_cookie: str) -> Iterator[Any]:
+    yield from _page(browser, live_server, DESKTOP, owner_cookie)
 
 
 @pytest.fixture(scope="session")
-def sample_games(browser: Any, live_server: str) -> dict[str, str]:
+def sample_games(browser: Any, live_server: str, owner_cookie: str) -> dict[str, str]:
     """Games uploaded once for the pages that need some: a finished Contract Rummy game (its
     page has the charts), a 12-Step game in progress; their addresses, a player's and her id."""
     finished = game_document(
@@ -172,7 +215,7 @@ def sample_games(browser: Any, live_server: str) -> dict[str, str]:
     six = ("Maud", "Nell", "Pia", "Quentin", "Rosalind", "Sebastian")
     playing = game_document("twelve-step", list(six), twelve_step_to_the_end(six)[:3])
     addresses: dict[str, str] = {}
-    pages = _page(browser, live_server, DESKTOP)
+    pages = _page(browser, live_server, DESKTOP, owner_cookie)
     page = next(pages)
     for key, document in (("finished", finished), ("playing", playing)):
         page.goto("/games/import")

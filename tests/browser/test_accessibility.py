@@ -69,9 +69,12 @@ NOT_OBSCURED = """() => {
 
 
 @pytest.fixture(scope="module", params=["light", "dark"])
-def scheme_page(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Any]:
+def scheme_page(
+    request: pytest.FixtureRequest, browser: Any, live_server: str, owner_cookie: str
+) -> Iterator[Any]:
     """One 360 px page in the light, then the dark color scheme, reused for every address."""
-    for page in _page(browser, live_server, {**NARROW_PHONE, "color_scheme": request.param}):
+    device = {**NARROW_PHONE, "color_scheme": request.param}
+    for page in _page(browser, live_server, device, owner_cookie):
         page.scheme = request.param
         yield page
 
@@ -118,10 +121,11 @@ def test_a_refused_round_is_accessible_in_both_schemes(
 
 
 def test_a_whole_round_by_keyboard_alone(
-    browser: Any, live_server: str, sample_games: dict[str, str]
+    browser: Any, live_server: str, sample_games: dict[str, str], owner_cookie: str
 ) -> None:
     """Tab, Shift+Tab, arrows, Space, Enter and typing: no pointer at all."""
-    pages = _page(browser, live_server, {**PHONE, "has_touch": False, "is_mobile": False})
+    device = {**PHONE, "has_touch": False, "is_mobile": False}
+    pages = _page(browser, live_server, device, owner_cookie)
     page = next(pages)
     page.goto("/games/new")
     keyboard = page.keyboard

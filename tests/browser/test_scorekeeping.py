@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_round_entered_with_the_pad_shows_on_another_phone(
-    phone: Any, browser: Any, live_server: str
+    phone: Any, browser: Any, live_server: str, owner_cookie: str
 ) -> None:
     phone.goto("/games/new")
     for seat, name in enumerate(["Wyn", "Xia", "Yul"]):
@@ -32,7 +32,7 @@ def test_a_round_entered_with_the_pad_shows_on_another_phone(
     assert fits_width(phone)
     board_url = phone.url
 
-    watcher_pages = _page(browser, live_server, NARROW_PHONE)
+    watcher_pages = _page(browser, live_server, NARROW_PHONE, owner_cookie)
     watcher = next(watcher_pages)
     watcher.goto(board_url)
 

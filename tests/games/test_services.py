@@ -16,7 +16,8 @@ from scorekeeper.extensions import db
 from scorekeeper.games import services
 from scorekeeper.games.services import GameFileError, export_game, import_game
 from scorekeeper.games.tally import HandEntry, RoundEntry
-from scorekeeper.models import Game, GameEvent, Player, Round, Seat, name_key
+from scorekeeper.models import Game, GameEvent, Player, Round, Seat
+from scorekeeper.names import name_key
 from scorekeeper.rules import PRESETS, get_ruleset
 
 from ..helpers import game_document, twelve_step_to_the_end

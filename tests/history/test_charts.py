@@ -31,10 +31,13 @@ def test_end_labels_never_overlap() -> None:
 
 
 def charts_of(app: Flask, game_id: int) -> str:
+    from scorekeeper import scope
     from scorekeeper.extensions import db
     from scorekeeper.models import Game
 
-    with app.test_request_context():
+    from ..conftest import family_id
+
+    with app.test_request_context(), scope.household(family_id(app)):
         game = db.session.get(Game, game_id)
         return render_template_string('{% include "games/_charts.html" %}', game=game)
 

@@ -1,0 +1,360 @@
+"""Who may call each page: every view declares what it needs, and one gate checks it.
+
+Each view function carries a declaration, made with ``@requires(Permission.X)``; the gate,
+run before every request, finds who is asking (a signed-in account, or a phone let in by a
+table or watch link), scopes every query to their household (``scope.py``), and lets the
+request through only where their role, or their link, grants what the view declares. A view
+with no declaration is refused, and a test walks ``app.url_map`` so none is left without one.
+
+What each role and link may do is ``shared/spec/access.md``'s table, written out below once.
+"""
+
+from __future__ import annotations
+
+import enum
+import ipaddress
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import cache
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, abort, current_app, g, redirect, request, url_for
+from flask_login import current_user
+from werkzeug.exceptions import HTTPException
+
+from . import scope
+from .models import Link, LinkKind, Role, User, utcnow
+from .web import is_htmx, render
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# A table link still works this long after its game ended, to fix a last round.
+TABLE_LINK_GRACE = timedelta(days=1)
+
+
+class Permission(enum.StrEnum):
+    PUBLIC = "public"  # anyone, signed in or not: sign-in, setup, link pages, referee, presets
+    SIGNED_IN = "signed_in"  # any account: its own password, signing out
+    VIEW = "view"  # see the household's games, history, players, records, house rules
+    SCORE = "score"  # start games, save, edit and delete rounds, May I, abandon
+    EDIT_RULES = "edit_rules"  # make and edit house rules
+    MANAGE = "manage"  # rename and merge players, delete games and house rules
+    BACKUP_DOWNLOAD = "backup_download"
+    BACKUP_RESTORE = "backup_restore"
+    LINKS = "links"  # make and revoke table and watch links
+    MEMBERS = "members"  # add and remove members, change roles, invitations
+    ADMIN = "admin"  # the server's first account: add households
+
+
+_VIEWER = frozenset({Permission.SIGNED_IN, Permission.VIEW})
+_SCORER = _VIEWER | {
+    Permission.SCORE,
+    Permission.EDIT_RULES,
+    Permission.BACKUP_DOWNLOAD,
+    Permission.LINKS,
+}
+ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
+    Role.VIEWER: _VIEWER,
+    Role.SCORER: frozenset(_SCORER),
+    Role.OWNER: frozenset(
+        _SCORER | {Permission.MANAGE, Permission.BACKUP_RESTORE, Permission.MEMBERS}
+    ),
+}
+# A table link may see and score its own game; a watch link may only watch its scoreboard.
+LINK_PERMISSIONS: dict[LinkKind, frozenset[Permission]] = {
+    LinkKind.TABLE: frozenset({Permission.VIEW, Permission.SCORE}),
+    LinkKind.WATCH: frozenset({Permission.VIEW}),
+}
+ROLE_CAN = {
+    Role.OWNER: "An owner may do everything in the household: games, rounds, house rules, "
+    "players, backups, members and links.",
+    Role.SCORER: "A scorer may start games, enter and correct rounds, make house rules, "
+    "download a backup, and make table and watch links.",
+    Role.VIEWER: "A viewer may look at the household's games, history, players, records and "
+    "rules, and use the referee, but not change anything.",
+}
+LINK_CAN = {
+    LinkKind.TABLE: "A table link lets this phone see and score one game, nothing else.",
+    LinkKind.WATCH: "A watch link shows one game's scoreboard, read-only.",
+}
+
+
+@dataclass(frozen=True)
+class Access:
+    permission: Permission
+    # Whether a watch link may call it: only what draws that game's scoreboard.
+    watch: bool = False
+
+
+def requires(permission: Permission, *, watch: bool = False) -> Callable[[F], F]:
+    """Declare what a view needs. Every view has one; ``check_request`` enforces it."""
+
+    def declare(view: F) -> F:
+        view.access = Access(permission, watch)  # type: ignore[attr-defined]
+        return view
+
+    return declare
+
+
+def declared(app: Flask, endpoint: str) -> Access | None:
+    """The declaration of ``endpoint``'s view (static files are public by nature)."""
+    if endpoint == "static":
+        return Access(Permission.PUBLIC)
+    view = app.view_functions.get(endpoint)
+    return getattr(view, "access", None)
+
+
+# --- who is asking --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """Who the request comes from: an account, a link, or nobody."""
+
+    user: User | None = None
+    link: Link | None = None
+
+    @property
+    def household_id(self) -> int | None:
+        if self.user is not None:
+            return self.user.household_id
+        if self.link is not None:
+            return self.link.household_id
+        return None
+
+    @property
+    def role(self) -> Role | None:
+        return Role(self.user.role) if self.user is not None else None
+
+    def may(self, permission: Permission | str) -> bool:
+        """Whether this visitor's role or link grants ``permission`` (not game-specific)."""
+        permission = Permission(permission)
+        if permission is Permission.PUBLIC:
+            return True
+        if self.user is not None:
+            if permission is Permission.ADMIN:
+                return self.user.is_admin
+            return permission in ROLE_PERMISSIONS[Role(self.user.role)]
+        if self.link is not None:
+            return permission in LINK_PERMISSIONS.get(LinkKind(self.link.kind), frozenset())
+        return False
+
+    @property
+    def actor(self) -> str:
+        """How the change log names this visitor."""
+        if self.user is not None:
+            return self.user.username
+        if self.link is not None:
+            return f"{self.link.kind} link made by {self.link.made_by}"
+        return ""
+
+
+def visitor() -> Visitor:
+    """Who this request comes from (nobody outside a request)."""
+    return g.get("visitor") or Visitor()
+
+
+def link_is_live(link: Link) -> bool:
+    """A link lets a phone in until revoked, and a table link until a day after its game."""
+    now = utcnow()
+    if link.revoked_at is not None or (link.expires_at is not None and link.expires_at < now):
+        return False
+    if link.kind == LinkKind.TABLE and link.game is not None and link.game.ended is not None:
+        return link.game.ended + TABLE_LINK_GRACE > now
+    return link.kind in (LinkKind.TABLE, LinkKind.WATCH)
+
+
+def _session_link() -> Link | None:
+    from .accounts.links import link_in_session
+
+    return link_in_session()
+
+
+def _find_visitor() -> Visitor:
+    with scope.unscoped():
+        user = current_user._get_current_object() if current_user.is_authenticated else None
+        if user is not None:
+            return Visitor(user=user.user)
+        link = _session_link()
+        if link is not None:
+            return Visitor(link=link)
+    return Visitor()
+
+
+# --- hosts ----------------------------------------------------------------------------------
+
+
+@cache
+def _machine_names() -> frozenset[str]:
+    names = {"localhost"}
+    for name in (socket.gethostname(), socket.getfqdn()):
+        if name:
+            names.add(name.lower())
+    return frozenset(names)
+
+
+def host_allowed(app: Flask, host: str) -> bool:
+    """Whether ``host`` (a Host header, port and all) names this server."""
+    name = host.strip().lower()
+    if name.startswith("["):
+        name = name[1 : name.find("]")] if "]" in name else name
+    elif name.count(":") == 1:
+        name = name.partition(":")[0]
+    name = name.rstrip(".")
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    if name in _machine_names() or name.endswith(".localhost"):
+        return True
+    trusted = app.config.get("EXTRA_HOSTS") or []
+    if isinstance(trusted, str):
+        trusted = [part for part in trusted.replace(",", " ").split() if part]
+    public = urlsplit(app.config.get("PUBLIC_URL") or "").hostname
+    allowed = {str(part).lower().rstrip(".") for part in trusted}
+    if public:
+        allowed.add(public.lower())
+    return name in allowed
+
+
+def from_this_machine() -> bool:
+    """Whether the visitor is on the server itself. Behind a proxy that is not declared
+    (``PROXY_COUNT``), every request looks local: a forwarded one never counts."""
+    forwarded = any(
+        request.headers.get(header) for header in ("X-Forwarded-For", "Forwarded", "X-Real-Ip")
+    )
+    if forwarded and not current_app.config.get("PROXY_COUNT"):
+        return False
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
+# --- the gate -------------------------------------------------------------------------------
+
+
+def refuse_unknown() -> Response:
+    """401 for htmx (it follows ``HX-Redirect``), else a redirect to sign-in."""
+    login = url_for("accounts.login", next=request.full_path.rstrip("?"))
+    if is_htmx():
+        message = "Sign in first: this page is for the household's members."
+        response = render("_error.html", status=401, code=401, message=message)
+        response.headers["HX-Redirect"] = login
+        return response
+    return redirect(login)  # type: ignore[return-value]
+
+
+def forbidden(who: Visitor, needed: Permission) -> Response:
+    if who.user is not None:
+        can = ROLE_CAN[Role(who.user.role)]
+        role = who.user.role
+    else:
+        kind = LinkKind(who.link.kind) if who.link is not None else LinkKind.WATCH
+        can, role = LINK_CAN[kind], f"{kind} link"
+    return render(
+        "error.html",
+        "_error.html",
+        status=403,
+        code=403,
+        message=f"Your role ({role}) does not allow this; nothing was changed. {can}",
+    )
+
+
+def _game_named() -> int | None:
+    """The game this request is about, from its address or its ``game`` argument."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is None and request.args.get("game"):
+        from .inputs import whole_number
+
+        game_id = whole_number(request.args.get("game"))
+        if game_id is None:
+            return None
+    return int(game_id) if game_id is not None else None
+
+
+def check_request() -> Response | None:
+    """Run before every request: host, who is asking, their household, and what they may do."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if not host_allowed(app, request.host):
+        abort(400, "This server does not answer to that name.")
+    who = _find_visitor()
+    g.visitor = who
+    scope.set_for_request(who.household_id)
+    g.actor = who.actor
+    endpoint = request.endpoint
+    if endpoint is None:
+        return None  # no such page: the 404 that follows needs nobody's permission
+    if endpoint not in ("static", "accounts.setup", "main.health") and not accounts_exist(app):
+        return redirect(url_for("accounts.setup"))  # type: ignore[return-value]
+    access = declared(app, endpoint)
+    if access is None:
+        # A view somebody forgot to declare is refused, never opened (and a test fails).
+        abort(403)
+    if access.permission is Permission.PUBLIC:
+        if who.link is not None and who.user is None and request.args.get("game"):
+            return _check_link_game(who, access)
+        return None
+    if who.user is None and who.link is None:
+        return refuse_unknown()
+    if who.user is None:
+        return _check_link_game(who, access)
+    if not who.may(access.permission):
+        return forbidden(who, access.permission)
+    return None
+
+
+def _check_link_game(who: Visitor, access: Access) -> Response | None:
+    """A link opens one game: anything about another game is not there (404); anything
+    beyond what the link grants is refused."""
+    link = who.link
+    assert link is not None
+    named = _game_named()
+    if named is None:
+        if access.permission is Permission.PUBLIC:
+            return None
+        if request.method == "GET" and not is_htmx() and link.game_id is not None:
+            return redirect(url_for("games.show", game_id=link.game_id))  # type: ignore[return-value]
+        return forbidden(who, access.permission)
+    if named != link.game_id:
+        abort(404)
+    if link.kind == LinkKind.WATCH and not access.watch:
+        if access.permission is Permission.PUBLIC:
+            abort(404)  # the referee under a game's rules is for the table, not the watchers
+        return forbidden(who, access.permission)
+    if access.permission is not Permission.PUBLIC and not who.may(access.permission):
+        return forbidden(who, access.permission)
+    return None
+
+
+def accounts_exist(app: Flask) -> bool:
+    """Whether anyone has an account yet (until then every page leads to setup)."""
+    if app.extensions.get("scorekeeper_accounts_exist"):
+        return True
+    from sqlalchemy import select
+
+    from .extensions import db
+
+    with scope.unscoped():
+        found = db.session.scalar(select(User.id).limit(1)) is not None
+    if found:
+        app.extensions["scorekeeper_accounts_exist"] = True
+    return found
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(check_request)
+
+    @app.context_processor
+    def who_is_asking() -> dict[str, Any]:
+        return {"visitor": visitor(), "Permission": Permission}
+
+    @app.errorhandler(401)
+    def unauthorised(error: HTTPException) -> Response:
+        return refuse_unknown()

@@ -1,0 +1,89 @@
+"""The forms of signing in, first-run setup, passwords, members, invitations and links."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import PasswordField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, EqualTo, Length
+
+from ..models import USERNAME_LENGTH, LinkKind, Role
+from .passwords import MAX_LENGTH, MIN_LENGTH
+
+ROLE_CHOICES = [
+    SelectChoice(Role.OWNER.value, "Owner: everything, members and backups too"),
+    SelectChoice(Role.SCORER.value, "Scorer: games, rounds, house rules, table links"),
+    SelectChoice(Role.VIEWER.value, "Viewer: looks, changes nothing"),
+]
+_password_length = Length(
+    min=MIN_LENGTH,
+    max=MAX_LENGTH,
+    message=f"A password has at least {MIN_LENGTH} characters (and at most {MAX_LENGTH}).",
+)
+_name_length = Length(max=USERNAME_LENGTH, message=f"At most {USERNAME_LENGTH} characters.")
+
+
+class LoginForm(FlaskForm):
+    username = StringField("Username", [DataRequired("Type your username."), Length(max=240)])
+    password = PasswordField(
+        "Password", [DataRequired("Type your password."), Length(max=MAX_LENGTH)]
+    )
+
+
+class NewPasswordFields(FlaskForm):
+    password = PasswordField("Password", [DataRequired("Choose a password."), _password_length])
+    confirm = PasswordField(
+        "The same password again",
+        [DataRequired("Type the password again."), EqualTo("password", "The two differ.")],
+    )
+
+
+class SetupForm(NewPasswordFields):
+    household = StringField(
+        "Your household's name", [DataRequired("Name your household."), _name_length]
+    )
+    username = StringField("Your username", [DataRequired("Choose a username."), _name_length])
+    setup_code = StringField("Setup code", [Length(max=64)])
+
+
+class PasswordForm(NewPasswordFields):
+    current = PasswordField(
+        "Your password now", [DataRequired("Type your password now."), Length(max=MAX_LENGTH)]
+    )
+
+
+class MemberForm(FlaskForm):
+    username = StringField("Username", [DataRequired("Choose a username."), _name_length])
+    role = SelectField("Role", choices=ROLE_CHOICES, default=Role.SCORER.value)
+    password = PasswordField(
+        "First password", [DataRequired("Choose a password."), _password_length]
+    )
+
+
+class InviteForm(FlaskForm):
+    role = SelectField("Role", choices=ROLE_CHOICES, default=Role.SCORER.value)
+
+
+class RoleForm(FlaskForm):
+    role = SelectField("Role", choices=ROLE_CHOICES)
+
+
+class AcceptInviteForm(NewPasswordFields):
+    username = StringField("Choose a username", [DataRequired("Choose a username."), _name_length])
+
+
+class LinkForm(FlaskForm):
+    kind = SelectField(
+        "Kind",
+        choices=[
+            SelectChoice(LinkKind.TABLE.value, "Table link"),
+            SelectChoice(LinkKind.WATCH.value, "Watch link"),
+        ],
+    )
+
+
+class HouseholdForm(NewPasswordFields):
+    name = StringField("Household name", [DataRequired("Name the household."), _name_length])
+    username = StringField(
+        "Its owner's username", [DataRequired("Choose a username."), _name_length]
+    )

@@ -1,0 +1,150 @@
+"""Table links, watch links and invitations: long random tokens that let a phone in.
+
+A token is derived from the link's ``nonce`` and the server's secret key (HMAC-SHA256, 256
+bits), and only its SHA-256 is stored: the database alone opens nothing, and whoever may make
+links can show a link's QR code again. A revoked, expired, unknown or malformed token answers
+404, like any address that leads nowhere.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import io
+import secrets
+from datetime import timedelta
+
+import segno
+from flask import current_app, request, session, url_for
+from markupsafe import Markup
+from sqlalchemy import select
+
+from .. import scope
+from ..access import link_is_live
+from ..extensions import db
+from ..models import Game, Link, LinkKind, Role, utcnow
+
+INVITE_LIFETIME = timedelta(days=7)
+SESSION_KEY = "link"
+# Tokens are url-safe base64 of 32 bytes: nothing longer or of other letters is looked up.
+TOKEN_LENGTH = 43
+TOKEN_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _token(nonce: str) -> str:
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    digest = hmac.new(key, f"scorekeeper-link:{nonce}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def make_link(
+    kind: LinkKind, made_by: str, *, game: Game | None = None, role: Role | None = None
+) -> tuple[Link, str]:
+    """A new link and its token (the token is shown, never stored)."""
+    nonce = secrets.token_urlsafe(32)
+    token = _token(nonce)
+    link = Link(
+        kind=kind,
+        game_id=game.id if game is not None else None,
+        role=role,
+        nonce=nonce,
+        token_hash=_digest(token),
+        made_by=made_by,
+        expires_at=utcnow() + INVITE_LIFETIME if kind == LinkKind.INVITE else None,
+    )
+    if game is not None:
+        link.household_id = game.household_id
+    db.session.add(link)
+    db.session.commit()
+    return link, token
+
+
+def token_of(link: Link) -> str:
+    return _token(link.nonce)
+
+
+def find(token: str, kind: LinkKind) -> Link | None:
+    """The live link of ``kind`` with this token, whichever household holds it, or None."""
+    if len(token) != TOKEN_LENGTH or not set(token) <= TOKEN_LETTERS:
+        return None
+    with scope.unscoped():
+        link = db.session.scalar(select(Link).where(Link.token_hash == _digest(token)))
+        if link is None or link.kind != kind:
+            return None
+        if kind == LinkKind.INVITE:
+            live = link.revoked_at is None and link.used_at is None
+            return link if live and link.expires_at and link.expires_at > utcnow() else None
+        return link if link_is_live(link) else None
+
+
+def url_of(link: Link) -> str:
+    """The address to share: from ``PUBLIC_URL`` where set, else the one this page came by."""
+    endpoint = {
+        LinkKind.TABLE: "accounts.table_link",
+        LinkKind.WATCH: "accounts.watch_link",
+        LinkKind.INVITE: "accounts.invite",
+    }[LinkKind(link.kind)]
+    path = url_for(endpoint, token=token_of(link))
+    public = (current_app.config.get("PUBLIC_URL") or "").rstrip("/")
+    return f"{public}{path}" if public else f"{request.host_url.rstrip('/')}{path}"
+
+
+def qr_svg(url: str) -> Markup:
+    """The QR code of ``url`` as inline SVG (no script, no inline style)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out, kind="svg", xmldecl=False, svgns=True, scale=6, border=2, svgclass="qr", title=url
+    )
+    return Markup(out.getvalue().decode())
+
+
+def open_in_session(link: Link) -> None:
+    """This browser is now let in by ``link`` (until the link stops working)."""
+    session.pop("_user_id", None)
+    session[SESSION_KEY] = [link.id, link.token_hash]
+    session.permanent = True
+
+
+def link_in_session() -> Link | None:
+    held = session.get(SESSION_KEY)
+    if not isinstance(held, list) or len(held) != 2:
+        return None
+    link = db.session.get(Link, held[0]) if isinstance(held[0], int) else None
+    if link is None or not hmac.compare_digest(str(held[1]), link.token_hash):
+        return None
+    return link if link_is_live(link) else None
+
+
+def links_of_game(game: Game) -> list[Link]:
+    return list(
+        db.session.scalars(
+            select(Link)
+            .where(Link.game_id == game.id, Link.revoked_at.is_(None))
+            .order_by(Link.created_at.desc())
+        )
+    )
+
+
+def invitations() -> list[Link]:
+    return list(
+        db.session.scalars(
+            select(Link)
+            .where(
+                Link.kind == LinkKind.INVITE,
+                Link.revoked_at.is_(None),
+                Link.used_at.is_(None),
+                Link.expires_at > utcnow(),
+            )
+            .order_by(Link.created_at.desc())
+        )
+    )
+
+
+def revoke(link: Link) -> None:
+    link.revoked_at = utcnow()
+    db.session.commit()

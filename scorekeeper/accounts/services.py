@@ -1,0 +1,225 @@
+"""Households, accounts and sessions: the work behind the sign-in, setup and members pages
+and the ``household`` and ``users`` commands. Each function that changes something commits.
+
+``sign_in`` is the one function that lets a person in: a later single sign-on calls it too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from flask import current_app, session
+from flask_login import UserMixin, login_user, logout_user
+from sqlalchemy import delete, func, select
+
+from .. import scope
+from ..extensions import db, login_manager
+from ..models import USERNAME_LENGTH, Household, Role, User, UserSession, utcnow
+from ..names import name_key, tidy_name
+from . import passwords
+
+SESSION_LIFETIME = timedelta(days=30)
+# last_seen is written at most this often: a poll every few seconds must not write each time.
+SEEN_EVERY = timedelta(minutes=10)
+
+
+class AccountError(ValueError):
+    """A change refused; the message says why, for the field ``field``."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# --- households ------------------------------------------------------------------------------
+
+
+def household_named(name: str) -> Household | None:
+    with scope.unscoped():
+        return db.session.scalar(select(Household).where(Household.name_key == name_key(name)))
+
+
+def add_household(name: str) -> Household:
+    tidy = tidy_name(name)
+    if not tidy:
+        raise AccountError("Give the household a name.", "name")
+    if len(tidy) > USERNAME_LENGTH:
+        raise AccountError(f"A name has at most {USERNAME_LENGTH} characters.", "name")
+    if household_named(tidy) is not None:
+        raise AccountError(f"There is a household named {tidy} already.", "name")
+    household = Household(name=tidy, name_key=name_key(tidy))
+    db.session.add(household)
+    db.session.commit()
+    return household
+
+
+def households() -> list[Household]:
+    with scope.unscoped():
+        return list(db.session.scalars(select(Household).order_by(Household.name_key)))
+
+
+def memberless_household() -> Household | None:
+    """The household a database from before accounts holds (or the command line made), which
+    setup gives its owner: the only one, where it has no members."""
+    with scope.unscoped():
+        found = db.session.scalars(select(Household).limit(2)).all()
+        if len(found) != 1:
+            return None
+        members = db.session.scalar(
+            select(func.count(User.id)).where(User.household_id == found[0].id)
+        )
+    return found[0] if not members else None
+
+
+# --- accounts --------------------------------------------------------------------------------
+
+
+def user_named(username: str) -> User | None:
+    with scope.unscoped():
+        return db.session.scalar(select(User).where(User.username_key == name_key(username)))
+
+
+def check_username(username: str) -> str:
+    tidy = tidy_name(username)
+    if not tidy:
+        raise AccountError("Choose a username.", "username")
+    if len(tidy) > USERNAME_LENGTH:
+        raise AccountError(f"A username has at most {USERNAME_LENGTH} characters.", "username")
+    if user_named(tidy) is not None:
+        raise AccountError(f"The username {tidy} is taken.", "username")
+    return tidy
+
+
+def check_password(password: str) -> None:
+    problem = passwords.problem_with(password)
+    if problem:
+        raise AccountError(problem, "password")
+
+
+def add_user(
+    username: str, password: str, household: Household, role: Role | str, *, admin: bool = False
+) -> User:
+    """Make an account; the server's first account administers the server."""
+    tidy = check_username(username)
+    check_password(password)
+    role = Role(role)
+    with scope.unscoped():
+        first = db.session.scalar(select(User.id).limit(1)) is None
+    with scope.household(household.id):
+        user = User(
+            username=tidy,
+            username_key=name_key(tidy),
+            password_hash=passwords.hash_password(password),
+            role=role,
+            is_admin=admin or first,
+            household_id=household.id,
+        )
+        db.session.add(user)
+        db.session.commit()
+    current_app.extensions["scorekeeper_accounts_exist"] = True
+    return user
+
+
+def users() -> list[User]:
+    with scope.unscoped():
+        return list(
+            db.session.scalars(
+                select(User).join(User.household).order_by(Household.name_key, User.username_key)
+            )
+        )
+
+
+def set_password(user: User, password: str, *, keep_token: str | None = None) -> None:
+    """A new password ends every session of the person but, where given, the one in use."""
+    check_password(password)
+    user.password_hash = passwords.hash_password(password)
+    ending = delete(UserSession).where(UserSession.user_id == user.id)
+    if keep_token is not None:
+        ending = ending.where(UserSession.token_hash != _digest(keep_token))
+    db.session.execute(ending)
+    db.session.commit()
+
+
+def authenticate(username: str, password: str) -> User | None:
+    """The account these fit, or None: the same work and answer whichever of them is wrong."""
+    user = user_named(username) if len(username) <= USERNAME_LENGTH * 4 else None
+    ok = passwords.verify(user.password_hash if user is not None else None, password[:1024])
+    if user is not None and ok and passwords.needs_rehash(user.password_hash):
+        user.password_hash = passwords.hash_password(password)
+        db.session.commit()
+    return user if ok else None
+
+
+# --- sessions --------------------------------------------------------------------------------
+
+
+class SignedIn(UserMixin):  # type: ignore[misc]
+    """What Flask-Login keeps for a request: the account, known by its session's token."""
+
+    def __init__(self, user: User, token: str) -> None:
+        self.user = user
+        self.token = token
+
+    def get_id(self) -> str:
+        return self.token
+
+
+def sign_in(user: User) -> None:
+    """Let ``user`` in on this browser: a new session with a new id (anything the browser
+    held before, a link or a form token, is dropped first)."""
+    session.clear()
+    token = secrets.token_urlsafe(32)
+    db.session.add(UserSession(token_hash=_digest(token), user_id=user.id))
+    db.session.commit()
+    session.permanent = True
+    login_user(SignedIn(user, token))
+
+
+def sign_out(token: str | None) -> None:
+    if token:
+        db.session.execute(delete(UserSession).where(UserSession.token_hash == _digest(token)))
+        db.session.commit()
+    logout_user()
+    session.clear()
+
+
+def end_sessions(user: User) -> None:
+    db.session.execute(delete(UserSession).where(UserSession.user_id == user.id))
+    db.session.commit()
+
+
+@login_manager.user_loader
+def _load_session(token: str) -> SignedIn | None:
+    with scope.unscoped():
+        found = db.session.scalar(
+            select(UserSession).where(UserSession.token_hash == _digest(token))
+        )
+        if found is None:
+            return None
+        now = utcnow()
+        if found.last_seen + SESSION_LIFETIME < now:
+            return None
+        if found.last_seen + SEEN_EVERY < now:
+            _touch(found.id, now)
+        return SignedIn(found.user, token)
+
+
+def _touch(session_id: int, now: object) -> None:
+    """Move a session's last use forward, in its own short transaction; a busy database only
+    delays it to a later request."""
+    from sqlalchemy import update
+    from sqlalchemy.exc import OperationalError
+
+    try:
+        with db.engine.begin() as connection:
+            connection.execute(
+                update(UserSession).where(UserSession.id == session_id).values(last_seen=now)
+            )
+    except OperationalError:
+        pass

@@ -1,0 +1,397 @@
+"""The pages of accounts and links: sign in and out, first-run setup, your password, the
+household's members and invitations, a game's table and watch links, and the households of the
+server (its administrator's)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import abort, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
+from sqlalchemy import func, select
+
+from .. import scope
+from ..access import Permission, from_this_machine, requires, visitor
+from ..extensions import db, limiter
+from ..models import Game, Link, LinkKind, Role, User, utcnow
+from ..web import UNPROCESSABLE, render
+from . import bp, links, services
+from . import setup as setup_code
+from .forms import (
+    AcceptInviteForm,
+    HouseholdForm,
+    InviteForm,
+    LinkForm,
+    LoginForm,
+    MemberForm,
+    PasswordForm,
+    RoleForm,
+    SetupForm,
+)
+
+WRONG_SIGN_IN = "That username and password do not match an account."
+
+
+def _failed(response: Any) -> bool:
+    return bool(response.status_code != 303)
+
+
+def _username_key() -> str:
+    from ..names import name_key
+
+    return "user:" + name_key(str(request.form.get("username", ""))[:240])
+
+
+def _safe_next(target: str | None) -> str:
+    """Where to go after signing in: a path on this server only."""
+    if target and target.startswith("/") and not target.startswith("//"):
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc and "\\" not in target:
+            return target
+    return url_for("main.index")
+
+
+def _form_problems(form: Any, problem: services.AccountError) -> None:
+    field = getattr(form, problem.field, None) if problem.field else None
+    if field is not None:
+        field.errors = [*field.errors, str(problem)]
+    else:
+        form.form_errors.append(str(problem))
+
+
+@bp.route("/login", methods=["GET", "POST"])
+@requires(Permission.PUBLIC)
+@limiter.limit("10 per 15 minutes", key_func=_username_key, methods=["POST"], deduct_when=_failed)
+@limiter.limit("30 per 15 minutes", methods=["POST"], deduct_when=_failed)
+def login() -> ResponseReturnValue:
+    form = LoginForm()
+    next_page = _safe_next(request.values.get("next"))
+    if form.validate_on_submit():
+        user = services.authenticate(form.username.data or "", form.password.data or "")
+        if user is not None:
+            services.sign_in(user)
+            return redirect(next_page, code=303)
+        form.form_errors.append(WRONG_SIGN_IN)
+    status = 401 if request.method == "POST" else 200
+    return render("accounts/login.html", status=status, form=form, next_page=next_page)
+
+
+@bp.post("/logout")
+@requires(Permission.SIGNED_IN)
+def logout() -> ResponseReturnValue:
+    services.sign_out(getattr(current_user, "token", None))
+    flash("You are signed out.", "success")
+    return redirect(url_for("accounts.login"), code=303)
+
+
+@bp.route("/setup", methods=["GET", "POST"])
+@requires(Permission.PUBLIC)
+def setup() -> ResponseReturnValue:
+    with scope.unscoped():
+        if db.session.scalar(select(User.id).limit(1)) is not None:
+            abort(404)
+    adopted = services.memberless_household()
+    form = SetupForm()
+    ask_code = not from_this_machine()
+    if request.method == "GET" and adopted is not None:
+        form.household.data = adopted.name
+    if form.validate_on_submit():
+        if ask_code and not setup_code.code_matches(form.setup_code.data or ""):
+            form.setup_code.errors = [
+                "That is not the setup code: it is printed in the server's console and kept "
+                "in instance/setup_code."
+            ]
+        else:
+            try:
+                household = adopted
+                if household is None:
+                    household = services.add_household(form.household.data or "")
+                elif form.household.data and household.name != form.household.data:
+                    household.name = form.household.data.strip()[:60] or household.name
+                owner = services.add_user(
+                    form.username.data or "", form.password.data or "", household, Role.OWNER
+                )
+            except services.AccountError as problem:
+                db.session.rollback()
+                _form_problems(form, problem)
+            else:
+                setup_code.forget_code()
+                services.sign_in(owner)
+                flash(f"Welcome, {owner.username}. {household.name} is ready.", "success")
+                return redirect(url_for("main.index"), code=303)
+    status = UNPROCESSABLE if request.method == "POST" else 200
+    return render(
+        "accounts/setup.html", status=status, form=form, ask_code=ask_code, adopted=adopted
+    )
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@requires(Permission.SIGNED_IN)
+def account() -> ResponseReturnValue:
+    form = PasswordForm()
+    me = visitor().user
+    assert me is not None
+    if form.validate_on_submit():
+        from . import passwords
+
+        if not passwords.verify(me.password_hash, form.current.data or ""):
+            form.current.errors = ["That is not your password now."]
+        else:
+            try:
+                services.set_password(
+                    me, form.password.data or "", keep_token=getattr(current_user, "token", None)
+                )
+            except services.AccountError as problem:
+                _form_problems(form, problem)
+            else:
+                flash("Your password is changed; your other sessions are signed out.", "success")
+                return redirect(url_for("accounts.account"), code=303)
+    status = UNPROCESSABLE if request.method == "POST" else 200
+    return render("accounts/account.html", status=status, form=form, me=me)
+
+
+# --- members ---------------------------------------------------------------------------------
+
+
+def _members_page(status: int = 200, **forms: Any) -> ResponseReturnValue:
+    members = db.session.scalars(select(User).order_by(User.username_key)).all()
+    invites = links.invitations()
+    return render(
+        "accounts/members.html",
+        status=status,
+        members=members,
+        invites=[(invite, links.url_of(invite)) for invite in invites],
+        member_form=forms.get("member_form") or MemberForm(formdata=None),
+        invite_form=forms.get("invite_form") or InviteForm(formdata=None),
+        role_form=RoleForm(formdata=None),
+        new_invite=forms.get("new_invite"),
+    )
+
+
+@bp.get("/members")
+@requires(Permission.MEMBERS)
+def members() -> ResponseReturnValue:
+    return _members_page()
+
+
+@bp.post("/members")
+@requires(Permission.MEMBERS)
+def add_member() -> ResponseReturnValue:
+    form = MemberForm()
+    if form.validate_on_submit():
+        me = visitor().user
+        assert me is not None
+        try:
+            user = services.add_user(
+                form.username.data or "", form.password.data or "", me.household, form.role.data
+            )
+        except services.AccountError as problem:
+            db.session.rollback()
+            _form_problems(form, problem)
+        else:
+            flash(f"{user.username} can sign in now, as {user.role}.", "success")
+            return redirect(url_for("accounts.members"), code=303)
+    return _members_page(UNPROCESSABLE, member_form=form)
+
+
+def _member_or_404(user_id: int) -> User:
+    user = db.session.get(User, user_id)
+    if user is None:
+        abort(404)
+    return user
+
+
+def _owners_left(without: User) -> int:
+    return int(
+        db.session.scalar(
+            select(func.count(User.id)).where(User.role == Role.OWNER, User.id != without.id)
+        )
+        or 0
+    )
+
+
+@bp.post("/members/<int:user_id>/role")
+@requires(Permission.MEMBERS)
+def change_role(user_id: int) -> ResponseReturnValue:
+    user = _member_or_404(user_id)
+    form = RoleForm()
+    if not form.validate_on_submit():
+        flash("Choose a role from the list.", "error")
+    elif user.role == Role.OWNER and form.role.data != Role.OWNER and not _owners_left(user):
+        flash("A household keeps at least one owner: make someone else owner first.", "error")
+    else:
+        user.role = Role(form.role.data)
+        db.session.commit()
+        flash(f"{user.username} is now {user.role}.", "success")
+    return redirect(url_for("accounts.members"), code=303)
+
+
+@bp.post("/members/<int:user_id>/remove")
+@requires(Permission.MEMBERS)
+def remove_member(user_id: int) -> ResponseReturnValue:
+    user = _member_or_404(user_id)
+    if user.role == Role.OWNER and not _owners_left(user):
+        flash("A household keeps at least one owner: make someone else owner first.", "error")
+    elif user.is_admin:
+        flash("The server's administrator cannot be removed here.", "error")
+    else:
+        name = user.username
+        db.session.delete(user)
+        db.session.commit()
+        flash(f"{name} is no longer a member; their sessions are ended.", "success")
+    return redirect(url_for("accounts.members"), code=303)
+
+
+@bp.post("/members/invite")
+@requires(Permission.MEMBERS)
+def invite_member() -> ResponseReturnValue:
+    form = InviteForm()
+    if not form.validate_on_submit():
+        return _members_page(UNPROCESSABLE, invite_form=form)
+    link, _token = links.make_link(
+        LinkKind.INVITE, visitor().actor, role=Role(form.role.data or Role.SCORER)
+    )
+    return _members_page(new_invite=(link, links.url_of(link)))
+
+
+@bp.route("/invite/<token>", methods=["GET", "POST"])
+@requires(Permission.PUBLIC)
+def invite(token: str) -> ResponseReturnValue:
+    link = links.find(token, LinkKind.INVITE)
+    if link is None:
+        abort(404)
+    form = AcceptInviteForm()
+    from ..models import Household
+
+    with scope.unscoped():
+        household = db.session.get(Household, link.household_id)
+    assert household is not None
+    if form.validate_on_submit():
+        try:
+            user = services.add_user(
+                form.username.data or "", form.password.data or "", household, link.role or "viewer"
+            )
+        except services.AccountError as problem:
+            db.session.rollback()
+            _form_problems(form, problem)
+        else:
+            with scope.unscoped():
+                used = db.session.get(Link, link.id)
+                assert used is not None
+                used.used_at = utcnow()
+                db.session.commit()
+            services.sign_in(user)
+            flash(f"Welcome to {household.name}, {user.username}.", "success")
+            return redirect(url_for("main.index"), code=303)
+    status = UNPROCESSABLE if request.method == "POST" else 200
+    return render(
+        "accounts/invite.html", status=status, form=form, household=household, role=link.role
+    )
+
+
+# --- table and watch links -------------------------------------------------------------------
+
+
+def _game_or_404(game_id: int) -> Game:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def _links_page(game: Game, status: int = 200, problem: str | None = None) -> ResponseReturnValue:
+    shown = []
+    for link in links.links_of_game(game):
+        url = links.url_of(link)
+        shown.append({"link": link, "url": url, "qr": links.qr_svg(url)})
+    return render(
+        "accounts/links.html",
+        status=status,
+        game=game,
+        links=shown,
+        form=LinkForm(formdata=None),
+        problem=problem,
+    )
+
+
+@bp.get("/games/<int:game_id>/links")
+@requires(Permission.LINKS)
+def game_links(game_id: int) -> ResponseReturnValue:
+    return _links_page(_game_or_404(game_id))
+
+
+@bp.post("/games/<int:game_id>/links")
+@requires(Permission.LINKS)
+def add_game_link(game_id: int) -> ResponseReturnValue:
+    game = _game_or_404(game_id)
+    form = LinkForm()
+    if not form.validate_on_submit():
+        return _links_page(game, UNPROCESSABLE, "Choose a table link or a watch link.")
+    link, _token = links.make_link(LinkKind(form.kind.data), visitor().actor, game=game)
+    return redirect(url_for("accounts.game_links", game_id=game.id) + f"#link-{link.id}", 303)
+
+
+@bp.post("/links/<int:link_id>/revoke")
+@requires(Permission.LINKS)
+def revoke_link(link_id: int) -> ResponseReturnValue:
+    link = db.session.get(Link, link_id)
+    if link is None:
+        abort(404)
+    if link.kind == LinkKind.INVITE and not visitor().may(Permission.MEMBERS):
+        abort(404)
+    links.revoke(link)
+    flash("The link is revoked: it opens nothing now.", "success")
+    if link.game_id is not None:
+        return redirect(url_for("accounts.game_links", game_id=link.game_id), code=303)
+    return redirect(url_for("accounts.members"), code=303)
+
+
+def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
+    link = links.find(token, kind)
+    if link is None or link.game_id is None:
+        abort(404)
+    who = visitor()
+    if who.user is None or who.user.household_id != link.household_id:
+        links.open_in_session(link)
+    return redirect(url_for("games.show", game_id=link.game_id), code=303)
+
+
+@bp.get("/t/<token>")
+@requires(Permission.PUBLIC)
+def table_link(token: str) -> ResponseReturnValue:
+    return _open_link(token, LinkKind.TABLE)
+
+
+@bp.get("/w/<token>")
+@requires(Permission.PUBLIC)
+def watch_link(token: str) -> ResponseReturnValue:
+    return _open_link(token, LinkKind.WATCH)
+
+
+# --- households of the server ------------------------------------------------------------------
+
+
+@bp.route("/households", methods=["GET", "POST"])
+@requires(Permission.ADMIN)
+def households() -> ResponseReturnValue:
+    form = HouseholdForm()
+    if form.validate_on_submit():
+        try:
+            if services.user_named(form.username.data or "") is not None:
+                raise services.AccountError("That username is taken.", "username")
+            household = services.add_household(form.name.data or "")
+            services.add_user(
+                form.username.data or "", form.password.data or "", household, Role.OWNER
+            )
+        except services.AccountError as problem:
+            db.session.rollback()
+            _form_problems(form, problem)
+        else:
+            flash(f"{household.name} is ready; its owner can sign in.", "success")
+            return redirect(url_for("accounts.households"), code=303)
+    status = UNPROCESSABLE if request.method == "POST" else 200
+    return render(
+        "accounts/households.html", status=status, form=form, households=services.households()
+    )

@@ -1,0 +1,34 @@
+"""Names of players and accounts, tidied the one way every path that takes a name uses.
+
+A name typed on a phone, read from a game file or a backup, or given on the command line is
+stored in Unicode NFKC with control and invisible format characters (zero-width spaces, bidi
+marks) removed and runs of spaces collapsed: "A\u200bnn" is "Ann", "Ｂｅｎ" is "Ben". Two names
+are the same person where their keys (the tidied name, case folded) are equal.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Cc: control characters; Cf: invisible format characters (zero-width, bidi controls, BOM).
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf"})
+
+
+def _visible(text: str) -> str:
+    # Tabs and newlines are controls too, but they separate words: keep them as spaces.
+    return "".join(
+        " " if char.isspace() else char
+        for char in text
+        if char.isspace() or unicodedata.category(char) not in INVISIBLE_CATEGORIES
+    )
+
+
+def tidy_name(name: str) -> str:
+    """``name`` as it is stored: NFKC, no invisible characters, single spaces, no ends."""
+    visible = _visible(unicodedata.normalize("NFKC", _visible(name)))
+    return " ".join(visible.split())
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one name share ("ann", " Ann ", "A\u200bnn")."""
+    return tidy_name(name).casefold()

@@ -1,0 +1,184 @@
+"""Which household's rows a query sees, decided in one place for every query.
+
+Every model that belongs to a household (``models.HouseholdOwned``) is filtered here, on every
+ORM statement the session runs (``with_loader_criteria``, which also reaches relationship
+loads, joins, subqueries, and ORM updates and deletes), and every new such row is given its
+household here, before it is flushed. No view or service names a household in a query, so none
+can forget to; a household id sent by a client is never read.
+
+Where the scope comes from:
+
+- in a request, from whoever was let in (``access.py`` sets it from the signed-in account or
+  the link): until then, and for a visitor let in by nobody, the household is "none", and every
+  household-owned table looks empty;
+- in a command or a test, from ``household(id)``; outside any request and any such block the
+  query is unscoped (the command line's own work on the whole server), and new rows go to the
+  database's one household (made, named ``Family``, where there is none);
+- ``unscoped()`` lifts the filter inside a request, for the few reads that must look across
+  households: finding the account signing in, or the link a phone opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Final
+
+from flask import g, has_request_context
+from sqlalchemy import event, select
+from sqlalchemy.orm import ORMExecuteState, Session, with_loader_criteria
+
+
+class _Unscoped:
+    def __repr__(self) -> str:
+        return "UNSCOPED"
+
+
+UNSCOPED: Final = _Unscoped()
+_NOT_SET: Final = object()
+# No household has this id: what a visitor let in by nobody is shown.
+NOBODY: Final = 0
+DEFAULT_HOUSEHOLD_NAME = "Family"
+
+_override: ContextVar[Any] = ContextVar("scorekeeper_household", default=_NOT_SET)
+_actor: ContextVar[str | None] = ContextVar("scorekeeper_actor", default=None)
+
+
+class NoHouseholdError(RuntimeError):
+    """A row was to be stored where no household is in scope (a bug, never a visitor's doing)."""
+
+
+def current() -> int | _Unscoped:
+    """The household every query is scoped to now: an id (``NOBODY`` matches no row), or
+    ``UNSCOPED``."""
+    override = _override.get()
+    if override is not _NOT_SET:
+        return override  # type: ignore[no-any-return]
+    if has_request_context():
+        return int(g.get("household_id") or NOBODY)
+    return UNSCOPED
+
+
+def set_for_request(household_id: int | None) -> None:
+    """Scope the rest of this request to ``household_id`` (None: to no household)."""
+    g.household_id = household_id or NOBODY
+
+
+@contextmanager
+def household(household_id: int) -> Iterator[None]:
+    """Scope everything inside the block to one household (commands, tests, jobs)."""
+    token = _override.set(household_id)
+    try:
+        yield
+    finally:
+        _override.reset(token)
+
+
+@contextmanager
+def unscoped() -> Iterator[None]:
+    """Look across households inside the block (sign-in and link look-ups only)."""
+    token = _override.set(UNSCOPED)
+    try:
+        yield
+    finally:
+        _override.reset(token)
+
+
+def actor() -> str:
+    """Who the change log names for a change made now: the account or link of the request
+    (set by ``access.py``), or what ``acting_as`` says."""
+    named = _actor.get()
+    if named is not None:
+        return named
+    if has_request_context():
+        return str(g.get("actor") or "")
+    return ""
+
+
+@contextmanager
+def acting_as(who: str) -> Iterator[None]:
+    token = _actor.set(who)
+    try:
+        yield
+    finally:
+        _actor.reset(token)
+
+
+def household_for_insert() -> int:
+    """The column default of ``household_id``; ``_fill_households`` sets it first, so this is
+    reached only by a Core insert made outside any household."""
+    found = current()
+    if isinstance(found, int) and found != NOBODY:
+        return found
+    raise NoHouseholdError("a household-owned row was inserted outside any household")
+
+
+def sole_household(session: Session) -> int:
+    """The database's one household, made (as ``Family``) where there is none; the command
+    line's default. More than one is an error: the command must name one."""
+    from .models import Household, utcnow
+    from .names import name_key
+
+    # Core statements on the session's connection: this runs inside a flush, where the
+    # session itself cannot be asked to load or add anything.
+    connection = session.connection()
+    table = Household.__table__
+    ids = connection.execute(select(table.c.id).limit(2)).scalars().all()
+    if len(ids) > 1:
+        raise NoHouseholdError("this database holds several households: name one")
+    if ids:
+        return int(ids[0])
+    made = connection.execute(
+        table.insert().values(
+            name=DEFAULT_HOUSEHOLD_NAME,
+            name_key=name_key(DEFAULT_HOUSEHOLD_NAME),
+            created_at=utcnow(),
+        )
+    )
+    return int(made.inserted_primary_key[0])
+
+
+def install() -> None:
+    """Attach the filter and the filling-in to every session (done once, at import)."""
+    from .models import HouseholdOwned
+
+    @event.listens_for(Session, "do_orm_execute")
+    def _scope_statement(state: ORMExecuteState) -> None:
+        if not (state.is_select or state.is_update or state.is_delete):
+            return
+        # Relationship and column loads carry the criteria of the statement that loaded
+        # their parent already.
+        if state.is_select and (state.is_column_load or state.is_relationship_load):
+            return
+        scope = current()
+        if scope is UNSCOPED:
+            return
+        state.statement = state.statement.options(
+            with_loader_criteria(
+                HouseholdOwned,
+                lambda cls: cls.household_id == scope,
+                include_aliases=True,
+            )
+        )
+
+    @event.listens_for(Session, "before_flush")
+    def _fill_households(session: Session, _context: Any, _instances: Any) -> None:
+        fresh = [row for row in session.new if isinstance(row, HouseholdOwned)]
+        missing = [row for row in fresh if getattr(row, "household_id", None) is None]
+        scope = current()
+        if isinstance(scope, int) and any(
+            row.household_id not in (None, scope)  # type: ignore[attr-defined]
+            for row in fresh
+        ):
+            raise NoHouseholdError("a row of another household was to be stored")
+        if not missing:
+            return
+        if scope is UNSCOPED:
+            household_id = sole_household(session)
+        elif scope == NOBODY:
+            raise NoHouseholdError("a household-owned row was to be stored by nobody")
+        else:
+            household_id = int(scope)  # type: ignore[arg-type]
+        for row in missing:
+            row.household_id = household_id  # type: ignore[attr-defined]

@@ -1,0 +1,79 @@
+"""Table and watch links in a real browser: a scorer shows the QR code, a second phone scores
+through the table link without an account, a third watches read-only and can change nothing."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import NARROW_PHONE, _page, fits_width, screenshot, serious_accessibility_violations
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_table_scores_through_a_qr_link_and_relatives_watch(
+    phone: Any, browser: Any, live_server: str
+) -> None:
+    phone.goto("/games/new")
+    for seat, name in enumerate(["Ida", "Jon", "Kai"]):
+        phone.fill(f"#players-{seat}", name)
+    phone.click("button[name=start]")
+    phone.wait_for_url(re.compile(r"/games/\d+$"))
+    board_url = phone.url
+
+    phone.get_by_role("link", name="Let the table score").click()
+    phone.get_by_role("button", name="New table link").click()
+    qr = phone.locator(".link-card svg").first
+    expect(qr).to_be_visible()
+    box = qr.bounding_box()
+    assert box is not None and box["width"] >= 150  # big enough to scan off a phone
+    assert fits_width(phone)
+    assert serious_accessibility_violations(phone) == []
+    screenshot(phone, "links-table-qr")
+    table_url = phone.locator(".link-card input.copy-field").first.input_value()
+    assert re.search(r"/t/[A-Za-z0-9_-]{43}$", table_url)
+    phone.get_by_role("button", name="New watch link").click()
+    watch_url = phone.get_by_role("textbox", name="Watch link address").input_value()
+
+    # A second phone: no account, only the scanned address.
+    guests = _page(browser, live_server, NARROW_PHONE)
+    guest = next(guests)
+    guest.goto(table_url.removeprefix(live_server))
+    guest.wait_for_url(board_url)
+    guest.get_by_role("link", name="Enter round 1").click()
+    guest.locator("fieldset.went-out label.choice", has_text="Ida").click()
+    guest.fill("#hands-1-cards", "K Q")
+    guest.fill("#hands-2-cards", "5")
+    guest.click("button.save-round")
+    guest.wait_for_url(board_url)
+    expect(guest.locator("#board table.rounds")).to_contain_text("20")
+    # That phone reaches this game only.
+    guest.goto("/history")
+    guest.wait_for_url(board_url)
+    next(guests, None)
+
+    # A relative at home: the live board, read-only.
+    watchers = _page(browser, live_server, NARROW_PHONE)
+    watcher = next(watchers)
+    watcher.goto(watch_url.removeprefix(live_server))
+    watcher.wait_for_url(board_url)
+    expect(watcher.locator("#board table.rounds")).to_contain_text("20")
+    assert watcher.locator("form[method=post]").count() == 0
+    assert watcher.get_by_role("link", name=re.compile("Enter round|Correct round")).count() == 0
+    assert watcher.get_by_role("button").count() == 0
+    assert fits_width(watcher)
+    screenshot(watcher, "links-watch-360")
+    answer = watcher.goto(board_url.removeprefix(live_server) + "/rounds/new")
+    assert answer is not None and answer.status == 403
+    # That refusal was asked for: the only console error of this page, and expected.
+    assert [p for p in watcher.problems if "403" not in p] == []
+    watcher.problems.clear()
+    next(watchers, None)
+
+    # The owner's board names who saved the round.
+    phone.goto(board_url)
+    phone.locator("details.log summary").click()
+    expect(phone.locator(".log-list")).to_contain_text("table link made by family-owner")

@@ -1,0 +1,785 @@
+"""Who may do what (``shared/spec/access.md``): the role table walked over every endpoint of
+``app.url_map``, for a stranger, each role, another household, a table link and a watch link;
+then sign-in, sessions, throttling, first-run setup, hosts, cookies, files, names, links and
+the command line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from scorekeeper import create_app, house_rules, scope
+from scorekeeper.access import Permission, declared
+from scorekeeper.accounts import links
+from scorekeeper.extensions import db
+from scorekeeper.games.services import import_game
+from scorekeeper.models import (
+    Game,
+    GameEvent,
+    HouseRules,
+    Link,
+    LinkKind,
+    Player,
+    Role,
+    Round,
+    User,
+    UserSession,
+)
+
+from . import conftest
+from .conftest import PASSWORD, add_member, family_id, sign_in, signed_in
+from .helpers import game_document, save_round, start_game, twelve_step_to_the_end
+
+# --- the spec's table, written out here on its own (not read from the code) -------------------
+
+# Who may, for what each view declares. "table" and "watch" hold for their own game only.
+SPEC: dict[Permission, set[str]] = {
+    Permission.PUBLIC: {"stranger", "owner", "scorer", "viewer", "other", "table", "watch"},
+    Permission.SIGNED_IN: {"owner", "scorer", "viewer", "other"},
+    Permission.VIEW: {"owner", "scorer", "viewer", "other", "table", "watch"},
+    Permission.SCORE: {"owner", "scorer", "other", "table"},
+    Permission.EDIT_RULES: {"owner", "scorer", "other"},
+    Permission.MANAGE: {"owner", "other"},
+    Permission.BACKUP_DOWNLOAD: {"owner", "scorer", "other"},
+    Permission.BACKUP_RESTORE: {"owner", "other"},
+    Permission.LINKS: {"owner", "scorer", "other"},
+    Permission.MEMBERS: {"owner", "other"},
+    Permission.ADMIN: {"owner"},  # the server's first account is the family owner here
+}
+WHO = ("stranger", "viewer", "watch", "table", "other", "scorer", "owner")
+
+
+@dataclass
+class World:
+    """One server: the household Family (a game in progress with two rounds, a finished one,
+    house rules, a spare member and a spare link) and the household Others (its owner)."""
+
+    app: Flask
+    playing: int
+    finished: int
+    player: int
+    member: int
+    spare_link: int
+    rules: str
+    tokens: dict[str, str]
+
+
+def _make_world(uri: str, instance: Path) -> World:
+    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(instance)
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": uri,
+            "WTF_CSRF_ENABLED": False,
+            **conftest.FAST_PASSWORDS,
+        }
+    )
+    add_member(app, "owner", "owner")
+    for role in ("scorer", "viewer"):
+        add_member(app, role, role)
+    add_member(app, "spare", "viewer")
+    add_member(app, "other", "owner", household="Others")
+    owner = app.test_client()
+    sign_in(app, owner, "owner")
+    playing = start_game(owner, "twelve-step", ["Ann", "Ben", "Cy"])
+    for _ in range(2):
+        save_round(owner, playing, "Ann", {"Ben": "K", "Cy": "5"}, {"Ben"})
+    tokens: dict[str, str] = {}
+    with app.test_request_context(), scope.household(family_id(app)):
+        house_rules.save("Gran", {"base": "twelve-step"})
+        finished = import_game(
+            game_document("twelve-step", ["Ann", "Ben", "Cy"], twelve_step_to_the_end())
+        ).id
+        game = db.session.get(Game, playing)
+        for kind in (LinkKind.TABLE, LinkKind.WATCH):
+            _, tokens[kind.value] = links.make_link(kind, "owner", game=game)
+        spare_link = links.make_link(LinkKind.TABLE, "owner", game=game)[0].id
+        _, tokens["invite"] = links.make_link(LinkKind.INVITE, "owner", role=Role.VIEWER)
+        player = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+        member = db.session.scalar(select(User.id).where(User.username == "spare"))
+        slug = db.session.scalar(select(HouseRules.slug))
+        db.session.remove()
+    assert slug is not None and player is not None and member is not None
+    return World(app, playing, finished, player, member, spare_link, slug, tokens)
+
+
+@pytest.fixture(scope="module", params=conftest.BACKENDS)
+def world(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[World]:
+    folder = tmp_path_factory.mktemp("world")
+    saved = os.environ.get("SCOREKEEPER_INSTANCE_PATH")
+    if request.param == "sqlite":
+        uri = f"sqlite:///{folder / 'world.db'}"
+    else:
+        uri = request.getfixturevalue("postgres_uri")
+    made = _make_world(uri, folder / "instance")
+    yield made
+    with made.app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    if request.param != "sqlite":
+        conftest.empty_postgres(uri)
+    if saved is None:
+        os.environ.pop("SCOREKEEPER_INSTANCE_PATH", None)
+    else:
+        os.environ["SCOREKEEPER_INSTANCE_PATH"] = saved
+
+
+def _client(world: World, who: str) -> FlaskClient:
+    client = world.app.test_client()
+    if who in ("owner", "scorer", "viewer", "other"):
+        sign_in(world.app, client, who)
+    elif who in ("table", "watch"):
+        path = "/t/" if who == "table" else "/w/"
+        assert client.get(path + world.tokens[who]).status_code == 303
+    return client
+
+
+def _address(world: World, endpoint: str, arguments: set[str]) -> str:
+    """An address of ``endpoint`` built from the seeded ids of the household Family."""
+    with world.app.test_request_context():
+        from flask import url_for
+
+        values: dict[str, Any] = {}
+        for name in arguments:
+            values[name] = {
+                "game_id": world.playing,
+                "player_id": world.player,
+                "user_id": world.member,
+                "link_id": world.spare_link,
+                "number": 1,
+                "slug": world.rules,
+                "filename": "css/app.css",
+                "token": world.tokens.get(
+                    {"accounts.table_link": "table", "accounts.watch_link": "watch"}.get(
+                        endpoint, "invite"
+                    ),
+                    "",
+                ),
+            }[name]
+        return url_for(endpoint, **values)
+
+
+def _fingerprint(world: World) -> tuple[Any, ...]:
+    """What a refused request must leave as it was."""
+    with world.app.app_context():
+        counts = tuple(
+            db.session.scalar(select(func.count()).select_from(model))
+            for model in (Game, Round, Player, HouseRules, User, UserSession, Link, GameEvent)
+        )
+        versions = tuple(db.session.execute(select(Game.id, Game.version, Game.status)).all())
+        roles = tuple(db.session.execute(select(User.id, User.role)).all())
+        db.session.remove()
+    return (*counts, versions, roles)
+
+
+def _cases() -> list[tuple[str, str, str]]:
+    """(who, endpoint, method) for every rule of the URL map (an app made just to read it)."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": "sqlite://",
+            "AUTO_MIGRATE": False,
+            "SECRET_KEY": "x",
+        }
+    )
+    rules = sorted(
+        {(r.endpoint, m) for r in app.url_map.iter_rules() for m in r.methods or ()}
+        - {(e, m) for e in ("static",) for m in ("POST",)}
+    )
+    return [
+        (who, endpoint, method)
+        for who in WHO
+        for endpoint, method in rules
+        if method in ("GET", "POST")
+    ]
+
+
+def test_every_endpoint_declares_who_may_call_it() -> None:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": "sqlite://",
+            "AUTO_MIGRATE": False,
+            "SECRET_KEY": "x",
+        }
+    )
+    undeclared = [
+        rule.endpoint for rule in app.url_map.iter_rules() if declared(app, rule.endpoint) is None
+    ]
+    assert undeclared == []
+
+
+def test_a_view_without_a_declaration_is_refused(app: Flask) -> None:
+    @app.get("/test-only/forgotten")
+    def forgotten() -> str:
+        return "secret"
+
+    client = signed_in(app, "ann")
+    assert client.get("/test-only/forgotten").status_code == 403
+
+
+@pytest.mark.parametrize(("who", "endpoint", "method"), _cases())
+def test_the_role_table(world: World, who: str, endpoint: str, method: str) -> None:
+    app = world.app
+    rule = next(r for r in app.url_map.iter_rules() if r.endpoint == endpoint)
+    access = declared(app, endpoint)
+    assert access is not None
+    url = _address(world, endpoint, set(rule.arguments))
+    about_a_game = "game_id" in rule.arguments
+    allowed = who in SPEC[access.permission]
+    if who in ("table", "watch") and access.permission is not Permission.PUBLIC:
+        # A link opens its own game's pages only, and a watch link only the scoreboard.
+        allowed = allowed and about_a_game and (who == "table" or access.watch)
+    client = _client(world, who)
+    before = _fingerprint(world) if method == "POST" and not allowed else None
+    response = client.open(url, method=method, data={})
+    status = response.status_code
+    location = response.headers.get("Location", "")
+    refused_to_sign_in = status in (302, 303) and "/login" in location
+    if allowed:
+        # (A wrong sign-in is a 401 by the spec, and signing out leads to the sign-in page.)
+        if endpoint == "accounts.login":
+            assert status != 403 and not refused_to_sign_in, (status, location)
+        elif endpoint == "accounts.logout":
+            assert status == 303, status
+        else:
+            assert status not in (401, 403) and not refused_to_sign_in, (status, location)
+        return
+    if who == "stranger":
+        assert refused_to_sign_in, (status, location)
+    elif who in ("table", "watch"):
+        assert status in (403, 404) or (
+            method == "GET" and status == 302 and f"/games/{world.playing}" in location
+        ), (status, location)
+    else:
+        assert status == 403, status
+        assert "does not allow" in response.get_data(as_text=True)
+    if before is not None:
+        assert _fingerprint(world) == before
+
+
+def test_htmx_without_a_session_gets_401_and_a_redirect_to_sign_in(world: World) -> None:
+    answer = world.app.test_client().get("/history", headers={"HX-Request": "true"})
+    assert answer.status_code == 401
+    assert answer.headers["HX-Redirect"].startswith("/login")
+
+
+def test_another_households_ids_answer_404_like_ids_that_do_not_exist(world: World) -> None:
+    other = _client(world, "other")
+    for endpoint in sorted({r.endpoint for r in world.app.url_map.iter_rules()}):
+        rule = next(r for r in world.app.url_map.iter_rules() if r.endpoint == endpoint)
+        ids = set(rule.arguments) & {"game_id", "player_id", "user_id", "link_id", "slug"}
+        if not ids or (endpoint.startswith("rules.") and "slug" in ids and world.rules == ""):
+            continue
+        url = _address(world, endpoint, set(rule.arguments))
+        method = "GET" if "GET" in (rule.methods or ()) else "POST"
+        before = _fingerprint(world)
+        assert other.open(url, method=method, data={}).status_code == 404, url
+        assert _fingerprint(world) == before
+    # Their own pages show nothing of the Family's.
+    for page in ("/", "/history", "/players", "/records", "/rules", "/history/rounds.csv"):
+        text = other.get(page).get_data(as_text=True)
+        assert "Ann" not in text and "Gran" not in text, page
+    backup = other.get("/history/backup/games.jsonl").get_data(as_text=True)
+    assert backup.strip() == ""
+
+
+def test_a_watch_link_sees_the_board_and_nothing_to_change(world: World) -> None:
+    watcher = _client(world, "watch")
+    page = watcher.get(f"/games/{world.playing}").get_data(as_text=True)
+    assert "Ann" in page and "Standings" in page
+    assert "Enter round" not in page and "Abandon" not in page and "May I" not in page
+    assert 'method="post"' not in page
+    assert watcher.get(f"/referee?game={world.playing}").status_code == 404
+
+
+# --- sign-in and sessions -----------------------------------------------------------------------
+
+
+def test_wrong_password_and_unknown_user_get_the_same_answer(app: Flask) -> None:
+    add_member(app, "ann")
+    client = app.test_client()
+    wrong = client.post("/login", data={"username": "ann", "password": "not it at all"})
+    unknown = client.post("/login", data={"username": "nobody", "password": "not it at all"})
+    assert wrong.status_code == unknown.status_code == 401
+
+    def message(answer: Any) -> str:
+        found = re.search(
+            r'<div class="errors"[^>]*>(.*?)</div>', answer.get_data(as_text=True), re.S
+        )
+        assert found
+        return found.group(1)
+
+    assert message(wrong) == message(unknown)
+    assert "do not match" in message(wrong)
+
+
+def test_login_form_fields_are_the_specs(app: Flask) -> None:
+    app.config["WTF_CSRF_ENABLED"] = True
+    add_member(app, "ann")
+    page = app.test_client().get("/login").get_data(as_text=True)
+    for name in ("username", "password", "csrf_token"):
+        assert f'name="{name}"' in page
+
+
+def test_the_session_id_changes_at_sign_in_and_sign_out_ends_it(app: Flask) -> None:
+    add_member(app, "ann")
+    client = app.test_client()
+    client.get("/login")
+    before = client.get_cookie("session")
+    sign_in(app, client, "ann")
+    after = client.get_cookie("session")
+    assert after is not None and (before is None or before.value != after.value)
+    assert client.get("/history").status_code == 200
+    stolen = after.value
+    assert client.post("/logout").status_code == 303
+    assert client.get("/history").status_code == 302
+    # The cookie as it was before signing out opens nothing either.
+    replay = app.test_client()
+    replay.set_cookie("session", stolen)
+    assert replay.get("/history").status_code == 302
+
+
+def test_a_password_change_ends_the_other_sessions(app: Flask) -> None:
+    add_member(app, "ann")
+    phone, laptop = app.test_client(), app.test_client()
+    sign_in(app, phone, "ann")
+    sign_in(app, laptop, "ann")
+    answer = phone.post(
+        "/account",
+        data={"current": PASSWORD, "password": "a new one here", "confirm": "a new one here"},
+    )
+    assert answer.status_code == 303
+    assert phone.get("/history").status_code == 200
+    assert laptop.get("/history").status_code == 302
+
+
+def test_sessions_end_30_days_after_last_use(app: Flask) -> None:
+    from datetime import timedelta
+
+    client = signed_in(app, "ann")
+    with app.app_context():
+        for held in db.session.scalars(select(UserSession)):
+            held.last_seen -= timedelta(days=31)
+        db.session.commit()
+    assert client.get("/history").status_code == 302
+    assert app.permanent_session_lifetime == timedelta(days=30)
+
+
+def test_login_is_throttled_after_10_failures_for_one_username(app: Flask) -> None:
+    add_member(app, "ann")
+    client = app.test_client()
+    for _ in range(10):
+        assert (
+            client.post("/login", data={"username": "ann", "password": "x" * 8}).status_code == 401
+        )
+    refused = client.post("/login", data={"username": "ann", "password": PASSWORD})
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) > 0
+    # Another username from the same address is not held back yet.
+    add_member(app, "ben")
+    assert client.post("/login", data={"username": "ben", "password": PASSWORD}).status_code == 303
+
+
+def test_login_is_throttled_after_30_failures_from_one_address(app: Flask) -> None:
+    client = app.test_client()
+    add_member(app, "ann")
+    for number in range(30):
+        client.post("/login", data={"username": f"guess{number}", "password": "x" * 8})
+    refused = client.post("/login", data={"username": "ann", "password": PASSWORD})
+    assert refused.status_code == 429 and "Retry-After" in refused.headers
+
+
+def test_next_never_leads_off_the_server(app: Flask) -> None:
+    add_member(app, "ann")
+    client = app.test_client()
+    for target in ("//evil.example/", "https://evil.example/", "/\\evil.example"):
+        answer = client.post(
+            "/login", query_string={"next": target}, data={"username": "ann", "password": PASSWORD}
+        )
+        assert answer.headers["Location"] == "/"
+
+
+# --- first run --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh(database_uri: str, instance_path: Path) -> Flask:
+    """A server with no account yet."""
+    return create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": database_uri,
+            "WTF_CSRF_ENABLED": False,
+            **conftest.FAST_PASSWORDS,
+        }
+    )
+
+
+SETUP = {"household": "Smiths", "username": "ann", "password": PASSWORD, "confirm": PASSWORD}
+
+
+def test_a_new_server_sends_everyone_to_setup(fresh: Flask) -> None:
+    client = fresh.test_client()
+    for page in ("/", "/history", "/login", "/rules"):
+        answer = client.get(page)
+        assert answer.status_code == 302 and answer.headers["Location"] == "/setup"
+
+
+def test_setup_asks_a_visitor_from_elsewhere_for_the_code(
+    fresh: Flask, instance_path: Path
+) -> None:
+    code_file = instance_path / "setup_code"
+    assert stat.S_IMODE(code_file.stat().st_mode) == 0o600
+    code = code_file.read_text().strip()
+    away = {"REMOTE_ADDR": "192.0.2.7"}
+    client = fresh.test_client()
+    assert "Setup code" in client.get("/setup", environ_base=away).get_data(as_text=True)
+    refused = client.post("/setup", data={**SETUP, "setup_code": "WRONG"}, environ_base=away)
+    assert refused.status_code == 422 and "not the setup code" in refused.get_data(as_text=True)
+    # Through an undeclared proxy, a request from loopback is not "the machine itself".
+    proxied = client.post(
+        "/setup",
+        data=SETUP,
+        headers={"X-Forwarded-For": "192.0.2.7"},
+        environ_base={"REMOTE_ADDR": "127.0.0.1"},
+    )
+    assert proxied.status_code == 422
+    with fresh.app_context():
+        assert db.session.scalar(select(func.count(User.id))) == 0
+    accepted = client.post("/setup", data={**SETUP, "setup_code": code.lower()}, environ_base=away)
+    assert accepted.status_code == 303
+    assert not code_file.exists()
+    assert client.get("/history").status_code == 200
+    assert fresh.test_client().get("/setup").status_code == 404
+
+
+def test_setup_from_the_machine_itself_needs_no_code_and_adopts_older_games(fresh: Flask) -> None:
+    with fresh.app_context():
+        import_game(game_document("contract-rummy", ["Ann", "Ben"], []))
+    client = fresh.test_client()
+    page = client.get("/setup").get_data(as_text=True)
+    assert "Setup code" not in page and "move into it" in page
+    assert client.post("/setup", data=SETUP).status_code == 303
+    assert "Ann" in client.get("/").get_data(as_text=True)
+    with fresh.app_context():
+        user = db.session.scalar(select(User))
+        assert user is not None and user.is_admin and user.role == "owner"
+        assert {g.household_id for g in db.session.scalars(select(Game))} == {user.household_id}
+
+
+def test_a_database_from_before_households_moves_into_one_with_no_members(app: Flask) -> None:
+    import flask_migrate
+
+    from .test_migrations import restart, without_export_time
+
+    directory = app.extensions["migrate"].directory
+    document = game_document("twelve-step", ["Ann", "Ben", "Cy"], twelve_step_to_the_end())
+    with app.app_context():
+        game = import_game(document)
+        game_id, events = game.id, len(game.events)
+        from scorekeeper.games.services import export_game
+
+        before = without_export_time(export_game(game))
+        db.session.remove()
+        flask_migrate.downgrade(directory=directory, revision="0002")
+    upgraded = restart(app)
+    with upgraded.app_context():
+        from scorekeeper.games.services import export_game
+        from scorekeeper.models import Household
+
+        households = db.session.scalars(select(Household)).all()
+        assert [h.name for h in households] == ["Family"]
+        assert db.session.scalar(select(func.count(User.id))) == 0
+        moved = db.session.get(Game, game_id)
+        assert moved is not None and moved.household_id == households[0].id
+        assert len(moved.events) == events and moved.uid
+        after = without_export_time(export_game(moved))
+        after.pop("uid", None)
+        db.session.remove()
+        db.engine.dispose()
+    assert after == before
+
+
+# --- hosts, cookies, files, names -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [
+        ("localhost", 200),
+        ("localhost:5000", 200),
+        ("127.0.0.1:8000", 200),
+        ("[::1]:8000", 200),
+        ("192.168.1.20", 200),
+        ("cards.example.org", 200),
+        ("evil.example", 400),
+        ("cards.example.org.evil.example", 400),
+    ],
+)
+def test_unknown_hosts_are_refused(app: Flask, host: str, status: int) -> None:
+    app.config["EXTRA_HOSTS"] = ["cards.example.org"]
+    add_member(app, "ann")
+    assert app.test_client().get("/rules", headers={"Host": host}).status_code == status
+
+
+def test_behind_a_tls_proxy_cookies_are_secure(database_uri: str, instance_path: Path) -> None:
+    proxied = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": database_uri,
+            "PROXY_COUNT": 1,
+            "WTF_CSRF_ENABLED": False,
+            **conftest.FAST_PASSWORDS,
+        }
+    )
+    add_member(proxied, "ann")
+    answer = proxied.test_client().post(
+        "/login",
+        data={"username": "ann", "password": PASSWORD},
+        headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.5"},
+    )
+    cookie = answer.headers["Set-Cookie"]
+    assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_database_and_secrets_are_readable_by_their_owner_only(
+    app: Flask, instance_path: Path
+) -> None:
+    client = signed_in(app, "ann")
+    start_game(client, "twelve-step", ["Ann", "Ben"])
+    files = [instance_path / "secret_key"]
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    if uri.startswith("sqlite:///"):
+        database = Path(uri.removeprefix("sqlite:///"))
+        files += [
+            p
+            for p in (
+                database,
+                database.with_name(database.name + "-wal"),
+                database.with_name(database.name + "-shm"),
+            )
+            if p.exists()
+        ]
+    for path in files:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+def test_a_new_sqlite_database_is_private_from_the_start(
+    tmp_path: Path, instance_path: Path
+) -> None:
+    database = tmp_path / "new.db"
+    old = os.umask(0o022)
+    try:
+        create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
+    finally:
+        os.umask(old)
+    for path in (database, database.with_name("new.db-wal"), database.with_name("new.db-shm")):
+        if path.exists():
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("A\u200bnn", "Ann"),
+        ("  Ann   Lee ", "Ann Lee"),
+        ("\u202eAnn\u202c", "Ann"),
+        ("Ｂｅｎ", "Ben"),
+        ("Cy\u00a0Young", "Cy Young"),
+        ("D\u0065\u0301e", "D\u00e9e"),
+        ("Eve\x07", "Eve"),
+    ],
+)
+def test_names_are_tidied_the_one_way(typed: str, stored: str) -> None:
+    from scorekeeper.names import name_key, tidy_name
+
+    assert tidy_name(typed) == stored
+    assert name_key(typed) == stored.casefold()
+
+
+def test_two_names_that_tidy_alike_are_one_player_and_refused_in_one_game(
+    client: FlaskClient, app: Flask
+) -> None:
+    start_game(client, "twelve-step", ["Ann", "Ben"])
+    form = {
+        "rules": "twelve-step",
+        "start": "1",
+        "first_dealer": "0",
+        "players-0": "A\u200bnn",
+        "players-1": "Ann",
+        "players-2": "Cy",
+    }
+    refused = client.post("/games/new", data=form)
+    assert refused.status_code == 422 and "named twice" in refused.get_data(as_text=True)
+    start_game(client, "twelve-step", ["A\u200bnn", "Cy"])
+    with app.app_context():
+        assert db.session.scalars(select(Player.name).order_by(Player.name)).all() == [
+            "Ann",
+            "Ben",
+            "Cy",
+        ]
+
+
+def test_player_names_are_unique_per_household_only(app: Flask) -> None:
+    ours = signed_in(app, "ann")
+    theirs = signed_in(app, "zed", household="Others")
+    start_game(ours, "twelve-step", ["Ann", "Ben"])
+    start_game(theirs, "twelve-step", ["Ann", "Ben"])
+    with app.app_context():
+        assert db.session.scalar(select(func.count(Player.id))) == 4
+
+
+# --- links --------------------------------------------------------------------------------------
+
+
+def test_a_table_link_scores_its_game_and_the_log_names_it(app: Flask) -> None:
+    owner = signed_in(app, "ann")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    assert owner.post(f"/games/{game_id}/links", data={"kind": "table"}).status_code == 303
+    page = owner.get(f"/games/{game_id}/links").get_data(as_text=True)
+    qr = page[page.index("<svg") : page.index("</svg>")]
+    assert "<path" in qr and "script" not in qr and "style=" not in qr
+    url = re.search(r'value="(http://localhost/t/[^"]+)"', page)
+    assert url
+    phone = app.test_client()
+    assert phone.get(url.group(1).removeprefix("http://localhost")).status_code == 303
+    save_round(phone, game_id, "Ann", {"Ben": "K"}, set())
+    board = owner.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "table link made by ann" in board
+    # The phone sees that game, nothing else of the family's.
+    assert phone.get("/history").status_code == 302  # back to its game
+    other_game = start_game(owner, "twelve-step", ["Cy", "Dee"])
+    assert phone.get(f"/games/{other_game}").status_code == 404
+
+
+@pytest.mark.parametrize("token", ["", "x", "A" * 43, "A" * 400, "%00", "..%2F"])
+def test_a_malformed_or_unknown_token_answers_404(app: Flask, token: str) -> None:
+    add_member(app, "ann")
+    client = app.test_client()
+    for prefix in ("/t/", "/w/", "/invite/"):
+        assert client.get(prefix + token).status_code == 404
+
+
+def test_a_revoked_link_and_a_table_link_a_day_after_its_game_answer_404(app: Flask) -> None:
+    from datetime import timedelta
+
+    owner = signed_in(app, "ann")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    with app.test_request_context(), scope.household(family_id(app)):
+        game = db.session.get(Game, game_id)
+        revoked, revoked_token = links.make_link(LinkKind.WATCH, "ann", game=game)
+        _, table_token = links.make_link(LinkKind.TABLE, "ann", game=game)
+        revoked_id = revoked.id
+        db.session.remove()
+    phone = app.test_client()
+    assert phone.get(f"/w/{revoked_token}").status_code == 303
+    assert owner.post(f"/links/{revoked_id}/revoke").status_code == 303
+    assert phone.get(f"/games/{game_id}").status_code == 302  # the session it opened is over
+    assert app.test_client().get(f"/w/{revoked_token}").status_code == 404
+    assert owner.post(f"/games/{game_id}/abandon").status_code == 302
+    assert app.test_client().get(f"/t/{table_token}").status_code == 303  # a day to fix a round
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None and game.ended is not None
+        game.ended -= timedelta(days=1, minutes=1)
+        db.session.commit()
+    assert app.test_client().get(f"/t/{table_token}").status_code == 404
+
+
+def test_links_are_long_random_and_stored_hashed(app: Flask) -> None:
+    owner = signed_in(app, "ann")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    with app.test_request_context(), scope.household(family_id(app)):
+        link, token = links.make_link(LinkKind.TABLE, "ann", game=db.session.get(Game, game_id))
+        assert len(token) >= 43  # 256 bits
+        assert token not in (link.token_hash, link.nonce)
+        db.session.remove()
+
+
+def test_an_invitation_makes_an_account_once(app: Flask) -> None:
+    owner = signed_in(app, "ann")
+    page = owner.post("/members/invite", data={"role": "viewer"}).get_data(as_text=True)
+    found = re.search(r'value="http://localhost(/invite/[^"]+)"', page)
+    assert found
+    guest = app.test_client()
+    joined = guest.post(
+        found.group(1), data={"username": "gran", "password": PASSWORD, "confirm": PASSWORD}
+    )
+    assert joined.status_code == 303
+    assert guest.get("/history").status_code == 200
+    assert guest.get("/games/new").status_code == 403
+    assert app.test_client().get(found.group(1)).status_code == 404
+
+
+def test_members_page_adds_changes_and_removes(app: Flask) -> None:
+    owner = signed_in(app, "ann")
+    added = owner.post("/members", data={"username": "ben", "password": PASSWORD, "role": "viewer"})
+    assert added.status_code == 303
+    with app.app_context():
+        ben = db.session.scalar(select(User).where(User.username == "ben"))
+        ann = db.session.scalar(select(User).where(User.username == "ann"))
+        assert ben is not None and ann is not None
+        ben_id, ann_id = ben.id, ann.id
+    assert owner.post(f"/members/{ben_id}/role", data={"role": "scorer"}).status_code == 303
+    owner.post(f"/members/{ann_id}/role", data={"role": "viewer"})  # the last owner stays
+    with app.app_context():
+        assert db.session.get(User, ben_id).role == "scorer"  # type: ignore[union-attr]
+        assert db.session.get(User, ann_id).role == "owner"  # type: ignore[union-attr]
+    assert owner.post(f"/members/{ben_id}/remove").status_code == 303
+    with app.app_context():
+        assert db.session.get(User, ben_id) is None
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def test_the_command_line_makes_households_accounts_and_links(app: Flask, tmp_path: Path) -> None:
+    import json
+
+    runner = app.test_cli_runner()
+    made = runner.invoke(args=["household", "add", "Smiths"])
+    assert made.exit_code == 0, made.output
+    assert made.output.strip().splitlines()[-1].isdigit()
+    added = runner.invoke(
+        args=["users", "add", "ann", "--household", "Smiths", "--role", "owner"],
+        input=PASSWORD + "\n",
+    )
+    assert added.exit_code == 0, added.output
+    short = runner.invoke(args=["users", "add", "ben", "--household", "Smiths"], input="short\n")
+    assert short.exit_code != 0 and "at least 8" in short.output
+    listed = runner.invoke(args=["users", "list"])
+    assert "ann\tSmiths\towner" in listed.output
+    client = app.test_client()
+    sign_in(app, client, "ann")
+    changed = runner.invoke(args=["users", "password", "ann"], input="another password\n")
+    assert changed.exit_code == 0, changed.output
+    assert client.get("/history").status_code == 302  # their sessions ended
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game_document("contract-rummy", ["Ann", "Ben"], [])))
+    runner.invoke(args=["household", "add", "Others"])
+    ambiguous = runner.invoke(args=["game", "import", str(path)])
+    assert ambiguous.exit_code != 0 and "--household" in ambiguous.output
+    imported = runner.invoke(args=["game", "import", str(path), "--household", "Smiths"])
+    assert imported.exit_code == 0, imported.output
+    game_id = int(imported.output.strip().splitlines()[-1])
+    linked = runner.invoke(args=["link", "add", str(game_id), "--kind", "watch"])
+    assert linked.exit_code == 0, linked.output
+    url = linked.output.strip().splitlines()[-1]
+    assert re.fullmatch(r"https?://\S+/w/[A-Za-z0-9_-]{43}", url)
+    assert app.test_client().get(url.split("/", 3)[3].join(["/", ""])).status_code == 303
+    exported = runner.invoke(args=["history", "export", "--household", "Others"])
+    assert exported.exit_code == 0 and exported.stdout.strip() == ""
