@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (rule tables read best one case a line)
 """The two readings the seed documents leave open: a wild card in Bellevue's pair of aces
 (``pair_all_real``) and laying off on the turn the contract goes down
 (``layoff_on_contract_turn``), each under every preset where it applies, both ways."""
