@@ -10,6 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import house_rules
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
 from scorekeeper.rules import PRESETS, get_ruleset
 
 from .test_rules_pages import form_values, new_rules
@@ -110,3 +112,28 @@ def test_house_rules_asking_two_real_aces_refuse_a_wild_ace_and_say_why(
     assert "pair_all_real" in page and "One pair of aces and three of a kind." in page
     preset = client.get("/referee?rules=bellevue&cards=AH+2C").get_data(as_text=True)
     assert 'data-valid="true"' in preset
+
+
+@pytest.mark.parametrize(
+    ("base", "contract_turn", "allowed"),
+    [
+        ("contract-rummy", True, False),
+        ("contract-rummy", False, True),
+        ("bellevue", True, True),
+    ],
+)
+def test_a_stored_game_whose_frozen_rules_lack_the_option_reads_its_preset(
+    app: Flask, client: FlaskClient, base: str, contract_turn: bool, allowed: bool
+) -> None:
+    frozen = get_ruleset(base).to_dict()
+    del frozen["pair_all_real"], frozen["layoff_on_contract_turn"]
+    with app.app_context():
+        game = Game(rules=frozen, rules_slug=base, rules_name=get_ruleset(base).name)
+        db.session.add(game)
+        db.session.commit()
+        game_id = game.id
+    params = {"game": game_id, "mode": "layoff", "meld": "JS JD JC", "cards": "JH"}
+    if contract_turn:
+        params["contract_turn"] = "1"
+    page = client.get("/referee?" + urlencode(params)).get_data(as_text=True)
+    assert f'data-valid="{"true" if allowed else "false"}"' in page
