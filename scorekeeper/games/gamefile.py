@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from scorekeeper.rules import RuleSet, get_ruleset
+from scorekeeper.status import GameStatus
 
 from .tally import HandEntry, RoundEntry, Tally, tally_game
 
@@ -292,7 +293,7 @@ def write_game_file(
             "players": list(names),
             "first_dealer": names[tally.first_dealer],
             "started": iso(started),
-            "abandoned": tally.status == "abandoned",
+            "abandoned": tally.status == GameStatus.ABANDONED,
             "status": tally.status,
             "rounds": [
                 {

@@ -33,13 +33,14 @@ from scorekeeper.rules import (
     parse_cards,
     score_cards,
 )
+from scorekeeper.status import GameStatus
 
 # The longest leftover hand the database keeps, in notation.
 CARDS_LENGTH = 400
 
-IN_PROGRESS = "in_progress"
-FINISHED = "finished"
-ABANDONED = "abandoned"
+IN_PROGRESS = GameStatus.IN_PROGRESS
+FINISHED = GameStatus.FINISHED
+ABANDONED = GameStatus.ABANDONED
 
 # Where a problem shows on the round form: the field names the form uses.
 ROUND_FIELD = "round"
@@ -132,7 +133,7 @@ class Tally:
     first_dealer: int
     rounds: tuple[RoundResult, ...]
     standings: tuple[Standing, ...]
-    status: str
+    status: GameStatus
     winners: tuple[int, ...]
     tie_break: str | None
     problems: tuple[Problem, ...]
@@ -144,7 +145,7 @@ class Tally:
     @property
     def keeps_contracts(self) -> bool:
         """Whether each player keeps their own contract until they make it."""
-        return self.rules.contract_order is ContractOrder.OWN
+        return self.rules.keeps_contracts
 
     @property
     def next_round(self) -> int | None:
@@ -507,7 +508,7 @@ def _standings(
     rules: RuleSet,
     names: tuple[str, ...],
     results: list[RoundResult],
-    status: str,
+    status: GameStatus,
     winners: tuple[int, ...],
 ) -> tuple[Standing, ...]:
     players = len(names)

@@ -381,6 +381,12 @@ class RuleSet:
         return self.contracts[number - 1]
 
     @property
+    def keeps_contracts(self) -> bool:
+        """Whether each player keeps their own contract until they make it (rather than
+        round N playing contract N for everyone)."""
+        return self.contract_order is ContractOrder.OWN
+
+    @property
     def rounds_in_game(self) -> int | None:
         """How many rounds a game lasts: one per contract when the round sets the contract;
         None when each player keeps their own (the game ends after the round in which
