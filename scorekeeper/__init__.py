@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import access, assets, config, errors, inputs, security
 from .extensions import compress, csrf, db, limiter, login_manager, migrate
+from .status import GameStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -52,6 +53,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     assets.init_app(app)
     errors.init_app(app)
+    # Templates compare a game's status with the enum, not with strings of their own.
+    app.jinja_env.globals["GameStatus"] = GameStatus
 
     for feature in FEATURES:
         if find_spec(f"{__name__}.{feature}") is not None:

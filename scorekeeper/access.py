@@ -111,11 +111,42 @@ def declared(app: Flask, endpoint: str) -> Access | None:
 
 
 @dataclass(frozen=True)
+class Account:
+    """What the gate needs of a signed-in account, copied out of the session's rows (a
+    service that ends its transaction must not leave the request without them)."""
+
+    id: int
+    username: str
+    role: str
+    is_admin: bool
+    household_id: int
+
+    @classmethod
+    def of(cls, user: User) -> Account:
+        return cls(user.id, user.username, user.role, user.is_admin, user.household_id)
+
+
+@dataclass(frozen=True)
+class LetIn:
+    """What the gate needs of the link a phone was let in by."""
+
+    id: int
+    kind: str
+    game_id: int | None
+    household_id: int
+    made_by: str
+
+    @classmethod
+    def of(cls, link: Link) -> LetIn:
+        return cls(link.id, link.kind, link.game_id, link.household_id, link.made_by)
+
+
+@dataclass(frozen=True)
 class Visitor:
     """Who the request comes from: an account, a link, or nobody."""
 
-    user: User | None = None
-    link: Link | None = None
+    user: Account | None = None
+    link: LetIn | None = None
 
     @property
     def household_id(self) -> int | None:
@@ -177,10 +208,10 @@ def _find_visitor() -> Visitor:
     with scope.unscoped():
         user = current_user._get_current_object() if current_user.is_authenticated else None
         if user is not None:
-            return Visitor(user=user.user)
+            return Visitor(user=Account.of(user.user))
         link = _session_link()
         if link is not None:
-            return Visitor(link=link)
+            return Visitor(link=LetIn.of(link))
     return Visitor()
 
 

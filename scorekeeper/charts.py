@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import ceil, floor, log10
 
-from .history.queries import is_kept_contract
 from .models import Game
+from .rules import RuleSet, get_ruleset
 
 WIDTH = 360
 HEIGHT = 230
@@ -195,9 +195,9 @@ def game_charts(game: Game) -> list[LineChart]:
             totals[index].append(totals[index][-1] + (hand.points if hand else 0))
             made[index].append(made[index][-1] + (1 if hand and hand.made_contract else 0))
     charts = [_line_chart("totals", "Running totals", "Points", names, totals)]
-    if is_kept_contract(game.rules or {}, game.rules_slug):
-        contracts = game.rules.get("contracts") if isinstance(game.rules, dict) else None
-        goal = len(contracts) if isinstance(contracts, list) and contracts else None
+    rules = _rules_of(game)
+    if rules is not None and rules.keeps_contracts:
+        goal = len(rules.contracts)
         charts.append(
             _line_chart(
                 "race",
@@ -210,3 +210,14 @@ def game_charts(game: Game) -> list[LineChart]:
             )
         )
     return charts
+
+
+def _rules_of(game: Game) -> RuleSet | None:
+    """The game's frozen rules (options they lack read as their preset's), or its preset's
+    where they cannot be read; None when neither can: the page then draws the totals only."""
+    for rules in (game.rules, game.rules_slug):
+        try:
+            return get_ruleset(rules)
+        except ValueError:
+            continue
+    return None

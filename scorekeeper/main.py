@@ -9,6 +9,7 @@ from sqlalchemy.orm import selectinload
 from .access import Permission, declared, requires, visitor
 from .extensions import db
 from .models import Game
+from .status import GameStatus
 from .web import render
 
 bp = Blueprint("main", __name__)
@@ -44,7 +45,7 @@ def navigation() -> dict[str, object]:
 def index() -> Response:
     games = db.session.scalars(
         select(Game)
-        .where(Game.status == "in_progress")
+        .where(Game.status == GameStatus.IN_PROGRESS)
         .order_by(Game.started.desc())
         .limit(10)
         # Every game is listed with its players: load them all at once, not a game at a time.

@@ -36,6 +36,7 @@ from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 from . import scope
 from .extensions import db
 from .scope import household_for_insert
+from .status import GameStatus
 
 NAME_LENGTH = 60
 CARDS_LENGTH = 400
@@ -223,7 +224,7 @@ class Game(HouseholdOwned, db.Model):
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     rules_slug: Mapped[str] = mapped_column(String(80), index=True)
     rules_name: Mapped[str] = mapped_column(String(80))
-    status: Mapped[str] = mapped_column(String(20), default="in_progress")
+    status: Mapped[str] = mapped_column(String(20), default=GameStatus.IN_PROGRESS.value)
     started: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
     ended: Mapped[datetime | None] = mapped_column(UTCDateTime)
     first_dealer: Mapped[int] = mapped_column(Integer, default=0)

@@ -53,6 +53,15 @@ def _safe_next(target: str | None) -> str:
     return url_for("main.index")
 
 
+def _me() -> User:
+    """The signed-in account's own row (the gate only keeps a copy of what it needs)."""
+    who = visitor().user
+    me = db.session.get(User, who.id) if who is not None else None
+    if me is None:
+        abort(404)
+    return me
+
+
 def _form_problems(form: Any, problem: services.AccountError) -> None:
     field = getattr(form, problem.field, None) if problem.field else None
     if field is not None:
@@ -131,8 +140,7 @@ def setup() -> ResponseReturnValue:
 @requires(Permission.SIGNED_IN)
 def account() -> ResponseReturnValue:
     form = PasswordForm()
-    me = visitor().user
-    assert me is not None
+    me = _me()
     if form.validate_on_submit():
         from . import passwords
 
@@ -181,8 +189,7 @@ def members() -> ResponseReturnValue:
 def add_member() -> ResponseReturnValue:
     form = MemberForm()
     if form.validate_on_submit():
-        me = visitor().user
-        assert me is not None
+        me = _me()
         try:
             user = services.add_user(
                 form.username.data or "", form.password.data or "", me.household, form.role.data

@@ -15,6 +15,7 @@ from typing import Any
 
 from scorekeeper.names import name_key, tidy_name
 from scorekeeper.rules import RuleSet, get_ruleset
+from scorekeeper.status import GameStatus
 
 from .tally import HandEntry, RoundEntry, Tally, tally_game
 
@@ -288,7 +289,7 @@ def write_game_file(
             "players": list(names),
             "first_dealer": names[tally.first_dealer],
             "started": iso(started),
-            "abandoned": tally.status == "abandoned",
+            "abandoned": tally.status == GameStatus.ABANDONED,
             "status": tally.status,
             "rounds": [
                 {

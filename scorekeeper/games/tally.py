@@ -23,14 +23,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorekeeper.names import name_key
-from scorekeeper.rules import Card, CardError, RuleSet, format_cards, parse_cards, score_cards
+from scorekeeper.rules import (
+    Card,
+    CardError,
+    ContractOrder,
+    RuleSet,
+    TieBreak,
+    Winner,
+    format_cards,
+    parse_cards,
+    score_cards,
+)
+from scorekeeper.status import GameStatus
 
 # The longest leftover hand the database keeps, in notation.
 CARDS_LENGTH = 400
 
-IN_PROGRESS = "in_progress"
-FINISHED = "finished"
-ABANDONED = "abandoned"
+IN_PROGRESS = GameStatus.IN_PROGRESS
+FINISHED = GameStatus.FINISHED
+ABANDONED = GameStatus.ABANDONED
 
 # Where a problem shows on the round form: the field names the form uses.
 ROUND_FIELD = "round"
@@ -123,7 +134,7 @@ class Tally:
     first_dealer: int
     rounds: tuple[RoundResult, ...]
     standings: tuple[Standing, ...]
-    status: str
+    status: GameStatus
     winners: tuple[int, ...]
     tie_break: str | None
     problems: tuple[Problem, ...]
@@ -135,7 +146,7 @@ class Tally:
     @property
     def keeps_contracts(self) -> bool:
         """Whether each player keeps their own contract until they make it."""
-        return self.rules.contract_order == "own"
+        return self.rules.keeps_contracts
 
     @property
     def next_round(self) -> int | None:
@@ -259,7 +270,7 @@ def tally_game(
                     f"(it ended after round {ended_after}).",
                 )
             )
-        if rules.contract_order == "own":
+        if rules.contract_order is ContractOrder.OWN:
             contracts = [min(made[seat] + 1, last) for seat in range(players)]
         else:
             contracts = [min(number, last)] * players
@@ -436,7 +447,7 @@ def _ends_game(rules: RuleSet, number: int, hands: Sequence[HandResult]) -> bool
     if rules.rounds_in_game is not None and number >= rules.rounds_in_game:
         return True
     last = len(rules.contracts)
-    return rules.contract_order == "own" and any(
+    return rules.contract_order is ContractOrder.OWN and any(
         hand.made_contract and hand.contract == last for hand in hands
     )
 
@@ -448,7 +459,7 @@ def _decide(
     totals = final.totals
     everyone = list(range(len(names)))
     last = len(rules.contracts)
-    if rules.winner == "last contract":
+    if rules.winner is Winner.LAST_CONTRACT:
         makers = [
             seat
             for seat, hand in enumerate(final.hands)
@@ -478,7 +489,7 @@ def _break_tie_of_makers(
     makers_text = names_in_words([names[seat] for seat in makers])
     both = "both" if len(makers) == 2 else "all"
     opening = f"{makers_text} {both} made contract {last} in round {final.number}"
-    if rules.tie_break == "share":
+    if rules.tie_break is TieBreak.SHARE:
         return tuple(makers), f"{opening}; under these rules they share the win."
     lowest = min(totals[seat] for seat in makers)
     winners = tuple(seat for seat in makers if totals[seat] == lowest)
@@ -498,14 +509,14 @@ def _standings(
     rules: RuleSet,
     names: tuple[str, ...],
     results: list[RoundResult],
-    status: str,
+    status: GameStatus,
     winners: tuple[int, ...],
 ) -> tuple[Standing, ...]:
     players = len(names)
     last = len(rules.contracts)
     totals = results[-1].totals if results else (0,) * players
     made = results[-1].contracts_made if results else (0,) * players
-    keeps = rules.contract_order == "own"
+    keeps = rules.contract_order is ContractOrder.OWN
     contracts: list[int] = []
     for seat in range(players):
         if status != IN_PROGRESS:

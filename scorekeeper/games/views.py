@@ -36,6 +36,7 @@ from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game, Player
 from scorekeeper.rules import CardError, RuleSet, parse_cards
+from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
 from . import bp, services
@@ -503,7 +504,7 @@ def new_round(game_id: int) -> ResponseReturnValue:
     form = RoundForm()
     _fill_round_form(form, players)
     number = len(game.rounds) + 1
-    if game.status != "in_progress":
+    if game.status != GameStatus.IN_PROGRESS:
         flash("This game is over: no more rounds can be entered.", "warning")
         return redirect(url_for("games.show", game_id=game.id))
     if request.method == "GET":
@@ -531,7 +532,7 @@ def new_round(game_id: int) -> ResponseReturnValue:
         )
     except services.RoundConflict as conflict:
         game = _game_or_404(game_id)
-        if game.status != "in_progress":
+        if game.status != GameStatus.IN_PROGRESS:
             flash(f"{conflict} The game is over.", "warning")
             return redirect(url_for("games.show", game_id=game.id))
         number = len(game.rounds) + 1

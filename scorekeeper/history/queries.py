@@ -7,14 +7,13 @@ page costs a fixed handful of queries however many games the family has played.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import CTE, ColumnElement, or_, select
 
 from ..models import Game
+from ..status import GameStatus
 
-FINISHED = "finished"
-STATUSES = (("in_progress", "In progress"), ("finished", "Finished"), ("abandoned", "Abandoned"))
+FINISHED = GameStatus.FINISHED
+STATUSES = tuple((status.value, status.label) for status in GameStatus)
 STATUS_LABELS = dict(STATUSES)
 
 # Where each player keeps their own contract until they make it (the rules engine's
@@ -34,15 +33,6 @@ def kept_contract() -> ColumnElement[bool]:
             & (base.in_(KEPT_CONTRACT_PRESETS) | Game.rules_slug.in_(KEPT_CONTRACT_PRESETS))
         ),
     )
-
-
-def is_kept_contract(rules: dict[str, Any], slug: str) -> bool:
-    """The same test as ``kept_contract()``, for one game already loaded."""
-    order = rules.get("contract_order") if isinstance(rules, dict) else None
-    if order is not None:
-        return bool(order == "own")
-    base = rules.get("base") if isinstance(rules, dict) else None
-    return bool(base in KEPT_CONTRACT_PRESETS or slug in KEPT_CONTRACT_PRESETS)
 
 
 def rate(part: int, whole: int) -> float | None:

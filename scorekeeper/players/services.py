@@ -16,6 +16,7 @@ from ..extensions import db
 from ..history.queries import FINISHED, game_summaries, kept_contract, rate
 from ..models import NAME_LENGTH, Game, Hand, Player, Seat, utcnow
 from ..names import name_key, tidy_name
+from ..status import GameStatus
 
 
 class PlayerError(ValueError):
@@ -185,8 +186,8 @@ def profile(player: Player) -> Profile:
         player=player,
         overall=overall,
         by_rules=by_rules,
-        in_progress=statuses.get("in_progress", 0),
-        abandoned=statuses.get("abandoned", 0),
+        in_progress=statuses.get(GameStatus.IN_PROGRESS, 0),
+        abandoned=statuses.get(GameStatus.ABANDONED, 0),
         best=_extreme_game(player, best=True),
         worst=_extreme_game(player, best=False),
         head_to_head=_head_to_head(player),

@@ -70,6 +70,7 @@ class RefereeForm(FlaskForm):
     meld = StringField("The meld on the table")
     card = StringField("The real card")
     own = BooleanField("It is the player's own meld")
+    contract_turn = BooleanField("Is this the turn you laid your contract down?")
     contract = IntegerField("Contract", validators=[Optional(), NumberRange(1, 99)], default=None)
 
     def __init__(self, formdata: Mapping[str, Any], **kwargs: Any) -> None:

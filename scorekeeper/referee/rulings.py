@@ -214,7 +214,12 @@ def _ask(form: RefereeForm, table: Table, number: int) -> Verdict:
             contract_text=contract.description,
         )
     if mode == "layoff":
-        ruling = check_layoff(form.parsed["meld"], form.parsed["cards"], rules)
+        ruling = check_layoff(
+            form.parsed["meld"],
+            form.parsed["cards"],
+            rules,
+            contract_turn=bool(form.contract_turn.data),
+        )
         added = format_cards(form.parsed["cards"], symbols=True)
         return Verdict(
             mode,
@@ -344,6 +349,8 @@ def link_params(form: RefereeForm, table: Table) -> dict[str, str]:
             params[name] = text
     if mode == "liberate" and form.own.data:
         params["own"] = "1"
+    if mode == "layoff" and form.contract_turn.data:
+        params["contract_turn"] = "1"
     if mode in ("contract", "hand"):
         params["contract"] = str(contract_number(form, table))
     return params

@@ -101,8 +101,10 @@ CHOICE_OPTIONS = (
 BOOL_OPTIONS = (
     "nobody_out_allowed",
     "wild_as_itself",
+    "pair_all_real",
     "same_suit_runs_may_continue",
     "extra_melds",
+    "layoff_on_contract_turn",
 )
 INT_OPTIONS = ("min_players", "min_real_cards", "min_set", "min_run")
 
@@ -131,11 +133,13 @@ class HouseRulesForm(FlaskForm):
     wild_as_itself = BooleanField()
     wild_spacing = FormField(WildSpacingForm)
     min_real_cards = WholeNumberField(validators=[InputRequired(WHOLE_NUMBER)])
+    pair_all_real = BooleanField()
     min_set = WholeNumberField(validators=[InputRequired(WHOLE_NUMBER)])
     min_run = WholeNumberField(validators=[InputRequired(WHOLE_NUMBER)])
     aces = SelectField()
     same_suit_runs_may_continue = BooleanField()
     extra_melds = BooleanField()
+    layoff_on_contract_turn = BooleanField()
     liberation = SelectField()
     freed_wild = SelectField()
     going_out = SelectField()

@@ -15,11 +15,22 @@ SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "Packs and deal",
         ("min_players", "max_players", "packs", "cards_dealt", "nobody_out_allowed"),
     ),
-    ("wild", "Wild cards", ("wild_ranks", "wild_as_itself", "wild_spacing", "min_real_cards")),
+    (
+        "wild",
+        "Wild cards",
+        ("wild_ranks", "wild_as_itself", "wild_spacing", "min_real_cards", "pair_all_real"),
+    ),
     (
         "melds",
         "Melds",
-        ("min_set", "min_run", "aces", "same_suit_runs_may_continue", "extra_melds"),
+        (
+            "min_set",
+            "min_run",
+            "aces",
+            "same_suit_runs_may_continue",
+            "extra_melds",
+            "layoff_on_contract_turn",
+        ),
     ),
     ("special", "Special rules", ("liberation", "freed_wild", "may_i", "going_out")),
 )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .cards import Card, Rank, Suit, card_list
 from .contracts import MeldKind
-from .ruleset import RuleSet
+from .ruleset import Aces, RuleSet, Spacing
 
 __all__ = [
     "Meld",
@@ -93,8 +93,8 @@ def position_of(rank: Rank, lo: int, hi: int) -> int | None:
 
 def windows(length: int, rules: RuleSet) -> list[tuple[int, int]]:
     """Every run window of ``length`` places the ace rule allows (never turning the corner)."""
-    low = 1 if rules.aces in ("high or low", "low") else 2
-    high = 14 if rules.aces in ("high or low", "high") else 13
+    low = 1 if rules.aces in (Aces.HIGH_OR_LOW, Aces.LOW) else 2
+    high = 14 if rules.aces in (Aces.HIGH_OR_LOW, Aces.HIGH) else 13
     if length > 13 or length < 1:
         return []
     return [(lo, lo + length - 1) for lo in range(low, high - length + 2)]
@@ -133,7 +133,16 @@ def read_set(
         problems.append(("contracts", f"not {noun} of {rank.plural}: these are {ranks[0].plural}"))
     if len(real) < rules.min_real_cards:
         problems.append(("min_real_cards", _real_needed(wild, rules)))
-    spacing_ok = rules.wild_spacing.set == "free" or not real or len(wild) <= len(real) + 1
+    if kind is MeldKind.PAIR and wild and len(real) < rules.real_cards_needed(kind, len(cards)):
+        wild_words = card_list(wild)
+        problems.append(
+            (
+                "pair_all_real",
+                f"a pair must be real cards here, and {wild_words} "
+                f"{'is' if len(wild) == 1 else 'are'} wild",
+            )
+        )
+    spacing_ok = rules.wild_spacing.set is Spacing.FREE or not real or len(wild) <= len(real) + 1
     if not spacing_ok:
         problems.append(
             (
@@ -149,7 +158,7 @@ def read_set(
     stands = Card(the_rank, None)
     placed_real = [Placed(card) for card in real]
     placed_wild = [Placed(card, stands) for card in wild]
-    if rules.wild_spacing.set == "free":
+    if rules.wild_spacing.set is Spacing.FREE:
         order = placed_real + placed_wild
     else:
         order = []
@@ -224,7 +233,7 @@ def arrange_run(
             continue
         if not wild:
             return None, "span"
-        if previous_wild and rules.wild_spacing.run == "not adjacent":
+        if previous_wild and rules.wild_spacing.run is Spacing.NOT_ADJACENT:
             return None, "wild_spacing"
         placements.append(Placed(wild.pop(0), Card(rank_at(where), suit)))
         previous_wild = True
@@ -317,7 +326,7 @@ def _span_problem(real: Sequence[Card], size: int, rules: RuleSet) -> Problem:
     ranks = sorted({int(card.rank) for card in real if card.rank is not None})
     has_ace = 1 in ranks
     others = [rank for rank in ranks if rank != 1]
-    if has_ace and others and rules.aces == "high or low":
+    if has_ace and others and rules.aces is Aces.HIGH_OR_LOW:
         low_fits = max(others) <= size
         high_fits = min(others) >= 15 - size
         near_low = any(rank <= size for rank in others)
@@ -329,7 +338,7 @@ def _span_problem(real: Sequence[Card], size: int, rules: RuleSet) -> Problem:
                 "never both in one run",
             )
     if has_ace and rules.aces != "high or low":
-        where = "low (A-2-3-4)" if rules.aces == "low" else "high (J-Q-K-A)"
+        where = "low (A-2-3-4)" if rules.aces is Aces.LOW else "high (J-Q-K-A)"
         if others:
             return ("aces", f"aces are only {where} in a run, and these cards do not fit that way")
     low_card = min(real, key=lambda card: card.sort_key(), default=None)

@@ -19,7 +19,7 @@ from .melds import (
     read_set,
     windows,
 )
-from .ruleset import RuleSet, RulesLike, get_ruleset
+from .ruleset import FreedWild, Liberation, RuleSet, RulesLike, Spacing, get_ruleset
 from .sources import Reason
 
 __all__ = [
@@ -70,8 +70,30 @@ class Ruling:
         return f"{verdict}: " + " ".join(self.reasons)
 
 
+# Options that settle what a family's document leaves to reading: a ruling resting on one
+# names it and quotes the sentence read, so the table can see the choice and change it.
+_READINGS = ("pair_all_real", "layoff_on_contract_turn")
+
+
 def _reason(rules: RuleSet, rule: str, text: str) -> Reason:
+    if rule in _READINGS:
+        return _reading(rules, rule, text)
     return Reason.citing(_sentence(text), rule, rules.source(rule))
+
+
+def _reading(rules: RuleSet, option: str, text: str) -> Reason:
+    """``text`` naming ``option`` and quoting the document's sentence it reads: the rule
+    set's own source, or, where house rules changed the option, its preset's sentence."""
+    source = rules.source(option)
+    quote = source.quote
+    if quote:
+        where = f"option {option}, from “{quote}”"
+    else:
+        preset_quote = get_ruleset(rules.base).source(option).quote
+        where = f"option {option}"
+        if preset_quote and source.document is None and not source.is_default:
+            where += f", which changes “{preset_quote}”"
+    return Reason.citing(f"{_sentence(text)} ({where})", option, source)
 
 
 def _sentence(text: str) -> str:
@@ -130,7 +152,7 @@ def _explain_wild(meld: Meld, rules: RuleSet, kind: str) -> list[Reason]:
             _reason(rules, "wild_ranks", f"{placed.card.short} is wild and stands for {what}")
         )
     spacing = rules.wild_spacing.set if kind == "set" else rules.wild_spacing.run
-    if spacing == "free":
+    if spacing is Spacing.FREE:
         if kind == "set":
             text = "Wild cards may sit side by side in a set"
         else:
@@ -229,14 +251,23 @@ def check_meld(cards: CardsLike, rules: RulesLike) -> Ruling:
     cards = as_cards(cards)
     if not cards:
         return Ruling(False, None, (_reason(rules, "melds", "There are no cards to rule on"),))
-    set_meld, pair_meld, runs, set_problems, _, run_problems = _meld_readings(cards, rules)
+    set_meld, pair_meld, runs, set_problems, pair_problems, run_problems = _meld_readings(
+        cards, rules
+    )
     if set_meld is not None:
         return Ruling(True, MeldKind.SET, tuple(_explain_set(set_meld, rules)), (set_meld,))
     if pair_meld is not None:
         return Ruling(True, MeldKind.PAIR, tuple(_explain_set(pair_meld, rules)), (pair_meld,))
     if runs:
         return Ruling(True, MeldKind.RUN, tuple(_explain_run(runs[0], rules)), (runs[0].meld,))
-    reasons = [*_problems(rules, set_problems), *_problems(rules, run_problems)]
+    # A pair refused only for its wild card says so; its other problems (no pair of aces in
+    # this contract) would only repeat the set's.
+    wild_pair = [problem for problem in pair_problems if problem[0] == "pair_all_real"]
+    reasons = [
+        *_problems(rules, wild_pair),
+        *_problems(rules, set_problems),
+        *_problems(rules, run_problems),
+    ]
     return Ruling(False, None, tuple(reasons))
 
 
@@ -454,7 +485,7 @@ def _extend_run(
                 placements.append(slots[where])
             else:
                 placements.append(Placed(wild.pop(0), Card(rank_at(where), suit)))
-        if rules.wild_spacing.run == "not adjacent" and any(
+        if rules.wild_spacing.run is Spacing.NOT_ADJACENT and any(
             a.is_wild and b.is_wild for a, b in itertools.pairwise(placements)
         ):
             failures.add("wild_spacing")
@@ -463,21 +494,48 @@ def _extend_run(
     return None, failures
 
 
-def check_layoff(meld_on_table: CardsLike, added: CardsLike, rules: RulesLike) -> Ruling:
+def check_layoff(
+    meld_on_table: CardsLike, added: CardsLike, rules: RulesLike, contract_turn: bool = True
+) -> Ruling:
     """Rule whether ``added`` may be laid off on ``meld_on_table``.
 
-    Laying off is allowed once your own contract is made (the caller knows that).
-    A set takes cards of its rank; a run grows only at its ends and never past an
-    ace; the meld's wild-card rules still hold with the cards added.
+    Laying off is allowed once your own contract is made (the caller knows that);
+    ``contract_turn`` says the lay-off is on the very turn the contract went down,
+    which the rules may forbid (``layoff_on_contract_turn``: the refusal then comes
+    first, with every other problem). A set takes cards of its rank; a run grows
+    only at its ends and never past an ace; the meld's wild-card rules still hold
+    with the cards added.
     """
     rules = get_ruleset(rules)
+    if contract_turn and not rules.layoff_on_contract_turn:
+        refusal = _reason(
+            rules,
+            "layoff_on_contract_turn",
+            "You may not lay off on the turn you lay your contract down: wait for a later turn",
+        )
+        ruling = _check_layoff(meld_on_table, added, rules, refusal)
+        others = () if ruling.valid else ruling.reasons
+        return Ruling(False, None, (refusal, *others))
+    if rules.layoff_on_contract_turn:
+        lay_off = _reason(
+            rules,
+            "lay_off",
+            "Laying off is allowed once your own contract is made, on the same turn too",
+        )
+    else:
+        lay_off = _reason(
+            rules,
+            "layoff_on_contract_turn",
+            "Laying off is allowed from the turn after the one you laid your contract down",
+        )
+    return _check_layoff(meld_on_table, added, rules, lay_off)
+
+
+def _check_layoff(
+    meld_on_table: CardsLike, added: CardsLike, rules: RuleSet, lay_off: Reason
+) -> Ruling:
     table = as_cards(meld_on_table)
     extra = as_cards(added)
-    lay_off = _reason(
-        rules,
-        "lay_off",
-        "Laying off is allowed once your own contract is made, on the same turn too",
-    )
     if not extra:
         return Ruling(False, None, (_reason(rules, "melds", "There are no cards to lay off"),))
     table_ruling = check_meld(table, rules)
@@ -592,9 +650,9 @@ def check_liberation(
     table = as_cards(meld_on_table)
     card = as_cards(real_card)[0] if isinstance(real_card, str) else real_card
     problems: list[Reason] = []
-    if rules.liberation == "off":
+    if rules.liberation is Liberation.OFF:
         problems.append(_reason(rules, "liberation", "Liberating a wild card is not allowed"))
-    elif rules.liberation == "others" and own_meld:
+    elif rules.liberation is Liberation.OTHERS and own_meld:
         problems.append(
             _reason(
                 rules,
@@ -637,7 +695,7 @@ def check_liberation(
     before, after, freed = found
     if problems:
         return Ruling(False, None, tuple(problems))
-    when = "at once" if rules.freed_wild == "at once" else "in the same round"
+    when = "at once" if rules.freed_wild is FreedWild.AT_ONCE else "in the same round"
     reasons = [
         _reason(
             rules,

@@ -1,8 +1,9 @@
-"""Rule sets: the five presets and house rules, as data.
+"""Rule sets: the types of a game's rules, and how options are read and checked.
 
 A rule set is a value: every choice a family can make is an option with a
 value and a source (a seed document, or the default a silent document takes).
-Code asks the rule set; it never asks which preset it is.
+Code asks the rule set; it never asks which preset it is. The presets' data
+is in ``presets``.
 """
 
 from __future__ import annotations
@@ -11,16 +12,23 @@ import copy
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import Card, Rank
 from .contracts import Contract, MeldKind, MeldRequirement
-from .sources import DEFAULT, DOCUMENTS, HOUSE, Source
+from .presets import PRESET_DATA, PRESET_SOURCES, PRESETS
+from .sources import HOUSE, Source
 
 __all__ = [
     "PRESETS",
+    "Aces",
     "ContractNumberError",
+    "ContractOrder",
+    "FreedWild",
+    "GoingOut",
+    "Liberation",
     "MayI",
     "OptionInfo",
     "OptionProblem",
@@ -29,21 +37,15 @@ __all__ = [
     "RuleSet",
     "RuleSetError",
     "RulesLike",
+    "Spacing",
+    "TieBreak",
     "UnknownRulesError",
     "WildSpacing",
+    "Winner",
     "as_ruleset",
     "describe_options",
     "get_ruleset",
 ]
-
-PRESETS: tuple[str, ...] = (
-    "twelve-step",
-    "russian-rummy",
-    "dummy-rummy",
-    "bellevue",
-    "contract-rummy",
-)
-"""The preset slugs, in the order the app lists them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,12 +124,12 @@ class WildSpacing:
     """Where wild cards may stand: ``"free"`` or ``"not adjacent"`` (no two wild cards touch),
     in a set and in a run."""
 
-    set: str
-    run: str
+    set: Spacing
+    run: Spacing
 
     def to_dict(self) -> dict[str, Any]:
         """The rule as house-rule data."""
-        return {"set": self.set, "run": self.run}
+        return {"set": self.set.value, "run": self.run.value}
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,14 +265,74 @@ class OptionInfo:
 
 CARD_VALUE_KEYS: tuple[str, ...] = ("joker", *(rank.symbol for rank in Rank))
 
-ACES = ("high or low", "low", "high")
-SPACINGS = ("free", "not adjacent")
-CONTRACT_ORDERS = ("own", "round")
-WINNERS = ("last contract", "lowest total")
-TIE_BREAKS = ("lowest total", "share")
-LIBERATIONS = ("off", "others", "any")
-FREED_WILD = ("at once", "same round")
-GOING_OUT = ("discard", "play")
+
+class Aces(StrEnum):
+    """Where an ace may stand in a run."""
+
+    HIGH_OR_LOW = "high or low"
+    LOW = "low"
+    HIGH = "high"
+
+
+class Spacing(StrEnum):
+    """Where wild cards may stand in a meld: side by side, or never touching."""
+
+    FREE = "free"
+    NOT_ADJACENT = "not adjacent"
+
+
+class ContractOrder(StrEnum):
+    """Which contract a player works on: their own (kept until made) or the round's."""
+
+    OWN = "own"
+    ROUND = "round"
+
+
+class Winner(StrEnum):
+    """Who wins: whoever makes the last contract, or the lowest total at the end."""
+
+    LAST_CONTRACT = "last contract"
+    LOWEST_TOTAL = "lowest total"
+
+
+class TieBreak(StrEnum):
+    """How a tie is broken: by the lowest total, or the tied players share the win."""
+
+    LOWEST_TOTAL = "lowest total"
+    SHARE = "share"
+
+
+class Liberation(StrEnum):
+    """Whether a wild card may be liberated: not at all, on others' melds, on any meld."""
+
+    OFF = "off"
+    OTHERS = "others"
+    ANY = "any"
+
+
+class FreedWild(StrEnum):
+    """When a liberated wild card must be played."""
+
+    AT_ONCE = "at once"
+    SAME_ROUND = "same round"
+
+
+class GoingOut(StrEnum):
+    """How a player goes out: by a discard, or by playing the last cards onto the table."""
+
+    DISCARD = "discard"
+    PLAY = "play"
+
+
+# The values of each choice option, in the order the editor offers them.
+ACES: tuple[str, ...] = tuple(Aces)
+SPACINGS: tuple[str, ...] = tuple(Spacing)
+CONTRACT_ORDERS: tuple[str, ...] = tuple(ContractOrder)
+WINNERS: tuple[str, ...] = tuple(Winner)
+TIE_BREAKS: tuple[str, ...] = tuple(TieBreak)
+LIBERATIONS: tuple[str, ...] = tuple(Liberation)
+FREED_WILD: tuple[str, ...] = tuple(FreedWild)
+GOING_OUT: tuple[str, ...] = tuple(GoingOut)
 
 
 @dataclass(frozen=True)
@@ -284,9 +346,9 @@ class RuleSet:
     name: str
     base: str
     contracts: tuple[Contract, ...]
-    contract_order: str
-    winner: str
-    tie_break: str
+    contract_order: ContractOrder
+    winner: Winner
+    tie_break: TieBreak
     min_players: int
     max_players: int | None
     pack_rule: PackRule
@@ -298,14 +360,16 @@ class RuleSet:
     wild_as_itself: bool
     wild_spacing: WildSpacing
     min_real_cards: int
+    pair_all_real: bool
     min_set: int
     min_run: int
-    aces: str
+    aces: Aces
     same_suit_runs_may_continue: bool
     extra_melds: bool
-    liberation: str
-    freed_wild: str
-    going_out: str
+    layoff_on_contract_turn: bool
+    liberation: Liberation
+    freed_wild: FreedWild
+    going_out: GoingOut
     sources: Mapping[str, Source] = field(compare=False, repr=False, hash=False)
 
     def contract(self, number: int) -> Contract:
@@ -317,17 +381,23 @@ class RuleSet:
         return self.contracts[number - 1]
 
     @property
+    def keeps_contracts(self) -> bool:
+        """Whether each player keeps their own contract until they make it (rather than
+        round N playing contract N for everyone)."""
+        return self.contract_order is ContractOrder.OWN
+
+    @property
     def rounds_in_game(self) -> int | None:
         """How many rounds a game lasts: one per contract when the round sets the contract;
         None when each player keeps their own (the game ends after the round in which
         someone makes the last contract)."""
-        return len(self.contracts) if self.contract_order == "round" else None
+        return len(self.contracts) if self.contract_order is ContractOrder.ROUND else None
 
     @property
     def game_end(self) -> str:
         """When the game ends, in words."""
         last = len(self.contracts)
-        if self.contract_order == "round":
+        if self.contract_order is ContractOrder.ROUND:
             return f"after round {last}"
         return f"after the round in which someone makes contract {last}"
 
@@ -368,6 +438,14 @@ class RuleSet:
         """True when cards of ``rank`` are wild."""
         return rank in self.wild_ranks
 
+    def real_cards_needed(self, kind: MeldKind, size: int) -> int:
+        """The fewest cards that are not wild a meld of ``kind`` and ``size`` cards holds:
+        ``min_real_cards``, or all of a pair's where the house asks for real cards
+        (``pair_all_real``)."""
+        if kind is MeldKind.PAIR and self.pair_all_real:
+            return max(size, self.min_real_cards)
+        return self.min_real_cards
+
     def source(self, option: str) -> Source:
         """Where ``option`` comes from; KeyError for an option that does not exist."""
         if option not in self.sources:
@@ -386,437 +464,7 @@ RulesLike = RuleSet | str | Mapping[str, Any]
 """Rules as the functions take them: a RuleSet, a preset slug, or house rules data."""
 
 
-def _twelve_contracts() -> list[Any]:
-    s3, s4, s5, s8 = ({"kind": "set", "size": n} for n in (3, 4, 5, 8))
-    r4, r5, r7, r10 = ({"kind": "run", "size": n} for n in (4, 5, 7, 10))
-    return [
-        [s3, s3],
-        [s3, r4],
-        [s4, s4],
-        [r4, r4],
-        [s3, s3, s3],
-        [s4, r4],
-        [s3, r7],
-        [s3, s3, r4],
-        [s5, s5],
-        [r5, r5],
-        [s8],
-        [r10],
-    ]
-
-
-def _contracts_data(lists: list[Any], going_out_last: bool = False) -> list[dict[str, Any]]:
-    return [
-        {"melds": melds, "going_out_only": going_out_last and number == len(lists)}
-        for number, melds in enumerate(lists, start=1)
-    ]
-
-
-def _values(joker: int, two: int, ace: int, ten: int, low: int | None) -> dict[str, int]:
-    values = {"joker": joker, "A": ace, "2": two}
-    for number in range(3, 10):
-        values[str(number)] = number if low is None else low
-    values.update({"10": ten, "J": 10, "Q": 10, "K": 10})
-    return values
-
-
-_S3 = {"kind": "set", "size": 3}
-_R4 = {"kind": "run", "size": 4}
-
-_TWELVE: dict[str, Any] = {
-    "slug": "twelve-step",
-    "name": "12-Step Rummy",
-    "contracts": _contracts_data(_twelve_contracts()),
-    "contract_order": "own",
-    "winner": "last contract",
-    "tie_break": "lowest total",
-    "min_players": 2,
-    "max_players": None,
-    "packs": {
-        "decks": 2,
-        "decks_up_to_players": 5,
-        "players_per_extra_deck": 2,
-        "jokers_per_deck": 2,
-        "jokers_per_player": 0,
-        "jokers_extra": 0,
-    },
-    "cards_dealt": 13,
-    "nobody_out_allowed": False,
-    "may_i": {"allowed": True, "limit": None, "extra_cards": 1, "discard": False},
-    "card_values": _values(joker=50, two=50, ace=20, ten=10, low=5),
-    "wild_ranks": ["2"],
-    "wild_as_itself": True,
-    "wild_spacing": {"set": "free", "run": "not adjacent"},
-    "min_real_cards": 1,
-    "min_set": 3,
-    "min_run": 4,
-    "aces": "high or low",
-    "same_suit_runs_may_continue": True,
-    "extra_melds": False,
-    "liberation": "others",
-    "freed_wild": "at once",
-    "going_out": "discard",
-}
-
-_PRESET_DATA: dict[str, dict[str, Any]] = {
-    "twelve-step": _TWELVE,
-    "russian-rummy": _TWELVE
-    | {"slug": "russian-rummy", "name": "Russian Rummy", "freed_wild": "same round"},
-    "dummy-rummy": _TWELVE
-    | {
-        "slug": "dummy-rummy",
-        "name": "Dummy Rummy (12-Step contracts, one per round)",
-        "contract_order": "round",
-        "winner": "lowest total",
-        "tie_break": "share",
-    },
-    "bellevue": {
-        "slug": "bellevue",
-        "name": "Contract Rummy, Bellevue family rules (10 contracts)",
-        "contracts": _contracts_data(
-            [
-                [{"kind": "pair", "size": 2, "rank": "A"}, _S3],
-                [_S3, _S3],
-                [_S3, _R4],
-                [_R4, _R4],
-                [_S3, _S3, _S3],
-                [_S3, _S3, _R4],
-                [_S3, _R4, _R4],
-                [{"kind": "run", "size": 5}, {"kind": "run", "size": 6}],
-                [_S3, {"kind": "run", "size": 7}],
-                [_R4, _R4, _R4],
-            ],
-            going_out_last=True,
-        ),
-        "contract_order": "round",
-        "winner": "lowest total",
-        "tie_break": "share",
-        "min_players": 2,
-        "max_players": None,
-        "packs": {
-            "decks": 2,
-            "decks_up_to_players": 4,
-            "players_per_extra_deck": 2,
-            "jokers_per_deck": 2,
-            "jokers_per_player": 0,
-            "jokers_extra": 0,
-        },
-        "cards_dealt": 11,
-        "nobody_out_allowed": False,
-        "may_i": {"allowed": True, "limit": 3, "extra_cards": 2, "discard": False},
-        "card_values": _values(joker=50, two=20, ace=15, ten=5, low=5),
-        "wild_ranks": ["2"],
-        "wild_as_itself": True,
-        "wild_spacing": {"set": "not adjacent", "run": "not adjacent"},
-        "min_real_cards": 1,
-        "min_set": 3,
-        "min_run": 4,
-        "aces": "high or low",
-        "same_suit_runs_may_continue": False,
-        "extra_melds": False,
-        "liberation": "off",
-        "freed_wild": "at once",
-        "going_out": "play",
-    },
-    "contract-rummy": {
-        "slug": "contract-rummy",
-        "name": "Contract Rummy (7 deals)",
-        "contracts": _contracts_data(
-            [
-                [_S3, _S3],
-                [_S3, {"kind": "set", "size": 4}],
-                [_R4, _R4],
-                [_S3, _S3, _S3],
-                [_S3, _S3, _R4],
-                [_S3, _R4, _R4],
-                [_R4, _R4, _R4],
-            ],
-            going_out_last=True,
-        ),
-        "contract_order": "round",
-        "winner": "lowest total",
-        "tie_break": "share",
-        "min_players": 2,
-        "max_players": 5,
-        "packs": {
-            "decks": 2,
-            "decks_up_to_players": 5,
-            "players_per_extra_deck": 0,
-            "jokers_per_deck": 0,
-            "jokers_per_player": 1,
-            "jokers_extra": -1,
-        },
-        "cards_dealt": [10, 10, 10, 12, 12, 12, 12],
-        "nobody_out_allowed": True,
-        "may_i": {"allowed": True, "limit": None, "extra_cards": 1, "discard": False},
-        "card_values": _values(joker=15, two=2, ace=15, ten=10, low=None),
-        "wild_ranks": [],
-        "wild_as_itself": True,
-        "wild_spacing": {"set": "free", "run": "free"},
-        "min_real_cards": 1,
-        "min_set": 3,
-        "min_run": 4,
-        "aces": "high or low",
-        "same_suit_runs_may_continue": True,
-        "extra_melds": False,
-        "liberation": "any",
-        "freed_wild": "at once",
-        "going_out": "discard",
-    },
-}
-
-
-def _q(key: str, quote: str) -> Source:
-    return DOCUMENTS[key].quoting(quote)
-
-
-_TWELVE_SOURCES: dict[str, Source] = {
-    "slug": DEFAULT,
-    "name": _q("000", "12-Step Rummy"),
-    "contracts": _q("000", "Contracts: 1 2 sets of 3 … 12 1 run of 10"),
-    "contract_order": _q(
-        "000",
-        "if a player does not complete the basic contract in one round, they must continue "
-        "to work on that contract in the next round",
-    ),
-    "winner": _q(
-        "000",
-        "To be the first player to complete all twelve combinations or contracts. In the case "
-        "of two players completing the 12th contract in the same round, the one with the "
-        "least points wins.",
-    ),
-    "tie_break": _q(
-        "000",
-        "the accumulated score of all rounds leading up to that point is used as a tie breaker",
-    ),
-    "min_players": _q("000", "For a game with 2 to 5 players use 2 standard decks"),
-    "max_players": _q("000", "Add another deck and its jokers for each 2 additional players."),
-    "packs": _q(
-        "000",
-        "For a game with 2 to 5 players use 2 standard decks plus jokers (108 cards total). "
-        "Add another deck and its jokers for each 2 additional players.",
-    ),
-    "cards_dealt": _q("000", "Deal 13 cards to each player"),
-    "nobody_out_allowed": _q(
-        "000",
-        "If the stockpile runs out before play has finished, take all of the cards in the "
-        "discard pile except for the top one, shuffle them and start a new stockpile.",
-    ),
-    "may_i": _q(
-        "000",
-        "The Buy or May I? step of Contract Rummy may be eliminated from this game if desired.",
-    ),
-    "card_values": _q(
-        "000",
-        "Wild card 50 points; Ace 20 points; Face cards 10 points; 3 to 9 5 points "
-        "(a ten is counted with the face cards, since 3 to 9 count 5)",
-    ),
-    "wild_ranks": _q("000", "Deuces and jokers are wild cards."),
-    "wild_as_itself": DEFAULT,
-    "wild_spacing": _q(
-        "000",
-        "In a set wild cards may be placed side by side, but in a run they must be separated "
-        "by a 'real' card.",
-    ),
-    "min_real_cards": DEFAULT,
-    "min_set": _q("001", "2 x 3 of a kind"),
-    "min_run": _q("001", "2 runs of 4"),
-    "aces": _q(
-        "000",
-        "Aces may be counted as high or low in runs (i.e., A-2-3-4 and J-Q-K-A are both "
-        "legal combinations).",
-    ),
-    "same_suit_runs_may_continue": DEFAULT,
-    "extra_melds": DEFAULT,
-    "liberation": _q(
-        "000",
-        "One player may 'liberate' another's wild card by replacing it with the card it "
-        "represents. Players are not allowed to liberate their own wild cards",
-    ),
-    "freed_wild": _q(
-        "000", "the wild card can not be kept in their hand and must be played immediately"
-    ),
-    "going_out": _q("001", "The round continues until one player discards her last card."),
-    "melds": _q("001", "Sequences or runs must be in the same suit."),
-    "lay_off": _q(
-        "000",
-        "A player may lay off cards on their own or another player's melds only after they "
-        "have fulfilled their own contract, but they do not need to wait until the following "
-        "turn to do so.",
-    ),
-}
-
-
-def _russian_sources() -> dict[str, Source]:
-    sources = {
-        key: (DOCUMENTS["002"].quoting(source.quote) if source.document else source)
-        for key, source in _TWELVE_SOURCES.items()
-    }
-    sources.update(
-        {
-            "name": _q("002", "Russian Rummy"),
-            "contract_order": _q(
-                "002",
-                "If he does not make the contract in a given round, he must continue working "
-                "on it in subsequent rounds until it is made",
-            ),
-            "freed_wild": _q(
-                "002", "the wild card must be played in the round that it was picked up"
-            ),
-            "aces": _q("002", "Aces may be counted as high or low A-2-3 or Q-K-A."),
-            "card_values": _q(
-                "002", "Wildcard (Joker) 50; Ace 20; Facecard 10; 3-9 5 (a ten counts 10)"
-            ),
-            "may_i": DEFAULT,
-            "lay_off": _q(
-                "002",
-                "Once a player has made his contract, he may also lay down cards on another "
-                "player's tableau.",
-            ),
-        }
-    )
-    return sources
-
-
-_DUMMY_SOURCES = _TWELVE_SOURCES | {
-    "name": DOCUMENTS["dummy"].quoting("Dummy Rummy"),
-    "contract_order": DOCUMENTS["dummy"].quoting(
-        "the requirement to complete a contract before moving on to the next doesn't exist. "
-        "In this version of the game the contracts are based on the round number"
-    ),
-    "winner": DEFAULT,
-    "tie_break": DEFAULT,
-}
-
-_BELLEVUE_SOURCES: dict[str, Source] = {
-    "slug": DEFAULT,
-    "name": _q("003", "Rules for (our special version of) Contract Rummy"),
-    "contracts": _q("003", "1) One pair of aces and three of a kind. … 10) Three runs of four"),
-    "contract_order": _q("003", "Contracts 1) … 10)"),
-    "winner": DEFAULT,
-    "tie_break": DEFAULT,
-    "min_players": _q("003", "Use 2 decks of cards for 2, 3, or 4 players"),
-    "max_players": _q("003", "4 decks for 7 or 8 players, etc."),
-    "packs": _q(
-        "003",
-        "Use 2 decks of cards for 2, 3, or 4 players, 3 decks for 5 or 6 players, 4 decks for "
-        "7 or 8 players, etc. (Keep the 2 jokers in each deck.)",
-    ),
-    "cards_dealt": _q("003", "11 cards are dealt to each player."),
-    "nobody_out_allowed": _q(
-        "003",
-        "In the event that the stockpile is exhausted, shuffle the discard pile (except the "
-        "top card) to create a new stockpile.",
-    ),
-    "may_i": _q(
-        "003",
-        "This player adds the card to hir hand (but cannot discard one card, as in usual "
-        'play) and picks up two additional cards … Only three "May I"s are permitted per '
-        "person per contract",
-    ),
-    "card_values": _q(
-        "003", "Points: Joker = 50, deuce = 20, aces = 15, face cards = 10, other cards = 5."
-    ),
-    "wild_ranks": _q("003", "The jokers and deuces are wild cards."),
-    "wild_as_itself": DEFAULT,
-    "wild_spacing": _q(
-        "003",
-        "Wild cards (deuces or jokers) must alternate with natural cards in sets or runs (i.e. "
-        "one can't have two wild cards in a row). A wild card can be used at either end of "
-        "each set or run.",
-    ),
-    "min_real_cards": DEFAULT,
-    "min_set": _q("003", "three of a kind"),
-    "min_run": _q("003", "a run of four"),
-    "aces": _q(
-        "003",
-        "Aces are used at either end of a run (ace, king, queen, jack etc.) or (ace, 2, "
-        "3, 4 etc.).",
-    ),
-    "same_suit_runs_may_continue": _q(
-        "003",
-        "Runs of 4 or more cards in a suit must omit a continuing card: K, Q, J, 10 - 8, 7, 6, 5.",
-    ),
-    "extra_melds": DEFAULT,
-    "liberation": DEFAULT,
-    "freed_wild": DEFAULT,
-    "going_out": _q(
-        "003",
-        "A player must go out playing hir last cards on exposed cards on the table only, "
-        "except for the 10th contract. In Contract 10, one must go out while laying down "
-        "one's contract.",
-    ),
-    "melds": _q("003", "three of a kind … a run of four"),
-    "lay_off": _q("003", "Extra cards can be laid down with each initial contract."),
-}
-
-_CONTRACT_RUMMY_SOURCES: dict[str, Source] = {
-    "slug": DEFAULT,
-    "name": _q("004", "Contract Rummy Rules"),
-    "contracts": _q("004", "1. 2 groups of 3s … 7. 3 sequences of 4 and no discard"),
-    "contract_order": _q(
-        "004", "Every round you are allowed to put down a different set of cards."
-    ),
-    "winner": _q(
-        "004", "At the end of all 7 rounds the person with the least amount of points wins."
-    ),
-    "tie_break": DEFAULT,
-    "min_players": DEFAULT,
-    "max_players": _q("004", "can be played with 5 or less people"),
-    "packs": _q(
-        "004",
-        "You need 2 decks of cards, with the jokers included. The number of jokers you have in "
-        "the deck is 1 less than the number of players.",
-    ),
-    "cards_dealt": _q(
-        "004",
-        "During the first 3 rounds everyone gets dealt 10 cards. During the last 4 rounds "
-        "everyone gets dealt 12 cards.",
-    ),
-    "nobody_out_allowed": _q(
-        "004", "If you run out of cards with no one going out everyone gets points."
-    ),
-    "may_i": _q(
-        "004",
-        "they can draw the card from the discard pile, but must draw 1 card from the deck as a "
-        "penalty. … Once they finish another player may ask",
-    ),
-    "card_values": _q(
-        "004",
-        "For 2-10 points are face value. For J-K you get 10 points. For Ace's and Jokers you "
-        "get 15 points.",
-    ),
-    "wild_ranks": _q("004", "Jokers are wild; you can use them in place of any card."),
-    "wild_as_itself": DEFAULT,
-    "wild_spacing": _q("004", "Jokers are wild; you can use them in place of any card."),
-    "min_real_cards": DEFAULT,
-    "min_set": _q("004", "2 groups of 3s (ex 3,3,3 and 8,8,8)"),
-    "min_run": _q("004", "2 Sequences of 4 (ex 2,3,4,5 of the same suit …)"),
-    "aces": DEFAULT,
-    "same_suit_runs_may_continue": DEFAULT,
-    "extra_melds": DEFAULT,
-    "liberation": _q(
-        "004",
-        "if a player has played a Joker for a card they didn't have, and you have it. You may "
-        "replace it with that card and take the joker yourself.",
-    ),
-    "freed_wild": _q("004", "you must play the Joker immediately if you do this."),
-    "going_out": _q("004", "7. 3 sequences of 4 and no discard"),
-    "melds": _q("004", "2,3,4,5 of the same suit"),
-    "lay_off": _q(
-        "004",
-        "If you don't have the right cards to lie down, but have put cards down on another "
-        "turn you can lay off of something else.",
-    ),
-}
-
-_PRESET_SOURCES: dict[str, dict[str, Source]] = {
-    "twelve-step": _TWELVE_SOURCES,
-    "russian-rummy": _russian_sources(),
-    "dummy-rummy": _DUMMY_SOURCES,
-    "bellevue": _BELLEVUE_SOURCES,
-    "contract-rummy": _CONTRACT_RUMMY_SOURCES,
-}
+_Choice = TypeVar("_Choice", bound=StrEnum)
 
 
 class _Reader:
@@ -842,6 +490,10 @@ class _Reader:
             self.fail(option, value, f"is not between {low} and {high}")
             return low
         return value
+
+    def option(self, option: str, value: object, kind: type[_Choice]) -> _Choice:
+        """A choice option's value as its enum; the first value (and a problem) if it is none."""
+        return kind(self.choice(option, value, tuple(kind)))
 
     def choice(self, option: str, value: object, choices: tuple[str, ...]) -> str:
         text = value.replace("_", " ").strip().lower() if isinstance(value, str) else value
@@ -1004,8 +656,8 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
                 wild_ranks.append(rank)
     spacing_data = read.mapping("wild_spacing", data["wild_spacing"], ("set", "run"))
     spacing = WildSpacing(
-        set=read.choice("wild_spacing.set", spacing_data.get("set"), SPACINGS),
-        run=read.choice("wild_spacing.run", spacing_data.get("run"), SPACINGS),
+        set=read.option("wild_spacing.set", spacing_data.get("set"), Spacing),
+        run=read.option("wild_spacing.run", spacing_data.get("run"), Spacing),
     )
     for contract in contracts:
         for requirement in contract.melds:
@@ -1020,9 +672,9 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
         name=read.text("name", data["name"]),
         base=base,
         contracts=contracts,
-        contract_order=read.choice("contract_order", data["contract_order"], CONTRACT_ORDERS),
-        winner=read.choice("winner", data["winner"], WINNERS),
-        tie_break=read.choice("tie_break", data["tie_break"], TIE_BREAKS),
+        contract_order=read.option("contract_order", data["contract_order"], ContractOrder),
+        winner=read.option("winner", data["winner"], Winner),
+        tie_break=read.option("tie_break", data["tie_break"], TieBreak),
         min_players=min_players,
         max_players=max_players,
         pack_rule=pack_rule,
@@ -1034,16 +686,20 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
         wild_as_itself=read.boolean("wild_as_itself", data["wild_as_itself"]),
         wild_spacing=spacing,
         min_real_cards=read.integer("min_real_cards", data["min_real_cards"], 1, 10),
+        pair_all_real=read.boolean("pair_all_real", data["pair_all_real"]),
         min_set=read.integer("min_set", data["min_set"], 2, 20),
         min_run=read.integer("min_run", data["min_run"], 2, 13),
-        aces=read.choice("aces", data["aces"], ACES),
+        aces=read.option("aces", data["aces"], Aces),
         same_suit_runs_may_continue=read.boolean(
             "same_suit_runs_may_continue", data["same_suit_runs_may_continue"]
         ),
         extra_melds=read.boolean("extra_melds", data["extra_melds"]),
-        liberation=read.choice("liberation", data["liberation"], LIBERATIONS),
-        freed_wild=read.choice("freed_wild", data["freed_wild"], FREED_WILD),
-        going_out=read.choice("going_out", data["going_out"], GOING_OUT),
+        layoff_on_contract_turn=read.boolean(
+            "layoff_on_contract_turn", data["layoff_on_contract_turn"]
+        ),
+        liberation=read.option("liberation", data["liberation"], Liberation),
+        freed_wild=read.option("freed_wild", data["freed_wild"], FreedWild),
+        going_out=read.option("going_out", data["going_out"], GoingOut),
         sources=dict(sources),
     )
     if read.problems:
@@ -1064,9 +720,9 @@ _OPTION_OUT: dict[str, Any] = {
     "slug": lambda r: r.slug,
     "name": lambda r: r.name,
     "contracts": lambda r: [contract.to_dict() for contract in r.contracts],
-    "contract_order": lambda r: r.contract_order,
-    "winner": lambda r: r.winner,
-    "tie_break": lambda r: r.tie_break,
+    "contract_order": lambda r: r.contract_order.value,
+    "winner": lambda r: r.winner.value,
+    "tie_break": lambda r: r.tie_break.value,
     "min_players": lambda r: r.min_players,
     "max_players": lambda r: r.max_players,
     "packs": lambda r: r.pack_rule.to_dict(),
@@ -1078,14 +734,16 @@ _OPTION_OUT: dict[str, Any] = {
     "wild_as_itself": lambda r: r.wild_as_itself,
     "wild_spacing": lambda r: r.wild_spacing.to_dict(),
     "min_real_cards": lambda r: r.min_real_cards,
+    "pair_all_real": lambda r: r.pair_all_real,
     "min_set": lambda r: r.min_set,
     "min_run": lambda r: r.min_run,
-    "aces": lambda r: r.aces,
+    "aces": lambda r: r.aces.value,
     "same_suit_runs_may_continue": lambda r: r.same_suit_runs_may_continue,
     "extra_melds": lambda r: r.extra_melds,
-    "liberation": lambda r: r.liberation,
-    "freed_wild": lambda r: r.freed_wild,
-    "going_out": lambda r: r.going_out,
+    "layoff_on_contract_turn": lambda r: r.layoff_on_contract_turn,
+    "liberation": lambda r: r.liberation.value,
+    "freed_wild": lambda r: r.freed_wild.value,
+    "going_out": lambda r: r.going_out.value,
 }
 
 OPTION_KEYS: tuple[str, ...] = tuple(_OPTION_OUT)
@@ -1096,7 +754,7 @@ _PRESETS_BUILT: dict[str, RuleSet] = {}
 
 def _preset(slug: str) -> RuleSet:
     if slug not in _PRESETS_BUILT:
-        _PRESETS_BUILT[slug] = _build(_PRESET_DATA[slug], slug, _PRESET_SOURCES[slug])
+        _PRESETS_BUILT[slug] = _build(PRESET_DATA[slug], slug, PRESET_SOURCES[slug])
     return _PRESETS_BUILT[slug]
 
 
@@ -1122,7 +780,7 @@ def get_ruleset(rules: RulesLike) -> RuleSet:
     if not isinstance(base, str) or base.strip().lower() not in PRESETS:
         raise UnknownRulesError(base)
     base = base.strip().lower()
-    preset_data = _PRESET_DATA[base]
+    preset_data = PRESET_DATA[base]
     unknown = [key for key in rules if key != "base" and key not in OPTION_KEYS]
     if unknown:
         raise RuleSetError(
@@ -1133,7 +791,7 @@ def get_ruleset(rules: RulesLike) -> RuleSet:
     for key in OPTION_KEYS:
         if key in rules:
             data[key] = _merge(data[key], copy.deepcopy(rules[key]))
-    built = _build(data, base, _PRESET_SOURCES[base])
+    built = _build(data, base, PRESET_SOURCES[base])
     preset = _preset(base)
     sources = dict(preset.sources)
     for key in OPTION_KEYS:
@@ -1237,6 +895,13 @@ _OPTION_TEXT: dict[str, tuple[str, str, tuple[str, ...], str]] = {
         (),
         "How many cards that are not wild every meld must hold.",
     ),
+    "pair_all_real": (
+        "A pair is all real cards",
+        "bool",
+        (),
+        "Where a contract asks for a pair (of aces), both cards must be real: no wild card "
+        "may stand for one.",
+    ),
     "min_set": ("Smallest set", "int", (), "The fewest cards in a set."),
     "min_run": ("Shortest run", "int", (), "The fewest cards in a run."),
     "aces": (
@@ -1257,6 +922,13 @@ _OPTION_TEXT: dict[str, tuple[str, str, tuple[str, ...], str]] = {
         "bool",
         (),
         "Whether a lay-down may hold more melds than the contract asks.",
+    ),
+    "layoff_on_contract_turn": (
+        "Laying off on the turn you lay down",
+        "bool",
+        (),
+        "Whether you may lay off on the very turn you lay your contract down, or only from "
+        "a later turn.",
     ),
     "liberation": (
         "Liberating a wild card",

@@ -371,6 +371,7 @@ class _Search:
         size = need.sizes[0]
         wild_cap = count[_PURE] + self._nat_total()
         rank_counts = self._rank_counts()
+        min_real = self.rules.real_cards_needed(need.kind, size)
         if need.rank is not None:
             ranks = [need.rank]
         else:
@@ -390,7 +391,7 @@ class _Search:
             for reals in range(min(size, held), -1, -1):
                 for phantoms in range(min(budget, size - reals) + 1):
                     wilds = size - reals - phantoms
-                    if reals + phantoms < self.min_real or wilds > wild_cap:
+                    if reals + phantoms < min_real or wilds > wild_cap:
                         continue
                     if self.set_spacing and wilds > reals + phantoms + 1:
                         continue

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.games.gamefile import GameFileError, read_game_file, write_game_file
+from scorekeeper.rules import get_ruleset
 
 
 def document(**changes: Any) -> dict[str, Any]:
@@ -240,3 +241,38 @@ def test_written_document_has_what_the_app_adds() -> None:
     assert written["winners"] == [] and written["tie_break"] is None
     again = read_game_file(written)
     assert write_game_file(again.tally, again.rules.to_dict(), started=again.started) == written
+
+
+@pytest.mark.parametrize(
+    ("base", "option", "value"),
+    [
+        ("bellevue", "pair_all_real", True),
+        ("bellevue", "pair_all_real", False),
+        ("contract-rummy", "layoff_on_contract_turn", True),
+        ("contract-rummy", "layoff_on_contract_turn", False),
+        ("twelve-step", "layoff_on_contract_turn", False),
+        ("twelve-step", "pair_all_real", True),
+    ],
+)
+def test_the_rules_object_carries_both_new_options_and_round_trips(
+    base: str, option: str, value: bool
+) -> None:
+    doc = document(rules={"base": base, option: value}, rounds=[])
+    game = read_game_file(doc)
+    assert getattr(game.rules, option) is value
+    written = write_game_file(game.tally, game.rules.to_dict(), started=game.started)
+    assert written["rules"][option] is value
+    assert "pair_all_real" in written["rules"] and "layoff_on_contract_turn" in written["rules"]
+    again = read_game_file(written)
+    assert again.rules == game.rules
+    assert getattr(again.rules, option) is value
+
+
+@pytest.mark.parametrize("base", ["twelve-step", "bellevue", "contract-rummy"])
+def test_a_rules_object_without_the_new_options_takes_its_presets_values(base: str) -> None:
+    frozen = get_ruleset(base).to_dict()
+    del frozen["pair_all_real"], frozen["layoff_on_contract_turn"]
+    game = read_game_file(document(rules=frozen, rounds=[]))
+    preset = get_ruleset(base)
+    assert game.rules.pair_all_real is preset.pair_all_real
+    assert game.rules.layoff_on_contract_turn is preset.layoff_on_contract_turn

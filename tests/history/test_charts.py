@@ -74,3 +74,32 @@ def test_round_contract_games_have_no_race_and_new_games_no_chart(app: Flask) ->
     html = charts_of(app, finished)
     assert html.count("<svg") == 1 and "Contract race" not in html
     assert charts_of(app, empty).strip() == ""
+
+
+@pytest.mark.parametrize(
+    ("frozen", "race"),
+    [
+        ({"base": "twelve-step"}, True),
+        ({"base": "dummy-rummy"}, False),
+        ({"base": "dummy-rummy", "contract_order": "own"}, True),
+        ({"base": "twelve-step", "contract_order": "round"}, False),
+    ],
+)
+def test_the_race_is_drawn_where_the_rule_set_keeps_contracts(
+    app: Flask, frozen: dict[str, str], race: bool
+) -> None:
+    """The rule set answers (options the frozen rules lack read as their preset's)."""
+    from scorekeeper.extensions import db
+
+    with app.app_context():
+        game = play(
+            ["Ann", "Ben"],
+            [("Ann", {"Ben": "K"})],
+            rules="twelve-step",
+            started=day(1),
+        )
+        game.rules = frozen
+        db.session.commit()
+        game_id = game.id
+    html = charts_of(app, game_id)
+    assert ("Contract race" in html) is race

@@ -306,6 +306,10 @@ HOUSE_OVERRIDES: list[dict[str, Any]] = [
     {"min_real_cards": 2, "min_set": 3, "min_run": 3},
     {"going_out": "play"},
     {"wild_as_itself": False},
+    {"pair_all_real": True},
+    {"pair_all_real": False},
+    {"layoff_on_contract_turn": False},
+    {"layoff_on_contract_turn": True},
 ]  # fmt: skip
 
 
