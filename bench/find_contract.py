@@ -34,8 +34,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.rules import JOKER, PRESETS, Card, Rank, RuleSet, Suit, get_ruleset  # noqa: E402
-from scorekeeper.rules import search  # noqa: E402
+from scorekeeper.rules import (
+    JOKER,
+    PRESETS,
+    Card,
+    Rank,
+    RuleSet,
+    Suit,
+    get_ruleset,
+    search,
+)
 
 HAND_SIZE = 30
 
