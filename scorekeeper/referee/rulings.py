@@ -26,6 +26,7 @@ from ..rules import (
     Reason,
     RuleSet,
     Ruling,
+    SearchBudgetExceeded,
     cards_short,
     check_contract,
     check_layoff,
@@ -129,6 +130,7 @@ class Verdict:
     leftover_points: int | None = None
     short: int | None = None
     contract_text: str | None = None
+    decided: bool = True
 
 
 def contract_number(form: RefereeForm, table: Table) -> int:
@@ -249,9 +251,22 @@ def _hand(form: RefereeForm, table: Table, number: int) -> Verdict:
     rules = table.rules
     hand = form.parsed["cards"]
     contract = rules.contract(number)
-    lay_down = find_contract(hand, rules, number)
+    try:
+        lay_down = find_contract(hand, rules, number)
+        short = cards_short(hand, rules, number) if lay_down is None else 0
+    except SearchBudgetExceeded:
+        # The engine's search is bounded so that extreme house rules cannot tie up a worker;
+        # the table gets an honest "cannot say" rather than a guess.
+        return Verdict(
+            "hand",
+            False,
+            "Undecided",
+            f"Contract {number} ({contract.description}): too many possibilities to decide: "
+            "check by hand",
+            contract_text=contract.description,
+            decided=False,
+        )
     if lay_down is None:
-        short = cards_short(hand, rules, number)
         return Verdict(
             "hand",
             False,

@@ -31,7 +31,8 @@ going out
 Everything here is pure Python (no web, no database). The app uses only the
 names exported below: ``parse_cards``/``format_cards`` for the card notation,
 ``get_ruleset`` for a preset or house rules, the ``check_*`` rulings,
-``find_contract`` and ``cards_short`` for a hand, and ``score_cards``.
+``find_contract`` and ``cards_short`` for a hand (``SearchBudgetExceeded`` when a hand
+is too much to decide), and ``score_cards``.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ from .ruleset import (
     get_ruleset,
 )
 from .scoring import score_cards
-from .search import cards_short, find_contract
+from .search import SearchBudgetExceeded, cards_short, find_contract
 from .sources import Reason, Source
 
 __all__ = [
@@ -95,6 +96,7 @@ __all__ = [
     "RuleSet",
     "RuleSetError",
     "Ruling",
+    "SearchBudgetExceeded",
     "Source",
     "Spacing",
     "Suit",

@@ -23,7 +23,6 @@ so their sum cannot exceed the wild cards left.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -32,7 +31,7 @@ from .contracts import Contract, MeldKind, MeldRequirement
 from .melds import windows
 from .ruleset import RuleSet, RulesLike, get_ruleset
 
-__all__ = ["cards_short", "find_contract"]
+__all__ = ["WORK_BUDGET", "SearchBudgetExceeded", "cards_short", "find_contract"]
 
 _SUITS = tuple(Suit)
 _RANKS = range(1, 14)
@@ -46,8 +45,40 @@ _Key = tuple[int, ...]
 """The order alike requirements take melds in."""
 _Placed = tuple[int, int, int]
 """A run placed: suit, lowest place, highest place."""
-_Candidate = tuple[list[int], int, _Key, _Placed | None]
-"""A meld to try: the slots it uses in meld order, cards not held, its order key, its run."""
+_Candidate = tuple[list[int], int, int, _Key, _Placed | None]
+"""A meld to try: the slots of the cards it takes as real (-1 for a card not held), how many
+wild cards it takes, how many cards not held, its order key, its run."""
+
+WORK_BUDGET = 150_000
+"""Search steps (a meld tried, a run window or a place of it looked at) one question may
+take: about a quarter to half a second on one core of a small server. Hands dealt under the
+presets take at most about 3,000 for ``find_contract`` and 55,000 for ``cards_short``; only
+extreme house rules come near it."""
+
+
+class SearchBudgetExceeded(ValueError):
+    """The hand check gave up: the hand and rules offer too many possibilities to decide
+    within the search's work budget. Neither yes nor no: check the hand by hand."""
+
+    def __init__(self, contract: Contract) -> None:
+        super().__init__(
+            f"too many possibilities to decide whether this hand makes contract "
+            f"{contract.number} ({contract.description}): check by hand"
+        )
+        self.contract = contract
+
+
+class _Work:
+    """The steps left to one question (a ``cards_short`` shares it between its searches)."""
+
+    def __init__(self, contract: Contract, steps: int) -> None:
+        self.contract = contract
+        self.left = steps
+
+    def spend(self, steps: int = 1) -> None:
+        self.left -= steps
+        if self.left < 0:
+            raise SearchBudgetExceeded(self.contract)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +110,32 @@ def _needs(contract: Contract, rules: RuleSet) -> list[_Need]:
 class _Search:
     """One search of a hand for a contract, with at most ``budget`` cards not held."""
 
-    def __init__(self, hand: Sequence[Card], rules: RuleSet, contract: Contract) -> None:
+    def __init__(
+        self, hand: Sequence[Card], rules: RuleSet, contract: Contract, work: _Work
+    ) -> None:
         self.rules = rules
+        self.work = work
         self.requirements = contract.melds
         self.needs = _needs(contract, rules)
+        self.first_set = next(
+            (i for i, need in enumerate(self.needs) if need.kind is not MeldKind.RUN),
+            len(self.needs),
+        )
+        # The most cards the needs from each index on can take (a set-state cap).
+        self.set_cards = [sum(need.sizes[-1] for need in self.needs[i:]) for i in range(14)]
+        # Which later needs may want a real card this meld could leave them: any later run
+        # (a card of its suit), and later sets (of their rank, or any rank: 0).
+        self.later_run = [
+            any(n.kind is MeldKind.RUN for n in self.needs[i + 1 :]) for i in range(len(self.needs))
+        ]
+        self.later_set_ranks = [
+            {
+                0 if n.rank is None else n.rank
+                for n in self.needs[i + 1 :]
+                if n.kind is not MeldKind.RUN
+            }
+            for i in range(len(self.needs))
+        ]
         self.wild_rank = [False] * 15
         for rank in rules.wild_ranks:
             self.wild_rank[int(rank)] = True
@@ -117,6 +170,13 @@ class _Search:
 
     # The state
 
+    def _pool(self, debt: int) -> int:
+        """Wild cards still free: those held (jokers, and wild-rank cards not taken as
+        themselves) less those owed. Which wild card fills which place never matters: any
+        wild card does, and a wild-rank card that lands in its own place of its own run is
+        only read better (as real)."""
+        return self.count[_PURE] + self._nat_total() - debt
+
     def _nat_total(self) -> int:
         return sum(self.count[_NAT : _NAT + 56])
 
@@ -148,12 +208,14 @@ class _Search:
                 present[place] = 1 if count[base + rank] else 0
         return present
 
-    def _bound_ok(self, index: int, budget: int) -> bool:
+    def _bound_ok(self, index: int, budget: int, debt: int) -> bool:
         """False when the remaining needs surely cannot be met: the sum of each one's
         fewest missing cards beats the wild cards and the budget, or too few cards are left."""
         needs = self.needs[index:]
-        fill = self.count[_PURE] + self._nat_total() + budget
-        cards_left = sum(self.count) + budget
+        fill = self._pool(debt) + budget
+        if fill < 0:
+            return False
+        cards_left = sum(self.count) - debt + budget
         total = sum(need.sizes[0] for need in needs)
         if total > cards_left:
             return False
@@ -163,6 +225,7 @@ class _Search:
         for need in needs:
             size = need.sizes[0]
             if need.kind is MeldKind.RUN:
+                self.work.spend(len(self.windows[size]))
                 if presents is None:
                     presents = [self._present(suit) for suit in range(4)]
                 best = size
@@ -181,33 +244,50 @@ class _Search:
                 return False
         return True
 
-    def solve(self, index: int, budget: int, after: _Key | None, runs: tuple[_Placed, ...]) -> bool:
-        """Meet needs ``index``… from the cards left; the path records the melds chosen."""
+    def solve(
+        self,
+        index: int,
+        budget: int,
+        debt: int,
+        after: _Key | None,
+        runs: tuple[_Placed, ...],
+    ) -> bool:
+        """Meet needs ``index``… from the cards left, ``debt`` of which are already owed as
+        wild cards to melds chosen; the path records the melds chosen."""
         if index == len(self.needs):
             return True
-        key = (index, bytes(self.count), budget, after, runs)
+        self.work.spend()
+        need = self.needs[index]
+        key: tuple[object, ...]
+        if index >= self.first_set:
+            # Only sets are left: suits no longer matter, nor which wild card is which.
+            key = (index, self._set_state(index, debt), budget, after)
+        else:
+            key = (index, bytes(self.count), budget, debt, after, runs)
         if key in self.failed:
             return False
-        if not self._bound_ok(index, budget):
+        if not self._bound_ok(index, budget, debt):
             self.failed.add(key)
             return False
-        need = self.needs[index]
         same_next = index + 1 < len(self.needs) and _alike(self.needs[index + 1], need)
-        later = index + 1 < len(self.needs)
-        later_runs = any(n.kind is MeldKind.RUN for n in self.needs[index + 1 :])
         if need.kind is MeldKind.RUN:
-            candidates = self._runs(need, budget, after, runs, later, later_runs)
+            candidates = self._runs(index, need, budget, debt, after, runs)
         else:
-            candidates = self._sets(need, budget, after, later_runs)
+            candidates = self._sets(need, budget, debt, after)
         count = self.count
-        for used, phantoms, order_key, placed in candidates:
+        for used, wilds, phantoms, order_key, placed in candidates:
+            self.work.spend()
             for slot in used:
                 if slot >= 0:
                     count[slot] -= 1
-            self.path.append((used, phantoms))
+            self.path.append((used, wilds))
             next_runs = runs + ((placed,) if placed is not None and self.track_runs else ())
             if self.solve(
-                index + 1, budget - phantoms, order_key if same_next else None, next_runs
+                index + 1,
+                budget - phantoms,
+                debt + wilds,
+                order_key if same_next else None,
+                next_runs,
             ):
                 return True
             self.path.pop()
@@ -217,59 +297,38 @@ class _Search:
         self.failed.add(key)
         return False
 
-    # Candidates: (slots used in meld order, phantoms, order key, run placed)
+    def _set_state(self, index: int, debt: int) -> tuple[int, ...]:
+        """What the sets still to make depend on: the real cards held of each rank and the
+        wild cards left, each capped at what those sets could take."""
+        cap = self.set_cards[index]
+        ranks = self._rank_counts()
+        return (*(min(cap, held) for held in ranks), min(cap, self._pool(debt)))
 
-    def _wild_picks(
-        self, wilds: int, later_runs: bool, avoid: Sequence[int]
-    ) -> Iterator[list[int]]:
-        """Ways to spend ``wilds`` wild cards: jokers first, then 2s (any suits when a run
-        is still to come, since a 2 may be read as itself there)."""
-        count = self.count
-        pure = min(wilds, count[_PURE])
-        rest = wilds - pure
-        base = [_PURE] * pure
-        if rest == 0:
-            yield base
-            return
-        spare = [0] * 56
-        for offset in range(56):
-            spare[offset] = count[_NAT + offset]
-        for slot in avoid:
-            if slot >= _NAT and slot < _PURE:
-                spare[slot - _NAT] -= 1
-        kinds = [offset for offset in range(56) if spare[offset] > 0]
-        if sum(spare[offset] for offset in kinds) < rest:
-            return
-        if not later_runs:
-            picked: list[int] = []
-            for offset in kinds:
-                take = min(spare[offset], rest - len(picked))
-                picked.extend([_NAT + offset] * take)
-                if len(picked) == rest:
-                    break
-            yield base + picked
-            return
-        for combination in itertools.combinations_with_replacement(kinds, rest):
-            if all(combination.count(offset) <= spare[offset] for offset in set(combination)):
-                yield base + [_NAT + offset for offset in combination]
+    # Candidates: (slots used in meld order, phantoms, order key, run placed)
 
     def _runs(
         self,
+        index: int,
         need: _Need,
         budget: int,
+        debt: int,
         after: _Key | None,
         runs: tuple[_Placed, ...],
-        later: bool,
-        later_runs: bool,
     ) -> Iterator[_Candidate]:
         count = self.count
-        pure = count[_PURE]
-        nat_total = self._nat_total()
+        pool = self._pool(debt)
         natural = self.rules.wild_as_itself
+        later_run = self.later_run[index]
+        set_ranks = self.later_set_ranks[index]
+        any_set = 0 in set_ranks
         for size in need.sizes:
+            # Longer than asked only when the asked length cannot hold enough real cards:
+            # then a shortest such run has real cards at both ends and no more than needed.
+            longer = size > need.sizes[0]
             for suit in range(4):
                 base = suit * 14
                 for lo, hi in self.windows[size]:
+                    self.work.spend()
                     order_key = (size, suit, lo)
                     if after is not None and order_key < after:
                         continue
@@ -280,6 +339,7 @@ class _Search:
                         continue
                     slots: list[int] = []
                     wild_place: list[bool] = []
+                    release: list[bool] = []
                     forced = 0
                     for place in range(lo, hi + 1):
                         rank = 1 if place == 14 else place
@@ -287,76 +347,72 @@ class _Search:
                             slot = _NAT + base + rank
                             held = natural and count[slot] > 0
                             wild_place.append(not natural)
+                            # A wild-rank card left out goes to the wild cards: worth it only
+                            # for a later run of its suit, where it may be itself.
+                            release.append(later_run)
                         else:
                             slot = base + rank
                             held = count[slot] > 0
                             wild_place.append(False)
+                            release.append(later_run or any_set or rank in set_ranks)
                         slots.append(slot if held else -1)
                         if not held:
                             forced += 1
-                    if forced > pure + nat_total + budget:
+                    if forced > pool + budget:
+                        continue
+                    if longer and budget == 0 and (slots[0] < 0 or slots[-1] < 0):
                         continue
                     for pattern, wilds, phantoms in self._patterns(
-                        slots, wild_place, budget, pure + nat_total, later
+                        slots, wild_place, release, budget, pool, longer
                     ):
-                        naturals = [s for s in pattern if s >= _NAT]
-                        if wilds > pure + nat_total - len(naturals):
+                        naturals = sum(1 for slot in pattern if slot >= _NAT)
+                        if wilds > pool - naturals:
                             continue
-                        for picks in self._wild_picks(wilds, later_runs, naturals):
-                            used: list[int] = []
-                            pick = iter(picks)
-                            for slot in pattern:
-                                used.append(next(pick) if slot == -2 else slot)
-                            yield used, phantoms, order_key, placed
+                        yield pattern, wilds, phantoms, order_key, placed
 
     def _patterns(
         self,
         slots: list[int],
         wild_place: list[bool],
+        release: list[bool],
         budget: int,
         wild_cap: int,
-        release: bool,
+        longer: bool,
     ) -> Iterator[tuple[list[int], int, int]]:
         """Fillings of a run window: per place the real card (its slot), a wild card (-2)
-        or a card not held (-1, within the budget). Real cards give way to wild cards only
-        when ``release`` (a later meld may want them)."""
+        or a card not held (-1, within the budget). A real card gives way to a wild card only
+        where ``release`` says a later meld may want it. With ``longer``, both ends are real
+        and the run holds exactly the real cards a meld needs."""
         spacing = self.run_spacing
         min_real = self.min_real
         size = len(slots)
-        if budget == 0 and not release:
-            if any(slot == -1 for slot in slots):
-                pattern = [slot if slot != -1 else -2 for slot in slots]
-            else:
-                pattern = list(slots)
-            wilds = pattern.count(-2)
-            if wilds > wild_cap or size - wilds < min_real:
-                return
-            if spacing and any(pattern[i] == -2 and pattern[i + 1] == -2 for i in range(size - 1)):
-                return
-            yield pattern, wilds, 0
-            return
+        work = self.work
         chosen: list[int] = []
 
         def extend(
             place: int, wilds: int, phantoms: int, reals: int, prev_wild: bool
         ) -> Iterator[tuple[list[int], int, int]]:
+            work.spend()
             if place == size:
-                if reals >= min_real:
-                    yield list(chosen), wilds, phantoms
+                if reals >= min_real and not (longer and (prev_wild or reals != min_real)):
+                    yield [slot for slot in chosen if slot != -2], wilds, phantoms
                 return
+            if longer and reals >= min_real:
+                return
+            ends = longer and (place == 0 or place == size - 1)
             slot = slots[place]
             if slot >= 0:
                 chosen.append(slot)
                 yield from extend(place + 1, wilds, phantoms, reals + 1, False)
                 chosen.pop()
-            can_wild = wilds < wild_cap and not (spacing and prev_wild)
-            if can_wild and (slot < 0 or release):
+            can_wild = wilds < wild_cap and not ends and not (spacing and prev_wild)
+            if can_wild and (slot < 0 or release[place]):
                 chosen.append(-2)
                 yield from extend(place + 1, wilds + 1, phantoms, reals, True)
                 chosen.pop()
             if slot < 0 and phantoms < budget:
                 phantom_wild = wild_place[place]
-                if not (phantom_wild and spacing and prev_wild):
+                if not (phantom_wild and (ends or (spacing and prev_wild))):
                     chosen.append(_PHANTOM)
                     real = 0 if phantom_wild else 1
                     yield from extend(place + 1, wilds, phantoms + 1, reals + real, phantom_wild)
@@ -365,11 +421,11 @@ class _Search:
         yield from extend(0, 0, 0, 0, False)
 
     def _sets(
-        self, need: _Need, budget: int, after: _Key | None, later_runs: bool
+        self, need: _Need, budget: int, debt: int, after: _Key | None
     ) -> Iterator[_Candidate]:
         count = self.count
         size = need.sizes[0]
-        wild_cap = count[_PURE] + self._nat_total()
+        wild_cap = self._pool(debt)
         rank_counts = self._rank_counts()
         min_real = self.rules.real_cards_needed(need.kind, size)
         if need.rank is not None:
@@ -396,48 +452,43 @@ class _Search:
                     if self.set_spacing and wilds > reals + phantoms + 1:
                         continue
                     from_alone = min(reals, alone)
-                    suited = reals - from_alone
-                    for suits in self._suit_picks(rank, suited, later_runs):
-                        used = [_RO + rank] * from_alone + suits
-                        for picks in self._wild_picks(wilds, later_runs, ()):
-                            yield used + [_PHANTOM] * phantoms + picks, phantoms, (rank,), None
+                    # Runs are placed first, so which suits a set takes no longer matters.
+                    suited = self._suit_pick(rank, reals - from_alone)
+                    used = [_RO + rank] * from_alone + suited + [_PHANTOM] * phantoms
+                    yield used, wilds, phantoms, (rank,), None
 
-    def _suit_picks(self, rank: int, number: int, later_runs: bool) -> Iterator[list[int]]:
-        """Which suited cards of ``rank`` a set takes (any, unless a run is still to come)."""
+    def _suit_pick(self, rank: int, number: int) -> list[int]:
+        """``number`` suited cards of ``rank`` (the hand holds them)."""
         count = self.count
-        held = [suit * 14 + rank for suit in range(4) if count[suit * 14 + rank] > 0]
-        if number == 0:
-            yield []
-            return
-        if not later_runs:
-            picked: list[int] = []
-            for slot in held:
-                picked.extend([slot] * min(count[slot], number - len(picked)))
-            if len(picked) == number:
-                yield picked
-            return
-        for combination in itertools.combinations_with_replacement(held, number):
-            if all(combination.count(slot) <= count[slot] for slot in set(combination)):
-                yield list(combination)
+        picked: list[int] = []
+        for suit in range(4):
+            slot = suit * 14 + rank
+            picked.extend([slot] * min(count[slot], number - len(picked)))
+        return picked
 
     # The answer
 
     def melds(self) -> list[list[Card]]:
-        """The melds on the path, as the hand's cards, in the contract's order."""
-        pure = iter(self.pure_cards)
+        """The melds on the path, as the hand's cards, in the contract's order. The wild
+        cards owed are the jokers and pure wild cards first, then wild-rank cards left."""
+        spare = list(self.pure_cards)
+        for offset in range(56):
+            if self.count[_NAT + offset]:
+                card = Card(Rank(offset % 14), _SUITS[offset // 14])
+                spare.extend([card] * self.count[_NAT + offset])
+        wild = iter(spare)
         by_need: dict[int, list[Card]] = {}
-        for index, (used, _) in enumerate(self.path):
+        for index, (used, wilds) in enumerate(self.path):
             cards = []
             for slot in used:
-                if slot == _PURE:
-                    cards.append(next(pure, JOKER))
-                elif slot >= _NAT:
+                if slot >= _NAT:
                     offset = slot - _NAT
                     cards.append(Card(Rank(offset % 14), _SUITS[offset // 14]))
                 elif slot >= _RO:
                     cards.append(Card(Rank(slot - _RO), None))
                 elif slot >= 0:
                     cards.append(Card(Rank(slot % 14), _SUITS[slot // 14]))
+            cards.extend(next(wild, JOKER) for _ in range(wilds))
             by_need[index] = cards
         result: list[list[Card]] = []
         taken: set[int] = set()
@@ -455,10 +506,10 @@ def _alike(first: _Need, second: _Need) -> bool:
 
 
 def _search(
-    hand: Sequence[Card], rules: RuleSet, contract: Contract, budget: int
+    hand: Sequence[Card], rules: RuleSet, contract: Contract, budget: int, work: _Work
 ) -> _Search | None:
-    search = _Search(hand, rules, contract)
-    if search.solve(0, budget, None, ()):
+    search = _Search(hand, rules, contract, work)
+    if search.solve(0, budget, 0, None, ()):
         return search
     return None
 
@@ -472,12 +523,14 @@ def find_contract(
     the contract's order, each exactly as long as asked (a player may add more
     cards), using only the hand's cards, each at most as often as held; what it
     returns passes ``check_contract``. Raises ContractNumberError for a contract
-    the rules do not have.
+    the rules do not have, and SearchBudgetExceeded when the hand and rules offer
+    too many possibilities to decide within ``WORK_BUDGET`` steps (never for a
+    hand dealt under a preset).
     """
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
     cards = as_cards(hand)
-    found = _search(cards, ruleset, contract, 0)
+    found = _search(cards, ruleset, contract, 0, _Work(contract, WORK_BUDGET))
     return None if found is None else found.melds()
 
 
@@ -485,14 +538,16 @@ def cards_short(hand: str | Sequence[Card], rules: RulesLike, contract_number: i
     """How many more cards ``hand`` needs to make contract ``contract_number``: 0 when
     ``find_contract`` finds a lay-down, else the fewest extra cards (any cards the player
     might draw) with which one exists. A drawn real card is never worse than a drawn
-    wild card, and the count ignores how many copies the packs hold."""
+    wild card, and the count ignores how many copies the packs hold. Raises
+    SearchBudgetExceeded when its searches together pass ``WORK_BUDGET`` steps."""
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
     cards = as_cards(hand)
-    probe = _Search(cards, ruleset, contract)
+    work = _Work(contract, WORK_BUDGET)
+    probe = _Search(cards, ruleset, contract, work)
     for budget in range(max(0, contract.size - len(cards)), contract.size + 1):
-        if not probe._bound_ok(0, budget):
+        if not probe._bound_ok(0, budget, 0):
             continue
-        if _search(cards, ruleset, contract, budget) is not None:
+        if _search(cards, ruleset, contract, budget, work) is not None:
             return budget
     raise ValueError(f"no hand can make contract {contract.number} under these rules")

@@ -246,3 +246,17 @@ def test_a_hand_short_of_its_contract_says_by_how_many_cards(client: FlaskClient
     page = client.get(f"/referee?{query}").get_data(as_text=True)
     assert verdict_of(page) == "false"
     assert "Not yet" in page and "3 cards short" in page
+
+
+def test_a_hand_too_much_to_decide_is_an_undecided_ruling_not_an_error(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorekeeper.rules import search
+
+    monkeypatch.setattr(search, "WORK_BUDGET", 2)
+    query = "rules=twelve-step&mode=hand&contract=2&cards=5S+5H+5D+7C+8C+9C+JK+KD+QS"
+    response = client.get(f"/referee?{query}")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert 'data-valid="undecided"' in page
+    assert "Undecided" in page and "too many possibilities to decide: check by hand" in page
