@@ -128,6 +128,21 @@ def family_id(app: Flask) -> int:
     return found
 
 
+def household_id(app: Flask, name: str) -> int:
+    """The id of household ``name`` (made where missing). The household ``Family`` is made
+    first: work done outside any household (the tests' own imports) goes to it, as to the
+    command line's one household, not to the first one a test names."""
+    from scorekeeper.accounts import services
+
+    with app.app_context():
+        if services.household_named(HOUSEHOLD) is None:
+            services.add_household(HOUSEHOLD)
+        home = services.household_named(name) or services.add_household(name)
+        found = home.id
+        db.session.remove()
+    return found
+
+
 def sign_in(app: Flask, client: FlaskClient, username: str) -> None:
     checking = app.config.get("WTF_CSRF_ENABLED", True)
     app.config["WTF_CSRF_ENABLED"] = False

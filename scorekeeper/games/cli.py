@@ -13,7 +13,7 @@ from scorekeeper.models import Game
 
 from ..accounts.cli import household_option, in_household
 from . import bp
-from .services import GameFileError, export_game, import_game
+from .services import AlreadyStored, GameFileError, export_game, import_game
 
 
 @bp.cli.command("import")
@@ -34,6 +34,10 @@ def import_command(file: BinaryIO, household_name: str | None) -> None:
             for problem in error.problems:
                 click.echo(f"- {problem}", err=True)
             sys.exit(1)
+        except AlreadyStored as held:
+            click.echo(f"{file.name}: {held}", err=True)
+            click.echo(held.game_id)
+            return
         names = ", ".join(seat.player.name for seat in game.seats)
         click.echo(
             f"Imported {game.rules_name}: {names}; {game.round_count} rounds, {game.status}."

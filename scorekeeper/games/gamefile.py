@@ -8,6 +8,7 @@ the app exports. See ``shared/spec/game-format.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,6 +26,9 @@ NAME_LENGTH = 60
 CARDS_LENGTH = 400
 
 RulesResolver = Callable[[Any], RuleSet]
+
+
+UID_PATTERN = re.compile(r"[A-Za-z0-9-]{8,64}")
 
 
 class GameFileError(ValueError):
@@ -46,6 +50,8 @@ class GameFile:
     abandoned: bool
     rounds: tuple[RoundEntry, ...]
     tally: Tally
+    # The game's identity wherever it travels (None: a new game, given one when stored).
+    uid: str | None = None
 
 
 def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) -> GameFile:
@@ -92,6 +98,13 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
             first_dealer = keys[name_key(dealer)]
 
     started = _read_started(document.get("started"), problems)
+    uid = document.get("uid")
+    if uid is not None and not (isinstance(uid, str) and UID_PATTERN.fullmatch(uid)):
+        problems.append(
+            '"uid" must be 8 to 64 letters, digits and hyphens (the app makes a UUID); '
+            f"this file has {str(uid)[:40]!r}."
+        )
+        uid = None
     abandoned = document.get("abandoned", False)
     if not isinstance(abandoned, bool):
         problems.append('"abandoned" must be true or false.')
@@ -126,6 +139,7 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
         abandoned=abandoned,
         rounds=tuple(entries),
         tally=tally,
+        uid=uid,
     )
 
 
@@ -275,10 +289,13 @@ def write_game_file(
     started: datetime | None,
     game_id: int | None = None,
     exported: datetime | None = None,
+    uid: str | None = None,
 ) -> dict[str, Any]:
     """The exported document of a game: what a person writes, plus what follows from it."""
     names = tally.names
     document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if uid is not None:
+        document["uid"] = uid
     if game_id is not None:
         document["id"] = game_id
     if exported is not None:

@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, GameEvent, Hand, Player, Round, Seat, utcnow
+from scorekeeper.models import Game, GameEvent, Hand, Player, Round, Seat, new_uid, utcnow
 from scorekeeper.names import name_key, tidy_name
 from scorekeeper.rules import RuleSet, get_ruleset
 
@@ -37,6 +37,7 @@ from .tally import (
 )
 
 __all__ = [
+    "AlreadyStored",
     "GameFileError",
     "RoundConflict",
     "RoundRefused",
@@ -176,10 +177,15 @@ def game_players_matching(names: Sequence[str]) -> list[Player]:
 
 
 def _new_game(
-    rules: RuleSet, names: Sequence[str], first_dealer: int, started: datetime | None
+    rules: RuleSet,
+    names: Sequence[str],
+    first_dealer: int,
+    started: datetime | None,
+    uid: str | None = None,
 ) -> Game:
     players = game_players_matching(names)
     game = Game(
+        uid=uid or new_uid(),
         rules=rules.to_dict(),
         rules_slug=rules.slug,
         rules_name=rules.name,
@@ -494,8 +500,11 @@ def import_game(document: Mapping[str, Any]) -> Game:
         checked = read_game_file(document, _resolve_rules)
     except house_rules.UnknownRules as error:
         raise GameFileError([str(error)]) from None
+    _refuse_a_game_held(checked.uid)
     try:
-        game = _new_game(checked.rules, checked.names, checked.first_dealer, checked.started)
+        game = _new_game(
+            checked.rules, checked.names, checked.first_dealer, checked.started, checked.uid
+        )
         seats = list(game.seats)
         for entry, result in zip(checked.rounds, checked.tally.rounds, strict=True):
             _append_round(game, seats, entry, result)
@@ -503,10 +512,31 @@ def import_game(document: Mapping[str, Any]) -> Game:
         recompute(game, checked.tally)
         _log(game, f"Game imported from a game file ({len(checked.rounds)} rounds).")
         db.session.commit()
+    except IntegrityError:
+        # Another import of the same game got there first (the uid is unique per household).
+        db.session.rollback()
+        _refuse_a_game_held(checked.uid)
+        raise
     except Exception:
         db.session.rollback()
         raise
     return game
+
+
+class AlreadyStored(Exception):
+    """The household holds this game already (the same ``uid``): nothing was stored."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"This game is here already, as game {game_id}; nothing was stored.")
+        self.game_id = game_id
+
+
+def _refuse_a_game_held(uid: str | None) -> None:
+    if uid is None:
+        return
+    held = db.session.scalar(select(Game.id).where(Game.uid == uid))
+    if held is not None:
+        raise AlreadyStored(held)
 
 
 def _holds_nul(value: Any, depth: int = 0) -> bool:
@@ -525,5 +555,10 @@ def _holds_nul(value: Any, depth: int = 0) -> bool:
 def export_game(game: Game) -> dict[str, Any]:
     """The game file of ``game``: the full export document (see game-format.md)."""
     return write_game_file(
-        tally_of(game), game.rules, started=game.started, game_id=game.id, exported=utcnow()
+        tally_of(game),
+        game.rules,
+        started=game.started,
+        game_id=game.id,
+        exported=utcnow(),
+        uid=game.uid,
     )

@@ -676,6 +676,9 @@ def upload() -> ResponseReturnValue:
         else:
             try:
                 game = services.import_game(document)
+            except services.AlreadyStored as held:
+                flash(str(held), "warning")
+                return redirect(url_for("games.show", game_id=held.game_id))
             except services.GameFileError as refused:
                 problems = refused.problems
             else:

@@ -69,11 +69,16 @@ def export_lines() -> Iterator[str]:
 class ImportReport:
     stored: list[tuple[int, int]] = field(default_factory=list)
     refused: list[tuple[int, list[str]]] = field(default_factory=list)
+    # (line, id of the game held) for games the household had already: restoring twice is safe.
+    already: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def summary(self) -> str:
         games = "1 game" if len(self.stored) == 1 else f"{len(self.stored)} games"
         text = f"Stored {games}"
+        if self.already:
+            held = "1 game was" if len(self.already) == 1 else f"{len(self.already)} games were"
+            text += f"; {held} here already"
         if self.refused:
             lines = "1 line" if len(self.refused) == 1 else f"{len(self.refused)} lines"
             text += f"; refused {lines}"
@@ -83,7 +88,7 @@ class ImportReport:
 def import_lines(lines: Iterable[str | bytes]) -> ImportReport:
     """Store the game on each line; blank lines are skipped, a refused line is reported with
     its number (counting from 1) and the problems found, and the others are still stored."""
-    from ..games.services import GameFileError, import_game
+    from ..games.services import AlreadyStored, GameFileError, import_game
 
     report = ImportReport()
     for number, raw in enumerate(lines, start=1):
@@ -111,6 +116,8 @@ def import_lines(lines: Iterable[str | bytes]) -> ImportReport:
             continue
         try:
             game = import_game(document)
+        except AlreadyStored as held:
+            report.already.append((number, held.game_id))
         except GameFileError as error:
             problems = [str(p) for p in getattr(error, "problems", None) or [str(error)]]
             report.refused.append((number, problems))

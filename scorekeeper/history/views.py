@@ -116,7 +116,7 @@ def restore() -> Response:
     if not form.validate_on_submit():
         return render("history/backup.html", status=UNPROCESSABLE, form=form, report=None)
     report = backup.import_lines(form.file.data.stream)
-    status = 200 if report.stored or not report.refused else UNPROCESSABLE
+    status = 200 if report.stored or report.already or not report.refused else UNPROCESSABLE
     return render(
         "history/backup.html", status=status, form=RestoreForm(formdata=None), report=report
     )

@@ -8,8 +8,10 @@ import io
 import json
 import re
 
+from flask import Flask
 from flask.testing import FlaskClient
 
+from ..conftest import signed_in
 from ..helpers import (
     game_document,
     players_of,
@@ -460,19 +462,21 @@ def test_round_form_without_csrf_token_is_refused(csrf_client: FlaskClient) -> N
 # --- the game file on the web ---------------------------------------------------------------
 
 
-def test_download_and_upload_a_game_file(client: FlaskClient) -> None:
+def test_download_and_upload_a_game_file(client: FlaskClient, app: Flask) -> None:
     game_id = start_game(client, "twelve-step", ("Ann", "Ben", "Cy"))
     save_round(client, game_id, "Ann", {"Ben": "5", "Cy": "K"}, {"Ben"})
     download = client.get(f"/games/{game_id}/export")
     assert download.headers["Content-Disposition"] == (
         f'attachment; filename="scorekeeper-game-{game_id}.json"'
     )
-    assert client.get("/games/import").status_code == 200
-    upload = client.post("/games/import", data={"file": (io.BytesIO(download.data), "game.json")})
+    # Into another household: in this one it is the game held already (its uid).
+    cousins = signed_in(app, "zed", household="Cousins")
+    assert cousins.get("/games/import").status_code == 200
+    upload = cousins.post("/games/import", data={"file": (io.BytesIO(download.data), "game.json")})
     assert upload.status_code == 302
     new_id = int(upload.headers["Location"].rsplit("/", 1)[-1])
     assert new_id != game_id
-    again = client.get(f"/games/{new_id}/export").get_json()
+    again = cousins.get(f"/games/{new_id}/export").get_json()
     first = download.get_json()
     assert {k: v for k, v in again.items() if k not in ("id", "exported")} == {
         k: v for k, v in first.items() if k not in ("id", "exported")

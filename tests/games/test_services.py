@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskCliRunner
 from sqlalchemy import func, select
 
+from scorekeeper import scope
 from scorekeeper.extensions import db
 from scorekeeper.games import services
 from scorekeeper.games.services import GameFileError, export_game, import_game
@@ -20,6 +21,7 @@ from scorekeeper.models import Game, GameEvent, Player, Round, Seat
 from scorekeeper.names import name_key
 from scorekeeper.rules import PRESETS, get_ruleset
 
+from ..conftest import household_id
 from ..helpers import game_document, twelve_step_to_the_end
 
 NAMES = ("Ann", "Ben", "Cy")
@@ -42,11 +44,15 @@ def some_rounds(slug: str) -> list[Any]:
 
 @pytest.mark.parametrize("slug", PRESETS)
 def test_export_import_export_gives_the_same_document(app: Flask, slug: str) -> None:
-    with app.app_context():
+    elsewhere, family = household_id(app, "Elsewhere"), household_id(app, "Family")
+    with app.app_context(), scope.household(family):
         first = import_game(game_document(slug, NAMES, some_rounds(slug), first_dealer="Cy"))
         exported = export_game(first)
-        second = import_game(json.loads(json.dumps(exported)))
-        again = export_game(second)
+        # The same game (its uid) imports again as itself into another household; here it
+        # would be the game held already.
+        with scope.household(elsewhere):
+            second = import_game(json.loads(json.dumps(exported)))
+            again = export_game(second)
         assert second.id != first.id
         assert without_ids(again) == without_ids(exported)
         assert exported["id"] == first.id and again["id"] == second.id
@@ -55,8 +61,9 @@ def test_export_import_export_gives_the_same_document(app: Flask, slug: str) -> 
 
 
 def test_round_trip_of_a_finished_game_with_a_tie_break_and_house_rules(app: Flask) -> None:
+    elsewhere, family = household_id(app, "Elsewhere"), household_id(app, "Family")
     rules = {"base": "twelve-step", "name": "Grandma's rules", "slug": "grandma"}
-    with app.app_context():
+    with app.app_context(), scope.household(family):
         game = import_game(game_document(rules, NAMES, twelve_step_to_the_end(NAMES)))
         exported = export_game(game)
         assert exported["status"] == "finished"
@@ -65,20 +72,23 @@ def test_round_trip_of_a_finished_game_with_a_tie_break_and_house_rules(app: Fla
             "Ann and Ben both made contract 12 in round 12; Ann wins with 0 points to 60."
         )
         assert exported["rules"]["name"] == "Grandma's rules"
-        again = export_game(import_game(exported))
+        with scope.household(elsewhere):
+            again = export_game(import_game(exported))
         assert without_ids(again) == without_ids(exported)
         assert game.rules_slug == "grandma" and game.rules_name == "Grandma's rules"
 
 
 def test_round_trip_of_an_abandoned_game(app: Flask) -> None:
-    with app.app_context():
+    elsewhere, family = household_id(app, "Elsewhere"), household_id(app, "Family")
+    with app.app_context(), scope.household(family):
         game = import_game(
             game_document("bellevue", NAMES, some_rounds("bellevue"), abandoned=True)
         )
         exported = export_game(game)
         assert exported["status"] == "abandoned" and exported["abandoned"] is True
         assert exported["winners"] == []
-        assert without_ids(export_game(import_game(exported))) == without_ids(exported)
+        with scope.household(elsewhere):
+            assert without_ids(export_game(import_game(exported))) == without_ids(exported)
 
 
 def test_import_fills_the_summary_columns(app: Flask) -> None:
