@@ -21,7 +21,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 # One blueprint per feature; a feature package exposes ``bp``. Features not written yet are
 # simply absent, so each can land on its own.
-FEATURES = ("main", "accounts", "games", "referee", "rulebook", "players", "history")
+FEATURES = ("main", "accounts", "games", "referee", "rulebook", "players", "history", "bin")
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -67,4 +67,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
                 from .accounts.setup import ensure_code
 
                 ensure_code(app)
+        from .bin.services import purge_now_and_then
+
+        purge_now_and_then(app)  # on start, then at most daily (see before_request below)
+        app.before_request(lambda: purge_now_and_then(app))
     return app

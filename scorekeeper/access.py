@@ -193,6 +193,8 @@ def link_is_live(link: Link) -> bool:
     now = utcnow()
     if link.revoked_at is not None or (link.expires_at is not None and link.expires_at < now):
         return False
+    if link.game_id is not None and link.game is None:
+        return False  # its game is in the bin
     if link.kind == LinkKind.TABLE and link.game is not None and link.game.ended is not None:
         return link.game.ended + TABLE_LINK_GRACE > now
     return link.kind in (LinkKind.TABLE, LinkKind.WATCH)

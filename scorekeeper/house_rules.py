@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from . import scope
 from .extensions import db
 from .models import HouseRules
 from .rules import PRESETS, RuleSet, get_ruleset
@@ -84,7 +85,7 @@ def save(name: str, options: Mapping[str, Any]) -> HouseRules:
     stores nothing then.
     """
     name = _clean_name(name)
-    _check_name_free(name, None)
+    check_name_free(name, None)
     ruleset = get_ruleset({**options, "name": name, "slug": slug_for(name)})
     for attempt in range(1, 20):
         slug = _free_slug(slug_for(name), attempt)
@@ -107,7 +108,7 @@ def update(slug: str, name: str, options: Mapping[str, Any]) -> HouseRules:
     ``RuleSetError``; stores nothing then."""
     record = get(slug)
     name = _clean_name(name)
-    _check_name_free(name, record.id)
+    check_name_free(name, record.id)
     ruleset = get_ruleset({**options, "name": name, "slug": record.slug})
     try:
         record.name = name
@@ -120,24 +121,12 @@ def update(slug: str, name: str, options: Mapping[str, Any]) -> HouseRules:
     return record
 
 
-def delete(slug: str) -> str:
-    """Delete saved house rules; returns their name. Raises ``UnknownRules``."""
-    record = get(slug)
-    name = record.name
-    try:
-        db.session.delete(record)
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
-    return name
-
-
 def _clean_name(name: str) -> str:
     return " ".join(name.split())
 
 
-def _check_name_free(name: str, own_id: int | None) -> None:
+def check_name_free(name: str, own_id: int | None) -> None:
+    """Raise ``NameTaken`` where a preset or other saved house rules in use have ``name``."""
     key = name.casefold()
     if any(get_ruleset(slug).name.casefold() == key for slug in PRESETS):
         raise NameTaken(name)
@@ -148,9 +137,11 @@ def _check_name_free(name: str, own_id: int | None) -> None:
 
 def _free_slug(wanted: str, attempt: int) -> str:
     """``wanted``, or with the first free number after it ("grandmas-rules-2")."""
-    taken = set(
-        db.session.scalars(select(HouseRules.slug).where(HouseRules.slug.like(f"{wanted}%")))
-    )
+    # Slugs of rules in the bin are taken too: they may come back.
+    with scope.with_bin():
+        taken = set(
+            db.session.scalars(select(HouseRules.slug).where(HouseRules.slug.like(f"{wanted}%")))
+        )
     taken |= RESERVED_SLUGS
     number = attempt
     while True:

@@ -30,7 +30,7 @@ def navigation() -> dict[str, object]:
     registered = current_app.view_functions
     who = visitor()
     shown = []
-    for endpoint, label in (*NAVIGATION, ("accounts.members", "Members")):
+    for endpoint, label in (*NAVIGATION, ("accounts.members", "Members"), ("bin.index", "Bin")):
         access = declared(current_app, endpoint) if endpoint in registered else None
         if access is None:
             continue

@@ -109,6 +109,14 @@ class HouseholdOwned:
         )
 
 
+class Binnable:
+    """A row that goes to the household's bin when deleted, for 30 days, before it is gone:
+    ``scorekeeper.scope`` hides it from every query meanwhile."""
+
+    deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    deleted_by: Mapped[str | None] = mapped_column(String(120), default=None)
+
+
 class User(HouseholdOwned, db.Model):
     """A person's account: one household, one role. The server's first account administers it."""
 
@@ -184,7 +192,7 @@ class Player(HouseholdOwned, db.Model):
         return f"<Player {self.id} {self.name!r}>"
 
 
-class HouseRules(HouseholdOwned, db.Model):
+class HouseRules(HouseholdOwned, Binnable, db.Model):
     """A family's own rule set: a preset with some options changed, saved under a name."""
 
     __tablename__ = "house_rules"
@@ -199,7 +207,7 @@ class HouseRules(HouseholdOwned, db.Model):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
 
-class Game(HouseholdOwned, db.Model):
+class Game(HouseholdOwned, Binnable, db.Model):
     __tablename__ = "games"
     __table_args__ = (
         Index("ix_games_status_started", "household_id", "status", "started"),

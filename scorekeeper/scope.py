@@ -43,6 +43,7 @@ DEFAULT_HOUSEHOLD_NAME = "Family"
 
 _override: ContextVar[Any] = ContextVar("scorekeeper_household", default=_NOT_SET)
 _actor: ContextVar[str | None] = ContextVar("scorekeeper_actor", default=None)
+_bin: ContextVar[bool] = ContextVar("scorekeeper_bin", default=False)
 
 
 class NoHouseholdError(RuntimeError):
@@ -105,6 +106,16 @@ def acting_as(who: str) -> Iterator[None]:
         _actor.reset(token)
 
 
+@contextmanager
+def with_bin() -> Iterator[None]:
+    """Let the block see rows in the bin too (the bin page, restoring, purging, slugs)."""
+    token = _bin.set(True)
+    try:
+        yield
+    finally:
+        _bin.reset(token)
+
+
 def household_for_insert() -> int:
     """The column default of ``household_id``; ``_fill_households`` sets it first, so this is
     reached only by a Core insert made outside any household."""
@@ -141,7 +152,7 @@ def sole_household(session: Session) -> int:
 
 def install() -> None:
     """Attach the filter and the filling-in to every session (done once, at import)."""
-    from .models import HouseholdOwned
+    from .models import Binnable, HouseholdOwned
 
     @event.listens_for(Session, "do_orm_execute")
     def _scope_statement(state: ORMExecuteState) -> None:
@@ -151,6 +162,13 @@ def install() -> None:
         # their parent already.
         if state.is_select and (state.is_column_load or state.is_relationship_load):
             return
+        if not _bin.get():
+            # Deleted games and house rules wait in the bin, out of every page and count.
+            state.statement = state.statement.options(
+                with_loader_criteria(
+                    Binnable, lambda cls: cls.deleted_at.is_(None), include_aliases=True
+                )
+            )
         scope = current()
         if scope is UNSCOPED:
             return

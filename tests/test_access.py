@@ -73,6 +73,7 @@ class World:
     spare_link: int
     rules: str
     tokens: dict[str, str]
+    spare_game: int  # what the owner's "delete a game" throws in the bin
 
 
 def _make_world(uri: str, instance: Path) -> World:
@@ -105,13 +106,14 @@ def _make_world(uri: str, instance: Path) -> World:
         for kind in (LinkKind.TABLE, LinkKind.WATCH):
             _, tokens[kind.value] = links.make_link(kind, "owner", game=game)
         spare_link = links.make_link(LinkKind.TABLE, "owner", game=game)[0].id
+        spare_game = import_game(game_document("contract-rummy", ["Ann", "Ben"], [])).id
         _, tokens["invite"] = links.make_link(LinkKind.INVITE, "owner", role=Role.VIEWER)
         player = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
         member = db.session.scalar(select(User.id).where(User.username == "spare"))
         slug = db.session.scalar(select(HouseRules.slug))
         db.session.remove()
     assert slug is not None and player is not None and member is not None
-    return World(app, playing, finished, player, member, spare_link, slug, tokens)
+    return World(app, playing, finished, player, member, spare_link, slug, tokens, spare_game)
 
 
 @pytest.fixture(scope="module", params=conftest.BACKENDS)
@@ -155,10 +157,11 @@ def _address(world: World, endpoint: str, arguments: set[str]) -> str:
         values: dict[str, Any] = {}
         for name in arguments:
             values[name] = {
-                "game_id": world.playing,
+                "game_id": world.spare_game if endpoint == "games.delete" else world.playing,
                 "player_id": world.player,
                 "user_id": world.member,
                 "link_id": world.spare_link,
+                "house_rules_id": 1,
                 "number": 1,
                 "slug": world.rules,
                 "filename": "css/app.css",

@@ -31,6 +31,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import house_rules, scope
 from scorekeeper.accounts import links
+from scorekeeper.bin import services as bin_services
 from scorekeeper.extensions import db
 from scorekeeper.games.services import import_game
 from scorekeeper.models import (
@@ -80,6 +81,7 @@ class Seeds:
     member: int  # a second account of the household
     link: int  # a table link of the game in progress
     tokens: dict[str, str]  # a live token of each kind: table, watch, invite
+    binned: int  # a game in the bin
 
 
 _SEEDS: dict[int, Seeds] = {}
@@ -118,9 +120,21 @@ def seeded(app: Flask, client: FlaskClient) -> Seeds:
             )
             made[kind] = link.id
         member = db.session.scalar(select(User.id).where(User.username == "seeded-scorer"))
+        thrown = import_game(game_document("contract-rummy", ["Ann", IMG], []))
+        binned = thrown.id
+        bin_services.bin_game(thrown)
         db.session.remove()
     seeds = Seeds(
-        playing, finished, abandoned, spare, slug, players, member, made[LinkKind.TABLE], tokens
+        playing,
+        finished,
+        abandoned,
+        spare,
+        slug,
+        players,
+        member,
+        made[LinkKind.TABLE],
+        tokens,
+        binned,
     )
     _SEEDS[id(app)] = seeds
     return seeds
@@ -193,6 +207,11 @@ ROUTES: dict[str, Urls] = {
     "accounts.table_link": lambda s: [f"/t/{s.tokens['table']}"],
     "accounts.watch_link": lambda s: [f"/w/{s.tokens['watch']}"],
     "accounts.households": lambda s: ["/households"],
+    "games.delete": lambda s: [f"/games/{s.spare}/delete"],
+    "bin.index": lambda s: ["/bin"],
+    "bin.restore_game": lambda s: [f"/bin/games/{s.binned}/restore"],
+    "bin.restore_rules": lambda s: ["/bin/rules/1/restore"],
+    "bin.empty": lambda s: ["/bin/empty"],
 }
 
 # Where the form of a POST-only endpoint is (its field names are read from there).
@@ -210,6 +229,10 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "accounts.invite_member": lambda s, url: "/members",
     "accounts.add_game_link": lambda s, url: f"/games/{s.playing}/links",
     "accounts.revoke_link": lambda s, url: f"/games/{s.playing}/links",
+    "games.delete": lambda s, url: f"/games/{s.playing}",
+    "bin.restore_game": lambda s, url: "/bin",
+    "bin.restore_rules": lambda s, url: "/bin",
+    "bin.empty": lambda s, url: "/bin",
 }
 UPLOADS = {"games.upload", "history.restore"}
 # First-run setup answers 404 once the household has its owner, as it has here.
@@ -223,6 +246,8 @@ DESTRUCTIVE = {
     "accounts.logout",
     "accounts.remove_member",
     "accounts.revoke_link",
+    "games.delete",
+    "bin.empty",
 }
 
 

@@ -204,6 +204,7 @@ class Can(NamedTuple):
     view: bool
     score: bool
     links: bool
+    manage: bool
 
 
 def _viewer_can() -> Can:
@@ -212,6 +213,7 @@ def _viewer_can() -> Can:
         view=who.user is not None or (who.link is not None and who.link.kind == "table"),
         score=who.may(Permission.SCORE),
         links=who.may(Permission.LINKS),
+        manage=who.may(Permission.MANAGE),
     )
 
 
@@ -643,6 +645,16 @@ def may_i(game_id: int) -> ResponseReturnValue:
     if is_htmx():
         return render("games/_board.html", **_board_context(game))
     return redirect(url_for("games.show", game_id=game.id) + "#may-i")
+
+
+@bp.post("/<int:game_id>/delete")
+@requires(Permission.MANAGE)
+def delete(game_id: int) -> ResponseReturnValue:
+    from scorekeeper.bin import services as bin_services
+
+    bin_services.bin_game(_game_or_404(game_id))
+    flash("The game went to the bin: you can bring it back there for 30 days.", "success")
+    return redirect(url_for("bin.index"), code=303)
 
 
 # --- the game file ----------------------------------------------------------------------------

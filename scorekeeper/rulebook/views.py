@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, request, url_for
 
 from scorekeeper.access import Permission, requires
+from scorekeeper.bin import services as bin_services
 
 from .. import house_rules
 from ..rules import PRESETS, RuleSet, RuleSetError, describe_options, get_ruleset
@@ -95,8 +96,11 @@ def edit(slug: str) -> Response:
 def delete(slug: str) -> Response:
     record = _saved(slug)
     if request.method == "POST":
-        name = house_rules.delete(slug)
-        flash(f"Deleted {name}. Games played with them keep their own copy.")
+        name = bin_services.bin_house_rules(slug)
+        flash(
+            f"{name} went to the bin: the owner can bring them back for 30 days. "
+            "Games played with them keep their own copy."
+        )
         return redirect(url_for("rules.index"), 303)
     return render("rules/delete.html", record=record)
 
