@@ -61,7 +61,8 @@ class MemberForm(FlaskForm):
 
 
 class InviteForm(FlaskForm):
-    role = SelectField("Role", choices=ROLE_CHOICES, default=Role.SCORER.value)
+    # Its own id: the members page shows this form beside the one that adds a member.
+    role = SelectField("Role", choices=ROLE_CHOICES, default=Role.SCORER.value, id="invite-role")
 
 
 class RoleForm(FlaskForm):

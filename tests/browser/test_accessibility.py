@@ -43,6 +43,11 @@ PAGES = [
     ("records", "/records"),
     ("upload", "/games/import"),
     ("backup", "/history/backup"),
+    ("members", "/members"),
+    ("account", "/account"),
+    ("table-links", "{playing}/links"),
+    ("bin", "/bin"),
+    ("households", "/households"),
 ]
 
 # Visible controls without an accessible name (no label, aria-label(ledby), text or title).
@@ -206,4 +211,19 @@ def test_a_whole_round_by_keyboard_alone(
     expect(page.locator("#board table.rounds tbody tr")).to_have_count(1)
     expect(page.locator("#board table.standings")).to_contain_text("17")
     screenshot(page, "keyboard-round-saved")
+    next(pages, None)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_sign_in_page_is_accessible_signed_out(
+    browser: Any, live_server: str, scheme: str
+) -> None:
+    pages = _page(browser, live_server, {**NARROW_PHONE, "color_scheme": scheme})
+    page = next(pages)
+    page.goto("/history")
+    page.wait_for_url(re.compile(r"/login"))
+    assert serious_accessibility_violations(page) == []
+    assert page.evaluate(UNLABELLED) == []
+    assert fits_width(page)
+    screenshot(page, f"sign-in-360-{scheme}")
     next(pages, None)
