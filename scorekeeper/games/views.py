@@ -52,6 +52,7 @@ from .forms import (
 )
 from .gamefile import NAME_LENGTH
 from .tally import (
+    MAX_TYPED_TOTAL,
     ROUND_FIELD,
     HandEntry,
     Problem,
@@ -59,6 +60,7 @@ from .tally import (
     Tally,
     check_table,
     points_of,
+    total_field,
 )
 
 CONFLICT = 409
@@ -339,8 +341,15 @@ def _round_entry(game: Game, form: RoundForm, number: int) -> RoundEntry:
             made = None
         elif tally.rules.contract(contracts[seat]).going_out_only:
             made = False
-        hands.append(HandEntry(cards=hand.cards, made_contract=made))
+        total = _typed_total(hand.total) if hand.total else None
+        hands.append(HandEntry(cards=hand.cards, made_contract=made, total=total))
     return RoundEntry(went_out=went_out, hands=tuple(hands))
+
+
+def _typed_total(text: str) -> int | None:
+    """A total typed on the round form, or None when it is no whole number 0 to 9999."""
+    total = whole_number(text)
+    return None if total is None or total > MAX_TYPED_TOTAL else total
 
 
 def _contracts(tally: Tally, number: int) -> tuple[int, ...]:
@@ -355,7 +364,11 @@ def _fill_round_form(form: RoundForm, players: int, played: Any = None) -> None:
     form.read_hands(players, request.form if request.method == "POST" else {})
     if played is not None:
         for stored in played.hands:
-            form.hands[stored.seat.position] = HandInput(stored.cards, stored.made_contract)
+            form.hands[stored.seat.position] = HandInput(
+                stored.cards,
+                stored.made_contract,
+                str(stored.points) if stored.typed_total else "",
+            )
         form.went_out.data = NOBODY if played.went_out is None else str(played.went_out.position)
 
 
@@ -379,12 +392,17 @@ def _hand_views(
     views = []
     for seat, name in enumerate(tally.names):
         text = form.hands[seat].cards
+        total_text = form.hands[seat].total
         try:
             cards = parse_cards(text)
             points: int | None = 0 if seat == went_out else points_of(text, rules)
             card_error = None
         except CardError as error:
             cards, points, card_error = [], None, str(error)
+        if total_text:
+            # A typed total is what the hand scores, whatever the cards field holds.
+            points = _typed_total(total_text)
+            card_error = None if points is not None else "not a whole number from 0 to 9999"
         contract = rules.contract(contracts[seat])
         views.append(
             {
@@ -400,6 +418,8 @@ def _hand_views(
                 "made_follows_going_out": contract.going_out_only,
                 "errors": errors.get(f"cards-{seat}", []),
                 "made_errors": errors.get(f"made-{seat}", []),
+                "total": total_text,
+                "total_errors": errors.get(f"total-{seat}", []),
             }
         )
     return views
@@ -464,7 +484,7 @@ def _render_round(
 def _anchor(field: str) -> str:
     """Where on the round form the message for ``field`` is shown."""
     kind, _, seat = field.partition("-")
-    if kind in ("cards", "made") and seat:
+    if kind in ("cards", "made", "total") and seat:
         return f"#hand-{seat}"
     return "#went-out" if field == "went_out" else "#table-error"
 
@@ -488,10 +508,21 @@ def _unless_saving(
         return _render_round(game, form, number=number, editing=editing, preview_seat=preview)
     if "save" not in request.form:
         return _render_round(game, form, number=number, editing=editing)
+    problems = [
+        Problem(
+            number,
+            total_field(seat),
+            f"Round {number}, {game.seats[seat].player.name}: a total is a whole number "
+            f"from 0 to {MAX_TYPED_TOTAL} (entered: {hand.total}).",
+        )
+        for seat, hand in enumerate(form.hands)
+        if hand.total and _typed_total(hand.total) is None
+    ]
     if form.went_out_seat(players) == "":
-        problem = Problem(number, "went_out", f"Round {number}: say who went out.")
+        problems.insert(0, Problem(number, "went_out", f"Round {number}: say who went out."))
+    if problems:
         return _render_round(
-            game, form, number=number, editing=editing, problems=[problem], status=UNPROCESSABLE
+            game, form, number=number, editing=editing, problems=problems, status=UNPROCESSABLE
         )
     return None
 

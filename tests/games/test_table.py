@@ -1,0 +1,116 @@
+"""Issue 14, the table experience: totals typed instead of cards, undo of the last round, the
+TV view, the result card to share, and what makes the app installable (manifest, worker)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from flask.testing import FlaskClient
+
+from ..helpers import players_of, round_form, save_round, start_game
+from .test_pages import field_errors, rounds_stored, text
+
+FOUR = ("Ann", "Ben", "Cy", "Dee")
+
+
+def save_with_totals(
+    client: FlaskClient,
+    game_id: int,
+    went_out: str,
+    cards: dict[str, str],
+    totals: dict[str, str],
+    *,
+    expect: int = 302,
+) -> str:
+    """Save a round where some hands are typed totals; the answer's body."""
+    players = players_of(client, game_id)
+    form = round_form(players, went_out, cards)
+    for name, total in totals.items():
+        form[f"hands-{players.index(name)}-total"] = total
+    form["save"] = "1"
+    response = client.post(f"/games/{game_id}/rounds/new", data=form)
+    assert response.status_code == expect, text(response)
+    return text(response)
+
+
+# --- typed totals -----------------------------------------------------------------------------
+
+
+def test_a_typed_total_scores_and_shows_on_the_board(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "37"})
+    document = client.get(f"/games/{game_id}/export").get_json()
+    dee = document["rounds"][0]["players"]["Dee"]
+    assert dee["cards"] is None and dee["points"] == 37
+    assert document["rounds"][0]["players"]["Ben"]["cards"] == "K Q"
+    totals = {standing["player"]: standing["total"] for standing in document["standings"]}
+    assert totals["Dee"] == 37
+    board = text(client.get(f"/games/{game_id}"))
+    assert 'aria-label="typed total"' in board and "total typed, no cards" in board
+
+
+def test_a_typed_total_is_kept_when_the_round_is_opened_to_correct(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "37"})
+    page = text(client.get(f"/games/{game_id}/rounds/1/edit"))
+    assert 'name="hands-3-total" value="37"' in page
+
+
+def test_typed_totals_are_refused_at_their_field(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    cases = [
+        ({"Dee": "-4"}, {"Ben": "K", "Cy": "5"}, "a total is a whole number from 0 to 9999"),
+        ({"Dee": "10000"}, {"Ben": "K", "Cy": "5"}, "a total is a whole number from 0 to 9999"),
+        ({"Dee": "4.5"}, {"Ben": "K", "Cy": "5"}, "a total is a whole number from 0 to 9999"),
+        ({"Ann": "12"}, {"Ben": "K", "Cy": "5", "Dee": "9"}, "Ann went out, so Ann scores 0"),
+        ({"Dee": "12"}, {"Ben": "K", "Cy": "5", "Dee": "9"}, "the cards left or a total, not both"),
+    ]
+    for totals, cards, message in cases:
+        page = save_with_totals(client, game_id, "Ann", cards, totals, expect=422)
+        assert any(message in error for error in field_errors(page)), (totals, field_errors(page))
+        assert 'aria-invalid="true" aria-describedby="total-' in page
+    assert rounds_stored(client, game_id) == 0
+
+
+def test_a_game_with_typed_totals_exports_and_imports_as_the_same_game(
+    client: FlaskClient,
+) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "37"})
+    save_with_totals(client, game_id, "Ben", {"Ann": "9"}, {"Cy": "0", "Dee": "120"})
+    exported = client.get(f"/games/{game_id}/export").get_json()
+    upload = io.BytesIO(json.dumps(exported).encode())
+    response = client.post("/games/import", data={"file": (upload, "game.json")})
+    assert response.status_code == 302, text(response)
+    again_id = int(response.headers["Location"].rstrip("/").split("/")[-1])
+    again = client.get(f"/games/{again_id}/export").get_json()
+    for key in ("rounds", "standings", "players", "status", "winners"):
+        assert again[key] == exported[key], key
+
+
+def test_a_game_file_total_must_be_a_whole_number(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "37"})
+    exported = client.get(f"/games/{game_id}/export").get_json()
+    for bad, message in (("37", "a whole number"), (99999, "from 0 to 9999")):
+        exported["rounds"][0]["players"]["Dee"]["points"] = bad
+        upload = io.BytesIO(json.dumps(exported).encode())
+        response = client.post("/games/import", data={"file": (upload, "game.json")})
+        assert response.status_code == 422 and message in text(response), text(response)
+
+
+def test_the_history_csv_says_which_points_were_typed(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "37"})
+    rows = list(csv.DictReader(io.StringIO(text(client.get("/history/rounds.csv")))))
+    typed = {row["player"]: row["typed_total"] for row in rows}
+    assert typed == {"Ann": "no", "Ben": "no", "Cy": "no", "Dee": "yes"}
+    assert next(row for row in rows if row["player"] == "Dee")["points"] == "37"
+
+
+def test_a_round_of_cards_only_still_saves(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})
+    assert rounds_stored(client, game_id) == 1
