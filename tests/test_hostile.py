@@ -156,6 +156,10 @@ ROUTES: dict[str, Urls] = {
         f"/games/{s.spare}/rounds/1/delete",
         f"/games/{s.finished}/rounds/3/delete",
     ],
+    "games.undo_round": lambda s: [
+        f"/games/{s.spare}/rounds/1/undo",
+        f"/games/{s.finished}/rounds/3/undo",
+    ],
     "games.abandon": lambda s: [f"/games/{s.spare}/abandon", f"/games/{s.finished}/abandon"],
     "games.may_i": lambda s: [f"/games/{s.playing}/may-i", f"/games/{s.finished}/may-i"],
     "games.export": lambda s: [f"/games/{g}/export" for g in _games(s)],
@@ -198,6 +202,7 @@ ROUTES: dict[str, Urls] = {
 # Where the form of a POST-only endpoint is (its field names are read from there).
 FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "games.delete_round": lambda s, url: f"/games/{s.playing}",
+    "games.undo_round": lambda s, url: f"/games/{s.playing}",
     "games.abandon": lambda s, url: f"/games/{s.playing}",
     "games.may_i": lambda s, url: f"/games/{s.playing}",
     "history.restore": lambda s, url: "/history/backup",
@@ -219,6 +224,7 @@ GONE = {"accounts.setup"}
 DESTRUCTIVE = {
     "games.abandon",
     "games.delete_round",
+    "games.undo_round",
     "rules.delete",
     "accounts.logout",
     "accounts.remove_member",

@@ -10,7 +10,7 @@ columns that the history pages aggregate in SQL.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -53,8 +53,14 @@ __all__ = [
     "rules_of",
     "start_game",
     "tally_of",
+    "undo_deadline",
+    "undo_last_round",
     "use_may_i",
 ]
+
+
+# How long after its saving the last round may be undone in one tap (later: correct it).
+UNDO_WINDOW = timedelta(minutes=10)
 
 
 class RoundRefused(ValueError):
@@ -424,8 +430,33 @@ def _changes(before: Tally, after: Tally, number: int) -> str:
     return "; ".join(changes) or "nothing changed"
 
 
-def delete_last_round(game: Game, number: int) -> None:
-    """Delete round ``number``, which must be the last one (else RoundConflict)."""
+def undo_deadline(game: Game) -> datetime | None:
+    """Until when the last round may be undone in one tap (None: there is no round)."""
+    if not game.rounds:
+        return None
+    return game.rounds[-1].created_at + UNDO_WINDOW
+
+
+def undo_last_round(game: Game, number: int, now: datetime | None = None) -> None:
+    """Take back round ``number``, the last one, within UNDO_WINDOW of its saving: a slip of
+    the thumb at the table. Later, or for another round, RoundConflict says why."""
+    deadline = undo_deadline(game)
+    if deadline is None or game.rounds[-1].number != number:
+        raise RoundConflict(
+            f"Round {number} is not the last round any more; only the last round can be undone."
+        )
+    if (now or utcnow()) > deadline:
+        minutes = int(UNDO_WINDOW.total_seconds() // 60)
+        raise RoundConflict(
+            f"Round {number} was saved more than {minutes} minutes ago and cannot be undone "
+            "any more: tap its number to correct it."
+        )
+    delete_last_round(game, number, log=f"Round {number} undone.")
+
+
+def delete_last_round(game: Game, number: int, *, log: str | None = None) -> None:
+    """Delete round ``number``, which must be the last one (else RoundConflict). ``log`` is
+    the change log's line (by default "Round N deleted.")."""
     if not game.rounds or game.rounds[-1].number != number:
         raise RoundConflict(
             f"Round {number} is not the last round any more; only the last round can be deleted."
@@ -438,7 +469,7 @@ def delete_last_round(game: Game, number: int) -> None:
         for seat in game.seats:
             db.session.expire(seat, ["hands"])
         recompute(game)
-        _log(game, f"Round {number} deleted.")
+        _log(game, log or f"Round {number} deleted.")
         db.session.commit()
     except Exception:
         db.session.rollback()

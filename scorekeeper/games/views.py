@@ -34,7 +34,7 @@ from scorekeeper import house_rules
 from scorekeeper.access import Permission, requires, visitor
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
-from scorekeeper.models import Game, Player
+from scorekeeper.models import Game, Player, utcnow
 from scorekeeper.rules import CardError, RuleSet, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
@@ -236,7 +236,14 @@ def _board_context(game: Game) -> dict[str, Any]:
         "events": list(reversed(game.events)),
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
         "can": _viewer_can(),
+        "undo_until": _undo_until(game),
     }
+
+
+def _undo_until(game: Game) -> datetime | None:
+    """Until when the board offers to undo the last round; None once that has passed."""
+    deadline = services.undo_deadline(game)
+    return deadline if deadline is not None and deadline > utcnow() else None
 
 
 class DrawnBoards:
@@ -637,6 +644,20 @@ def delete_round(game_id: int, number: int) -> ResponseReturnValue:
         flash(str(conflict), "error")
         return redirect(url_for("games.show", game_id=game.id))
     flash(f"Round {number} deleted.", "success")
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+@bp.post("/<int:game_id>/rounds/<int:number>/undo")
+@requires(Permission.SCORE)
+def undo_round(game_id: int, number: int) -> ResponseReturnValue:
+    """The scoreboard's one-tap undo of the round just saved (services.UNDO_WINDOW)."""
+    game = _game_or_404(game_id)
+    try:
+        services.undo_last_round(game, number)
+    except services.RoundConflict as conflict:
+        flash(str(conflict), "error")
+    else:
+        flash(f"Round {number} undone.", "success")
     return redirect(url_for("games.show", game_id=game.id))
 
 

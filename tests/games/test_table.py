@@ -6,9 +6,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import timedelta
 
+from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, utcnow
+
+from ..conftest import signed_in
 from ..helpers import players_of, round_form, save_round, start_game
 from .test_pages import field_errors, rounds_stored, text
 
@@ -113,4 +119,62 @@ def test_the_history_csv_says_which_points_were_typed(client: FlaskClient) -> No
 def test_a_round_of_cards_only_still_saves(client: FlaskClient) -> None:
     game_id = start_game(client, "twelve-step", FOUR)
     save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})
+    assert rounds_stored(client, game_id) == 1
+
+
+# --- undo -------------------------------------------------------------------------------------
+
+
+def _saved_minutes_ago(app: Flask, game_id: int, minutes: int) -> None:
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        game.rounds[-1].created_at = utcnow() - timedelta(minutes=minutes)
+        # As any change would: the board is drawn afresh (a drawn one hides its button by JS).
+        game.version += 1
+        db.session.commit()
+
+
+def test_the_last_round_is_undone_in_one_tap_and_logged(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})
+    save_round(client, game_id, "Ben", {"Ann": "K", "Cy": "5", "Dee": "9"})
+    board = text(client.get(f"/games/{game_id}"))
+    assert f'action="/games/{game_id}/rounds/2/undo"' in board and "Undo round 2" in board
+    response = client.post(f"/games/{game_id}/rounds/2/undo")
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith(f"/games/{game_id}")
+    assert rounds_stored(client, game_id) == 1
+    board = text(client.get(f"/games/{game_id}"))
+    assert "Round 2 undone." in board and "Undo round 1" in board
+
+
+def test_undo_is_refused_after_ten_minutes_and_not_offered(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})
+    _saved_minutes_ago(app, game_id, 11)
+    response = client.post(f"/games/{game_id}/rounds/1/undo", follow_redirects=True)
+    assert response.status_code == 200
+    assert "saved more than 10 minutes ago and cannot be undone" in text(response)
+    assert rounds_stored(client, game_id) == 1
+    assert "Undo round" not in text(client.get(f"/games/{game_id}"))
+
+
+def test_undo_of_a_round_that_is_not_the_last_is_refused(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})
+    save_round(client, game_id, "Ben", {"Ann": "K", "Cy": "5", "Dee": "9"})
+    response = client.post(f"/games/{game_id}/rounds/1/undo", follow_redirects=True)
+    assert "only the last round can be undone" in text(response)
+    assert rounds_stored(client, game_id) == 2
+    assert client.post(f"/games/{game_id}/rounds/9/undo").status_code == 302
+    assert client.post("/games/999/rounds/1/undo").status_code == 404
+
+
+def test_undo_is_neither_offered_nor_allowed_to_a_viewer(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})
+    viewer = signed_in(app, "vera", "viewer")
+    assert "Undo round" not in text(viewer.get(f"/games/{game_id}"))
+    assert viewer.post(f"/games/{game_id}/rounds/1/undo").status_code == 403
     assert rounds_stored(client, game_id) == 1
