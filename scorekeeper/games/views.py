@@ -40,6 +40,7 @@ from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
 from . import bp, services
+from .card import Result, ResultCards, draw_card, result_of
 from .forms import (
     NOBODY,
     PAD_RANKS,
@@ -310,6 +311,7 @@ def show(game_id: int) -> ResponseReturnValue:
         game_id=game_id,
         rules_name=rules_name,
         board=Markup(board),
+        result=_result(game_id)[0],
     )
 
 
@@ -329,6 +331,59 @@ def board(game_id: int) -> ResponseReturnValue:
         return Response(status=NO_CHANGE)
     board = _boards().get(game_id, version, created)
     return render("games/_board_drawn.html", board=Markup(board))
+
+
+# --- the TV view and the result card ---------------------------------------------------------
+
+
+@bp.get("/<int:game_id>/tv")
+@requires(Permission.VIEW, watch=True)
+def tv(game_id: int) -> ResponseReturnValue:
+    """The scoreboard in large type for a tablet or a TV beside the table: standings and who
+    deals next. Polls itself like the board: 204 while the game is unchanged."""
+    game = _game_or_404(game_id)
+    if is_htmx() and request.args.get("v") == str(game.version):
+        return Response(status=NO_CHANGE)
+    tally = services.tally_of(game)
+    context = {
+        "game": game,
+        "tally": tally,
+        "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
+    }
+    return render("games/tv.html", "games/_tv.html", **context)
+
+
+def _cards() -> ResultCards:
+    return current_app.extensions.setdefault("result_cards", ResultCards())
+
+
+def _result(game_id: int, *, with_png: bool = False) -> tuple[Result, bytes | None]:
+    """The game's result in words (and its card's PNG when asked), kept per game version."""
+    found = db.session.execute(
+        select(Game.version, Game.created_at).where(Game.id == game_id)
+    ).one_or_none()
+    if found is None:
+        abort(404)
+    key = (game_id, *found)
+    kept = _cards().get(key)
+    if kept is not None and (kept[1] is not None or not with_png):
+        return kept
+    game = _game_or_404(game_id)
+    result = result_of(services.tally_of(game), game.rules_name, game.started)
+    png = draw_card(result) if with_png else None
+    # Filed under the version of the rows just read, as the drawn boards are.
+    _cards().put((game_id, game.version, game.created_at), result, png)
+    return result, png
+
+
+@bp.get("/<int:game_id>/card.png")
+@requires(Permission.VIEW, watch=True)
+def card(game_id: int) -> ResponseReturnValue:
+    """The result card to share: the picture a link to the game previews with in a chat."""
+    _result_words, png = _result(game_id, with_png=True)
+    response = Response(png, mimetype="image/png")
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 # --- entering and correcting rounds ---------------------------------------------------------

@@ -113,3 +113,9 @@ document.addEventListener("change", (event) => {
   document.addEventListener("htmx:afterSettle", expire);
   window.setInterval(expire, 15000);
 })();
+
+// The service worker (static/sw.js, served at /sw.js so that it covers every page): the last
+// scoreboard seen of each game stays readable when the table's Wi-Fi drops out.
+if ("serviceWorker" in navigator && document.body.dataset.serviceWorker) {
+  navigator.serviceWorker.register(document.body.dataset.serviceWorker, { scope: "/" }).catch(() => {});
+}

@@ -6,12 +6,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import timedelta
 
 from flask import Flask
 from flask.testing import FlaskClient
+from PIL import Image
 
 from scorekeeper.extensions import db
+from scorekeeper.games.card import Result, ResultCards
 from scorekeeper.models import Game, utcnow
 
 from ..conftest import signed_in
@@ -178,3 +181,72 @@ def test_undo_is_neither_offered_nor_allowed_to_a_viewer(app: Flask, client: Fla
     assert "Undo round" not in text(viewer.get(f"/games/{game_id}"))
     assert viewer.post(f"/games/{game_id}/rounds/1/undo").status_code == 403
     assert rounds_stored(client, game_id) == 1
+
+
+# --- the TV view, the result card, installing -------------------------------------------------
+
+
+def test_the_tv_view_shows_the_standings_and_polls(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})
+    page = text(client.get(f"/games/{game_id}/tv"))
+    assert 'class="tv-standings"' in page and "Round 2: Ben deals" in page
+    fragment = client.get(f"/games/{game_id}/tv", headers={"HX-Request": "true"})
+    assert "<html" not in text(fragment) and 'id="tv"' in text(fragment)
+    polled = re.search(r'hx-get="[^"]*v=(\d+)"', text(fragment))
+    assert polled is not None
+    unchanged = client.get(
+        f"/games/{game_id}/tv?v={polled.group(1)}", headers={"HX-Request": "true"}
+    )
+    assert unchanged.status_code == 204
+    assert client.get("/games/999/tv").status_code == 404
+
+
+def test_the_result_card_is_a_1200_by_630_png_and_the_page_previews_it(
+    client: FlaskClient,
+) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})
+    response = client.get(f"/games/{game_id}/card.png")
+    assert response.status_code == 200 and response.mimetype == "image/png"
+    with Image.open(io.BytesIO(response.data)) as image:
+        assert image.size == (1200, 630)
+    page = text(client.get(f"/games/{game_id}"))
+    assert f'property="og:image" content="http://localhost/games/{game_id}/card.png"' in page
+    assert 'property="og:title" content="In progress: 12-Step Rummy"' in page
+    assert "Ann 0; " in page and "1 round played" in page
+    # A new round is a new version: a new card, not the one kept.
+    save_round(client, game_id, "Ben", {"Ann": "K", "Cy": "5", "Dee": "9"})
+    assert client.get(f"/games/{game_id}/card.png").data != response.data
+    assert client.get("/games/999/card.png").status_code == 404
+
+
+def test_the_cards_kept_are_bounded() -> None:
+    cards = ResultCards(size=2)
+    result = Result("t", "d", "h", "s", ())
+    moment = utcnow()
+    for version in range(5):
+        cards.put((1, version, moment), result, None)
+    assert len(cards.kept) == 2 and cards.get((1, 4, moment)) is not None
+    assert cards.get((1, 0, moment)) is None
+
+
+def test_the_manifest_and_the_service_worker(client: FlaskClient) -> None:
+    page = text(client.get("/"))
+    assert 'rel="manifest" href="/manifest.webmanifest"' in page
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    document = json.loads(manifest.data)
+    assert document["display"] == "standalone" and document["start_url"] == "/"
+    assert {icon["sizes"] for icon in document["icons"]} == {"192x192", "512x512"}
+    for icon in document["icons"]:
+        data = client.get(icon["src"]).data
+        with Image.open(io.BytesIO(data)) as image:
+            assert f"{image.width}x{image.height}" == icon["sizes"]
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and worker.mimetype == "text/javascript"
+    assert "Offline, last updated" in text(worker)
+    # Public: the sign-in page installs too, and a browser fetches the worker without a session.
+    stranger = client.application.test_client()
+    assert stranger.get("/sw.js").status_code == 200
+    assert stranger.get("/manifest.webmanifest").status_code == 200
