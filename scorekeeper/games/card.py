@@ -136,6 +136,15 @@ class ResultCards:
                 self.kept.move_to_end(key)
             return found
 
+    def seen(self, game_id: int, version: int) -> tuple[Result, bytes | None] | None:
+        """The newest kept of this game and version, whatever its creation time (for the
+        scoreboard's preview, which has read the version but not the creation time)."""
+        with self.lock:
+            for key in reversed(self.kept):
+                if key[:2] == (game_id, version):
+                    return self.kept[key]
+        return None
+
     def put(self, key: tuple[int, int, datetime], result: Result, png: bytes | None) -> None:
         with self.lock:
             self.kept[key] = (result, png)

@@ -304,14 +304,14 @@ def _board_page(game_id: int) -> tuple[str, int, str]:
 @bp.get("/<int:game_id>")
 @requires(Permission.VIEW, watch=True)
 def show(game_id: int) -> ResponseReturnValue:
-    rules_name, _version, board = _board_page(game_id)
+    rules_name, version, board = _board_page(game_id)
     return render(
         "games/show.html",
         "games/_board_drawn.html",
         game_id=game_id,
         rules_name=rules_name,
         board=Markup(board),
-        result=_result(game_id)[0],
+        result=_result(game_id, version=version)[0],
     )
 
 
@@ -357,8 +357,15 @@ def _cards() -> ResultCards:
     return current_app.extensions.setdefault("result_cards", ResultCards())
 
 
-def _result(game_id: int, *, with_png: bool = False) -> tuple[Result, bytes | None]:
-    """The game's result in words (and its card's PNG when asked), kept per game version."""
+def _result(
+    game_id: int, *, with_png: bool = False, version: int | None = None
+) -> tuple[Result, bytes | None]:
+    """The game's result in words (and its card's PNG when asked), kept per game version.
+    The scoreboard knows the version already (``version``): no query while it is kept."""
+    if version is not None and not with_png:
+        seen = _cards().seen(game_id, version)
+        if seen is not None:
+            return seen
     found = db.session.execute(
         select(Game.version, Game.created_at).where(Game.id == game_id)
     ).one_or_none()
