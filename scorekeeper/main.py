@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify
+import json
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, jsonify, url_for
 from sqlalchemy import select, text
 from sqlalchemy.orm import selectinload
 
@@ -59,3 +62,53 @@ def index() -> Response:
 def health() -> Response:
     db.session.execute(text("SELECT 1"))
     return jsonify(status="ok")
+
+
+# The files the service worker keeps for the table's Wi-Fi dropping out.
+SHELL_FILES = ("css/app.css", "js/app.js", "icons/icon-192.png", "icons/icon-512.png")
+
+
+@bp.get("/manifest.webmanifest")
+@requires(Permission.PUBLIC)
+def manifest() -> Response:
+    """The web app manifest: the app installs on a phone's home screen and opens full screen."""
+    document = {
+        "name": "Scorekeeper",
+        "short_name": "Scores",
+        "description": "Scores for Contract Rummy at the family table.",
+        "start_url": url_for("main.index"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f7f6f2",
+        "theme_color": "#1d6b45",
+        "icons": [
+            {
+                "src": url_for("static", filename=f"icons/icon-{size}.png"),
+                "sizes": f"{size}x{size}",
+                "type": "image/png",
+                "purpose": "any maskable",
+            }
+            for size in (192, 512)
+        ],
+    }
+    return Response(json.dumps(document, indent=2), mimetype="application/manifest+json")
+
+
+@bp.get("/sw.js")
+@requires(Permission.PUBLIC)
+def service_worker() -> Response:
+    """static/sw.js served from the site's root, so that its scope is every page."""
+    static = Path(current_app.static_folder or "static")
+    response = Response((static / "sw.js").read_text(), mimetype="text/javascript")
+    # Browsers look for a new worker on their own; no cache must keep an old one alive.
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.app_context_processor
+def service_worker_address() -> dict[str, object]:
+    """The worker's address, with the shell it keeps (versioned static addresses included)."""
+    from .assets import HTMX_FILE
+
+    shell = [url_for("static", filename=name) for name in (*SHELL_FILES, HTMX_FILE)]
+    return {"service_worker_url": url_for("main.service_worker", shell=json.dumps(shell))}

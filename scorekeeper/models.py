@@ -332,6 +332,8 @@ class Hand(HouseholdOwned, db.Model):
     made_contract: Mapped[bool] = mapped_column(Boolean, default=False)
     cards: Mapped[str] = mapped_column(String(CARDS_LENGTH), default="")
     points: Mapped[int] = mapped_column(Integer, default=0)
+    # The points were typed as a total (a family counting on paper): ``cards`` is then empty.
+    typed_total: Mapped[bool] = mapped_column(Boolean, default=False)
 
     round: Mapped[Round] = relationship(back_populates="hands")
     seat: Mapped[Seat] = relationship(back_populates="hands")

@@ -170,9 +170,17 @@ ROUTES: dict[str, Urls] = {
         f"/games/{s.spare}/rounds/1/delete",
         f"/games/{s.finished}/rounds/3/delete",
     ],
+    "games.undo_round": lambda s: [
+        f"/games/{s.spare}/rounds/1/undo",
+        f"/games/{s.finished}/rounds/3/undo",
+    ],
     "games.abandon": lambda s: [f"/games/{s.spare}/abandon", f"/games/{s.finished}/abandon"],
     "games.may_i": lambda s: [f"/games/{s.playing}/may-i", f"/games/{s.finished}/may-i"],
     "games.export": lambda s: [f"/games/{g}/export" for g in _games(s)],
+    "games.tv": lambda s: [f"/games/{g}/tv" for g in _games(s)],
+    "games.card": lambda s: [f"/games/{g}/card.png" for g in _games(s)],
+    "main.manifest": lambda s: ["/manifest.webmanifest"],
+    "main.service_worker": lambda s: ["/sw.js"],
     "games.upload": lambda s: ["/games/import"],
     "history.index": lambda s: ["/history"],
     "history.records_page": lambda s: ["/records"],
@@ -217,6 +225,7 @@ ROUTES: dict[str, Urls] = {
 # Where the form of a POST-only endpoint is (its field names are read from there).
 FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "games.delete_round": lambda s, url: f"/games/{s.playing}",
+    "games.undo_round": lambda s, url: f"/games/{s.playing}",
     "games.abandon": lambda s, url: f"/games/{s.playing}",
     "games.may_i": lambda s, url: f"/games/{s.playing}",
     "history.restore": lambda s, url: "/history/backup",
@@ -242,6 +251,7 @@ GONE = {"accounts.setup"}
 DESTRUCTIVE = {
     "games.abandon",
     "games.delete_round",
+    "games.undo_round",
     "rules.delete",
     "accounts.logout",
     "accounts.remove_member",
@@ -297,7 +307,8 @@ MESSAGE = re.compile(r'field-error|error-page|class="[^"]*\b(?:error|errors|prob
 def check(response: TestResponse, what: str) -> None:
     """No 5xx; a 4xx says why (an HTML page with a message on it, or some text)."""
     status = response.status_code
-    body = response.get_data(as_text=True)  # also runs a streamed answer to its end
+    # Also runs a streamed answer to its end; a picture (the result card) is no UTF-8.
+    body = response.get_data().decode(errors="replace")
     response.close()
     assert status < 500, f"{what}: {status}"
     if 400 <= status < 500 and status != 405:

@@ -23,6 +23,8 @@ from scorekeeper.models import CARDS_LENGTH, NAME_LENGTH
 # The pad's keys, in the order a hand is usually read: joker, ace, court cards, then down.
 PAD_RANKS = ("JK", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 NOBODY = "nobody"
+# Longer than any total that may be typed, short enough that no one pastes a novel into it.
+TOTAL_LENGTH = 12
 _SEPARATORS = re.compile(r"[\s,\-]+")
 
 
@@ -49,11 +51,13 @@ def remove_card(text: str, index: str) -> str:
 
 @dataclass
 class HandInput:
-    """One player's part of the round form: the leftover cards as typed, and whether they made
-    the contract (fields ``hands-<seat>-cards`` and ``hands-<seat>-made``)."""
+    """One player's part of the round form: the leftover cards as typed, whether they made
+    the contract, and a total typed instead of cards (fields ``hands-<seat>-cards``,
+    ``hands-<seat>-made`` and ``hands-<seat>-total``; an empty total means "count the cards")."""
 
     cards: str = ""
     made: bool = False
+    total: str = ""
 
 
 class RoundForm(FlaskForm):
@@ -70,6 +74,7 @@ class RoundForm(FlaskForm):
             HandInput(
                 cards=submitted.get(f"hands-{seat}-cards", "")[: CARDS_LENGTH * 2],
                 made=bool(submitted.get(f"hands-{seat}-made")),
+                total=submitted.get(f"hands-{seat}-total", "")[:TOTAL_LENGTH].strip(),
             )
             for seat in range(players)
         ]

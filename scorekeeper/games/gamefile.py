@@ -267,6 +267,10 @@ def _read_hand(
     cards = data.get("cards", "")
     if cards is None:
         cards = ""
+        points = data.get("points")
+        if points is not None:
+            # No cards but points: a total typed at the table (see _typed_points).
+            return _typed_points(number, name, made, points, problems)
     if not isinstance(cards, str):
         problems.append(
             f'Round {number}, {name}: "cards" must be the cards in notation, like "K Q 9 JK".'
@@ -276,6 +280,20 @@ def _read_hand(
         problems.append(f"Round {number}, {name}: more cards than any hand holds.")
         return None
     return HandEntry(cards=cards, made_contract=made)
+
+
+def _typed_points(
+    number: int, name: str, made: bool | None, points: Any, problems: list[str]
+) -> HandEntry | None:
+    """A hand written ``"cards": null, "points": N``: its points were typed as a total, with
+    no cards. The tally checks the range and that whoever went out scores 0."""
+    if isinstance(points, bool) or not isinstance(points, int):
+        problems.append(
+            f'Round {number}, {name}: "points" with "cards": null is a total typed at the '
+            f"table: a whole number (not {points!r})."
+        )
+        return None
+    return HandEntry(made_contract=made, total=points)
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -317,7 +335,8 @@ def write_game_file(
                         names[seat]: {
                             "contract": hand.contract,
                             "made_contract": hand.made_contract,
-                            "cards": hand.cards,
+                            # A typed total has no cards: null says so, and imports as typed.
+                            "cards": None if hand.typed_total else hand.cards,
                             "points": hand.points,
                         }
                         for seat, hand in enumerate(played.hands)

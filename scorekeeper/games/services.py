@@ -10,7 +10,7 @@ columns that the history pages aggregate in SQL.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -27,6 +27,7 @@ from .tally import (
     ABANDONED,
     IN_PROGRESS,
     HandEntry,
+    HandResult,
     Problem,
     RoundEntry,
     RoundResult,
@@ -53,8 +54,14 @@ __all__ = [
     "rules_of",
     "start_game",
     "tally_of",
+    "undo_deadline",
+    "undo_last_round",
     "use_may_i",
 ]
+
+
+# How long after its saving the last round may be undone in one tap (later: correct it).
+UNDO_WINDOW = timedelta(minutes=10)
 
 
 class RoundRefused(ValueError):
@@ -98,14 +105,18 @@ def entries_of(game: Game) -> list[RoundEntry]:
             RoundEntry(
                 went_out=None if played.went_out_id is None else position[played.went_out_id],
                 hands=tuple(
-                    HandEntry(cards=by_seat[seat].cards, made_contract=by_seat[seat].made_contract)
-                    if seat in by_seat
-                    else HandEntry()
+                    _entry_of(by_seat[seat]) if seat in by_seat else HandEntry()
                     for seat in range(len(game.seats))
                 ),
             )
         )
     return entries
+
+
+def _entry_of(hand: Hand) -> HandEntry:
+    if hand.typed_total:
+        return HandEntry(total=hand.points, made_contract=hand.made_contract)
+    return HandEntry(cards=hand.cards, made_contract=hand.made_contract)
 
 
 def names_of(game: Game) -> list[str]:
@@ -145,6 +156,7 @@ def recompute(game: Game, tally: Tally | None = None) -> Tally:
             hand.made_contract = computed.made_contract
             hand.cards = computed.cards
             hand.points = computed.points
+            hand.typed_total = computed.typed_total
     was_over = game.status != IN_PROGRESS
     game.status = tally.status
     game.round_count = len(tally.rounds)
@@ -231,13 +243,20 @@ def describe_round(tally: Tally, number: int, *, cards: bool = False) -> str:
     names = tally.names
     out = "nobody went out" if played.went_out is None else f"{names[played.went_out]} went out"
     parts = [
-        f"{names[seat]} {hand.cards or '–'}"
+        f"{names[seat]} {_hand_text(hand)}"
         if cards
         else f"{names[seat]} {hand.points}{' (made contract)' if hand.made_contract else ''}"
         for seat, hand in enumerate(played.hands)
         if seat != played.went_out
     ]
     return f"{out}; " + ", ".join(parts)
+
+
+def _hand_text(hand: HandResult) -> str:
+    """The cards of a hand in a line, or its typed total."""
+    if hand.typed_total:
+        return f"total {hand.points} typed"
+    return hand.cards or "none"
 
 
 def add_round(
@@ -314,6 +333,7 @@ def _append_round(
                 made_contract=hand.made_contract,
                 cards=hand.cards,
                 points=hand.points,
+                typed_total=hand.typed_total,
             )
         )
     return played
@@ -375,6 +395,8 @@ def edit_round(game: Game, number: int, entry: RoundEntry, *, version: int | Non
             stored = by_seat[seat.id]
             stored.cards = hand.cards
             stored.made_contract = hand.made_contract
+            stored.points = hand.points
+            stored.typed_total = hand.typed_total
         played.version += 1
         recompute(game, tally)
         _log(game, f"Round {number} corrected: {_changes(before, tally, number)}.")
@@ -398,9 +420,13 @@ def _changes(before: Tally, after: Tally, number: int) -> str:
         now = "nobody" if new.went_out is None else names[new.went_out]
         changes.append(f"went out {was} → {now}")
     for seat, (was_hand, hand) in enumerate(zip(old.hands, new.hands, strict=True)):
-        if was_hand.cards != hand.cards:
+        if (was_hand.cards, was_hand.typed_total, was_hand.points) != (
+            hand.cards,
+            hand.typed_total,
+            hand.points,
+        ):
             changes.append(
-                f"{names[seat]}'s cards {was_hand.cards or 'none'} → {hand.cards or 'none'} "
+                f"{names[seat]}'s cards {_hand_text(was_hand)} → {_hand_text(hand)} "
                 f"({was_hand.points} → {hand.points} points)"
             )
         if was_hand.made_contract != hand.made_contract:
@@ -410,8 +436,33 @@ def _changes(before: Tally, after: Tally, number: int) -> str:
     return "; ".join(changes) or "nothing changed"
 
 
-def delete_last_round(game: Game, number: int) -> None:
-    """Delete round ``number``, which must be the last one (else RoundConflict)."""
+def undo_deadline(game: Game) -> datetime | None:
+    """Until when the last round may be undone in one tap (None: there is no round)."""
+    if not game.rounds:
+        return None
+    return game.rounds[-1].created_at + UNDO_WINDOW
+
+
+def undo_last_round(game: Game, number: int, now: datetime | None = None) -> None:
+    """Take back round ``number``, the last one, within UNDO_WINDOW of its saving: a slip of
+    the thumb at the table. Later, or for another round, RoundConflict says why."""
+    deadline = undo_deadline(game)
+    if deadline is None or game.rounds[-1].number != number:
+        raise RoundConflict(
+            f"Round {number} is not the last round any more; only the last round can be undone."
+        )
+    if (now or utcnow()) > deadline:
+        minutes = int(UNDO_WINDOW.total_seconds() // 60)
+        raise RoundConflict(
+            f"Round {number} was saved more than {minutes} minutes ago and cannot be undone "
+            "any more: tap its number to correct it."
+        )
+    delete_last_round(game, number, log=f"Round {number} undone.")
+
+
+def delete_last_round(game: Game, number: int, *, log: str | None = None) -> None:
+    """Delete round ``number``, which must be the last one (else RoundConflict). ``log`` is
+    the change log's line (by default "Round N deleted.")."""
     if not game.rounds or game.rounds[-1].number != number:
         raise RoundConflict(
             f"Round {number} is not the last round any more; only the last round can be deleted."
@@ -424,7 +475,7 @@ def delete_last_round(game: Game, number: int) -> None:
         for seat in game.seats:
             db.session.expire(seat, ["hands"])
         recompute(game)
-        _log(game, f"Round {number} deleted.")
+        _log(game, log or f"Round {number} deleted.")
         db.session.commit()
     except Exception:
         db.session.rollback()

@@ -58,13 +58,25 @@ def made_field(seat: int) -> str:
     return f"made-{seat}"
 
 
+def total_field(seat: int) -> str:
+    return f"total-{seat}"
+
+
+# The largest hand total that may be typed: no hand of leftover cards comes near it.
+MAX_TYPED_TOTAL = 9999
+
+
 @dataclass(frozen=True)
 class HandEntry:
     """What was entered for one player in one round: the leftover cards in notation, and
-    whether they made their contract (None: not said, as the file allows for whoever went out)."""
+    whether they made their contract (None: not said, as the file allows for whoever went out).
+
+    ``total`` is the hand's points typed instead of cards, for a family that counts on paper:
+    the hand then has no cards and scores exactly that."""
 
     cards: str = ""
     made_contract: bool | None = None
+    total: int | None = None
 
 
 @dataclass(frozen=True)
@@ -96,6 +108,8 @@ class HandResult:
     made_contract: bool
     cards: str
     points: int
+    # The points were typed as a total, not counted from cards.
+    typed_total: bool = False
 
 
 @dataclass(frozen=True)
@@ -355,6 +369,12 @@ def _check_round(
         hand = entry.hands[seat] if seat < len(entry.hands) else HandEntry()
         contract = contracts[seat]
         going_out_only = rules.contract(contract).going_out_only
+        if hand.total is not None:
+            typed = _typed_hand(
+                rules, number, name, seat, seat == went_out, hand, contract, problems
+            )
+            hands.append(typed)
+            continue
         # Whether what was entered could be read (a refusal is already listed when not).
         readable = True
         try:
@@ -439,6 +459,79 @@ def _check_round(
                 )
             )
     return hands, problems
+
+
+def _typed_hand(
+    rules: RuleSet,
+    number: int,
+    name: str,
+    seat: int,
+    went_out: bool,
+    hand: HandEntry,
+    contract: int,
+    problems: list[Problem],
+) -> HandResult:
+    """A hand given as a typed total: a whole number 0 to MAX_TYPED_TOTAL, 0 for whoever went
+    out, and no cards beside it (one or the other: both would disagree sooner or later)."""
+    total = hand.total if hand.total is not None else 0
+    field = total_field(seat)
+    if isinstance(total, bool) or not 0 <= total <= MAX_TYPED_TOTAL:
+        problems.append(
+            Problem(
+                number,
+                field,
+                f"Round {number}, {name}: a total is a whole number from 0 to "
+                f"{MAX_TYPED_TOTAL} (entered: {total}).",
+            )
+        )
+        total = 0
+    if hand.cards.strip():
+        problems.append(
+            Problem(
+                number,
+                field,
+                f"Round {number}, {name}: give the cards left or a total, not both.",
+            )
+        )
+    made_contract = bool(hand.made_contract)
+    if went_out:
+        if total != 0:
+            problems.append(
+                Problem(
+                    number,
+                    field,
+                    f"Round {number}: {name} went out, so {name} scores 0 (entered: {total}).",
+                )
+            )
+            total = 0
+        if hand.made_contract is False:
+            problems.append(
+                Problem(
+                    number,
+                    made_field(seat),
+                    f"Round {number}: {name} went out, so {name} made contract "
+                    f"{contract}; it cannot be marked as not made.",
+                )
+            )
+        made_contract = True
+    elif made_contract and rules.contract(contract).going_out_only:
+        problems.append(
+            Problem(
+                number,
+                made_field(seat),
+                f"Round {number}: {name} did not go out, so {name} cannot have made "
+                f"contract {contract} ({rules.contract(contract).description}): "
+                "it is made only by going out.",
+            )
+        )
+        made_contract = False
+    return HandResult(
+        contract=contract,
+        made_contract=made_contract,
+        cards="",
+        points=total,
+        typed_total=True,
+    )
 
 
 def _ends_game(rules: RuleSet, number: int, hands: Sequence[HandResult]) -> bool:

@@ -34,12 +34,13 @@ from scorekeeper import house_rules
 from scorekeeper.access import Permission, requires, visitor
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
-from scorekeeper.models import Game, Player
+from scorekeeper.models import Game, Player, utcnow
 from scorekeeper.rules import CardError, RuleSet, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
 from . import bp, services
+from .card import Result, ResultCards, draw_card, result_of
 from .forms import (
     NOBODY,
     PAD_RANKS,
@@ -52,6 +53,7 @@ from .forms import (
 )
 from .gamefile import NAME_LENGTH
 from .tally import (
+    MAX_TYPED_TOTAL,
     ROUND_FIELD,
     HandEntry,
     Problem,
@@ -59,6 +61,7 @@ from .tally import (
     Tally,
     check_table,
     points_of,
+    total_field,
 )
 
 CONFLICT = 409
@@ -236,7 +239,14 @@ def _board_context(game: Game) -> dict[str, Any]:
         "events": list(reversed(game.events)),
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
         "can": _viewer_can(),
+        "undo_until": _undo_until(game),
     }
+
+
+def _undo_until(game: Game) -> datetime | None:
+    """Until when the board offers to undo the last round; None once that has passed."""
+    deadline = services.undo_deadline(game)
+    return deadline if deadline is not None and deadline > utcnow() else None
 
 
 class DrawnBoards:
@@ -296,13 +306,14 @@ def _board_page(game_id: int) -> tuple[str, int, str]:
 @bp.get("/<int:game_id>")
 @requires(Permission.VIEW, watch=True)
 def show(game_id: int) -> ResponseReturnValue:
-    rules_name, _version, board = _board_page(game_id)
+    rules_name, version, board = _board_page(game_id)
     return render(
         "games/show.html",
         "games/_board_drawn.html",
         game_id=game_id,
         rules_name=rules_name,
         board=Markup(board),
+        result=_result(game_id, version=version)[0],
     )
 
 
@@ -324,6 +335,66 @@ def board(game_id: int) -> ResponseReturnValue:
     return render("games/_board_drawn.html", board=Markup(board))
 
 
+# --- the TV view and the result card ---------------------------------------------------------
+
+
+@bp.get("/<int:game_id>/tv")
+@requires(Permission.VIEW, watch=True)
+def tv(game_id: int) -> ResponseReturnValue:
+    """The scoreboard in large type for a tablet or a TV beside the table: standings and who
+    deals next. Polls itself like the board: 204 while the game is unchanged."""
+    game = _game_or_404(game_id)
+    if is_htmx() and request.args.get("v") == str(game.version):
+        return Response(status=NO_CHANGE)
+    tally = services.tally_of(game)
+    context = {
+        "game": game,
+        "tally": tally,
+        "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
+    }
+    return render("games/tv.html", "games/_tv.html", **context)
+
+
+def _cards() -> ResultCards:
+    return current_app.extensions.setdefault("result_cards", ResultCards())
+
+
+def _result(
+    game_id: int, *, with_png: bool = False, version: int | None = None
+) -> tuple[Result, bytes | None]:
+    """The game's result in words (and its card's PNG when asked), kept per game version.
+    The scoreboard knows the version already (``version``): no query while it is kept."""
+    if version is not None and not with_png:
+        seen = _cards().seen(game_id, version)
+        if seen is not None:
+            return seen
+    found = db.session.execute(
+        select(Game.version, Game.created_at).where(Game.id == game_id)
+    ).one_or_none()
+    if found is None:
+        abort(404)
+    key = (game_id, *found)
+    kept = _cards().get(key)
+    if kept is not None and (kept[1] is not None or not with_png):
+        return kept
+    game = _game_or_404(game_id)
+    result = result_of(services.tally_of(game), game.rules_name, game.started)
+    png = draw_card(result) if with_png else None
+    # Filed under the version of the rows just read, as the drawn boards are.
+    _cards().put((game_id, game.version, game.created_at), result, png)
+    return result, png
+
+
+@bp.get("/<int:game_id>/card.png")
+@requires(Permission.VIEW, watch=True)
+def card(game_id: int) -> ResponseReturnValue:
+    """The result card to share: the picture a link to the game previews with in a chat."""
+    _result_words, png = _result(game_id, with_png=True)
+    response = Response(png, mimetype="image/png")
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
 # --- entering and correcting rounds ---------------------------------------------------------
 
 
@@ -341,8 +412,15 @@ def _round_entry(game: Game, form: RoundForm, number: int) -> RoundEntry:
             made = None
         elif tally.rules.contract(contracts[seat]).going_out_only:
             made = False
-        hands.append(HandEntry(cards=hand.cards, made_contract=made))
+        total = _typed_total(hand.total) if hand.total else None
+        hands.append(HandEntry(cards=hand.cards, made_contract=made, total=total))
     return RoundEntry(went_out=went_out, hands=tuple(hands))
+
+
+def _typed_total(text: str) -> int | None:
+    """A total typed on the round form, or None when it is no whole number 0 to 9999."""
+    total = whole_number(text)
+    return None if total is None or total > MAX_TYPED_TOTAL else total
 
 
 def _contracts(tally: Tally, number: int) -> tuple[int, ...]:
@@ -357,7 +435,11 @@ def _fill_round_form(form: RoundForm, players: int, played: Any = None) -> None:
     form.read_hands(players, request.form if request.method == "POST" else {})
     if played is not None:
         for stored in played.hands:
-            form.hands[stored.seat.position] = HandInput(stored.cards, stored.made_contract)
+            form.hands[stored.seat.position] = HandInput(
+                stored.cards,
+                stored.made_contract,
+                str(stored.points) if stored.typed_total else "",
+            )
         form.went_out.data = NOBODY if played.went_out is None else str(played.went_out.position)
 
 
@@ -381,12 +463,17 @@ def _hand_views(
     views = []
     for seat, name in enumerate(tally.names):
         text = form.hands[seat].cards
+        total_text = form.hands[seat].total
         try:
             cards = parse_cards(text)
             points: int | None = 0 if seat == went_out else points_of(text, rules)
             card_error = None
         except CardError as error:
             cards, points, card_error = [], None, str(error)
+        if total_text:
+            # A typed total is what the hand scores, whatever the cards field holds.
+            points = _typed_total(total_text)
+            card_error = None if points is not None else "not a whole number from 0 to 9999"
         contract = rules.contract(contracts[seat])
         views.append(
             {
@@ -402,6 +489,8 @@ def _hand_views(
                 "made_follows_going_out": contract.going_out_only,
                 "errors": errors.get(f"cards-{seat}", []),
                 "made_errors": errors.get(f"made-{seat}", []),
+                "total": total_text,
+                "total_errors": errors.get(f"total-{seat}", []),
             }
         )
     return views
@@ -466,7 +555,7 @@ def _render_round(
 def _anchor(field: str) -> str:
     """Where on the round form the message for ``field`` is shown."""
     kind, _, seat = field.partition("-")
-    if kind in ("cards", "made") and seat:
+    if kind in ("cards", "made", "total") and seat:
         return f"#hand-{seat}"
     return "#went-out" if field == "went_out" else "#table-error"
 
@@ -490,10 +579,21 @@ def _unless_saving(
         return _render_round(game, form, number=number, editing=editing, preview_seat=preview)
     if "save" not in request.form:
         return _render_round(game, form, number=number, editing=editing)
+    problems = [
+        Problem(
+            number,
+            total_field(seat),
+            f"Round {number}, {game.seats[seat].player.name}: a total is a whole number "
+            f"from 0 to {MAX_TYPED_TOTAL} (entered: {hand.total}).",
+        )
+        for seat, hand in enumerate(form.hands)
+        if hand.total and _typed_total(hand.total) is None
+    ]
     if form.went_out_seat(players) == "":
-        problem = Problem(number, "went_out", f"Round {number}: say who went out.")
+        problems.insert(0, Problem(number, "went_out", f"Round {number}: say who went out."))
+    if problems:
         return _render_round(
-            game, form, number=number, editing=editing, problems=[problem], status=UNPROCESSABLE
+            game, form, number=number, editing=editing, problems=problems, status=UNPROCESSABLE
         )
     return None
 
@@ -608,6 +708,20 @@ def delete_round(game_id: int, number: int) -> ResponseReturnValue:
         flash(str(conflict), "error")
         return redirect(url_for("games.show", game_id=game.id))
     flash(f"Round {number} deleted.", "success")
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+@bp.post("/<int:game_id>/rounds/<int:number>/undo")
+@requires(Permission.SCORE)
+def undo_round(game_id: int, number: int) -> ResponseReturnValue:
+    """The scoreboard's one-tap undo of the round just saved (services.UNDO_WINDOW)."""
+    game = _game_or_404(game_id)
+    try:
+        services.undo_last_round(game, number)
+    except services.RoundConflict as conflict:
+        flash(str(conflict), "error")
+    else:
+        flash(f"Round {number} undone.", "success")
     return redirect(url_for("games.show", game_id=game.id))
 
 

@@ -37,6 +37,8 @@ CSV_COLUMNS = (
     "cards",
     "points",
     "running_total",
+    # "yes" where the points were typed as a total, with no cards (a family counting on paper).
+    "typed_total",
 )
 
 
@@ -160,6 +162,7 @@ def csv_lines() -> Iterator[str]:
             Hand.cards,
             Hand.points,
             running,
+            Hand.typed_total,
         )
         .join(Round, Round.id == Hand.round_id)
         .join(Seat, Seat.id == Hand.seat_id)
@@ -186,6 +189,7 @@ def csv_lines() -> Iterator[str]:
             cards,
             points,
             total,
+            typed,
         ) = row
         writer.writerow(
             [
@@ -202,6 +206,7 @@ def csv_lines() -> Iterator[str]:
                 cards,
                 points,
                 total,
+                "yes" if typed else "no",
             ]
         )
         if buffer.tell() > 64 * 1024:

@@ -81,7 +81,7 @@ document.addEventListener("change", (event) => {
     if (!button) return;
     const url = button.dataset.copyLink;
     if (navigator.share) {
-      navigator.share({ title: "Referee ruling", url }).catch(() => {});
+      navigator.share({ title: button.dataset.shareTitle || "Referee ruling", url }).catch(() => {});
     } else if (navigator.clipboard) {
       navigator.clipboard.writeText(url).then(() => { button.textContent = "Link copied"; }, () => {});
     }
@@ -100,3 +100,22 @@ document.addEventListener("change", (event) => {
     hand.classList.toggle("is-out", hand.dataset.seat === radio.value);
   }
 });
+
+// games: a drawn scoreboard is kept until its game changes, so the undo button of the last
+// round hides itself once its time (data-until) has passed; the server refuses it then anyway.
+(() => {
+  const expire = () => {
+    document.querySelectorAll("form.undo[data-until]").forEach((form) => {
+      if (Date.now() > Date.parse(form.dataset.until)) form.hidden = true;
+    });
+  };
+  expire();
+  document.addEventListener("htmx:afterSettle", expire);
+  window.setInterval(expire, 15000);
+})();
+
+// The service worker (static/sw.js, served at /sw.js so that it covers every page): the last
+// scoreboard seen of each game stays readable when the table's Wi-Fi drops out.
+if ("serviceWorker" in navigator && document.body.dataset.serviceWorker) {
+  navigator.serviceWorker.register(document.body.dataset.serviceWorker, { scope: "/" }).catch(() => {});
+}

@@ -1,0 +1,153 @@
+"""The result card of a game: a 1200 x 630 PNG (the size chat apps preview a link with) that
+says who won, or that the game is in progress, with every total, the rules, the date and the
+rounds played. Drawn with Pillow, kept per game version like the drawn scoreboards.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .tally import Tally, names_in_words
+
+WIDTH, HEIGHT = 1200, 630
+MARGIN = 64
+# The app's own colours (static/css/app.css, light scheme): a card reads like the scoreboard.
+BACKGROUND = "#f7f6f2"
+TEXT = "#1c1d1f"
+MUTED = "#5a5f66"
+ACCENT = "#1d6b45"
+LINE = "#d5d3cc"
+# More players than this are summed up in one line: the card has room for a family, not a club.
+ROWS = 8
+
+
+@dataclass(frozen=True)
+class Result:
+    """What the card and the page's preview (og:title, og:description) say about a game."""
+
+    title: str
+    description: str
+    headline: str
+    subline: str
+    totals: tuple[tuple[str, int, bool], ...]
+
+
+def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
+    """The result of a game in words: winners or how it stands, and each player's total."""
+    rounds = len(tally.rounds)
+    played = f"{rounds} round{'s' if rounds != 1 else ''} played"
+    if tally.winners:
+        verb = "wins" if len(tally.winners) == 1 else "share the win"
+        headline = f"{names_in_words(list(tally.winner_names))} {verb}"
+    elif tally.is_over:
+        headline = "Game abandoned"
+    else:
+        headline = "In progress"
+    totals = tuple((s.name, s.total, s.is_winner) for s in tally.standings)
+    subline = f"{rules_name} · {started.strftime('%d %b %Y')} · {played}"
+    description = "; ".join(f"{name} {total}" for name, total, _ in totals) + f". {subline}."
+    return Result(
+        title=f"{headline}: {rules_name}",
+        description=description,
+        headline=headline,
+        subline=subline,
+        totals=totals,
+    )
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    # Pillow's own font (no system font to depend on); scalable where FreeType is built in.
+    return ImageFont.load_default(size=size)
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, int]:
+    """``text`` at ``size`` or smaller until it fits ``width``, shortened with … as a last
+    resort; the text and the size used."""
+    while size > 24 and draw.textlength(text, font=_font(size)) > width:
+        size -= 4
+    while len(text) > 1 and draw.textlength(text, font=_font(size)) > width:
+        text = text[:-2] + "…"
+    return text, size
+
+
+def draw_card(result: Result) -> bytes:
+    """The PNG of ``result``: headline, a line of rules, date and rounds, then the totals."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    inner = WIDTH - 2 * MARGIN
+    draw.rectangle((0, 0, WIDTH, 16), fill=ACCENT)
+    draw.text((MARGIN, 44), "Scorekeeper", font=_font(30), fill=ACCENT)
+    headline, size = _fit(draw, result.headline, 72, inner)
+    draw.text((MARGIN, 90), headline, font=_font(size), fill=TEXT)
+    subline, size = _fit(draw, result.subline, 34, inner)
+    draw.text((MARGIN, 186), subline, font=_font(size), fill=MUTED)
+    draw.line((MARGIN, 244, WIDTH - MARGIN, 244), fill=LINE, width=3)
+    shown = result.totals[:ROWS]
+    columns = 2 if len(shown) > 4 else 1
+    rows = -(-len(shown) // columns)
+    column_width = inner // columns
+    row_height = min(80, (HEIGHT - 280 - 40) // max(rows, 1))
+    font_size = min(48, row_height - 16)
+    for index, (name, total, winner) in enumerate(shown):
+        x = MARGIN + (index // rows) * column_width
+        y = 270 + (index % rows) * row_height
+        number = str(total)
+        number_width = draw.textlength(number, font=_font(font_size))
+        right = x + column_width - (40 if columns > 1 else 0)
+        label, label_size = _fit(draw, name, font_size, int(right - x - number_width - 24))
+        colour = ACCENT if winner else TEXT
+        if winner:
+            # The default font has no star: a bar before the winner's line marks it.
+            draw.rectangle((x - 28, y + 4, x - 18, y + font_size), fill=ACCENT)
+        # On one baseline, however much a long name had to shrink.
+        baseline = y + font_size
+        draw.text((x, baseline), label, font=_font(label_size), fill=colour, anchor="ls")
+        draw.text((right, baseline), number, font=_font(font_size), fill=colour, anchor="rs")
+    if len(result.totals) > ROWS:
+        more = len(result.totals) - ROWS
+        draw.text((MARGIN, HEIGHT - 52), f"and {more} more", font=_font(28), fill=MUTED)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+class ResultCards:
+    """Results and their cards, by game id, version and creation time (as the drawn
+    scoreboards are: a version changes with every change; the creation time tells apart two
+    games of one id in a database restored under a running server). Bounded: the oldest go."""
+
+    def __init__(self, size: int = 128) -> None:
+        self.size = size
+        self.kept: OrderedDict[tuple[int, int, datetime], tuple[Result, bytes | None]] = (
+            OrderedDict()
+        )
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[int, int, datetime]) -> tuple[Result, bytes | None] | None:
+        with self.lock:
+            found = self.kept.get(key)
+            if found is not None:
+                self.kept.move_to_end(key)
+            return found
+
+    def seen(self, game_id: int, version: int) -> tuple[Result, bytes | None] | None:
+        """The newest kept of this game and version, whatever its creation time (for the
+        scoreboard's preview, which has read the version but not the creation time)."""
+        with self.lock:
+            for key in reversed(self.kept):
+                if key[:2] == (game_id, version):
+                    return self.kept[key]
+        return None
+
+    def put(self, key: tuple[int, int, datetime], result: Result, png: bytes | None) -> None:
+        with self.lock:
+            self.kept[key] = (result, png)
+            self.kept.move_to_end(key)
+            while len(self.kept) > self.size:
+                self.kept.popitem(last=False)
