@@ -145,7 +145,8 @@ def _client(world: World, who: str) -> FlaskClient:
         sign_in(world.app, client, who)
     elif who in ("table", "watch"):
         path = "/t/" if who == "table" else "/w/"
-        assert client.get(path + world.tokens[who]).status_code == 303
+        # A table link leads to its game; a watch link's page carries the chat preview first.
+        assert client.get(path + world.tokens[who]).status_code == (303 if who == "table" else 200)
     return client
 
 
@@ -669,6 +670,26 @@ def test_a_table_link_scores_its_game_and_the_log_names_it(app: Flask) -> None:
     assert phone.get(f"/games/{other_game}").status_code == 404
 
 
+def test_a_watch_link_pasted_in_a_chat_previews_the_result(app: Flask) -> None:
+    owner = signed_in(app, "ann")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    save_round(owner, game_id, "Ann", {"Ben": "K Q"}, set())
+    with app.test_request_context(), scope.household(family_id(app)):
+        link, token = links.make_link(LinkKind.WATCH, "ann", game=db.session.get(Game, game_id))
+        link_id = link.id
+        db.session.remove()
+    robot = app.test_client()  # a chat's preview robot: no session, no cookies kept
+    page = robot.get(f"/w/{token}").get_data(as_text=True)
+    image = re.search(r'property="og:image" content="http://localhost(/w/[^"]+/card.png)"', page)
+    assert image and 'http-equiv="refresh"' in page and "Ann" in page
+    card = app.test_client().get(image.group(1))
+    assert card.status_code == 200 and card.mimetype == "image/png"
+    assert card.data.startswith(b"\x89PNG")
+    owner.post(f"/links/{link_id}/revoke")
+    assert app.test_client().get(image.group(1)).status_code == 404
+    assert app.test_client().get(f"/games/{game_id}/card.png").status_code == 302
+
+
 @pytest.mark.parametrize("token", ["", "x", "A" * 43, "A" * 400, "%00", "..%2F"])
 def test_a_malformed_or_unknown_token_answers_404(app: Flask, token: str) -> None:
     add_member(app, "ann")
@@ -689,7 +710,7 @@ def test_a_revoked_link_and_a_table_link_a_day_after_its_game_answer_404(app: Fl
         revoked_id = revoked.id
         db.session.remove()
     phone = app.test_client()
-    assert phone.get(f"/w/{revoked_token}").status_code == 303
+    assert phone.get(f"/w/{revoked_token}").status_code == 200
     assert owner.post(f"/links/{revoked_id}/revoke").status_code == 303
     assert phone.get(f"/games/{game_id}").status_code == 302  # the session it opened is over
     assert app.test_client().get(f"/w/{revoked_token}").status_code == 404
@@ -783,6 +804,6 @@ def test_the_command_line_makes_households_accounts_and_links(app: Flask, tmp_pa
     assert linked.exit_code == 0, linked.output
     url = linked.output.strip().splitlines()[-1]
     assert re.fullmatch(r"https?://\S+/w/[A-Za-z0-9_-]{43}", url)
-    assert app.test_client().get(url.split("/", 3)[3].join(["/", ""])).status_code == 303
+    assert app.test_client().get("/" + url.split("/", 3)[3]).status_code == 200
     exported = runner.invoke(args=["history", "export", "--household", "Others"])
     assert exported.exit_code == 0 and exported.stdout.strip() == ""

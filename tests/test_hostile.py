@@ -214,6 +214,7 @@ ROUTES: dict[str, Urls] = {
     "accounts.revoke_link": lambda s: [f"/links/{s.link}/revoke"],
     "accounts.table_link": lambda s: [f"/t/{s.tokens['table']}"],
     "accounts.watch_link": lambda s: [f"/w/{s.tokens['watch']}"],
+    "accounts.watch_card": lambda s: [f"/w/{s.tokens['watch']}/card.png"],
     "accounts.households": lambda s: ["/households"],
     "games.delete": lambda s: [f"/games/{s.spare}/delete"],
     "bin.index": lambda s: ["/bin"],

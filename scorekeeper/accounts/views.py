@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import abort, flash, redirect, request, url_for
+from flask import Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import func, select
@@ -362,7 +362,38 @@ def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
     who = visitor()
     if who.user is None or who.user.household_id != link.household_id:
         links.open_in_session(link)
-    return redirect(url_for("games.show", game_id=link.game_id), code=303)
+    board = url_for("games.show", game_id=link.game_id)
+    if kind != LinkKind.WATCH:
+        return redirect(board, code=303)
+    # A watch link is what a family pastes into a chat: its own page carries the preview (the
+    # chat's robot has no session), and a browser goes on to the live board at once.
+    from ..games.views import result_card
+
+    with scope.household(link.household_id):
+        result, _png = result_card(link.game_id)
+    return render(
+        "accounts/watch.html",
+        result=result,
+        board=board,
+        card=url_for("accounts.watch_card", token=token, _external=True),
+        here=url_for("accounts.watch_link", token=token, _external=True),
+    )
+
+
+@bp.get("/w/<token>/card.png")
+@requires(Permission.PUBLIC)
+def watch_card(token: str) -> ResponseReturnValue:
+    """The result card of a watch link's game, for the chat that shows the link."""
+    from ..games.views import result_card
+
+    link = links.find(token, LinkKind.WATCH)
+    if link is None or link.game_id is None:
+        abort(404)
+    with scope.household(link.household_id):
+        _result, png = result_card(link.game_id, with_png=True)
+    response = Response(png, mimetype="image/png")
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.get("/t/<token>")

@@ -313,7 +313,7 @@ def show(game_id: int) -> ResponseReturnValue:
         game_id=game_id,
         rules_name=rules_name,
         board=Markup(board),
-        result=_result(game_id, version=version)[0],
+        result=result_card(game_id, version=version)[0],
     )
 
 
@@ -359,7 +359,7 @@ def _cards() -> ResultCards:
     return current_app.extensions.setdefault("result_cards", ResultCards())
 
 
-def _result(
+def result_card(
     game_id: int, *, with_png: bool = False, version: int | None = None
 ) -> tuple[Result, bytes | None]:
     """The game's result in words (and its card's PNG when asked), kept per game version.
@@ -389,7 +389,7 @@ def _result(
 @requires(Permission.VIEW, watch=True)
 def card(game_id: int) -> ResponseReturnValue:
     """The result card to share: the picture a link to the game previews with in a chat."""
-    _result_words, png = _result(game_id, with_png=True)
+    _result_words, png = result_card(game_id, with_png=True)
     response = Response(png, mimetype="image/png")
     response.headers["Cache-Control"] = "private, no-cache"
     return response
