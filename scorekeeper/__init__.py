@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import assets, config, errors, inputs, security
+from . import assets, config, errors, inputs, security, server
 from .extensions import compress, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,6 +42,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     assets.init_app(app)
     errors.init_app(app)
+    server.init_app(app)
 
     for feature in FEATURES:
         if find_spec(f"{__name__}.{feature}") is not None:
