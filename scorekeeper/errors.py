@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    MethodNotAllowed,
+    RequestEntityTooLarge,
+)
 
+from .limits import size_in_words
 from .web import render
 
 MESSAGES = {
@@ -24,6 +30,14 @@ def init_app(app: Flask) -> None:
             "Reload the page and try again; nothing was saved."
         )
         return render("error.html", "_error.html", status=400, code=400, message=message)
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(error: RequestEntityTooLarge) -> Response:
+        taken = request.max_content_length
+        message = MESSAGES[413]
+        if taken:
+            message = f"That is too large: this page takes at most {size_in_words(taken)}."
+        return render("error.html", "_error.html", status=413, code=413, message=message)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:

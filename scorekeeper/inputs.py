@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Flask, Request
+from flask import Flask, Request, current_app
 from werkzeug.datastructures import ImmutableMultiDict, iter_multi_items
 from werkzeug.routing import IntegerConverter, UnicodeConverter
+
+from .limits import FORM_BYTES, REQUEST_BYTES
 
 NUL = "\x00"
 LARGEST_ID = 2**31 - 1  # the ids and numbers in addresses are 32-bit integer columns
@@ -36,6 +38,24 @@ class CleanParameters(ImmutableMultiDict[str, Any]):
 
 class CleanRequest(Request):
     parameter_storage_class = CleanParameters
+
+    @property
+    def max_content_length(self) -> int | None:
+        """The most a request may carry (413 beyond it, before the body is read): what its
+        endpoint takes (``limits.REQUEST_BYTES``, or a form's ``FORM_BYTES``), never more than
+        ``MAX_CONTENT_LENGTH``."""
+        if self._max_content_length is not None:
+            return self._max_content_length
+        largest: int | None = current_app.config["MAX_CONTENT_LENGTH"] if current_app else None
+        endpoint = self.url_rule.endpoint if self.url_rule is not None else None
+        taken = REQUEST_BYTES.get(endpoint or "", FORM_BYTES)
+        if taken is None:
+            return largest
+        return taken if largest is None else min(taken, largest)
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self._max_content_length = value
 
 
 class IdConverter(IntegerConverter):

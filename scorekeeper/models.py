@@ -28,9 +28,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
-
-NAME_LENGTH = 60
-CARDS_LENGTH = 400
+from .limits import CARDS_LENGTH, NAME_LENGTH
 
 
 def utcnow() -> datetime:

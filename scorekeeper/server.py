@@ -15,6 +15,8 @@ import click
 from flask import Flask
 from flask.cli import with_appcontext
 
+from .limits import RESTORE_BYTES
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_THREADS = 8
@@ -26,10 +28,15 @@ CONNECTION_LIMIT = 1000
 CHANNEL_TIMEOUT = 30
 
 
-def server_settings(host: str, port: int, threads: int) -> dict[str, Any]:
+def server_settings(
+    host: str, port: int, threads: int, largest_request: int | None = None
+) -> dict[str, Any]:
     """The waitress settings ``serve`` uses, shared with the benchmarks so they measure the
     server that ships."""
     return {
+        # Waitress buffers a body whole (to disk past 512 KB) before the app can refuse it:
+        # nothing larger than the app would take is worth reading at all.
+        "max_request_body_size": largest_request or RESTORE_BYTES,
         "host": host,
         "port": port,
         "threads": threads,
@@ -44,7 +51,8 @@ def run(
     """Serve the WSGI ``app`` until the process is stopped."""
     from waitress import serve
 
-    serve(app, **server_settings(host, port, threads))
+    config = getattr(app, "config", {})
+    serve(app, **server_settings(host, port, threads, config.get("MAX_CONTENT_LENGTH")))
 
 
 @click.command("serve")

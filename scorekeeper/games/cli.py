@@ -12,6 +12,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
 from . import bp
+from .gamefile import load_document
 from .services import GameFileError, export_game, import_game
 
 
@@ -20,12 +21,7 @@ from .services import GameFileError, export_game, import_game
 def import_command(file: BinaryIO) -> None:
     """Store the game in FILE (a game file) and print its id on the last line."""
     try:
-        document = json.loads(file.read())
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        click.echo(f"{file.name}: not a JSON document ({error}).", err=True)
-        sys.exit(1)
-    try:
-        game = import_game(document)
+        game = import_game(load_document(file))
     except GameFileError as error:
         click.echo(f"{file.name} was refused; nothing was stored:", err=True)
         for problem in error.problems:

@@ -33,6 +33,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper import house_rules
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
+from scorekeeper.limits import NAME_LENGTH
 from scorekeeper.models import Game, Player
 from scorekeeper.rules import CardError, RuleSet, parse_cards
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
@@ -48,7 +49,7 @@ from .forms import (
     add_card,
     remove_card,
 )
-from .gamefile import NAME_LENGTH
+from .gamefile import load_document
 from .tally import (
     ROUND_FIELD,
     HandEntry,
@@ -635,20 +636,12 @@ def upload() -> ResponseReturnValue:
     problems: list[str] = []
     if form.validate_on_submit():
         try:
-            document = json.loads(form.file.data.read())
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            problems = [f"This file is not a JSON document ({error})."]
-        except (ValueError, RecursionError):
-            # A number of thousands of digits, or lists nested thousands deep: no game file.
-            problems = ["This file is not a game file: its numbers or nesting are far too large."]
+            game = services.import_game(load_document(form.file.data.stream))
+        except services.GameFileError as refused:
+            problems = refused.problems
         else:
-            try:
-                game = services.import_game(document)
-            except services.GameFileError as refused:
-                problems = refused.problems
-            else:
-                flash("The game was imported.", "success")
-                return redirect(url_for("games.show", game_id=game.id))
+            flash("The game was imported.", "success")
+            return redirect(url_for("games.show", game_id=game.id))
     elif request.method == "POST":
         problems = [message for messages in form.errors.values() for message in messages]
     status = UNPROCESSABLE if problems else 200
