@@ -32,7 +32,13 @@ class CleanParameters(ImmutableMultiDict[str, Any]):
     def __init__(self, mapping: Any = None) -> None:
         items: Iterable[tuple[str, Any]] | None = None
         if mapping is not None:
-            items = [(without_nul(k), without_nul(v)) for k, v in iter_multi_items(mapping)]
+            # A multipart part whose name cannot be read (a line break in it) comes back named
+            # None: no field of ours, and it would break whatever reads the names as text.
+            items = [
+                (without_nul(k), without_nul(v))
+                for k, v in iter_multi_items(mapping)
+                if isinstance(k, str)
+            ]
         super().__init__(items)
 
 

@@ -219,7 +219,14 @@ def _read_started(value: Any, problems: list[str]) -> datetime | None:
             f'"started" ({value!r}) is not a time in ISO 8601, like "2026-11-20T19:30:00+00:00".'
         )
         return None
-    return started if started.tzinfo else started.replace(tzinfo=UTC)
+    if started.tzinfo is None:
+        return started.replace(tzinfo=UTC)
+    try:
+        # Kept in UTC: a time near the first or last day a date can name may have no UTC time.
+        return started.astimezone(UTC)
+    except OverflowError:
+        problems.append(f'"started" ({value!r}) is outside the years 1 to 9999.')
+        return None
 
 
 def _read_round(
