@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import (
     HTTPException,
     InternalServerError,
@@ -11,6 +12,7 @@ from werkzeug.exceptions import (
     RequestEntityTooLarge,
 )
 
+from .extensions import db
 from .limits import size_in_words
 from .web import render
 
@@ -47,6 +49,18 @@ def init_app(app: Flask) -> None:
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             response.headers["Allow"] = ", ".join(error.valid_methods)
         return response
+
+    @app.errorhandler(OperationalError)
+    def database_unavailable(error: OperationalError) -> Response:
+        # A write that waited out the busy timeout, a full disk, a server restarting: the
+        # transaction is gone, so the session must let go of it before anything else is read.
+        db.session.rollback()
+        app.logger.warning("database unavailable: %s", error)
+        message = (
+            "The database could not answer just now (it may be busy, full or restarting); "
+            "nothing was saved. Go back and try again in a moment."
+        )
+        return render("error.html", "_error.html", status=503, code=503, message=message)
 
     @app.errorhandler(InternalServerError)
     def server_error(error: InternalServerError) -> Response:

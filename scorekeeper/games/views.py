@@ -28,9 +28,11 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import house_rules
+from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.limits import NAME_LENGTH
@@ -472,8 +474,43 @@ def _unless_saving(
     return None
 
 
+SAVE_FAILED = (
+    "The database could not save this just now (it may be busy, full or restarting); "
+    "nothing was saved. Your entries are below: save again in a moment."
+)
+UNAVAILABLE = 503
+
+
+def _save_failed(game_id: int, number: int | None) -> ResponseReturnValue:
+    """The round form again, as it was typed, after the database failed the save (a full
+    disk, another writer past the busy timeout, a server restarting): read in a read-only
+    transaction, which a busy SQLite still serves."""
+    db.session.rollback()
+    reading_only()
+    game = _game_or_404(game_id)
+    form = RoundForm()
+    _fill_round_form(form, len(game.seats))
+    editing = number is not None
+    if number is None:
+        number = whole_number(form.number.data) or len(game.rounds) + 1
+    elif not any(played.number == number for played in game.rounds):
+        abort(404)
+    return _render_round(
+        game, form, number=number, editing=editing, status=UNAVAILABLE, message=SAVE_FAILED
+    )
+
+
 @bp.route("/<int:game_id>/rounds/new", methods=["GET", "POST"])
 def new_round(game_id: int) -> ResponseReturnValue:
+    try:
+        return _new_round(game_id)
+    except OperationalError:
+        if request.method != "POST":
+            raise
+        return _save_failed(game_id, None)
+
+
+def _new_round(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     players = len(game.seats)
     form = RoundForm()
@@ -527,6 +564,15 @@ def new_round(game_id: int) -> ResponseReturnValue:
 
 @bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
 def edit_round(game_id: int, number: int) -> ResponseReturnValue:
+    try:
+        return _edit_round(game_id, number)
+    except OperationalError:
+        if request.method != "POST":
+            raise
+        return _save_failed(game_id, number)
+
+
+def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     played = next((r for r in game.rounds if r.number == number), None)
     if played is None:
