@@ -45,6 +45,14 @@ class CleanParameters(ImmutableMultiDict[str, Any]):
 class CleanRequest(Request):
     parameter_storage_class = CleanParameters
 
+    def _load_form_data(self) -> None:
+        super()._load_form_data()
+        # Files reach only the pages that take one: elsewhere a file sent in a text field's
+        # name would reach the form as a file object where text is read.
+        endpoint = self.url_rule.endpoint if self.url_rule is not None else None
+        if endpoint not in REQUEST_BYTES and self.__dict__.get("files"):
+            self.__dict__["files"] = self.parameter_storage_class()
+
     @property
     def max_content_length(self) -> int | None:
         """The most a request may carry (413 beyond it, before the body is read): what its
@@ -92,7 +100,7 @@ def whole_number(text: str | None, *, below: int | None = None) -> int | None:
     """``text`` as a whole number written with the digits 0-9, at most LARGEST_ID (and less
     than ``below`` when given); None for anything else. ``str.isdigit`` is no such test: it
     takes "²" and "٣", and ``int`` refuses the first and any number of 4,300 digits or more."""
-    text = (text or "").strip()
+    text = (text if isinstance(text, str) else "").strip()
     if not (text.isascii() and text.isdigit()) or len(text) > len(str(LARGEST_ID)):
         return None
     number = int(text)

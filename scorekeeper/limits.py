@@ -35,7 +35,8 @@ BACKUP_LINE_BYTES = 5 * MEGABYTE
 FORM_BYTES = 1 * MEGABYTE
 GAME_UPLOAD_BYTES = GAME_FILE_BYTES + 64 * 1024
 RESTORE_BYTES = 64 * MEGABYTE
-# By endpoint; None: up to the ``MAX_CONTENT_LENGTH`` setting (RESTORE_BYTES unless configured).
+# The pages that take a file, and how large a request each takes; None: up to the
+# ``MAX_CONTENT_LENGTH`` setting (RESTORE_BYTES unless configured).
 REQUEST_BYTES: dict[str, int | None] = {
     "games.upload": GAME_UPLOAD_BYTES,
     "history.restore": None,
