@@ -125,14 +125,16 @@ def import_lines(stream: BinaryIO) -> ImportReport:
                 )
             )
             continue
+        if not raw or raw.isspace():
+            continue
+        # One copy of the line at a time: a line near the limit is 5 MB for each copy held.
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             report.refused.append((number, ["This line is not UTF-8 text."]))
             continue
-        text = text.strip().lstrip("\ufeff")
-        if not text:
-            continue
+        finally:
+            del raw
         try:
             document = json.loads(text)
         except json.JSONDecodeError as error:
@@ -144,6 +146,8 @@ def import_lines(stream: BinaryIO) -> ImportReport:
                 (number, ["This line is not a game: its numbers or nesting are far too large."])
             )
             continue
+        finally:
+            del text
         if not isinstance(document, dict):
             report.refused.append((number, ["This line is not a game document."]))
             continue
