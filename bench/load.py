@@ -1,16 +1,17 @@
-"""The load run: a table full of phones against the app served by gunicorn, on loopback only.
+"""The load run: a table full of phones against the app as it ships (``flask serve``), on loopback.
 
 Scorers each keep score of their own games (open the round form, save a round, repeat) while
 phones poll the scoreboards, for a bounded time. Afterwards the database itself is audited:
 every save that was answered as stored must be there (rounds lost: none), every round must hold
 a hand for every player, and every game's standings must be what its rounds add up to.
 
-``--kill-workers SECONDS`` also SIGKILLs a random gunicorn worker that often, mid-save: the
-audit then shows that a save is either all there or not there at all, never half.
+``--kill-server SECONDS`` also SIGKILLs the serving process that often, mid-save, and starts it
+again on the same port: the audit then shows that a save is either all there or not there at
+all, never half, and that every save answered as stored survived the kill.
 
     .venv/bin/python -m bench.load                        # SQLite, 20 s
     .venv/bin/python -m bench.load --database postgresql  # a throwaway PostgreSQL on loopback
-    .venv/bin/python -m bench.load --kill-workers 0.7     # with faults
+    .venv/bin/python -m bench.load --kill-server 0.7     # with faults
 
 The PostgreSQL run starts its own server as the test suite does (Debian's ``postgresql``
 package must be installed) unless ``SCOREKEEPER_TEST_POSTGRES_URI`` names one.
@@ -25,9 +26,7 @@ import json
 import os
 import random
 import re
-import signal
 import statistics
-import subprocess
 import tempfile
 import threading
 import time
@@ -40,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .serving import ROOT, gunicorn
+from .serving import ROOT, served
 
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 INPUT = re.compile(r"<input\b[^>]*>")
@@ -82,6 +81,8 @@ def make_account(environment: dict[str, str]) -> None:
             {
                 "SQLALCHEMY_DATABASE_URI": environment["SCOREKEEPER_SQLALCHEMY_DATABASE_URI"],
                 "SECRET_KEY": environment["SCOREKEEPER_SECRET_KEY"],
+                "PASSWORD_TIME_COST": 1,
+                "PASSWORD_MEMORY_KIB": 1024,
             }
         )
     finally:
@@ -103,13 +104,13 @@ class Phone:
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), _NoRedirect()
         )
-        for attempt in range(10):
+        for attempt in range(80):
             try:
                 _, page, _ = self.request("/login")
                 form = {"csrf_token": _csrf(page), "username": ACCOUNT[0], "password": ACCOUNT[1]}
                 status, _, _ = self.request("/login", form)
             except (OSError, http.client.HTTPException, RuntimeError):
-                if attempt == 9:
+                if attempt == 79:
                     raise
                 time.sleep(0.1)  # a worker killed mid-answer: ask again, as a phone would
                 continue
@@ -236,7 +237,7 @@ def poller(base: str, games: list[int], stop: float, tally: Tally, seed: int) ->
                 if status == 200 and match:
                     version = match.group(1)
         except (OSError, http.client.HTTPException):
-            # A worker killed mid-answer cuts the connection or the body short.
+            # A server killed mid-answer cuts the connection or the body short.
             with tally.lock:
                 tally.interrupted += 1
             time.sleep(0.05)
@@ -320,18 +321,13 @@ def database(kind: str, folder: Path) -> Iterator[str]:
         yield uri
 
 
-def worker_pids(master: int) -> list[int]:
-    found = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout
-    return [int(pid) for pid in found.split()]
-
-
 def run(
     kind: str = "sqlite",
     seconds: float = 20,
     scorers: int = 8,
     pollers: int = 24,
     kill_every: float | None = None,
-    workers: int = 3,
+    threads: int = 8,
 ) -> dict[str, Any]:
     with (
         tempfile.TemporaryDirectory(prefix="scorekeeper-load-") as folder,
@@ -341,42 +337,44 @@ def run(
             "SCOREKEEPER_INSTANCE_PATH": folder,
             "SCOREKEEPER_SQLALCHEMY_DATABASE_URI": uri,
             "SCOREKEEPER_SECRET_KEY": "load-run",
+            # Every phone signs in once; the run measures saving rounds, not Argon2.
+            "SCOREKEEPER_PASSWORD_TIME_COST": "1",
+            "SCOREKEEPER_PASSWORD_MEMORY_KIB": "1024",
         }
         (ROOT / "bench" / "results").mkdir(exist_ok=True)
         make_account(environment)
-        with gunicorn(
-            "scorekeeper:create_app()", environment, workers=workers, ready_path="/healthz"
-        ) as base:
+        with served(environment=environment, threads=threads, ready_path="/healthz") as server:
+            base = server.base
             setup = Phone(base)
             games = create_games(setup, scorers * 3)
             tally = Tally()
             stop = time.monotonic() + seconds
-            threads = [
+            phones = [
                 threading.Thread(target=scorer, args=(base, games[n::scorers], stop, tally, n))
                 for n in range(scorers)
             ] + [
                 threading.Thread(target=poller, args=(base, games, stop, tally, 1000 + n))
                 for n in range(pollers)
             ]
-            for thread in threads:
-                thread.start()
+            for phone in phones:
+                phone.start()
             kills = 0
             if kill_every:
-                master = _gunicorn_master(base)
+                chance = random.Random(7)
                 while time.monotonic() < stop:
-                    time.sleep(kill_every)
-                    pids = worker_pids(master)
-                    if pids:
-                        os.kill(random.choice(pids), signal.SIGKILL)
-                        kills += 1
-            for thread in threads:
-                thread.join()
+                    # A random moment, so the kill lands anywhere in a save.
+                    time.sleep(kill_every * chance.uniform(0.5, 1.5))
+                    server.kill()
+                    kills += 1
+                    server.start()
+            for phone in phones:
+                phone.join()
         report = {
             "database": kind,
             "seconds": seconds,
             "scorers": scorers,
             "pollers": pollers,
-            "workers_killed": kills,
+            "server_kills": kills,
             "saves_answered_stored": tally.saves,
             "saves_refused_as_stale": tally.conflicts,
             "requests_cut_by_a_kill": tally.interrupted,
@@ -392,32 +390,22 @@ def run(
         return report
 
 
-def _gunicorn_master(base: str) -> int:
-    port = base.rsplit(":", 1)[1]
-    found = subprocess.run(
-        ["pgrep", "-f", f"gunicorn.*127.0.0.1:{port}"], capture_output=True, text=True
-    ).stdout.split()
-    pids = [int(pid) for pid in found]
-    # The master is the one whose parent is not another gunicorn of this port.
-    return min(pids)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--scorers", type=int, default=8)
     parser.add_argument("--pollers", type=int, default=24)
-    parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--kill-workers", type=float, metavar="SECONDS", default=None)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--kill-server", type=float, metavar="SECONDS", default=None)
     arguments = parser.parse_args()
     report = run(
         arguments.database,
         arguments.seconds,
         arguments.scorers,
         arguments.pollers,
-        arguments.kill_workers,
-        arguments.workers,
+        arguments.kill_server,
+        arguments.threads,
     )
     print(json.dumps(report, indent=2))
 

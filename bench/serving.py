@@ -1,10 +1,12 @@
-"""Shared by the benchmark and the load run: gunicorn on loopback, and wrk to measure it."""
+"""Shared by the benchmark, the load run and the tests: the app served as it ships (``flask
+serve``, waitress) on loopback, and wrk to measure it."""
 
 from __future__ import annotations
 
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -12,8 +14,9 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,56 +27,103 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@contextmanager
-def gunicorn(
-    app: str,
-    environment: dict[str, str] | None = None,
-    workers: int = 2,
-    threads: int = 4,
-    ready_path: str = "/",
-) -> Iterator[str]:
-    """Serve ``app`` (a gunicorn app spec) on a free loopback port; yield its base URL."""
-    port = free_port()
-    log = open(ROOT / "bench" / "results" / f"gunicorn-{port}.log", "w")  # noqa: SIM115
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--workers",
-            str(workers),
-            "--threads",
-            str(threads),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--chdir",
-            str(ROOT),
-            "--log-level",
-            "warning",
-            app,
-        ],
-        env={**os.environ, **(environment or {})},
-        stdout=log,
-        stderr=log,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
+def serve_command(port: int, threads: int) -> list[str]:
+    """The production command, ``flask --app scorekeeper serve``, on a loopback port."""
+    return [
+        sys.executable,
+        "-m",
+        "flask",
+        "--app",
+        "scorekeeper",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--threads",
+        str(threads),
+    ]
+
+
+@dataclass
+class Server:
+    """One serving process on a fixed port, which can be killed and started again."""
+
+    command: list[str]
+    environment: dict[str, str]
+    log: IO[str]
+    ready_path: str
+    base: str
+    process: subprocess.Popen[bytes] | None = field(default=None)
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            self.command,
+            env=self.environment,
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=self.log,
+        )
         deadline = time.monotonic() + 30
         while True:
             try:
-                with urllib.request.urlopen(base + ready_path, timeout=2):
-                    break
+                with urllib.request.urlopen(self.base + self.ready_path, timeout=2):
+                    return
             except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError(f"gunicorn did not start: see {log.name}") from None
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise RuntimeError(f"the server did not start: see {self.log.name}") from None
                 time.sleep(0.1)
-        yield base
-    finally:
-        server.terminate()
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, whatever it was doing is cut off."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
         try:
-            server.wait(timeout=15)
+            self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            server.kill()
+            self.process.kill()
+            self.process.wait()
+
+
+@contextmanager
+def served(
+    command: list[str] | None = None,
+    environment: dict[str, str] | None = None,
+    threads: int = 8,
+    ready_path: str = "/",
+    port: int | None = None,
+    log_folder: Path | None = None,
+) -> Iterator[Server]:
+    """Run ``command`` (default: the app's ``serve``) on a free loopback port until the block
+    ends; the command is built by ``serve_command`` unless given (then ``{port}`` and
+    ``{threads}`` in it are filled in)."""
+    port = port or free_port()
+    if command is None:
+        command = serve_command(port, threads)
+    else:
+        command = [part.format(port=port, threads=threads) for part in command]
+    folder = log_folder or ROOT / "bench" / "results"
+    folder.mkdir(parents=True, exist_ok=True)
+    log = open(folder / f"serve-{port}.log", "w")  # noqa: SIM115 - closed below
+    server = Server(
+        command=command,
+        # Serve the code under test, wherever the package happens to be installed from.
+        environment={**os.environ, "PYTHONPATH": str(ROOT), **(environment or {})},
+        log=log,
+        ready_path=ready_path,
+        base=f"http://127.0.0.1:{port}",
+    )
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
         log.close()
 
 

@@ -1,9 +1,9 @@
-"""The web benchmark: pages served by gunicorn, measured against a bare Flask endpoint.
+"""The web benchmark: pages served by ``flask serve``, measured against a bare Flask endpoint.
 
     .venv/bin/python -m bench.web_bench [--seconds 10] [--connections 20] [--games 10000]
 
 It fills a fresh SQLite database with ``--games`` generated games (bench/history_bench.py) and
-one 4-player game of 30 rounds, serves the app and bench/bare_app.py with the same gunicorn
+one 4-player game of 30 rounds, serves the app and bench/bare_app.py with the same waitress
 settings, and drives each with wrk (Debian package ``wrk``) over loopback, as a phone would
 ask (``Accept-Encoding: gzip``). It reports requests per second, the ratio to the bare
 endpoint, p50 and p99 latency, SQL queries per page and bytes per page (as sent, compressed),
@@ -29,8 +29,19 @@ from typing import Any
 
 from sqlalchemy import event, select
 
-from .serving import ROOT, Load, gunicorn, wrk
+from .serving import ROOT, Load, served, wrk
 
+# The bare endpoint under the very settings of ``flask serve`` (bench/bare_app.py), so that the
+# ratio measures the app and nothing else.
+BARE_COMMAND = [
+    sys.executable,
+    "-m",
+    "bench.bare_app",
+    "--port",
+    "{port}",
+    "--threads",
+    "{threads}",
+]
 # What Chromium sends over plain HTTP (brotli only over HTTPS).
 GZIP = {"Accept-Encoding": "gzip, deflate"}
 
@@ -165,9 +176,10 @@ def main() -> None:
         # after the bare endpoint, several rounds over, and the medians are reported.
         rounds: dict[str, list[tuple[Load, Load]]] = {}
         with (
-            gunicorn("bench.bare_app:create_app()") as bare,
-            gunicorn("scorekeeper:create_app()", environment, ready_path="/healthz") as base,
+            served(BARE_COMMAND) as bare_server,
+            served(environment=environment, ready_path="/healthz") as app_server,
         ):
+            bare, base = bare_server.base, app_server.base
             # A phone at the table has been here before: it sends its session cookie.
             with urllib.request.urlopen(base + urls["scoreboard"]) as first:
                 cookie = first.headers["Set-Cookie"].split(";")[0]
@@ -209,7 +221,7 @@ def main() -> None:
             rows.append({"page": name, "queries": cost["queries"], "bytes": cost["bytes"]})
     print(f"\n{arguments.connections} connections, {arguments.seconds} s a measurement, ", end="")
     print(f"medians of {arguments.rounds} rounds, each page measured right after the bare endpoint")
-    print("both served by gunicorn, 2 workers x 4 threads, on loopback\n")
+    print("both served by waitress (flask serve settings), 8 threads, on loopback\n")
     print(
         "| page | bare req/s | req/s | ratio to bare | p50 ms | p99 ms | errors "
         "| SQL queries | bytes (gzip) |"

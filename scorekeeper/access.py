@@ -26,6 +26,8 @@ from flask_login import current_user
 from werkzeug.exceptions import HTTPException
 
 from . import scope
+from .db import READ_ONLY_METHODS
+from .extensions import db
 from .models import Link, LinkKind, Role, User, utcnow
 from .web import is_htmx, render
 
@@ -317,14 +319,27 @@ def check_request() -> Response | None:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if not host_allowed(app, request.host):
         abort(400, "This server does not answer to that name.")
-    who = _find_visitor()
+    endpoint = request.endpoint
+    # Finding who is asking only reads. On a request that will write, that read is ended
+    # before the view: the view's own transaction takes SQLite's write lock (and meets a busy
+    # database inside the view, which keeps what was typed), not this look-up.
+    writing = request.method not in READ_ONLY_METHODS
+    g.reading_only = writing
+    try:
+        who = _find_visitor()
+        setting_up = endpoint not in (None, "static", "accounts.setup", "main.health") and (
+            not accounts_exist(app)
+        )
+    finally:
+        if writing:
+            g.reading_only = False
+            db.session.rollback()
     g.visitor = who
     scope.set_for_request(who.household_id)
     g.actor = who.actor
-    endpoint = request.endpoint
     if endpoint is None:
         return None  # no such page: the 404 that follows needs nobody's permission
-    if endpoint not in ("static", "accounts.setup", "main.health") and not accounts_exist(app):
+    if setting_up:
         return redirect(url_for("accounts.setup"))  # type: ignore[return-value]
     access = declared(app, endpoint)
     if access is None:
@@ -371,8 +386,6 @@ def accounts_exist(app: Flask) -> bool:
     if app.extensions.get("scorekeeper_accounts_exist"):
         return True
     from sqlalchemy import select
-
-    from .extensions import db
 
     with scope.unscoped():
         found = db.session.scalar(select(User.id).limit(1)) is not None

@@ -11,6 +11,7 @@ from typing import Any
 import flask_migrate
 from flask import Flask
 
+from . import limits
 from .db import engine_options
 
 SECRET_KEY_FILE = "secret_key"
@@ -39,7 +40,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         "PASSWORD_MEMORY_KIB": 64 * 1024,
         "RATELIMIT_STORAGE_URI": "memory://",
         "RATELIMIT_HEADERS_ENABLED": True,
-        "MAX_CONTENT_LENGTH": 64 * 1024 * 1024,
+        # The largest request, a whole-history restore; every other page takes far less
+        # (``limits.REQUEST_BYTES``).
+        "MAX_CONTENT_LENGTH": limits.RESTORE_BYTES,
         # How often an open scoreboard asks whether another phone saved a round.
         "SCOREBOARD_POLL_SECONDS": 3,
         "HISTORY_PAGE_SIZE": 25,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from flask import has_request_context, request
+from flask import g, has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
@@ -40,8 +40,16 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
 def _begin_sqlite(connection: Connection) -> None:
     if connection.dialect.name != "sqlite":
         return
-    reading = has_request_context() and request.method in READ_ONLY_METHODS
+    reading = has_request_context() and (
+        request.method in READ_ONLY_METHODS or g.get("reading_only", False)
+    )
     connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
+
+def reading_only() -> None:
+    """The rest of this request only reads: its transactions need not wait for the write
+    lock (a save that failed still shows its form while another writer holds the lock)."""
+    g.reading_only = True
 
 
 def engine_options(uri: str) -> dict[str, Any]:

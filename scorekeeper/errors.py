@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    MethodNotAllowed,
+    RequestEntityTooLarge,
+)
 
+from .extensions import db
+from .limits import size_in_words
 from .web import render
 
 MESSAGES = {
@@ -25,6 +33,14 @@ def init_app(app: Flask) -> None:
         )
         return render("error.html", "_error.html", status=400, code=400, message=message)
 
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(error: RequestEntityTooLarge) -> Response:
+        taken = request.max_content_length
+        message = MESSAGES[413]
+        if taken:
+            message = f"That is too large: this page takes at most {size_in_words(taken)}."
+        return render("error.html", "_error.html", status=413, code=413, message=message)
+
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
         code = error.code or 500
@@ -33,6 +49,18 @@ def init_app(app: Flask) -> None:
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             response.headers["Allow"] = ", ".join(error.valid_methods)
         return response
+
+    @app.errorhandler(OperationalError)
+    def database_unavailable(error: OperationalError) -> Response:
+        # A write that waited out the busy timeout, a full disk, a server restarting: the
+        # transaction is gone, so the session must let go of it before anything else is read.
+        db.session.rollback()
+        app.logger.warning("database unavailable: %s", error)
+        message = (
+            "The database could not answer just now (it may be busy, full or restarting); "
+            "nothing was saved. Go back and try again in a moment."
+        )
+        return render("error.html", "_error.html", status=503, code=503, message=message)
 
     @app.errorhandler(InternalServerError)
     def server_error(error: InternalServerError) -> Response:

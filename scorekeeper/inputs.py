@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Flask, Request
+from flask import Flask, Request, current_app
 from werkzeug.datastructures import ImmutableMultiDict, iter_multi_items
 from werkzeug.routing import IntegerConverter, UnicodeConverter
+
+from .limits import FORM_BYTES, REQUEST_BYTES
 
 NUL = "\x00"
 LARGEST_ID = 2**31 - 1  # the ids and numbers in addresses are 32-bit integer columns
@@ -30,12 +32,44 @@ class CleanParameters(ImmutableMultiDict[str, Any]):
     def __init__(self, mapping: Any = None) -> None:
         items: Iterable[tuple[str, Any]] | None = None
         if mapping is not None:
-            items = [(without_nul(k), without_nul(v)) for k, v in iter_multi_items(mapping)]
+            # A multipart part whose name cannot be read (a line break in it) comes back named
+            # None: no field of ours, and it would break whatever reads the names as text.
+            items = [
+                (without_nul(k), without_nul(v))
+                for k, v in iter_multi_items(mapping)
+                if isinstance(k, str)
+            ]
         super().__init__(items)
 
 
 class CleanRequest(Request):
     parameter_storage_class = CleanParameters
+
+    def _load_form_data(self) -> None:
+        super()._load_form_data()
+        # Files reach only the pages that take one: elsewhere a file sent in a text field's
+        # name would reach the form as a file object where text is read.
+        endpoint = self.url_rule.endpoint if self.url_rule is not None else None
+        if endpoint not in REQUEST_BYTES and self.__dict__.get("files"):
+            self.__dict__["files"] = self.parameter_storage_class()
+
+    @property
+    def max_content_length(self) -> int | None:
+        """The most a request may carry (413 beyond it, before the body is read): what its
+        endpoint takes (``limits.REQUEST_BYTES``, or a form's ``FORM_BYTES``), never more than
+        ``MAX_CONTENT_LENGTH``."""
+        if self._max_content_length is not None:
+            return self._max_content_length
+        largest: int | None = current_app.config["MAX_CONTENT_LENGTH"] if current_app else None
+        endpoint = self.url_rule.endpoint if self.url_rule is not None else None
+        taken = REQUEST_BYTES.get(endpoint or "", FORM_BYTES)
+        if taken is None:
+            return largest
+        return taken if largest is None else min(taken, largest)
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self._max_content_length = value
 
 
 class IdConverter(IntegerConverter):
@@ -66,7 +100,7 @@ def whole_number(text: str | None, *, below: int | None = None) -> int | None:
     """``text`` as a whole number written with the digits 0-9, at most LARGEST_ID (and less
     than ``below`` when given); None for anything else. ``str.isdigit`` is no such test: it
     takes "²" and "٣", and ``int`` refuses the first and any number of 4,300 digits or more."""
-    text = (text or "").strip()
+    text = (text if isinstance(text, str) else "").strip()
     if not (text.isascii() and text.isdigit()) or len(text) > len(str(LARGEST_ID)):
         return None
     number = int(text)

@@ -35,12 +35,11 @@ from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from . import scope
 from .extensions import db
+from .limits import CARDS_LENGTH, NAME_LENGTH
 from .scope import household_for_insert
 from .status import GameStatus
 
-NAME_LENGTH = 60
-CARDS_LENGTH = 400
-USERNAME_LENGTH = 60
+USERNAME_LENGTH = NAME_LENGTH
 UID_LENGTH = 64
 
 

@@ -20,6 +20,25 @@ from contextlib import contextmanager
 from pathlib import Path
 
 URI_VARIABLE = "SCOREKEEPER_TEST_POSTGRES_URI"
+# The servers this module started, by URI: the pg_ctl command that controls each.
+_STARTED: dict[str, list[str]] = {}
+
+
+def restart_server(uri: str) -> bool:
+    """Stop the server of ``uri`` (fast: every connection is cut) and start it again; False
+    for a server this module did not start."""
+    pg_ctl = _STARTED.get(uri)
+    if pg_ctl is None:
+        return False
+    # Not captured: the restarted server inherits pg_ctl's output and would hold a pipe open.
+    subprocess.run(
+        _as_server_user([*pg_ctl, "-m", "fast", "-w", "restart"]),
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=60,
+    )
+    return True
 
 
 def server_binaries() -> Path | None:
@@ -66,6 +85,7 @@ def running_server() -> Iterator[str | None]:
     pg_ctl = [str(binaries / "pg_ctl"), "-D", str(data)]
     start = [*pg_ctl, "-o", options, "-l", str(root / "log"), "-w", "start"]
     run(_as_server_user(start), check=True, capture_output=True)
+    uri = ""
     try:
         for _ in range(50):
             ready = run(
@@ -78,8 +98,11 @@ def running_server() -> Iterator[str | None]:
         address = ["-h", "127.0.0.1", "-p", str(port), "-U", "postgres"]
         createdb = [str(binaries / "createdb"), *address, "scorekeeper_test"]
         run(createdb, check=True, capture_output=True)
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/scorekeeper_test"
+        uri = f"postgresql+psycopg://postgres@127.0.0.1:{port}/scorekeeper_test"
+        _STARTED[uri] = pg_ctl
+        yield uri
     finally:
+        _STARTED.pop(uri, None)
         run(
             _as_server_user([*pg_ctl, "-m", "immediate", "stop"]),
             capture_output=True,

@@ -47,7 +47,7 @@ from scorekeeper.models import (
     User,
 )
 
-from .conftest import add_member, family_id
+from .conftest import add_member, family_id, signed_in
 from .helpers import game_document, save_round, start_game, twelve_step_to_the_end
 
 SCRIPT = "<script>alert(1)</script>"
@@ -295,7 +295,9 @@ def field_names(app: Flask, client: FlaskClient, page: str) -> list[str]:
     key = (id(app), page)
     if key not in _FIELDS:
         parser = _FieldNames()
-        parser.feed(client.get(page).get_data(as_text=True))
+        answer = client.get(page)
+        if answer.mimetype == "text/html":  # a PNG card or a JSON file has no fields
+            parser.feed(answer.get_data(as_text=True))
         _FIELDS[key] = sorted(parser.names - {"csrf_token"})
     return _FIELDS[key]
 
@@ -793,3 +795,229 @@ def test_html_in_names_is_shown_as_text(app: Flask, client: FlaskClient) -> None
     body = client.get(response.headers["Location"]).get_data(as_text=True)
     _shows_escaped(body, "imported game")
     assert str(escape(IMG)) in body
+
+
+# --- the walker: every endpoint, every method, every part of a request -----------------------
+
+FAR_DATES = [
+    "9999-12-31",
+    "0001-01-01",
+    "0000-01-01",
+    "-0001-01-01",
+    "10000-01-01",
+    "2025-02-30",
+    "2025-13-01",
+    "99999999-01-01",
+    "9999-12-31T23:00:00-05:00",
+    "0001-01-01T00:00:00+01:00",
+    "1-1-1",
+    "2025-01-01\x00",
+]
+CONTROL = ["\x01\x07\x1b[31m", "\x7f", "\x1f\x1e", "a\u2028b", "\ud7ff", "\U0010ffff" * 3]
+WALK_VALUE = st.one_of(
+    VALUES,
+    st.sampled_from(FAR_DATES + CONTROL),
+    st.dates().map(str),
+)
+# The query names the pages read, wherever they are read (unknown ones must be ignored).
+QUERY_NAMES = [
+    "page",
+    "v",
+    "base",
+    "rules",
+    "game",
+    "player",
+    "players",
+    "mode",
+    "since",
+    "until",
+    "status",
+    "cards",
+    "meld",
+    "melds",
+    "contract",
+    "card",
+    "own",
+    "seat",
+]
+
+
+@pytest.fixture
+def visitor(app: Flask) -> FlaskClient:
+    """The client the walker sends everything with: signed in as an owner, so that it reaches
+    every page (what each role may reach is tests/test_access.py's)."""
+    return signed_in(app, "walker")
+
+
+def _path_values(seeds: Seeds) -> dict[str, list[str]]:
+    """Real values for each path argument, so that a request gets past the lookup."""
+    return {
+        "game_id": [str(g) for g in (seeds.playing, seeds.finished, seeds.abandoned, seeds.spare)],
+        "number": ["1", "2", "12"],
+        "player_id": [str(p) for p in seeds.players],
+        "slug": [seeds.rules, "twelve-step"],
+        "filename": ["css/app.css", "vendor/htmx.min.js", "../config.py", "css/"],
+        "user_id": [str(seeds.member)],
+        "link_id": [str(seeds.link)],
+        "house_rules_id": ["1"],
+        "token": [*seeds.tokens.values(), "x" * 43],
+    }
+
+
+def _page_of(endpoint: str, url: str, seeds: Seeds) -> str:
+    return FORM_PAGES[endpoint](seeds, url) if endpoint in FORM_PAGES else url
+
+
+def _stale_token(app: Flask) -> str:
+    """A real CSRF token, but of another browser's session: it must be refused here."""
+    app.config["WTF_CSRF_ENABLED"] = True
+    try:
+        other = app.test_client()
+        page = other.get("/login").get_data(as_text=True)
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = False
+    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    assert match, "no CSRF token on /login"
+    return match.group(1)
+
+
+def test_the_walker_reaches_every_endpoint_and_method(app: Flask) -> None:
+    """Every endpoint and every method it accepts is among what the walker draws from."""
+    drawn = {
+        (rule.endpoint, method)
+        for rule in app.url_map.iter_rules()
+        for method in rule.methods or ()
+    }
+    listed = {
+        (endpoint, method) for endpoint, methods in _all_methods(app).items() for method in methods
+    }
+    assert drawn == listed
+    for rule in app.url_map.iter_rules():
+        seeds = Seeds(1, 2, 3, 4, "r", (1,), 1, 1, {"table": "t"}, 5)
+        assert set(rule.arguments) <= set(_path_values(seeds)), rule
+
+
+def _all_methods(app: Flask) -> dict[str, set[str]]:
+    methods: dict[str, set[str]] = {}
+    for rule in app.url_map.iter_rules():
+        methods.setdefault(rule.endpoint, set()).update(rule.methods or set())
+    return methods
+
+
+@budget(250)
+@given(data=st.data())
+def test_walk_every_endpoint_with_every_method_and_hostile_values(
+    app: Flask, visitor: FlaskClient, data: st.DataObject
+) -> None:
+    """Any rule of ``app.url_map``, any method it takes (HEAD and OPTIONS too), each path part
+    a real value or a hostile one, random query arguments and form fields (real names and
+    others, repeated keys, a file where text is expected), with CSRF off, or on with no token
+    or another session's token: never a 500."""
+    seeds = seeded(app, visitor)
+    rules = sorted(
+        app.url_map.iter_rules(), key=lambda rule: (rule.rule, sorted(rule.methods or ()))
+    )
+    rule = data.draw(st.sampled_from(rules), label="rule")
+    method = data.draw(st.sampled_from(sorted(rule.methods or ())), label="method")
+    real = _path_values(seeds)
+    path = rule.rule
+    for name in sorted(rule.arguments):
+        value = data.draw(
+            st.one_of(
+                st.sampled_from(real[name]),
+                st.sampled_from(PATH_IDS),
+                WALK_VALUE.filter(lambda t: "/" not in t and t not in ("", ".", "..")),
+            ),
+            label=name,
+        )
+        path = re.sub(
+            rf"<[^>]*\b{name}>", quote(value, safe="%/" if name == "filename" else "%"), path
+        )
+    real_url = rule.rule
+    for name in rule.arguments:
+        real_url = re.sub(rf"<[^>]*\b{name}>", real[name][0], real_url)
+    names: list[str] = []
+    if rule.endpoint != "static":
+        page = _page_of(rule.endpoint, real_url, seeds)
+        names = (
+            field_names(app, visitor, page)
+            if "GET" in _all_methods(app)[rule.endpoint] or rule.endpoint in FORM_PAGES
+            else []
+        )
+    query = data.draw(
+        st.one_of(st.just({}), form_data(sorted({*names, *QUERY_NAMES}))), label="query"
+    )
+    form: dict[str, Any] = {}
+    if method in ("POST", "PUT", "PATCH", "DELETE"):
+        form = data.draw(form_data([*names, "save", "confirm"]), label="form")
+        if names and data.draw(st.booleans(), label="a file where text goes"):
+            form[data.draw(st.sampled_from(names))] = (io.BytesIO(b"K Q\x00\xff"), "x.txt")
+    csrf = data.draw(st.sampled_from(["off", "none", "stale"]), label="csrf")
+    if csrf == "stale":
+        form["csrf_token"] = _stale_token(app)
+    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    app.config["WTF_CSRF_ENABLED"] = csrf != "off"
+    try:
+        response = visitor.open(
+            path, method=method, query_string=query, data=form or None, headers=headers
+        )
+        what = f"{method} {path} {query!r} {form!r} csrf={csrf}"
+        if method in ("HEAD", "OPTIONS"):
+            # No body by definition: only the status can be judged.
+            assert response.status_code < 500, f"{what}: {response.status_code}"
+        else:
+            check(response, what)
+        if csrf != "off" and method == "POST" and rule.endpoint != "static":
+            # No state change gets past without a token of this session.
+            assert response.status_code >= 400, f"{what}: {response.status_code}"
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = False
+    assert_whole(app)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"until": "9999-12-31"},
+        {"since": "9999-12-31"},
+        {"since": "0001-01-01", "until": "9999-12-31"},
+        {"until": "0001-01-01"},
+        {"since": "0000-01-01"},
+        {"until": "10000-01-01"},
+    ],
+)
+def test_far_dates_in_the_history_filter(
+    app: Flask, client: FlaskClient, query: dict[str, str]
+) -> None:
+    response = client.get("/history", query_string=query)
+    check(response, f"/history {query}")
+    assert response.status_code in (200, 422)
+
+
+@pytest.mark.parametrize(
+    "started", ["9999-12-31T23:00:00-05:00", "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59"]
+)
+def test_far_start_times_in_a_game_file(app: Flask, client: FlaskClient, started: str) -> None:
+    """A time whose UTC instant falls outside years 1-9999 is refused by name; one inside is
+    stored, and every page showing it still answers."""
+    document = game_document("twelve-step", ["Ann", "Ben", "Cy"], [], started=started)
+    raw = json.dumps(document).encode()
+    response = client.post("/games/import", data={"file": (io.BytesIO(raw), "g.json")})
+    check(response, f"import started={started}")
+    if response.status_code == 422:
+        assert "outside the years 1 to 9999" in response.get_data(as_text=True)
+        return
+    assert response.status_code == 302
+    location = response.headers["Location"]
+    for url in (
+        location,
+        f"{location}/export",
+        "/history",
+        "/history/rounds.csv",
+        "/players",
+        "/",
+        "/history/backup/games.jsonl",
+    ):
+        answer = client.get(url)
+        check(answer, url)
+        assert answer.status_code == 200, url

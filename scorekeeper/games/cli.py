@@ -13,6 +13,7 @@ from scorekeeper.models import Game
 
 from ..accounts.cli import household_option, in_household
 from . import bp
+from .gamefile import load_document
 from .services import AlreadyStored, GameFileError, export_game, import_game
 
 
@@ -22,9 +23,11 @@ from .services import AlreadyStored, GameFileError, export_game, import_game
 def import_command(file: BinaryIO, household_name: str | None) -> None:
     """Store the game in FILE (a game file) and print its id on the last line."""
     try:
-        document = json.loads(file.read())
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        click.echo(f"{file.name}: not a JSON document ({error}).", err=True)
+        document = load_document(file)
+    except GameFileError as error:
+        click.echo(f"{file.name} was refused; nothing was stored:", err=True)
+        for problem in error.problems:
+            click.echo(f"- {problem}", err=True)
         sys.exit(1)
     with in_household(household_name):
         try:

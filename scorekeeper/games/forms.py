@@ -18,7 +18,7 @@ from wtforms import FieldList, HiddenField, SelectField, StringField
 from wtforms.validators import Length
 
 from scorekeeper.inputs import whole_number
-from scorekeeper.models import CARDS_LENGTH, NAME_LENGTH
+from scorekeeper.limits import CARDS_LENGTH, NAME_LENGTH
 
 # The pad's keys, in the order a hand is usually read: joker, ace, court cards, then down.
 PAD_RANKS = ("JK", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")

@@ -8,12 +8,21 @@ the app exports. See ``shared/spec/game-format.md``.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, BinaryIO
 
+from scorekeeper.limits import (
+    CARDS_LENGTH,
+    GAME_FILE_BYTES,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    NAME_LENGTH,
+    size_in_words,
+)
 from scorekeeper.names import name_key, tidy_name
 from scorekeeper.rules import RuleSet, get_ruleset
 from scorekeeper.status import GameStatus
@@ -22,8 +31,6 @@ from .tally import HandEntry, RoundEntry, Tally, tally_game
 
 FORMAT = "scorekeeper-game"
 VERSION = 1
-NAME_LENGTH = 60
-CARDS_LENGTH = 400
 
 RulesResolver = Callable[[Any], RuleSet]
 
@@ -52,6 +59,30 @@ class GameFile:
     tally: Tally
     # The game's identity wherever it travels (None: a new game, given one when stored).
     uid: str | None = None
+
+
+def load_document(stream: BinaryIO) -> Any:
+    """The JSON document of a game file read from ``stream``, reading at most one byte more
+    than a game file may hold: a larger file is refused without reading the rest of it.
+
+    Raises GameFileError when the file is too large, not UTF-8 JSON, or absurdly nested."""
+    raw = stream.read(GAME_FILE_BYTES + 1)
+    if len(raw) > GAME_FILE_BYTES:
+        raise GameFileError(
+            [
+                f"This file is larger than {size_in_words(GAME_FILE_BYTES)}, the most a game "
+                "file may be: it is not one game."
+            ]
+        )
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise GameFileError([f"This file is not a JSON document ({error})."]) from None
+    except (ValueError, RecursionError):
+        # A number of thousands of digits, or lists nested thousands deep: no game file.
+        raise GameFileError(
+            ["This file is not a game file: its numbers or nesting are far too large."]
+        ) from None
 
 
 def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) -> GameFile:
@@ -116,6 +147,12 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
     if not isinstance(rounds_data, list):
         problems.append('"rounds" must be a list of rounds (it may be empty).')
         complete = False
+    elif len(rounds_data) > MAX_ROUNDS:
+        # Refused before a single round is read: the count alone is enough.
+        problems.append(
+            f"A game has at most {MAX_ROUNDS} rounds; this file has {len(rounds_data)}."
+        )
+        complete = False
     elif names:
         for number, round_data in enumerate(rounds_data, start=1):
             entry = _read_round(number, round_data, names, keys, problems)
@@ -161,6 +198,9 @@ def _read_names(players: Any, problems: list[str]) -> list[str]:
         elif len(name) > NAME_LENGTH:
             problems.append(f"The name {name[:20]!r}… is too long (at most {NAME_LENGTH} letters).")
             good = False
+    if len(names) > MAX_PLAYERS:
+        problems.append(f"A game has at most {MAX_PLAYERS} players; this file has {len(names)}.")
+        return []
     if len(names) < 2:
         problems.append(f"A game needs at least 2 players; this file has {len(names)}.")
         good = False
@@ -190,7 +230,14 @@ def _read_started(value: Any, problems: list[str]) -> datetime | None:
             f'"started" ({value!r}) is not a time in ISO 8601, like "2026-11-20T19:30:00+00:00".'
         )
         return None
-    return started if started.tzinfo else started.replace(tzinfo=UTC)
+    if started.tzinfo is None:
+        return started.replace(tzinfo=UTC)
+    try:
+        # Kept in UTC: a time near the first or last day a date can name may have no UTC time.
+        return started.astimezone(UTC)
+    except OverflowError:
+        problems.append(f'"started" ({value!r}) is outside the years 1 to 9999.')
+        return None
 
 
 def _read_round(

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scorekeeper.limits import CARDS_LENGTH, MAX_HAND_CARDS, MAX_PLAYERS, MAX_ROUNDS
 from scorekeeper.names import name_key
 from scorekeeper.rules import (
     Card,
@@ -35,9 +36,6 @@ from scorekeeper.rules import (
     score_cards,
 )
 from scorekeeper.status import GameStatus
-
-# The longest leftover hand the database keeps, in notation.
-CARDS_LENGTH = 400
 
 IN_PROGRESS = GameStatus.IN_PROGRESS
 FINISHED = GameStatus.FINISHED
@@ -223,7 +221,15 @@ def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> 
                 f"{rules.name} needs at least {fewest} players; this game has {count}.",
             )
         )
-    if rules.max_players is not None and count > rules.max_players:
+    if count > MAX_PLAYERS:
+        problems.append(
+            Problem(
+                None,
+                PLAYERS_FIELD,
+                f"A game has at most {MAX_PLAYERS} players; this one has {count}.",
+            )
+        )
+    elif rules.max_players is not None and count > rules.max_players:
         problems.append(
             Problem(
                 None,
@@ -274,6 +280,14 @@ def tally_game(
     results: list[RoundResult] = []
     ended_after: int | None = None
 
+    if len(rounds) > MAX_ROUNDS:
+        problems.append(
+            Problem(
+                len(rounds),
+                ROUND_FIELD,
+                f"A game has at most {MAX_ROUNDS} rounds; this one would have {len(rounds)}.",
+            )
+        )
     for number, entry in enumerate(rounds, start=1):
         if ended_after is not None:
             problems.append(
@@ -383,7 +397,18 @@ def _check_round(
             problems.append(Problem(number, cards_field(seat), f"Round {number}, {name}: {error}."))
             cards = []
             readable = False
-        if len(format_cards(cards)) > CARDS_LENGTH:
+        if len(cards) > MAX_HAND_CARDS:
+            problems.append(
+                Problem(
+                    number,
+                    cards_field(seat),
+                    f"Round {number}, {name}: {len(cards)} cards are entered; a hand holds at "
+                    f"most {MAX_HAND_CARDS}.",
+                )
+            )
+            cards = []
+            readable = False
+        elif len(format_cards(cards)) > CARDS_LENGTH:
             problems.append(
                 Problem(
                     number,

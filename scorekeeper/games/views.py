@@ -28,12 +28,15 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import house_rules
 from scorekeeper.access import Permission, requires, visitor
+from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
+from scorekeeper.limits import NAME_LENGTH
 from scorekeeper.models import Game, Player, utcnow
 from scorekeeper.rules import CardError, RuleSet, parse_cards
 from scorekeeper.status import GameStatus
@@ -51,7 +54,7 @@ from .forms import (
     add_card,
     remove_card,
 )
-from .gamefile import NAME_LENGTH
+from .gamefile import load_document
 from .tally import (
     MAX_TYPED_TOTAL,
     ROUND_FIELD,
@@ -598,9 +601,44 @@ def _unless_saving(
     return None
 
 
+SAVE_FAILED = (
+    "The database could not save this just now (it may be busy, full or restarting); "
+    "nothing was saved. Your entries are below: save again in a moment."
+)
+UNAVAILABLE = 503
+
+
+def _save_failed(game_id: int, number: int | None) -> ResponseReturnValue:
+    """The round form again, as it was typed, after the database failed the save (a full
+    disk, another writer past the busy timeout, a server restarting): read in a read-only
+    transaction, which a busy SQLite still serves."""
+    db.session.rollback()
+    reading_only()
+    game = _game_or_404(game_id)
+    form = RoundForm()
+    _fill_round_form(form, len(game.seats))
+    editing = number is not None
+    if number is None:
+        number = whole_number(form.number.data) or len(game.rounds) + 1
+    elif not any(played.number == number for played in game.rounds):
+        abort(404)
+    return _render_round(
+        game, form, number=number, editing=editing, status=UNAVAILABLE, message=SAVE_FAILED
+    )
+
+
 @bp.route("/<int:game_id>/rounds/new", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def new_round(game_id: int) -> ResponseReturnValue:
+    try:
+        return _new_round(game_id)
+    except OperationalError:
+        if request.method != "POST":
+            raise
+        return _save_failed(game_id, None)
+
+
+def _new_round(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     players = len(game.seats)
     form = RoundForm()
@@ -655,6 +693,15 @@ def new_round(game_id: int) -> ResponseReturnValue:
 @bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def edit_round(game_id: int, number: int) -> ResponseReturnValue:
+    try:
+        return _edit_round(game_id, number)
+    except OperationalError:
+        if request.method != "POST":
+            raise
+        return _save_failed(game_id, number)
+
+
+def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     played = next((r for r in game.rounds if r.number == number), None)
     if played is None:
@@ -793,23 +840,15 @@ def upload() -> ResponseReturnValue:
     problems: list[str] = []
     if form.validate_on_submit():
         try:
-            document = json.loads(form.file.data.read())
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            problems = [f"This file is not a JSON document ({error})."]
-        except (ValueError, RecursionError):
-            # A number of thousands of digits, or lists nested thousands deep: no game file.
-            problems = ["This file is not a game file: its numbers or nesting are far too large."]
+            game = services.import_game(load_document(form.file.data.stream))
+        except services.AlreadyStored as held:
+            flash(str(held), "warning")
+            return redirect(url_for("games.show", game_id=held.game_id))
+        except services.GameFileError as refused:
+            problems = refused.problems
         else:
-            try:
-                game = services.import_game(document)
-            except services.AlreadyStored as held:
-                flash(str(held), "warning")
-                return redirect(url_for("games.show", game_id=held.game_id))
-            except services.GameFileError as refused:
-                problems = refused.problems
-            else:
-                flash("The game was imported.", "success")
-                return redirect(url_for("games.show", game_id=game.id))
+            flash("The game was imported.", "success")
+            return redirect(url_for("games.show", game_id=game.id))
     elif request.method == "POST":
         problems = [message for messages in form.errors.values() for message in messages]
     status = UNPROCESSABLE if problems else 200

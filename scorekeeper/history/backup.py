@@ -12,17 +12,21 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from flask import current_app
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
+from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
 from ..models import Game, Hand, Player, Round, Seat
 
 BATCH = 200
+# How much of an over-long line is read at a time while skipping it.
+SKIP_CHUNK = 64 * 1024
 CSV_COLUMNS = (
     "game",
     "started",
@@ -87,21 +91,57 @@ class ImportReport:
         return text + "."
 
 
-def import_lines(lines: Iterable[str | bytes]) -> ImportReport:
-    """Store the game on each line; blank lines are skipped, a refused line is reported with
-    its number (counting from 1) and the problems found, and the others are still stored."""
+def read_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
+    """(number, line) for every line of ``stream``, counting from 1; the line is None where it
+    is longer than BACKUP_LINE_BYTES: such a line is read past a chunk at a time, never held
+    whole, so a backup of any length costs at most one line of memory."""
+    number = 0
+    while True:
+        line = stream.readline(BACKUP_LINE_BYTES + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) <= BACKUP_LINE_BYTES or line.endswith(b"\n"):
+            yield number, line
+            continue
+        del line
+        while True:
+            rest = stream.readline(SKIP_CHUNK)
+            if not rest or rest.endswith(b"\n"):
+                break
+        yield number, None
+
+
+def import_lines(stream: BinaryIO) -> ImportReport:
+    """Store the game on each line of ``stream``; blank lines are skipped, a refused line is
+    reported with its number (counting from 1) and the problems found (at most
+    MAX_PROBLEMS_PER_LINE of them), and the others are still stored. One game's document is
+    in memory at a time."""
     from ..games.services import AlreadyStored, GameFileError, import_game
 
     report = ImportReport()
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in read_lines(stream):
+        if raw is None:
+            report.refused.append(
+                (
+                    number,
+                    [
+                        f"This line is longer than {size_in_words(BACKUP_LINE_BYTES)}, the most "
+                        "one game may take: it was not read."
+                    ],
+                )
+            )
+            continue
+        if not raw or raw.isspace():
+            continue
+        # One copy of the line at a time: a line near the limit is 5 MB for each copy held.
         try:
-            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             report.refused.append((number, ["This line is not UTF-8 text."]))
             continue
-        text = text.strip().lstrip("\ufeff")
-        if not text:
-            continue
+        finally:
+            del raw
         try:
             document = json.loads(text)
         except json.JSONDecodeError as error:
@@ -113,6 +153,8 @@ def import_lines(lines: Iterable[str | bytes]) -> ImportReport:
                 (number, ["This line is not a game: its numbers or nesting are far too large."])
             )
             continue
+        finally:
+            del text
         if not isinstance(document, dict):
             report.refused.append((number, ["This line is not a game document."]))
             continue
@@ -122,7 +164,7 @@ def import_lines(lines: Iterable[str | bytes]) -> ImportReport:
             report.already.append((number, held.game_id))
         except GameFileError as error:
             problems = [str(p) for p in getattr(error, "problems", None) or [str(error)]]
-            report.refused.append((number, problems))
+            report.refused.append((number, _at_most(problems)))
         except ValueError as error:
             db.session.rollback()
             report.refused.append((number, [str(error)]))
@@ -136,6 +178,13 @@ def import_lines(lines: Iterable[str | bytes]) -> ImportReport:
             report.stored.append((number, game.id))
             db.session.expunge_all()
     return report
+
+
+def _at_most(problems: list[str]) -> list[str]:
+    if len(problems) <= MAX_PROBLEMS_PER_LINE:
+        return problems
+    more = len(problems) - MAX_PROBLEMS_PER_LINE
+    return [*problems[:MAX_PROBLEMS_PER_LINE], f"… and {more} more problems on this line."]
 
 
 def _spreadsheet_text(value: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import IO
+from typing import IO, BinaryIO
 
 import click
 
@@ -38,7 +38,7 @@ def export_command(output: IO[str], household_name: str | None) -> None:
 @bp.cli.command("import")
 @click.argument("file", type=click.File("rb"))
 @household_option
-def import_command(file: IO[bytes], household_name: str | None) -> None:
+def import_command(file: BinaryIO, household_name: str | None) -> None:
     """Store every game of FILE (one game document per line; - for standard input).
 
     A refused game is reported by its line number on standard error, the others are stored;

@@ -32,7 +32,8 @@ class Filters:
             conditions.append(Game.rules_slug == self.rules)
         if self.since:
             conditions.append(Game.started >= _midnight(self.since))
-        if self.until:
+        # The last day a date can name (9999-12-31) has no next day: nothing is later anyway.
+        if self.until and self.until < date.max:
             conditions.append(Game.started < _midnight(self.until + timedelta(days=1)))
         if self.status:
             conditions.append(Game.status == self.status)

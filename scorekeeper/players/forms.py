@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, ValidationError
 
-from ..models import NAME_LENGTH
+from ..limits import NAME_LENGTH
 
 
 class RenameForm(FlaskForm):

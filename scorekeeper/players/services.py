@@ -14,7 +14,8 @@ from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..history.queries import FINISHED, game_summaries, kept_contract, rate
-from ..models import NAME_LENGTH, Game, Hand, Player, Seat, utcnow
+from ..limits import NAME_LENGTH
+from ..models import Game, Hand, Player, Seat, utcnow
 from ..names import name_key, tidy_name
 from ..status import GameStatus
 

@@ -18,6 +18,7 @@ from wtforms import (
 )
 from wtforms.validators import NumberRange, Optional
 
+from ..limits import REFEREE_MAX_CARDS, REFEREE_MAX_MELDS
 from ..rules import Card, CardError, parse_cards
 
 # What the referee can rule on, and the fields each question uses.
@@ -35,9 +36,8 @@ CARD_FIELDS: dict[str, tuple[str, ...]] = {
     "liberate": ("meld", "card"),
     "hand": ("cards",),
 }
-# More cards than any hand or meld at the table holds: a typo, and a guard for the engine.
-MAX_CARDS = 30
-MAX_MELDS = 8
+MAX_CARDS = REFEREE_MAX_CARDS
+MAX_MELDS = REFEREE_MAX_MELDS
 # Melds are written one per line, or separated by a slash (the link form: "5S 5H 5D / 7C 7D JK").
 MELD_SEPARATOR = re.compile(r"\s*[\n\r/|;]+\s*")
 

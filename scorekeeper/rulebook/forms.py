@@ -29,7 +29,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, Optional, ValidationError
 
 from ..inputs import whole_number
-from ..models import NAME_LENGTH
+from ..limits import NAME_LENGTH, TEXT_LENGTH
 from ..rules import OptionProblem, Rank, RuleSet, describe_options
 
 CARD_VALUE_KEYS = ("joker", *(rank.symbol for rank in Rank))
@@ -118,14 +118,25 @@ class HouseRulesForm(FlaskForm):
         filters=[lambda text: " ".join(text.split()) if isinstance(text, str) else text],
     )
     base = HiddenField()
-    contracts = TextAreaField("Contracts", [InputRequired("Give at least one contract.")])
+    contracts = TextAreaField(
+        "Contracts",
+        [
+            InputRequired("Give at least one contract."),
+            Length(max=TEXT_LENGTH, message=f"Contracts take at most {TEXT_LENGTH} characters."),
+        ],
+    )
     contract_order = SelectField()
     winner = SelectField()
     tie_break = SelectField()
     min_players = WholeNumberField(validators=[InputRequired(WHOLE_NUMBER)])
     max_players = WholeNumberField(validators=[Optional()])
     packs = FormField(PacksForm)
-    cards_dealt = StringField(validators=[InputRequired("Say how many cards are dealt.")])
+    cards_dealt = StringField(
+        validators=[
+            InputRequired("Say how many cards are dealt."),
+            Length(max=NAME_LENGTH, message=f"At most {NAME_LENGTH} characters."),
+        ]
+    )
     nobody_out_allowed = BooleanField()
     may_i = FormField(MayIForm)
     card_values = FormField(CardValuesForm)

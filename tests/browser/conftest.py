@@ -1,6 +1,6 @@
-"""A real browser against the real server: Playwright drives Debian's Chromium, gunicorn serves.
+"""A real browser against the real server: Playwright drives Debian's Chromium, waitress serves.
 
-The server runs as it would at a family's home: gunicorn with several workers on loopback,
+The server runs as it would at a family's home: ``flask serve`` (waitress) on loopback,
 on a SQLite file of its own. Screenshots of the main pages land in
 ``test-artifacts/screenshots/`` for a person to look at after a run.
 """
@@ -12,7 +12,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -21,8 +20,9 @@ from typing import Any
 
 import pytest
 
+from bench.serving import served
+
 from ..helpers import game_document, twelve_step_to_the_end
-from ..postgres import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -52,46 +52,14 @@ def _unavailable(message: str) -> None:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app served by gunicorn on a free loopback port, on a fresh SQLite database."""
+    """The app served as it ships (``flask serve``) on a free loopback port, on a fresh SQLite
+    database."""
     instance = tmp_path_factory.mktemp("live-instance")
-    port = free_port()
     environment = {
-        **os.environ,
         "SCOREKEEPER_INSTANCE_PATH": str(instance),
         "SCOREKEEPER_SCOREBOARD_POLL_SECONDS": "1",
-        # Serve the code under test, wherever the package happens to be installed from.
-        "PYTHONPATH": str(ROOT),
     }
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--workers",
-            "2",
-            "--threads",
-            "4",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--chdir",
-            str(ROOT),
-            "scorekeeper:create_app()",
-        ],
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=open(instance / "gunicorn.log", "w"),  # noqa: SIM115 - closed with the process
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=1) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError((instance / "gunicorn.log").read_text())
+    with served(environment=environment, ready_path="/healthz", log_folder=instance) as server:
         # The family's owner, made as the README says: on the command line.
         subprocess.run(
             [sys.executable, "-m", "flask", "--app", "scorekeeper", "users", "add", OWNER],
@@ -102,10 +70,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             check=True,
             capture_output=True,
         )
-        yield base
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+        yield server.base
 
 
 @pytest.fixture(scope="session")

@@ -114,11 +114,15 @@ def test_restoring_the_same_backup_twice_or_after_a_cut_changes_nothing(app: Fla
         assert len(lines) == 3
     restored_into = household_id(app, "Restored")
     with app.app_context(), scope.household(restored_into):
-        cut_short = backup.import_lines(lines[:2])  # a restore killed after two games
+
+        def stream(chosen: list[str]) -> io.BytesIO:
+            return io.BytesIO("".join(chosen).encode())
+
+        cut_short = backup.import_lines(stream(lines[:2]))  # a restore killed after two games
         assert len(cut_short.stored) == 2
-        whole = backup.import_lines(lines)
+        whole = backup.import_lines(stream(lines))
         assert len(whole.stored) == 1 and len(whole.already) == 2
-        again = backup.import_lines(lines)
+        again = backup.import_lines(stream(lines))
         assert again.stored == [] and len(again.already) == 3
         assert "3 games were here already" in again.summary
         assert _games() == 3

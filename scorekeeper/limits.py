@@ -1,0 +1,55 @@
+"""Every size the app accepts, in one place: forms, game files, backups, the tally, uploads.
+
+A person never comes near these (a real table has 2 to 8 players and plays 7 to 12 rounds), so
+they exist to refuse the hostile and the mistaken (a script gone wrong, the wrong file) with a
+message that names the limit, before the work of reading something huge is done. Their
+refusals quote the figures from here, so changing one changes every message with it.
+"""
+
+from __future__ import annotations
+
+MEGABYTE = 1024 * 1024
+
+# A game (shared/spec/game-format.md, "Limits").
+MAX_PLAYERS = 16
+MAX_ROUNDS = 500
+MAX_HAND_CARDS = 60
+
+# The columns' lengths: a name (player, house rules) and a leftover hand in card notation.
+NAME_LENGTH = 60
+CARDS_LENGTH = 400
+# Longer free text of a form (a house rule's contracts, melds for the referee).
+TEXT_LENGTH = 2000
+
+# The referee: more cards than any hand or meld at the table holds is a typo, and a guard for
+# the rules engine's search.
+REFEREE_MAX_CARDS = 30
+REFEREE_MAX_MELDS = 8
+
+# One game file, uploaded or read by ``game import``; one line of a backup.
+GAME_FILE_BYTES = 5 * MEGABYTE
+BACKUP_LINE_BYTES = 5 * MEGABYTE
+# What a request may carry: a form; a game-file upload (the file and the multipart framing
+# around it); a whole-history restore, read line by line, so its size costs disk, not memory
+# (the default of the ``MAX_CONTENT_LENGTH`` setting, which a family can raise).
+FORM_BYTES = 1 * MEGABYTE
+GAME_UPLOAD_BYTES = GAME_FILE_BYTES + 64 * 1024
+RESTORE_BYTES = 64 * MEGABYTE
+# The pages that take a file, and how large a request each takes; None: up to the
+# ``MAX_CONTENT_LENGTH`` setting (RESTORE_BYTES unless configured).
+REQUEST_BYTES: dict[str, int | None] = {
+    "games.upload": GAME_UPLOAD_BYTES,
+    "history.restore": None,
+}
+# The reasons a backup line was refused, kept per line: a report of a huge broken backup must
+# not grow without end.
+MAX_PROBLEMS_PER_LINE = 20
+
+
+def size_in_words(size: int) -> str:
+    """``5 MB``, ``64 KB``: a size as a person reads it."""
+    if size % MEGABYTE == 0:
+        return f"{size // MEGABYTE} MB"
+    if size >= MEGABYTE:
+        return f"{size / MEGABYTE:.1f} MB"
+    return f"{max(1, size // 1024)} KB"

@@ -1,0 +1,83 @@
+"""``flask --app scorekeeper serve``: the production server holds up under slow clients.
+
+150 sockets trickle their request headers a byte at a time, as a hostile or very bad connection
+would, and never finish; meanwhile 20 ordinary requests must each be answered within 2 s. Under
+a server that hands a socket to a worker before the request is whole (the previous advice,
+gunicorn's sync workers) three such sockets were enough to stop it answering at all.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.serving import Server, served
+
+pytestmark = pytest.mark.slow
+
+SLOW_SOCKETS = 150
+REQUESTS = 20
+BOUND_SECONDS = 2.0
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    environment = {"SCOREKEEPER_INSTANCE_PATH": str(tmp_path), "SCOREKEEPER_SECRET_KEY": "serve"}
+    with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as running:
+        yield running
+
+
+def trickle(port: int, stop: threading.Event, opened: list[socket.socket]) -> None:
+    """Open one socket and send a request's headers one byte every 0.2 s until ``stop``."""
+    request = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 10_000
+    connection = socket.create_connection(("127.0.0.1", port), timeout=5)
+    opened.append(connection)
+    for byte in request:
+        if stop.is_set():
+            return
+        try:
+            connection.send(bytes([byte]))
+        except OSError:
+            return
+        stop.wait(0.2)
+
+
+def test_slow_clients_cannot_stop_ordinary_requests(server: Server) -> None:
+    port = int(server.base.rsplit(":", 1)[1])
+    stop = threading.Event()
+    opened: list[socket.socket] = []
+    slow = [
+        threading.Thread(target=trickle, args=(port, stop, opened), daemon=True)
+        for _ in range(SLOW_SOCKETS)
+    ]
+    try:
+        for thread in slow:
+            thread.start()
+        # Every slow socket is connected and has started trickling before anything is timed.
+        deadline = time.monotonic() + 10
+        while len(opened) < SLOW_SOCKETS and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(opened) == SLOW_SOCKETS
+        time.sleep(0.5)
+        timings: list[tuple[str, int, float]] = []
+        for number in range(REQUESTS):
+            path = "/healthz" if number % 2 else "/history"
+            started = time.monotonic()
+            with urllib.request.urlopen(server.base + path, timeout=10) as answer:
+                answer.read()
+                timings.append((path, answer.status, time.monotonic() - started))
+        assert all(status == 200 for _, status, _ in timings), timings
+        slowest = max(seconds for _, _, seconds in timings)
+        assert slowest < BOUND_SECONDS, timings
+        # The slow sockets are still open and trickling: the server did not just drop them.
+        assert all(thread.is_alive() for thread in slow)
+    finally:
+        stop.set()
+        for connection in opened:
+            connection.close()
