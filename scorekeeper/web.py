@@ -8,9 +8,10 @@ JavaScript, the same view re-renders the full page with status 422.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from flask import Response, make_response, render_template, request
+from flask import Response, make_response, render_template, request, session
 
 UNPROCESSABLE = 422
 
@@ -31,4 +32,56 @@ def render(page: str, fragment: str | None = None, status: int = 200, **context:
     template = fragment if fragment is not None and is_htmx() else page
     response = make_response(render_template(template, **context), status)
     response.vary.add("HX-Request")
+    return response
+
+
+# --- conditional GET ----------------------------------------------------------------------------
+#
+# A page that can say cheaply what its answer depends on (a game's version, the household's
+# data) carries an ETag made of that and of who is asking, so a phone that already holds the
+# answer gets 304 without anything being rendered. The ETag is weak: the same page is sent
+# compressed or not, and its CSRF token is signed afresh, yet it is the same page (and
+# Flask-Compress leaves weak ETags as they are).
+
+
+def person_tag() -> str:
+    """Who the layout around a page is drawn for: the account or link, and the session's CSRF
+    secret (a page kept from before a sign-out holds a token that no longer works)."""
+    from .access import visitor
+
+    who = visitor()
+    user = who.user
+    link = who.link
+    parts = (
+        f"u{user.id}.{user.username}.{user.role}" if user is not None else "",
+        f"l{link.id}" if link is not None else "",
+        str(session.get("csrf_token", "")),
+    )
+    return hashlib.blake2b("|".join(parts).encode(), digest_size=12).hexdigest()
+
+
+def page_etag(*parts: object) -> str | None:
+    """The ETag of the answer about to be rendered from ``parts`` (what the page shows), or
+    None when it carries a message flashed for this one request (it must not come back)."""
+    if session.get("_flashes"):
+        return None
+    kind = "f" if is_htmx() else "p"
+    return ".".join([kind, *(str(part) for part in parts), person_tag()])
+
+
+def not_modified(etag: str | None) -> Response | None:
+    """304, with nothing rendered, when the phone already holds the answer ``etag`` names."""
+    if etag is None or not request.if_none_match.contains_weak(etag):
+        return None
+    response = Response(status=304)
+    return validated(response, etag)
+
+
+def validated(response: Response, etag: str | None) -> Response:
+    """Mark an answer that differs by person and by htmx: kept by no shared cache, and asked
+    again (conditionally) every time."""
+    if etag is not None:
+        response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.vary.update(("HX-Request", "Cookie"))
     return response

@@ -17,6 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from .. import house_rules, scope
 from ..extensions import db
+from ..games import scoreboard
 from ..models import Game, HouseRules, utcnow
 
 KEPT_FOR = timedelta(days=30)
@@ -41,7 +42,7 @@ class Binned:
 def bin_game(game: Game) -> None:
     game.deleted_at = utcnow()
     game.deleted_by = scope.actor() or None
-    game.version += 1
+    scoreboard.bump(game)
     db.session.commit()
 
 
@@ -95,7 +96,7 @@ def restore_game(game_id: int) -> Game:
             raise LookupError(game_id)
         game.deleted_at = None
         game.deleted_by = None
-        game.version += 1
+        scoreboard.bump(game)
         db.session.commit()
     return game
 

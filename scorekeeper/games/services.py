@@ -22,6 +22,7 @@ from scorekeeper.models import Game, GameEvent, Hand, Player, Round, Seat, new_u
 from scorekeeper.names import name_key, tidy_name
 from scorekeeper.rules import RuleSet, get_ruleset
 
+from . import scoreboard
 from .gamefile import GameFileError, read_game_file, write_game_file
 from .tally import (
     ABANDONED,
@@ -165,7 +166,7 @@ def recompute(game: Game, tally: Tally | None = None) -> Tally:
         game.ended = utcnow()
     elif not tally.is_over:
         game.ended = None
-    game.version = (game.version or 0) + 1
+    scoreboard.bump(game)
     return tally
 
 
@@ -531,7 +532,7 @@ def use_may_i(game: Game, position: int, change: int) -> Seat:
         )
     try:
         seat.may_i_used = used
-        game.version += 1
+        scoreboard.bump(game)
         _log(game, f"{name} {'called' if change > 0 else 'took back'} a May I ({used} used).")
         db.session.commit()
     except Exception:

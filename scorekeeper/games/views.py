@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
-import threading
-from collections import OrderedDict
-from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from flask import (
     Response,
@@ -20,29 +17,27 @@ from flask import (
     current_app,
     flash,
     redirect,
-    render_template,
     request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import house_rules
-from scorekeeper.access import Permission, requires, visitor
+from scorekeeper.access import Permission, requires
 from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.limits import NAME_LENGTH
-from scorekeeper.models import Game, Player, utcnow
+from scorekeeper.models import Game, Player
 from scorekeeper.rules import CardError, RuleSet, parse_cards
 from scorekeeper.status import GameStatus
-from scorekeeper.web import UNPROCESSABLE, is_htmx, render
+from scorekeeper.web import UNPROCESSABLE, is_htmx, not_modified, page_etag, render, validated
 
-from . import bp, services
+from . import bp, scoreboard, services
 from .card import Result, ResultCards, draw_card, result_of
 from .forms import (
     NOBODY,
@@ -204,138 +199,59 @@ def _pressed(submitted: MultiDict[str, str]) -> tuple[str, str] | None:
 # --- the scoreboard ---------------------------------------------------------------------------
 
 
-class Can(NamedTuple):
-    """What the viewer of a board may do there (its buttons depend on it)."""
-
-    view: bool
-    score: bool
-    links: bool
-    manage: bool
-
-
-def _viewer_can() -> Can:
-    who = visitor()
-    return Can(
-        view=who.user is not None or (who.link is not None and who.link.kind == "table"),
-        score=who.may(Permission.SCORE),
-        links=who.may(Permission.LINKS),
-        manage=who.may(Permission.MANAGE),
-    )
-
-
-def _board_context(game: Game) -> dict[str, Any]:
-    tally = services.tally_of(game)
-    rules = tally.rules
-    players = len(tally.names)
-    may_i = None
-    if rules.may_i.allowed and not tally.is_over:
-        may_i = [
-            (seat, seat.player.name, seat.may_i_used, services.may_i_left(game, seat))
-            for seat in game.seats
-        ]
-    return {
-        "game": game,
-        "tally": tally,
-        "rules": rules,
-        "packs": rules.packs(players),
-        "may_i": may_i,
-        "events": list(reversed(game.events)),
-        "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
-        "can": _viewer_can(),
-        "undo_until": _undo_until(game),
-    }
-
-
-def _undo_until(game: Game) -> datetime | None:
-    """Until when the board offers to undo the last round; None once that has passed."""
-    deadline = services.undo_deadline(game)
-    return deadline if deadline is not None and deadline > utcnow() else None
-
-
-class DrawnBoards:
-    """Scoreboards already drawn, by game and version.
-
-    A board changes only when its game's version does (every change bumps it, a player's
-    rename too), so every phone at the table, and every poll after a save, is served the same
-    drawing: one small query instead of replaying and drawing the whole game. The session's
-    CSRF token is the one part that differs between phones: the drawing holds a placeholder,
-    random for this process so no name typed at the table can forge it, swapped on the way out.
-    """
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self.drawn: OrderedDict[tuple[int, int, datetime, Can], str] = OrderedDict()
-        self.lock = threading.Lock()
-        self.csrf_slot = f"csrf-{secrets.token_hex(16)}"
-
-    def get(self, game_id: int, version: int, created: datetime) -> str:
-        # The game's creation time too: a database restored under a running server may hold
-        # another game with the same id and version. And what the viewer may do: a viewer's
-        # board has no buttons to enter rounds.
-        can = _viewer_can()
-        key = (game_id, version, created, can)
-        with self.lock:
-            html = self.drawn.get(key)
-            if html is not None:
-                self.drawn.move_to_end(key)
-        if html is None:
-            game = _game_or_404(game_id)
-            html = render_template(
-                "games/_board.html", **_board_context(game), csrf_token=lambda: self.csrf_slot
-            )
-            # Drawn from the rows just read: file it under their version, not the one asked.
-            with self.lock:
-                self.drawn[(game_id, game.version, created, can)] = html
-                while len(self.drawn) > self.size:
-                    self.drawn.popitem(last=False)
-        return html.replace(self.csrf_slot, generate_csrf())
-
-
-def _boards() -> DrawnBoards:
-    return current_app.extensions.setdefault("scoreboards", DrawnBoards())
-
-
-def _board_page(game_id: int) -> tuple[str, int, str]:
-    """The game's name for the title, its version, and its drawn board."""
-    found = db.session.execute(
-        select(Game.rules_name, Game.version, Game.created_at).where(Game.id == game_id)
-    ).one_or_none()
-    if found is None:
+def _stamp_or_404(game_id: int) -> scoreboard.Stamp:
+    stamp = scoreboard.stamp_of(game_id)
+    if stamp is None:
         abort(404)
-    rules_name, version, created = found
-    return rules_name, version, _boards().get(game_id, version, created)
+    return stamp
+
+
+def _drawn_or_404(stamp: scoreboard.Stamp, can: scoreboard.Can) -> Markup:
+    try:
+        return scoreboard.drawn_board(stamp, can)
+    except LookupError:
+        abort(404)
 
 
 @bp.get("/<int:game_id>")
 @requires(Permission.VIEW, watch=True)
 def show(game_id: int) -> ResponseReturnValue:
-    rules_name, version, board = _board_page(game_id)
-    return render(
+    stamp = _stamp_or_404(game_id)
+    can = scoreboard.viewer_can()
+    etag = page_etag(stamp.tag(can))
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    response = render(
         "games/show.html",
         "games/_board_drawn.html",
         game_id=game_id,
-        rules_name=rules_name,
-        board=Markup(board),
-        result=result_card(game_id, version=version)[0],
+        rules_name=stamp.rules_name,
+        board=_drawn_or_404(stamp, can),
+        result=result_card(game_id, version=stamp.version)[0],
     )
+    # Again after rendering: a first page makes the session's CSRF secret, which the ETag
+    # names (and none where a flashed message was shown, which rendering took away).
+    return validated(response, etag and page_etag(stamp.tag(can)))
 
 
 @bp.get("/<int:game_id>/board")
 @requires(Permission.VIEW, watch=True)
 def board(game_id: int) -> ResponseReturnValue:
     """What an open scoreboard polls: 204 while the game is unchanged, else the new board."""
-    found = db.session.execute(
-        select(Game.version, Game.created_at).where(Game.id == game_id)
-    ).one_or_none()
-    if found is None:
-        abort(404)
-    version, created = found
+    stamp = _stamp_or_404(game_id)
     if not is_htmx():
         return redirect(url_for("games.show", game_id=game_id))
-    if request.args.get("v") == str(version):
-        return Response(status=NO_CHANGE)
-    board = _boards().get(game_id, version, created)
-    return render("games/_board_drawn.html", board=Markup(board))
+    can = scoreboard.viewer_can()
+    unchanged = request.args.get("v") == str(stamp.version)
+    etag = page_etag(stamp.tag(can), "same" if unchanged else "new")
+    cached = not_modified(etag)
+    if cached is not None:
+        return cached
+    if unchanged:
+        return validated(Response(status=NO_CHANGE), etag)
+    response = render("games/_board_drawn.html", board=_drawn_or_404(stamp, can))
+    return validated(response, etag and page_etag(stamp.tag(can), "new"))
 
 
 # --- the TV view and the result card ---------------------------------------------------------
@@ -800,11 +716,11 @@ def may_i(game_id: int) -> ResponseReturnValue:
         if not is_htmx():
             flash(str(refused), "error")
         else:
-            context = _board_context(game)
+            context = scoreboard.board_context(game)
             context["may_i_error"] = str(refused)
             return render("games/_board.html", status=status, **context)
     if is_htmx():
-        return render("games/_board.html", **_board_context(game))
+        return render("games/_board.html", **scoreboard.board_context(game))
     return redirect(url_for("games.show", game_id=game.id) + "#may-i")
 
 

@@ -119,3 +119,28 @@ def rules_choices() -> list[tuple[str, str]]:
     )
     rows = db.session.execute(select(slugs.c.slug, name))
     return sorted(((slug, name) for slug, name in rows), key=lambda choice: choice[1])
+
+
+def data_version() -> str:
+    """What every history page is drawn from, in a few aggregates (one query): it changes
+    whenever a game is added, changed (every change bumps its ``updated_at`` and version) or
+    deleted, and when players or house rules are added, renamed or removed. The ETag of the
+    history pages is made of it; no migration needed for a version column."""
+    from ..models import HouseRules
+
+    aggregates = (
+        func.count(Game.id),
+        func.max(Game.updated_at),
+        func.coalesce(func.sum(Game.version), 0),
+        func.count(Player.id),
+        func.max(Player.id),
+        func.coalesce(func.sum(func.length(Player.name)), 0),
+        func.count(HouseRules.id),
+        func.max(HouseRules.updated_at),
+    )
+    row = db.session.execute(
+        select(*(select(aggregate).scalar_subquery() for aggregate in aggregates))
+    ).one()
+    return "h" + ".".join(
+        str(value.timestamp()) if isinstance(value, datetime) else str(value) for value in row
+    )

@@ -10,9 +10,7 @@ from werkzeug.datastructures import Headers
 
 from scorekeeper.access import Permission, requires
 
-from .. import charts
-from ..models import Game
-from ..web import UNPROCESSABLE, render
+from ..web import UNPROCESSABLE, not_modified, page_etag, render, validated
 from . import backup, formatting, records, services
 from .forms import FilterForm, RestoreForm
 from .queries import STATUS_LABELS
@@ -25,12 +23,6 @@ bp.add_app_template_filter(formatting.day, "day")
 bp.add_app_template_global(services.standings, "standings")
 
 
-@bp.app_template_global()
-def game_charts(game: Game) -> list[charts.LineChart]:
-    """The charts of one game, for ``games/_charts.html``."""
-    return charts.game_charts(game)
-
-
 @bp.app_context_processor
 def status_labels() -> dict[str, dict[str, str]]:
     return {"status_labels": STATUS_LABELS}
@@ -39,6 +31,11 @@ def status_labels() -> dict[str, dict[str, str]]:
 @bp.get("/history")
 @requires(Permission.VIEW)
 def index() -> Response:
+    version = services.data_version()
+    etag = page_etag(version, request.full_path)
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
     form = FilterForm(
         request.args,
         players=services.player_choices(),
@@ -65,15 +62,24 @@ def index() -> Response:
         request.args.get("page", 1, type=int) or 1,
         current_app.config["HISTORY_PAGE_SIZE"],
     )
-    return render(
+    response = render(
         "history/index.html", "history/_history.html", form=form, results=results, filters=filters
     )
+    # Again after rendering: a first page makes the session's CSRF secret, which the ETag
+    # names (and none where a flashed message was shown, which rendering took away).
+    return validated(response, etag and page_etag(version, request.full_path))
 
 
 @bp.get("/records")
 @requires(Permission.VIEW)
 def records_page() -> Response:
-    return render("history/records.html", records=records.records())
+    version = services.data_version()
+    etag = page_etag(version)
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    response = render("history/records.html", records=records.records())
+    return validated(response, etag and page_etag(version))
 
 
 def _download(lines: Iterator[str], filename: str, mimetype: str) -> Response:

@@ -13,9 +13,10 @@ from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
+from ..games import scoreboard
 from ..history.queries import FINISHED, game_summaries, kept_contract, rate
 from ..limits import NAME_LENGTH
-from ..models import Game, Hand, Player, Seat, utcnow
+from ..models import Game, Hand, Player, Seat
 from ..names import name_key, tidy_name
 from ..status import GameStatus
 
@@ -315,13 +316,7 @@ def merge(keep: Player, absorb: Player) -> int:
     try:
         # Every moved game changes (its ``updated_at`` too, which the records cache watches);
         # open scoreboards redraw on the version.
-        moved_games = select(Seat.game_id).where(Seat.player_id == absorb.id)
-        db.session.execute(
-            update(Game)
-            .where(Game.id.in_(moved_games))
-            .values(version=Game.version + 1, updated_at=utcnow())
-            .execution_options(synchronize_session=False)
-        )
+        scoreboard.bump_games(Game.id.in_(select(Seat.game_id).where(Seat.player_id == absorb.id)))
         moved = db.session.scalar(select(func.count(Seat.id)).where(Seat.player_id == absorb.id))
         db.session.execute(
             update(Seat)
@@ -341,12 +336,7 @@ def merge(keep: Player, absorb: Player) -> int:
 def _redraw_games_of(player_id: int) -> None:
     """Bump the version of every game the player sat at: open scoreboards redraw, and no game
     page drawn with the old name is served again (they are kept by version)."""
-    db.session.execute(
-        update(Game)
-        .where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)))
-        .values(version=Game.version + 1)
-        .execution_options(synchronize_session=False)
-    )
+    scoreboard.bump_games(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)))
 
 
 def merge_choices(player: Player) -> list[tuple[int, str]]:

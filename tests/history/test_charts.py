@@ -8,7 +8,7 @@ from itertools import pairwise
 import pytest
 from flask import Flask, render_template_string
 
-from scorekeeper.charts import _spread, nice_step
+from scorekeeper.games.charts import _spread, game_charts, nice_step
 
 from .factory import contract_rummy, day, play, twelve_step_rounds
 
@@ -39,7 +39,9 @@ def charts_of(app: Flask, game_id: int) -> str:
 
     with app.test_request_context(), scope.household(family_id(app)):
         game = db.session.get(Game, game_id)
-        return render_template_string('{% include "games/_charts.html" %}', game=game)
+        return render_template_string(
+            '{% include "games/_charts.html" %}', game=game, charts=game_charts(game)
+        )
 
 
 def test_running_totals_and_contract_race(app: Flask) -> None:

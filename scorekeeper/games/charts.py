@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import ceil, floor, log10
 
-from .models import Game
-from .rules import RuleSet, get_ruleset
+from scorekeeper.models import Game
+from scorekeeper.rules import RuleSet, get_ruleset
 
 WIDTH = 360
 HEIGHT = 230
