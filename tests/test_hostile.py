@@ -83,7 +83,7 @@ class Seeds:
     link: int  # a table link of the game in progress
     tokens: dict[str, str]  # a live token of each kind: table, watch, invite
     binned: int  # a game in the bin
-    restore_job: int  # a restore that has ended
+    restore_job: int  # a restore shown as running (no thread reads it): its page has Cancel
 
 
 _SEEDS: dict[int, Seeds] = {}
@@ -125,7 +125,7 @@ def seeded(app: Flask, client: FlaskClient) -> Seeds:
         thrown = import_game(game_document("contract-rummy", ["Ann", IMG], []))
         binned = thrown.id
         bin_services.bin_game(thrown)
-        job = RestoreJob(status="done")
+        job = RestoreJob(status="running")
         db.session.add(job)
         db.session.commit()
         restore_job = job.id
@@ -261,6 +261,7 @@ GONE = {"accounts.setup"}
 # (Signing out, removing the member and revoking the link would leave nothing to test after.)
 DESTRUCTIVE = {
     "games.abandon",
+    "history.cancel_restore",
     "games.delete_round",
     "games.undo_round",
     "rules.delete",
@@ -875,6 +876,7 @@ def _path_values(seeds: Seeds) -> dict[str, list[str]]:
         "link_id": [str(seeds.link)],
         "house_rules_id": ["1"],
         "token": [*seeds.tokens.values(), "x" * 43],
+        "job_id": [str(seeds.restore_job)],
     }
 
 
@@ -907,7 +909,7 @@ def test_the_walker_reaches_every_endpoint_and_method(app: Flask) -> None:
     }
     assert drawn == listed
     for rule in app.url_map.iter_rules():
-        seeds = Seeds(1, 2, 3, 4, "r", (1,), 1, 1, {"table": "t"}, 5)
+        seeds = Seeds(1, 2, 3, 4, "r", (1,), 1, 1, {"table": "t"}, 5, 6)
         assert set(rule.arguments) <= set(_path_values(seeds)), rule
 
 
