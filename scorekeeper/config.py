@@ -46,6 +46,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         # How often an open scoreboard asks whether another phone saved a round.
         "SCOREBOARD_POLL_SECONDS": 3,
         "HISTORY_PAGE_SIZE": 25,
+        # A restore answers at once and reads the backup in a thread (off: before answering).
+        "RESTORE_IN_BACKGROUND": True,
         # Phones on a slow connection: pages, styles, scripts and exports travel compressed.
         "COMPRESS_MIMETYPES": [
             "text/html",

@@ -353,4 +353,37 @@ class GameEvent(HouseholdOwned, db.Model):
     game: Mapped[Game] = relationship(back_populates="events")
 
 
+class RestoreStatus(enum.StrEnum):
+    """Where a restore of an uploaded backup stands."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+
+
+class RestoreJob(HouseholdOwned, db.Model):
+    """A backup being read in the background: its progress, kept where every server process
+    can read it. ``updated_at`` moves while the job runs; a running job that stopped moving
+    was left behind by a server that stopped (``history.restores.INTERRUPTED_AFTER``)."""
+
+    __tablename__ = "restore_jobs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), default=RestoreStatus.QUEUED.value)
+    total_lines: Mapped[int] = mapped_column(Integer, default=0)
+    lines_done: Mapped[int] = mapped_column(Integer, default=0)
+    stored: Mapped[int] = mapped_column(Integer, default=0)
+    already: Mapped[int] = mapped_column(Integer, default=0)
+    refused: Mapped[int] = mapped_column(Integer, default=0)
+    # [[line number, [problem, ...]], ...], the first ``REFUSED_LINES_KEPT`` of them.
+    refused_lines: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False)
+    started_by: Mapped[str] = mapped_column(String(120), default=scope.actor)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+
+
 scope.install()

@@ -81,6 +81,8 @@ def app(database_uri: str, instance_path: Path) -> Iterator[Flask]:
             "SQLALCHEMY_DATABASE_URI": database_uri,
             "WTF_CSRF_ENABLED": False,
             "SCOREBOARD_POLL_SECONDS": 1,
+            # One test reads a restore in its thread (tests/history/test_restore_jobs.py).
+            "RESTORE_IN_BACKGROUND": False,
             **FAST_PASSWORDS,
         }
     )

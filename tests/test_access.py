@@ -164,6 +164,8 @@ def _address(world: World, endpoint: str, arguments: set[str]) -> str:
                 "link_id": world.spare_link,
                 "house_rules_id": 1,
                 "number": 1,
+                # No restore is seeded: a 404 for those let in, a refusal for the others.
+                "job_id": 1,
                 "slug": world.rules,
                 "filename": "css/app.css",
                 "token": world.tokens.get(

@@ -41,6 +41,7 @@ from scorekeeper.models import (
     HouseRules,
     LinkKind,
     Player,
+    RestoreJob,
     Role,
     Round,
     Seat,
@@ -82,6 +83,7 @@ class Seeds:
     link: int  # a table link of the game in progress
     tokens: dict[str, str]  # a live token of each kind: table, watch, invite
     binned: int  # a game in the bin
+    restore_job: int  # a restore shown as running (no thread reads it): its page has Cancel
 
 
 _SEEDS: dict[int, Seeds] = {}
@@ -123,6 +125,10 @@ def seeded(app: Flask, client: FlaskClient) -> Seeds:
         thrown = import_game(game_document("contract-rummy", ["Ann", IMG], []))
         binned = thrown.id
         bin_services.bin_game(thrown)
+        job = RestoreJob(status="running")
+        db.session.add(job)
+        db.session.commit()
+        restore_job = job.id
         db.session.remove()
     seeds = Seeds(
         playing,
@@ -135,6 +141,7 @@ def seeded(app: Flask, client: FlaskClient) -> Seeds:
         made[LinkKind.TABLE],
         tokens,
         binned,
+        restore_job,
     )
     _SEEDS[id(app)] = seeds
     return seeds
@@ -188,6 +195,8 @@ ROUTES: dict[str, Urls] = {
     "history.download": lambda s: ["/history/backup/games.jsonl"],
     "history.rounds_csv": lambda s: ["/history/rounds.csv"],
     "history.restore": lambda s: ["/history/backup"],
+    "history.restore_job": lambda s: [f"/history/restores/{s.restore_job}"],
+    "history.cancel_restore": lambda s: [f"/history/restores/{s.restore_job}/cancel"],
     "players.index": lambda s: ["/players"],
     "players.show": lambda s: [f"/players/{p}" for p in s.players],
     "players.rename": lambda s: [f"/players/{p}/rename" for p in s.players],
@@ -230,6 +239,7 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "games.abandon": lambda s, url: f"/games/{s.playing}",
     "games.may_i": lambda s, url: f"/games/{s.playing}",
     "history.restore": lambda s, url: "/history/backup",
+    "history.cancel_restore": lambda s, url: url.rsplit("/", 1)[0],
     "players.rename": lambda s, url: url.rsplit("/", 1)[0],
     "players.merge": lambda s, url: url.rsplit("/", 1)[0],
     "accounts.logout": lambda s, url: "/account",
@@ -251,6 +261,7 @@ GONE = {"accounts.setup"}
 # (Signing out, removing the member and revoking the link would leave nothing to test after.)
 DESTRUCTIVE = {
     "games.abandon",
+    "history.cancel_restore",
     "games.delete_round",
     "games.undo_round",
     "rules.delete",
@@ -708,7 +719,11 @@ def test_nul_bytes_and_huge_integers_are_refused_not_crashed(
         response = client.post("/games/import", data={"file": (io.BytesIO(raw), "g.json")})
         check(response, f"import {document!r}")
         assert response.status_code == 422, response.get_data(as_text=True)
-        response = client.post("/history/backup", data={"file": (io.BytesIO(raw), "b.jsonl")})
+        response = client.post(
+            "/history/backup",
+            data={"file": (io.BytesIO(raw), "b.jsonl")},
+            follow_redirects=True,
+        )
         check(response, f"restore {document!r}")
         assert "refused 1 line" in response.get_data(as_text=True)
     for query in ({"player": HUGE}, {"rules": "x\x00"}, {"page": HUGE}, {"since": "\x00"}):
@@ -861,6 +876,7 @@ def _path_values(seeds: Seeds) -> dict[str, list[str]]:
         "link_id": [str(seeds.link)],
         "house_rules_id": ["1"],
         "token": [*seeds.tokens.values(), "x" * 43],
+        "job_id": [str(seeds.restore_job)],
     }
 
 
@@ -893,7 +909,7 @@ def test_the_walker_reaches_every_endpoint_and_method(app: Flask) -> None:
     }
     assert drawn == listed
     for rule in app.url_map.iter_rules():
-        seeds = Seeds(1, 2, 3, 4, "r", (1,), 1, 1, {"table": "t"}, 5)
+        seeds = Seeds(1, 2, 3, 4, "r", (1,), 1, 1, {"table": "t"}, 5, 6)
         assert set(rule.arguments) <= set(_path_values(seeds)), rule
 
 

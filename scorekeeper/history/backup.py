@@ -14,7 +14,7 @@ import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO, Literal
 
 from flask import current_app
 from sqlalchemy import func, select
@@ -80,15 +80,17 @@ class ImportReport:
 
     @property
     def summary(self) -> str:
-        games = "1 game" if len(self.stored) == 1 else f"{len(self.stored)} games"
-        text = f"Stored {games}"
-        if self.already:
-            held = "1 game was" if len(self.already) == 1 else f"{len(self.already)} games were"
-            text += f"; {held} here already"
-        if self.refused:
-            lines = "1 line" if len(self.refused) == 1 else f"{len(self.refused)} lines"
-            text += f"; refused {lines}"
-        return text + "."
+        return summary(len(self.stored), len(self.already), len(self.refused))
+
+
+def summary(stored: int, already: int, refused: int) -> str:
+    """ "Stored 3 games; 1 game was here already; refused 2 lines." """
+    text = f"Stored {'1 game' if stored == 1 else f'{stored} games'}"
+    if already:
+        text += f"; {'1 game was' if already == 1 else f'{already} games were'} here already"
+    if refused:
+        text += f"; refused {'1 line' if refused == 1 else f'{refused} lines'}"
+    return text + "."
 
 
 def read_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
@@ -112,24 +114,42 @@ def read_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
         yield number, None
 
 
-def import_lines(stream: BinaryIO) -> ImportReport:
-    """Store the game on each line of ``stream``; blank lines are skipped, a refused line is
-    reported with its number (counting from 1) and the problems found (at most
-    MAX_PROBLEMS_PER_LINE of them), and the others are still stored. One game's document is
-    in memory at a time."""
-    from ..games.services import AlreadyStored, GameFileError, import_game
+@dataclass(frozen=True)
+class LineRead:
+    """What became of one line of a backup: ``stored`` (``game_id`` is the new game),
+    ``already`` (``game_id`` is the game held) or ``refused`` (``problems`` says why)."""
 
+    number: int
+    outcome: Literal["stored", "already", "refused"]
+    game_id: int | None = None
+    problems: tuple[str, ...] = ()
+
+
+def import_lines(stream: BinaryIO) -> ImportReport:
+    """Store the game on each line of ``stream`` (``read_backup``) and report on them all."""
     report = ImportReport()
+    for line in read_backup(stream):
+        if line.outcome == "stored":
+            report.stored.append((line.number, line.game_id or 0))
+        elif line.outcome == "already":
+            report.already.append((line.number, line.game_id or 0))
+        else:
+            report.refused.append((line.number, list(line.problems)))
+    return report
+
+
+def read_backup(stream: BinaryIO) -> Iterator[LineRead]:
+    """Store the game on each line of ``stream``, yielding what became of each line once its
+    game is committed; blank lines are skipped, a refused line comes with its number (counting
+    from 1) and the problems found (at most MAX_PROBLEMS_PER_LINE of them), and the others are
+    still stored. One game's document is in memory at a time. Stopping between lines leaves
+    every game read so far stored."""
     for number, raw in read_lines(stream):
         if raw is None:
-            report.refused.append(
-                (
-                    number,
-                    [
-                        f"This line is longer than {size_in_words(BACKUP_LINE_BYTES)}, the most "
-                        "one game may take: it was not read."
-                    ],
-                )
+            yield _refused(
+                number,
+                f"This line is longer than {size_in_words(BACKUP_LINE_BYTES)}, the most "
+                "one game may take: it was not read.",
             )
             continue
         if not raw or raw.isspace():
@@ -138,46 +158,53 @@ def import_lines(stream: BinaryIO) -> ImportReport:
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            report.refused.append((number, ["This line is not UTF-8 text."]))
+            yield _refused(number, "This line is not UTF-8 text.")
             continue
         finally:
             del raw
         try:
             document = json.loads(text)
         except json.JSONDecodeError as error:
-            report.refused.append((number, [f"This line is not JSON ({error.msg})."]))
+            yield _refused(number, f"This line is not JSON ({error.msg}).")
             continue
         except (ValueError, RecursionError):
             # A number of thousands of digits, or lists nested thousands deep.
-            report.refused.append(
-                (number, ["This line is not a game: its numbers or nesting are far too large."])
+            yield _refused(
+                number, "This line is not a game: its numbers or nesting are far too large."
             )
             continue
         finally:
             del text
         if not isinstance(document, dict):
-            report.refused.append((number, ["This line is not a game document."]))
+            yield _refused(number, "This line is not a game document.")
             continue
-        try:
-            game = import_game(document)
-        except AlreadyStored as held:
-            report.already.append((number, held.game_id))
-        except GameFileError as error:
-            problems = [str(p) for p in getattr(error, "problems", None) or [str(error)]]
-            report.refused.append((number, _at_most(problems)))
-        except ValueError as error:
-            db.session.rollback()
-            report.refused.append((number, [str(error)]))
-        except Exception:
-            db.session.rollback()
-            current_app.logger.exception("importing line %d failed", number)
-            report.refused.append(
-                (number, ["This game could not be stored (an error in the app)."])
-            )
-        else:
-            report.stored.append((number, game.id))
-            db.session.expunge_all()
-    return report
+        yield _store(number, document)
+
+
+def _refused(number: int, *problems: str) -> LineRead:
+    return LineRead(number, "refused", problems=problems)
+
+
+def _store(number: int, document: dict[str, Any]) -> LineRead:
+    from ..games.services import AlreadyStored, GameFileError, import_game
+
+    try:
+        game = import_game(document)
+    except AlreadyStored as held:
+        return LineRead(number, "already", game_id=held.game_id)
+    except GameFileError as error:
+        problems = [str(p) for p in getattr(error, "problems", None) or [str(error)]]
+        return _refused(number, *_at_most(problems))
+    except ValueError as error:
+        db.session.rollback()
+        return _refused(number, str(error))
+    except Exception:
+        db.session.rollback()
+        current_app.logger.exception("importing line %d failed", number)
+        return _refused(number, "This game could not be stored (an error in the app).")
+    game_id = game.id
+    db.session.expunge_all()
+    return LineRead(number, "stored", game_id=game_id)
 
 
 def _at_most(problems: list[str]) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import IO, BinaryIO
 
@@ -44,14 +45,50 @@ def import_command(file: BinaryIO, household_name: str | None) -> None:
     A refused game is reported by its line number on standard error, the others are stored;
     the exit status is 1 when any line was refused.
     """
-    with in_household(household_name):
-        report = backup.import_lines(file)
+    report = backup.ImportReport()
+    with (
+        in_household(household_name),
+        click.progressbar(
+            # A pipe's length is unknown: its bar fills when it ends.
+            length=_size(file) or 1,
+            label="Restoring",
+            file=sys.stderr,
+            show_pos=False,
+        ) as bar,
+    ):
+        read = 0
+        for line in backup.read_backup(file):
+            if line.outcome == "stored":
+                report.stored.append((line.number, line.game_id or 0))
+            elif line.outcome == "already":
+                report.already.append((line.number, line.game_id or 0))
+            else:
+                report.refused.append((line.number, list(line.problems)))
+            position = _position(file)
+            if position is not None:
+                bar.update(position - read)
+                read = position
     for number, problems in report.refused:
         for problem in problems:
             click.echo(f"line {number}: {problem}", err=True)
     click.echo(report.summary)
     if report.refused:
         sys.exit(1)
+
+
+def _size(file: BinaryIO) -> int | None:
+    """The file's length in bytes, for the progress bar; None for a pipe."""
+    try:
+        return os.fstat(file.fileno()).st_size if file.seekable() else None
+    except (OSError, ValueError):
+        return None
+
+
+def _position(file: BinaryIO) -> int | None:
+    try:
+        return file.tell() if file.seekable() else None
+    except (OSError, ValueError):
+        return None
 
 
 @bp.cli.command("csv")

@@ -5,13 +5,25 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    request,
+    stream_with_context,
+    url_for,
+)
+from sqlalchemy import select
 from werkzeug.datastructures import Headers
 
 from scorekeeper.access import Permission, requires
 
+from ..extensions import db
+from ..models import RestoreJob
 from ..web import UNPROCESSABLE, not_modified, page_etag, render, validated
-from . import backup, formatting, records, services
+from . import backup, formatting, records, restores, services
 from .forms import FilterForm, RestoreForm
 from .queries import STATUS_LABELS
 
@@ -21,6 +33,7 @@ bp.add_app_template_filter(formatting.percent, "percent")
 bp.add_app_template_filter(formatting.decimal, "decimal")
 bp.add_app_template_filter(formatting.day, "day")
 bp.add_app_template_global(services.standings, "standings")
+bp.add_app_template_global(backup.summary, "summary")
 
 
 @bp.app_context_processor
@@ -116,13 +129,39 @@ def rounds_csv() -> Response:
 @bp.post("/history/backup")
 @requires(Permission.BACKUP_RESTORE)
 def restore() -> Response:
-    """Read an uploaded backup. The report is the answer itself (not a redirect): it lists
-    each refused line, which is more than a flashed message can carry."""
+    """Save an uploaded backup and start reading it; the answer is at once a redirect to the
+    job's progress page, which lists each refused line when it is done."""
     form = RestoreForm()
     if not form.validate_on_submit():
         return render("history/backup.html", status=UNPROCESSABLE, form=form, report=None)
-    report = backup.import_lines(form.file.data.stream)
-    status = 200 if report.stored or report.already or not report.refused else UNPROCESSABLE
-    return render(
-        "history/backup.html", status=status, form=RestoreForm(formdata=None), report=report
+    job_id = restores.start(form.file.data.stream)
+    return redirect(url_for("history.restore_job", job_id=job_id), code=303)
+
+
+def _job_or_404(job_id: int) -> RestoreJob:
+    job = db.session.scalar(select(RestoreJob).where(RestoreJob.id == job_id))
+    if job is None:
+        abort(404)
+    return job
+
+
+@bp.get("/history/restores/<int:job_id>")
+@requires(Permission.BACKUP_RESTORE)
+def restore_job(job_id: int) -> Response:
+    job = _job_or_404(job_id)
+    response = render(
+        "history/restore_job.html",
+        "history/_restore_job.html",
+        job=job,
+        interrupted=restores.interrupted(job),
+        finished=job.status in restores.FINISHED,
     )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/history/restores/<int:job_id>/cancel")
+@requires(Permission.BACKUP_RESTORE)
+def cancel_restore(job_id: int) -> Response:
+    restores.cancel(_job_or_404(job_id))
+    return redirect(url_for("history.restore_job", job_id=job_id), code=303)

@@ -105,6 +105,9 @@ def test_download_and_upload_on_the_web(client: FlaskClient, app: Flask) -> None
         data={"file": (io.BytesIO(upload.encode()), "games.jsonl")},
         content_type="multipart/form-data",
     )
+    # The answer is a redirect to the restore's progress page (read before answering here).
+    assert answer.status_code == 303
+    answer = client.get(answer.headers["Location"])
     assert answer.status_code == 200
     text = answer.get_data(as_text=True)
     # The games carry their uids: restored into the household they came from, none is doubled.

@@ -1,0 +1,159 @@
+"""Restores that do not stop the table: an uploaded backup is saved under
+``instance/restores/`` and read by a background thread, its progress kept in ``RestoreJob``.
+
+The job's row is where every server process reads how far it got: the thread writes it as it
+goes (at least every ``PROGRESS_SECONDS``) and reads back, after every game, whether someone
+asked it to stop. A job still ``running`` whose row has not moved for ``INTERRUPTED_AFTER`` was
+left behind by a server that stopped; uploading the file again is safe, as the games already
+restored are counted as already there.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from flask import Flask, current_app
+from sqlalchemy import select, update
+
+from .. import scope
+from ..extensions import db
+from ..models import RestoreJob, RestoreStatus, utcnow
+from . import backup
+
+CHUNK = 64 * 1024
+PROGRESS_SECONDS = 0.5
+INTERRUPTED_AFTER = timedelta(minutes=2)
+# The refused lines a job lists one by one; the count goes on past them.
+REFUSED_LINES_KEPT = 500
+FINISHED = {RestoreStatus.DONE, RestoreStatus.CANCELLED, RestoreStatus.FAILED}
+
+
+def upload_path(job_id: int) -> Path:
+    return Path(current_app.instance_path) / "restores" / f"{job_id}.jsonl"
+
+
+def save_upload(stream: BinaryIO, path: Path) -> int:
+    """Copy ``stream`` to ``path`` (readable by the server's user only) a chunk at a time,
+    and return its number of lines (a last line without a newline counts)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    lines = 0
+    last = b"\n"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as out:
+        while chunk := stream.read(CHUNK):
+            out.write(chunk)
+            lines += chunk.count(b"\n")
+            last = chunk[-1:]
+    return lines + (last != b"\n")
+
+
+def start(stream: BinaryIO) -> int:
+    """Save the upload, record its job and start reading it: in a background thread, or
+    before returning where ``RESTORE_IN_BACKGROUND`` is off (tests). Returns the job's id."""
+    job = RestoreJob()
+    db.session.add(job)
+    db.session.flush()
+    job_id, household_id = job.id, job.household_id
+    path = upload_path(job_id)
+    try:
+        job.total_lines = save_upload(stream, path)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        path.unlink(missing_ok=True)
+        raise
+    # Nothing more of this session until the job is read: on SQLite, a request that writes
+    # would hold the database's write lock from its next statement on.
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    arguments = (app, job_id, household_id, scope.actor())
+    if app.config["RESTORE_IN_BACKGROUND"]:
+        threading.Thread(target=run, args=arguments, name=f"restore-{job_id}", daemon=True).start()
+    else:
+        run(*arguments)
+    return job_id
+
+
+def run(app: Flask, job_id: int, household_id: int, actor: str) -> None:
+    """Read job ``job_id``'s saved upload, game by game, keeping its row up to date; the
+    upload is deleted when the job ends, however it ends."""
+    with app.app_context(), scope.household(household_id), scope.acting_as(actor):
+        path = upload_path(job_id)
+        try:
+            _read(job_id, path)
+        except Exception:
+            app.logger.exception("restore %d failed", job_id)
+            db.session.rollback()
+            _write(job_id, status=RestoreStatus.FAILED.value, finished_at=utcnow())
+        finally:
+            path.unlink(missing_ok=True)
+            db.session.remove()
+
+
+def _read(job_id: int, path: Path) -> None:
+    counts = {"stored": 0, "already": 0, "refused": 0}
+    refused: list[list[Any]] = []
+    done = 0
+    _write(job_id, status=RestoreStatus.RUNNING.value)
+    saved = time.monotonic()
+    status = RestoreStatus.DONE
+    with path.open("rb") as stream:
+        for line in backup.read_backup(stream):
+            done = line.number
+            counts[line.outcome] += 1
+            if line.outcome == "refused" and len(refused) < REFUSED_LINES_KEPT:
+                refused.append([line.number, list(line.problems)])
+            if _cancel_requested(job_id):
+                status = RestoreStatus.CANCELLED
+                break
+            if time.monotonic() - saved >= PROGRESS_SECONDS:
+                _write(job_id, lines_done=done, refused_lines=list(refused), **counts)
+                saved = time.monotonic()
+    if status is RestoreStatus.DONE:
+        total = db.session.scalar(select(RestoreJob.total_lines).where(RestoreJob.id == job_id))
+        done = max(done, total or 0)
+    _write(
+        job_id,
+        status=status.value,
+        lines_done=done,
+        refused_lines=refused,
+        finished_at=utcnow(),
+        **counts,
+    )
+
+
+def _cancel_requested(job_id: int) -> bool:
+    return bool(
+        db.session.scalar(select(RestoreJob.cancel_requested).where(RestoreJob.id == job_id))
+    )
+
+
+def _write(job_id: int, **values: Any) -> None:
+    db.session.execute(
+        update(RestoreJob).where(RestoreJob.id == job_id).values(updated_at=utcnow(), **values)
+    )
+    db.session.commit()
+
+
+def interrupted(job: RestoreJob) -> bool:
+    """Whether ``job`` was left running by a server that stopped (its row stopped moving)."""
+    if job.status not in (RestoreStatus.QUEUED, RestoreStatus.RUNNING):
+        return False
+    return utcnow() - job.updated_at > INTERRUPTED_AFTER
+
+
+def cancel(job: RestoreJob) -> None:
+    """Ask ``job`` to stop after the game it is reading; a job left behind by a stopped server
+    is marked cancelled at once, and its upload deleted."""
+    if job.status in FINISHED:
+        return
+    if interrupted(job):
+        job.status = RestoreStatus.CANCELLED.value
+        job.finished_at = utcnow()
+        upload_path(job.id).unlink(missing_ok=True)
+    job.cancel_requested = True
+    db.session.commit()
