@@ -422,14 +422,7 @@ def _check_round(
         made_contract = bool(hand.made_contract)
         if seat == went_out:
             if hand.made_contract is False:
-                problems.append(
-                    Problem(
-                        number,
-                        made_field(seat),
-                        f"Round {number}: {name} went out, so {name} made contract "
-                        f"{contract}; it cannot be marked as not made.",
-                    )
-                )
+                problems.append(_went_out_made_it(number, seat, name, contract))
             made_contract = True
             if cards:
                 problems.append(
@@ -530,14 +523,7 @@ def _typed_hand(
             )
             total = 0
         if hand.made_contract is False:
-            problems.append(
-                Problem(
-                    number,
-                    made_field(seat),
-                    f"Round {number}: {name} went out, so {name} made contract "
-                    f"{contract}; it cannot be marked as not made.",
-                )
-            )
+            problems.append(_went_out_made_it(number, seat, name, contract))
         made_contract = True
     elif made_contract and rules.contract(contract).going_out_only:
         problems.append(
@@ -665,3 +651,13 @@ def _standings(
             )
         )
     return tuple(standings)
+
+
+def _went_out_made_it(number: int, seat: int, name: str, contract: int) -> Problem:
+    """The refusal of a hand that went out yet is marked as not having made its contract."""
+    return Problem(
+        number,
+        made_field(seat),
+        f"Round {number}: {name} went out, so {name} made contract {contract}; "
+        "it cannot be marked as not made.",
+    )
