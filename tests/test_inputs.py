@@ -17,8 +17,15 @@ from .helpers import game_document, start_game
 
 
 def _upload(client: FlaskClient, url: str, raw: bytes) -> str:
+    """The refusal of an upload: a game file's at once (422); a backup's on its restore's
+    progress page, which the upload leads to."""
     response = client.post(url, data={"file": (io.BytesIO(raw), "file.json")})
-    assert response.status_code == 422, response.status_code
+    if url == "/history/backup":
+        assert response.status_code == 303, response.status_code
+        response = client.get(response.headers["Location"])
+        assert response.status_code == 200, response.status_code
+    else:
+        assert response.status_code == 422, response.status_code
     return response.get_data(as_text=True)
 
 

@@ -206,7 +206,11 @@ def test_a_restore_refuses_long_lines_by_number_and_stores_the_rest(
     )
     # Larger than a game file: the restore has its own, larger limit.
     assert len(backup) > GAME_FILE_BYTES
-    response = client.post("/history/backup", data={"file": (io.BytesIO(backup), "b.jsonl")})
+    response = client.post(
+        "/history/backup",
+        data={"file": (io.BytesIO(backup), "b.jsonl")},
+        follow_redirects=True,
+    )
     body = response.get_data(as_text=True)
     assert response.status_code == 200, body
     assert "Stored 2 games; refused 1 line." in body
