@@ -809,3 +809,21 @@ def test_the_command_line_makes_households_accounts_and_links(app: Flask, tmp_pa
     assert app.test_client().get("/" + url.split("/", 3)[3]).status_code == 200
     exported = runner.invoke(args=["history", "export", "--household", "Others"])
     assert exported.exit_code == 0 and exported.stdout.strip() == ""
+
+
+def test_setup_refuses_at_the_field_and_leaves_nothing_half_made(fresh: Flask) -> None:
+    from scorekeeper.models import Household
+
+    client = fresh.test_client()
+    blank = client.post("/setup", data={**SETUP, "household": " \u200b "})
+    assert blank.status_code == 422
+    assert re.search(r'id="household-error"[^>]*>\s*<p>Give the household a name', blank.text)
+    long_name = client.post("/setup", data={**SETUP, "username": "x" * 61})
+    assert long_name.status_code == 422 and 'id="username-error"' in long_name.text
+    with fresh.app_context():
+        assert db.session.scalar(select(func.count(Household.id))) == 0
+        assert db.session.scalar(select(func.count(User.id))) == 0
+    made = client.post("/setup", data={**SETUP, "household": "The  Sm\u200biths"})
+    assert made.status_code == 303
+    with fresh.app_context():
+        assert db.session.scalars(select(Household.name)).all() == ["The Smiths"]

@@ -45,14 +45,26 @@ def household_named(name: str) -> Household | None:
         return db.session.scalar(select(Household).where(Household.name_key == name_key(name)))
 
 
-def add_household(name: str) -> Household:
-    tidy = tidy_name(name)
+def _tidy(text: str, field: str, empty: str) -> str:
+    """``text`` tidied as every name is (``names.tidy_name``), or AccountError at ``field``."""
+    tidy = tidy_name(text)
     if not tidy:
-        raise AccountError("Give the household a name.", "name")
+        raise AccountError(empty, field)
     if len(tidy) > USERNAME_LENGTH:
-        raise AccountError(f"A name has at most {USERNAME_LENGTH} characters.", "name")
-    if household_named(tidy) is not None:
+        raise AccountError(f"A name has at most {USERNAME_LENGTH} characters.", field)
+    return tidy
+
+
+def check_household_name(name: str, own: Household | None = None) -> str:
+    tidy = _tidy(name, "name", "Give the household a name.")
+    held = household_named(tidy)
+    if held is not None and held is not own:
         raise AccountError(f"There is a household named {tidy} already.", "name")
+    return tidy
+
+
+def add_household(name: str) -> Household:
+    tidy = check_household_name(name)
     household = Household(name=tidy, name_key=name_key(tidy))
     db.session.add(household)
     db.session.commit()
@@ -86,11 +98,7 @@ def user_named(username: str) -> User | None:
 
 
 def check_username(username: str) -> str:
-    tidy = tidy_name(username)
-    if not tidy:
-        raise AccountError("Choose a username.", "username")
-    if len(tidy) > USERNAME_LENGTH:
-        raise AccountError(f"A username has at most {USERNAME_LENGTH} characters.", "username")
+    tidy = _tidy(username, "username", "Choose a username.")
     if user_named(tidy) is not None:
         raise AccountError(f"The username {tidy} is taken.", "username")
     return tidy

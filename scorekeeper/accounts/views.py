@@ -16,6 +16,7 @@ from .. import scope
 from ..access import Permission, from_this_machine, requires, visitor
 from ..extensions import db, limiter
 from ..models import Game, Link, LinkKind, Role, User, utcnow
+from ..names import name_key
 from ..web import UNPROCESSABLE, render
 from . import bp, links, services
 from . import setup as setup_code
@@ -39,8 +40,6 @@ def _failed(response: Any) -> bool:
 
 
 def _username_key() -> str:
-    from ..names import name_key
-
     return "user:" + name_key(str(request.form.get("username", ""))[:240])
 
 
@@ -62,8 +61,12 @@ def _me() -> User:
     return me
 
 
-def _form_problems(form: Any, problem: services.AccountError) -> None:
-    field = getattr(form, problem.field, None) if problem.field else None
+def _form_problems(
+    form: Any, problem: services.AccountError, fields: dict[str, str] | None = None
+) -> None:
+    """Show ``problem`` at its field (``fields`` renames a service's field to the form's)."""
+    name = (fields or {}).get(problem.field, problem.field)
+    field = getattr(form, name, None) if name else None
     if field is not None:
         field.errors = [*field.errors, str(problem)]
     else:
@@ -114,17 +117,20 @@ def setup() -> ResponseReturnValue:
             ]
         else:
             try:
+                # Every check first: a refused username leaves no household behind.
+                services.check_username(form.username.data or "")
                 household = adopted
                 if household is None:
                     household = services.add_household(form.household.data or "")
-                elif form.household.data and household.name != form.household.data:
-                    household.name = form.household.data.strip()[:60] or household.name
+                else:
+                    name = services.check_household_name(form.household.data or "", household)
+                    household.name, household.name_key = name, name_key(name)
                 owner = services.add_user(
                     form.username.data or "", form.password.data or "", household, Role.OWNER
                 )
             except services.AccountError as problem:
                 db.session.rollback()
-                _form_problems(form, problem)
+                _form_problems(form, problem, {"name": "household"})
             else:
                 setup_code.forget_code()
                 services.sign_in(owner)

@@ -446,15 +446,7 @@ def _check_round(
                     )
                 )
             if made_contract and going_out_only:
-                problems.append(
-                    Problem(
-                        number,
-                        made_field(seat),
-                        f"Round {number}: {name} did not go out, so {name} cannot have made "
-                        f"contract {contract} ({rules.contract(contract).description}): "
-                        "it is made only by going out.",
-                    )
-                )
+                problems.append(_made_only_going_out(number, seat, name, contract, rules))
                 made_contract = False
             points = score_cards(cards, rules)
         hands.append(
@@ -526,15 +518,7 @@ def _typed_hand(
             problems.append(_went_out_made_it(number, seat, name, contract))
         made_contract = True
     elif made_contract and rules.contract(contract).going_out_only:
-        problems.append(
-            Problem(
-                number,
-                made_field(seat),
-                f"Round {number}: {name} did not go out, so {name} cannot have made "
-                f"contract {contract} ({rules.contract(contract).description}): "
-                "it is made only by going out.",
-            )
-        )
+        problems.append(_made_only_going_out(number, seat, name, contract, rules))
         made_contract = False
     return HandResult(
         contract=contract,
@@ -660,4 +644,18 @@ def _went_out_made_it(number: int, seat: int, name: str, contract: int) -> Probl
         made_field(seat),
         f"Round {number}: {name} went out, so {name} made contract {contract}; "
         "it cannot be marked as not made.",
+    )
+
+
+def _made_only_going_out(
+    number: int, seat: int, name: str, contract: int, rules: RuleSet
+) -> Problem:
+    """The refusal of a contract marked made by a player who did not go out, where the
+    contract is made only by going out (bellevue 10, contract-rummy 7)."""
+    return Problem(
+        number,
+        made_field(seat),
+        f"Round {number}: {name} did not go out, so {name} cannot have made "
+        f"contract {contract} ({rules.contract(contract).description}): "
+        "it is made only by going out.",
     )
