@@ -67,6 +67,9 @@ class RoundForm(FlaskForm):
     number = HiddenField()
     token = HiddenField()
     version = HiddenField()
+    # The rounds the form was made on (services.rounds_stamp): a save made on older ones is
+    # refused, 409, with the entries kept and a way to re-apply them.
+    rounds_version = HiddenField()
     went_out = StringField("Who went out")
 
     def read_hands(self, players: int, submitted: Mapping[str, str]) -> None:

@@ -9,6 +9,7 @@ columns that the history pages aggregate in SQL.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -43,8 +44,10 @@ __all__ = [
     "GameFileError",
     "RoundConflict",
     "RoundRefused",
+    "StaleSave",
     "abandon_game",
     "add_round",
+    "already_saved",
     "delete_last_round",
     "describe_round",
     "edit_round",
@@ -52,6 +55,7 @@ __all__ = [
     "game_players_matching",
     "import_game",
     "recompute",
+    "rounds_stamp",
     "rules_of",
     "start_game",
     "tally_of",
@@ -75,6 +79,11 @@ class RoundRefused(ValueError):
 
 class RoundConflict(Exception):
     """Another phone changed the game since this form was opened. Nothing was saved."""
+
+
+class StaleSave(RoundConflict):
+    """The rounds changed on another phone since this form was opened (``rounds_stamp``
+    differs): nothing was saved, so that no one's save is made on a game they have not seen."""
 
 
 class GameRefused(ValueError):
@@ -118,6 +127,21 @@ def _entry_of(hand: Hand) -> HandEntry:
     if hand.typed_total:
         return HandEntry(total=hand.points, made_contract=hand.made_contract)
     return HandEntry(cards=hand.cards, made_contract=hand.made_contract)
+
+
+def rounds_stamp(game: Game) -> str:
+    """What a round form is made on: a short digest of the game's rounds as stored (who went
+    out, each hand's cards, total and contract) and of its status.
+
+    Not ``Game.version``: that moves on every change a scoreboard shows (a May I called, a
+    player renamed, a seat's draft), and none of those changes the round being entered, so a
+    save made on the rounds as they still are must not be refused. Worked out from the rows
+    themselves rather than kept in a column of its own, so no write path can forget to move it,
+    and a round undone and saved again exactly as it was leaves it as it was."""
+    digest = hashlib.blake2b(str(game.status).encode(), digest_size=8)
+    for entry in entries_of(game):
+        digest.update(repr(entry).encode())
+    return digest.hexdigest()
 
 
 def names_of(game: Game) -> list[str]:
@@ -261,13 +285,21 @@ def _hand_text(hand: HandResult) -> str:
 
 
 def add_round(
-    game: Game, entry: RoundEntry, *, number: int | None = None, submission: str | None = None
+    game: Game,
+    entry: RoundEntry,
+    *,
+    number: int | None = None,
+    submission: str | None = None,
+    stamp: str | None = None,
 ) -> Round | None:
     """Save the next round of ``game``.
 
     ``number`` is the round the form was opened for: when another phone saved it meanwhile,
-    RoundConflict. ``submission`` is the form's one-time token: a form sent twice stores one
-    round, and the second call returns None. Raises RoundRefused when the round breaks the
+    RoundConflict. ``stamp`` is the ``rounds_stamp`` the form was made on: when the rounds
+    changed since (a round corrected or deleted elsewhere), StaleSave. ``submission`` is the
+    form's one-time token: a form sent twice (a phone resending a save queued offline, whose
+    first answer was lost) stores one round, and the second call returns None, before any
+    check that the first save itself made stale. Raises RoundRefused when the round breaks the
     rules (nothing saved).
     """
     if submission and _submitted(submission):
@@ -281,6 +313,11 @@ def add_round(
         raise RoundConflict(
             f"Round {number} was saved on another phone meanwhile; "
             "check the scoreboard before entering the next round."
+        )
+    if stamp is not None and stamp != rounds_stamp(game):
+        raise StaleSave(
+            "The rounds were changed on another phone since this form was opened; nothing was "
+            "saved."
         )
     rounds = [*entries_of(game), entry]
     tally = tally_of(game, rounds)
@@ -340,6 +377,11 @@ def _append_round(
     return played
 
 
+def already_saved(submission: str) -> bool:
+    """Whether a round was stored from the form with this one-time token."""
+    return _submitted(submission)
+
+
 def _submitted(submission: str) -> bool:
     return db.session.scalar(select(Round.id).where(Round.submission == submission)) is not None
 
@@ -375,13 +417,22 @@ def _round(game: Game, number: int) -> Round:
     raise LookupError(f"Round {number} is not a round of this game.")
 
 
-def edit_round(game: Game, number: int, entry: RoundEntry, *, version: int | None) -> Round:
+def edit_round(
+    game: Game, number: int, entry: RoundEntry, *, version: int | None, stamp: str | None = None
+) -> Round:
     """Correct round ``number``. ``version`` is the round's version the form was opened on:
-    an older one means another phone changed it meanwhile (RoundConflict). Raises
-    RoundRefused when the corrected game breaks the rules (for this round or a later one)."""
+    an older one means another phone changed it meanwhile (RoundConflict); ``stamp`` the
+    ``rounds_stamp``: another round changed, added or deleted since is StaleSave (the totals
+    the correction was made beside are not the game's any more). Raises RoundRefused when the
+    corrected game breaks the rules (for this round or a later one)."""
     played = _round(game, number)
     if version is not None and version != played.version:
         raise RoundConflict("This round was changed on another phone meanwhile.")
+    if stamp is not None and stamp != rounds_stamp(game):
+        raise StaleSave(
+            "Other rounds were changed on another phone since this form was opened; nothing "
+            "was saved."
+        )
     before = tally_of(game)
     rounds = entries_of(game)
     rounds[number - 1] = entry

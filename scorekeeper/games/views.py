@@ -1,8 +1,12 @@
 """The pages of a game: start it, the scoreboard (which polls for other phones' saves), enter
 and correct rounds with the card pad, May I, abandon, and the game file (download, upload).
 
-htmx answers: a refused form is re-rendered with 422 (409 when another phone got there first),
-with messages at the fields; pad keys and the live points answer with the player's block only.
+htmx answers: a refused form is re-rendered with 422 (409 when another phone got there first,
+or the rounds changed since the form was made: the current totals and a "Re-apply my entries"
+button above the entries as typed), with messages at the fields; the live preview of a
+player's cards answers with that player's cards block only. A round saved by app.js (which
+sends ``HX-Request``) is answered 204 with ``HX-Redirect`` to the scoreboard instead of a
+redirect, so that the script can tell a stored save from a refusal or a lost signal.
 """
 
 from __future__ import annotations
@@ -424,6 +428,7 @@ def _render_round(
     problems: list[Problem] | None = None,
     status: int = 200,
     message: str | None = None,
+    conflict: str | None = None,
     only_seat: int | None = None,
     preview_seat: int | None = None,
 ) -> Response:
@@ -454,6 +459,7 @@ def _render_round(
         "dealer": tally.names[dealer],
         "errors": errors,
         "general": general,
+        "conflict": conflict,
         "summary": summary,
         "nobody_allowed": tally.rules.nobody_out_allowed,
         "pad_ranks": PAD_RANKS,
@@ -467,7 +473,8 @@ def _render_round(
     if only_seat is not None and is_htmx():
         return render("games/_cards.html", status=status, hand=hands[only_seat], **context)
     if preview_seat is not None and is_htmx():
-        return render("games/_points.html", status=status, hand=hands[preview_seat], **context)
+        template = "games/_cards.html" if request.form.get("redraw") else "games/_points.html"
+        return render(template, status=status, hand=hands[preview_seat], **context)
     return render("games/round.html", "games/_round_form.html", status=status, **context)
 
 
@@ -554,18 +561,32 @@ def new_round(game_id: int) -> ResponseReturnValue:
         return _save_failed(game_id, None)
 
 
+def _to_board(game_id: int) -> ResponseReturnValue:
+    """After a save: the scoreboard (for app.js, 204 naming it in ``HX-Redirect``)."""
+    address = url_for("games.show", game_id=game_id)
+    if is_htmx():
+        return Response(status=NO_CHANGE, headers={"HX-Redirect": address})
+    return redirect(address)
+
+
 def _new_round(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     players = len(game.seats)
     form = RoundForm()
     _fill_round_form(form, players)
     number = len(game.rounds) + 1
+    if "save" in request.form and form.token.data and services.already_saved(form.token.data):
+        # A save sent again (its first answer lost, or queued offline and sent twice) is
+        # answered as stored, before any check that the first save itself made fail.
+        flash("That round was already saved.", "warning")
+        return _to_board(game.id)
     if game.status != GameStatus.IN_PROGRESS:
         flash("This game is over: no more rounds can be entered.", "warning")
         return redirect(url_for("games.show", game_id=game.id))
     if request.method == "GET":
         form.number.data = str(number)
         form.token.data = secrets.token_urlsafe(16)
+        form.rounds_version.data = services.rounds_stamp(game)
         return _render_round(game, form, number=number, editing=False)
 
     unsaved = _unless_saving(game, form, number, editing=False)
@@ -575,7 +596,11 @@ def _new_round(game_id: int) -> ResponseReturnValue:
     form_number = whole_number(form.number.data)
     try:
         saved = services.add_round(
-            game, entry, number=form_number, submission=(form.token.data or None)
+            game,
+            entry,
+            number=form_number,
+            submission=(form.token.data or None),
+            stamp=(form.rounds_version.data or None),
         )
     except services.RoundRefused as refused:
         return _render_round(
@@ -590,20 +615,21 @@ def _new_round(game_id: int) -> ResponseReturnValue:
         game = _game_or_404(game_id)
         if game.status != GameStatus.IN_PROGRESS:
             flash(f"{conflict} The game is over.", "warning")
-            return redirect(url_for("games.show", game_id=game.id))
+            return _to_board(game.id)
         number = len(game.rounds) + 1
         form.number.data = str(number)
+        form.rounds_version.data = services.rounds_stamp(game)
         return _render_round(
             game,
             form,
             number=number,
             editing=False,
             status=CONFLICT,
-            message=f"{conflict} This form is now for round {number}: check it and save again.",
+            conflict=f"{conflict} This form is now for round {number}.",
         )
     if saved is None:
         flash("That round was already saved.", "warning")
-    return redirect(url_for("games.show", game_id=game.id))
+    return _to_board(game.id)
 
 
 @bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
@@ -627,6 +653,7 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
     if request.method == "GET":
         _fill_round_form(form, players, played)
         form.version.data = str(played.version)
+        form.rounds_version.data = services.rounds_stamp(game)
         return _render_round(game, form, number=number, editing=True)
     _fill_round_form(form, players)
     unsaved = _unless_saving(game, form, number, editing=True)
@@ -634,29 +661,43 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
         return unsaved
     version = whole_number(form.version.data)
     try:
-        services.edit_round(game, number, _round_entry(game, form, number), version=version)
+        services.edit_round(
+            game,
+            number,
+            _round_entry(game, form, number),
+            version=version,
+            stamp=(form.rounds_version.data or None),
+        )
     except services.RoundRefused as refused:
         return _render_round(
             game, form, number=number, editing=True, problems=refused.problems, status=UNPROCESSABLE
         )
-    except services.RoundConflict:
+    except services.RoundConflict as conflict:
         game = _game_or_404(game_id)
-        played = next(r for r in game.rounds if r.number == number)
+        played = next((r for r in game.rounds if r.number == number), None)
+        if played is None:
+            flash(
+                f"Round {number} was deleted on another phone meanwhile; nothing was saved.",
+                "warning",
+            )
+            return _to_board(game.id)
         form.version.data = str(played.version)
+        form.rounds_version.data = services.rounds_stamp(game)
         stored = services.describe_round(services.tally_of(game), number, cards=True)
+        if isinstance(conflict, services.StaleSave):
+            words = str(conflict)
+        else:
+            words = "This round was changed on another phone meanwhile; nothing was saved."
         return _render_round(
             game,
             form,
             number=number,
             editing=True,
             status=CONFLICT,
-            message=(
-                "This round was changed on another phone meanwhile; nothing was saved. "
-                f"It now reads: {stored}. Your entries are below: save again to replace it."
-            ),
+            conflict=f"{words} Round {number} now reads: {stored}.",
         )
     flash(f"Round {number} corrected.", "success")
-    return redirect(url_for("games.show", game_id=game.id))
+    return _to_board(game.id)
 
 
 @bp.post("/<int:game_id>/rounds/<int:number>/delete")
