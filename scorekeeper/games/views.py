@@ -619,13 +619,11 @@ def _new_round(game_id: int) -> ResponseReturnValue:
         number = len(game.rounds) + 1
         form.number.data = str(number)
         form.rounds_version.data = services.rounds_stamp(game)
+        words = str(conflict)
+        if number != form_number:
+            words += f" This form is now for round {number}."
         return _render_round(
-            game,
-            form,
-            number=number,
-            editing=False,
-            status=CONFLICT,
-            conflict=f"{conflict} This form is now for round {number}.",
+            game, form, number=number, editing=False, status=CONFLICT, conflict=words
         )
     if saved is None:
         flash("That round was already saved.", "warning")

@@ -63,6 +63,7 @@ def test_a_new_round_made_before_a_correction_elsewhere_is_refused_and_reapplied
     page = text(stale)
     assert "<html" in page  # without JavaScript: the whole page
     assert "The rounds were changed on another phone since this form was opened" in page
+    assert "This form is now for" not in page  # still round 2
     assert "Re-apply my entries" in page
     # The totals as they are now (Cy 20 after the correction), and the typing kept.
     assert re.search(r"Cy <strong>20</strong>", page)
