@@ -512,12 +512,21 @@ def undo_last_round(game: Game, number: int, now: datetime | None = None) -> Non
     delete_last_round(game, number, log=f"Round {number} undone.")
 
 
-def delete_last_round(game: Game, number: int, *, log: str | None = None) -> None:
+def delete_last_round(
+    game: Game, number: int, *, log: str | None = None, stamp: str | None = None
+) -> None:
     """Delete round ``number``, which must be the last one (else RoundConflict). ``log`` is
-    the change log's line (by default "Round N deleted.")."""
+    the change log's line (by default "Round N deleted."). ``stamp`` is the ``rounds_stamp``
+    the page asking was made on: when the rounds changed since, StaleSave (nobody deletes a
+    correction they have not seen)."""
     if not game.rounds or game.rounds[-1].number != number:
         raise RoundConflict(
             f"Round {number} is not the last round any more; only the last round can be deleted."
+        )
+    if stamp is not None and stamp != rounds_stamp(game):
+        raise StaleSave(
+            f"Round {number} was changed on another phone since this page was opened; nothing "
+            "was deleted. Here it is as it is now."
         )
     played = game.rounds[-1]
     try:

@@ -705,7 +705,10 @@ def delete_round(game_id: int, number: int) -> ResponseReturnValue:
     if not any(r.number == number for r in game.rounds):
         abort(404)
     try:
-        services.delete_last_round(game, number)
+        services.delete_last_round(game, number, stamp=request.form.get("rounds_version") or None)
+    except services.StaleSave as stale:
+        flash(str(stale), "error")
+        return redirect(url_for("games.edit_round", game_id=game.id, number=number))
     except services.RoundConflict as conflict:
         flash(str(conflict), "error")
         return redirect(url_for("games.show", game_id=game.id))

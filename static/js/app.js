@@ -311,8 +311,11 @@ document.addEventListener("change", (event) => {
         } else if (here && answer.form) {
           swapIn(form, answer.form);
         } else {
-          // Refused now (another phone got there first): its typing waits on its own form.
-          try { localStorage.setItem(save.draft, JSON.stringify(save.fields.filter(([name]) => KEPT.test(name)))); } catch { /* off */ }
+          // Refused now (another phone got there first): its typing waits on the form it will
+          // open (the round number may have moved on), with the versions it was made on, so that
+          // saving it there shows the refusal and its "Re-apply my entries".
+          const key = answer.form ? draftKey(answer.form) : save.draft;
+          try { localStorage.setItem(key, JSON.stringify(save.fields.filter(([name]) => KEPT.test(name)))); } catch { /* off */ }
           noteOnPage("A round saved on this phone without signal could not be stored as it was.", save.action);
         }
       }

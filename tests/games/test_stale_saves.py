@@ -191,3 +191,22 @@ def test_the_cards_preview_redraws_the_cards_block(client: FlaskClient) -> None:
     assert "Take out" in block and "15" in block
     points = client.post(f"/games/{game_id}/rounds/new", data=fields | {"redraw": ""}, headers=HX)
     assert text(points).lstrip().startswith('<output id="points-1"')
+
+
+def test_deleting_a_round_corrected_meanwhile_is_refused(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_round(client, game_id, "Ann", {"Ben": "5", "Cy": "5", "Dee": "5"})
+    made_on = opened(client, f"/games/{game_id}/rounds/1/edit")
+    correction = round_form(FOUR, "Ann", {"Ben": "K", "Cy": "5", "Dee": "5"}) | {"save": "1"}
+    assert client.post(f"/games/{game_id}/rounds/1/edit", data=correction).status_code == 302
+    stale = {"rounds_version": made_on["rounds_version"]}
+    refused = client.post(f"/games/{game_id}/rounds/1/delete", data=stale)
+    assert refused.status_code == 302
+    assert refused.headers["Location"].endswith(f"/games/{game_id}/rounds/1/edit")
+    shown = text(client.get(refused.headers["Location"]))
+    assert "Round 1 was changed on another phone since this page was opened" in shown
+    assert 'name="hands-1-cards" value="K"' in shown  # the correction, shown before deleting
+    assert len(rounds_stored(client, game_id)) == 1
+    fresh = {"rounds_version": hidden(shown, "rounds_version")}
+    assert client.post(f"/games/{game_id}/rounds/1/delete", data=fresh).status_code == 302
+    assert rounds_stored(client, game_id) == []
