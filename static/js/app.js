@@ -336,9 +336,10 @@ document.addEventListener("change", (event) => {
       if (saves.some((save) => save.id === form.elements.token.value)) form.elements.token.value = newId();
       if (saves.some((save) => save.draft === draftKey(form))) noteAtSave(form, QUEUED_NOTE);
     }).catch(() => {}).finally(() => {
-      if (restoreDraft(form) && window.htmx) {
-        // Redraw chips, points and who is out from what came back.
-        window.htmx.ajax("POST", form.getAttribute("action"), { source: form, target: `#${ROUND_FORM}`, swap: "outerHTML" });
+      if (restoreDraft(form) && window.htmx && navigator.onLine) {
+        // Redraw chips, points and who is out from what came back (offline, they wait).
+        window.htmx.ajax("POST", form.getAttribute("action"), { source: form, target: `#${ROUND_FORM}`, swap: "outerHTML" })
+          .catch(() => {});
       }
       flush();
     });

@@ -250,3 +250,33 @@ def test_the_scoreboard_offline_says_when_it_was_last_updated(small_phone: Any) 
     screenshot(page, "offline-scoreboard-360")
     page.context.set_offline(False)
     page.problems[:] = [p for p in page.problems if not any(n in p for n in OFFLINE_NOISE)]
+
+
+def test_the_round_form_reloads_without_signal_with_its_typing_and_saves_later(
+    small_phone: Any,
+) -> None:
+    page = small_phone
+    board = _start(page)
+    page.goto(f"{board}/rounds/new")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.reload()  # now through the worker, which keeps a copy of the form
+    page.locator("fieldset.went-out label.choice", has_text="Yul").click()
+    page.fill("#hands-0-cards", "9 9")
+    page.fill("#hands-1-cards", "JK")
+    expect(page.locator("#points-1")).to_contain_text("50")
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator(".offline-note")).to_contain_text("kept on this phone")
+    expect(page.locator("#hands-0-cards")).to_have_value("9 9")
+    expect(page.locator("#hands-1-cards")).to_have_value("JK")
+    expect(page.locator("input[name=went_out][value='2']")).to_be_checked()
+    page.click("button.save-round")
+    expect(page.get_by_text(QUEUED)).to_be_visible()
+
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(rf"{board}$"))
+    rounds = _rounds(page, board)
+    assert len(rounds) == 1 and rounds[0]["went_out"] == "Yul"
+    assert rounds[0]["players"]["Xia"]["cards"] == "JK"
+    page.problems[:] = [p for p in page.problems if not any(n in p for n in OFFLINE_NOISE)]
