@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import _page, screenshot
+from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
 
 pytestmark = pytest.mark.browser
 
@@ -151,6 +151,7 @@ def test_a_save_made_offline_is_sent_once_when_the_signal_returns(small_phone: A
     page.context.set_offline(True)
     page.click("button.save-round")
     expect(page.get_by_text(QUEUED)).to_be_visible()
+    assert fits_width(page)
     screenshot(page, "offline-save-queued-360")
     queued = _queued(page)
     assert len(queued) == 1
@@ -227,6 +228,8 @@ def test_a_stale_phone_is_refused_keeps_its_typing_and_reapplies_it(
     expect(page.locator("#hands-2-cards")).to_have_value("9")
     expect(page.locator("input[name=went_out][value='1']")).to_be_checked()
     assert len(_rounds(page, board)) == 1
+    assert fits_width(page)
+    assert serious_accessibility_violations(page) == []
     screenshot(page, "stale-save-refused-360")
 
     page.get_by_role("button", name="Re-apply my entries").click()
