@@ -615,7 +615,8 @@ def _new_round(game_id: int) -> ResponseReturnValue:
         game = _game_or_404(game_id)
         if game.status != GameStatus.IN_PROGRESS:
             flash(f"{conflict} The game is over.", "warning")
-            return _to_board(game.id)
+            # A plain redirect even for app.js: nothing was stored, the typing stays kept.
+            return redirect(url_for("games.show", game_id=game.id))
         number = len(game.rounds) + 1
         form.number.data = str(number)
         form.rounds_version.data = services.rounds_stamp(game)
