@@ -679,7 +679,7 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
                 f"Round {number} was deleted on another phone meanwhile; nothing was saved.",
                 "warning",
             )
-            return _to_board(game.id)
+            return redirect(url_for("games.show", game_id=game.id))
         form.version.data = str(played.version)
         form.rounds_version.data = services.rounds_stamp(game)
         stored = services.describe_round(services.tally_of(game), number, cards=True)
