@@ -211,8 +211,8 @@ def write_hand(
 
     ``cards`` may be half-typed while the hand is being counted; a hand said done must read
     as cards (DraftRefused otherwise). Returns whether the round was stored by this write
-    (the last hand in, someone out; not tried with ``closing=False``). Raises DraftClosed when ``number`` is no longer the
-    round being entered."""
+    (the last hand in, someone out; not tried with ``closing=False``). Raises DraftClosed
+    when ``number`` is no longer the round being entered."""
     number = _check_open(game, number)
     if not 0 <= position < len(game.seats):
         raise DraftRefused("No such seat at this table.")
@@ -274,7 +274,7 @@ def entry_of(game: Game, draft: Draft, went_out: int | None) -> RoundEntry:
     return RoundEntry(went_out=went_out, hands=tuple(hands))
 
 
-def close(game: Game, *, number: int | None, went_out: int | None | str = "") -> Round | None:
+def close(game: Game, *, number: int | None, went_out: int | str | None = "") -> Round | None:
     """Store the draft as round ``number`` and delete it, in one transaction.
 
     ``went_out`` is the seat that went out where the draft names none (None: nobody, where

@@ -253,7 +253,7 @@ def _close_page(
     )
 
 
-def _went_out_arg(game: Game) -> int | None | str:
+def _went_out_arg(game: Game) -> int | str | None:
     """Who went out as the close page says (where the draft names nobody): a seat, None for
     nobody, "" when not said."""
     went_out = request.form.get("went_out", "")
