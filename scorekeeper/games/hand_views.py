@@ -137,7 +137,6 @@ def _my_hand(
         "pad_ranks": PAD_RANKS,
         "action": url_for("games.hand", game_id=game.id),
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
-        "is_scorer": visitor().user is not None,
     }
     if fragment is not None and is_htmx():
         return render(fragment, status=status, **context)
