@@ -280,14 +280,20 @@ def close_round(game_id: int) -> ResponseReturnValue:
     filling: int | None = None
     try:
         for filling, cards in fills.items():
-            if draft is not None and draft.seats[filling].is_in:
+            if draft is None or draft.seats[filling].is_in:
+                continue
+            # A field the scorer left as shown keeps what the player's phone holds now (they
+            # may have tapped more cards since): a phone's typing is never overwritten unasked.
+            made = bool(request.form.get(f"made-{filling}"))
+            changed = cards != request.form.get(f"was-{filling}")
+            if not changed and made == draft.seats[filling].made_contract:
                 continue
             drafts.write_hand(
                 game,
                 filling,
                 number=number,
-                cards=cards,
-                made_contract=bool(request.form.get(f"made-{filling}")),
+                cards=cards if changed else None,
+                made_contract=made,
                 done=True,
                 closing=False,
             )

@@ -91,5 +91,15 @@ def test_four_phones_each_enter_their_own_hand(
     expect(ann.get_by_role("button", name="I went out")).to_be_visible()
     screenshot(dee, "own-hand-next-round")
 
+    # Round 2: Ben goes out; the scorer closes it with Dee's hand typed on the close page.
+    ben.get_by_role("button", name="I went out").click()
+    scorer.goto(board_url)
+    scorer.get_by_role("link", name="Close round 2").click()
+    expect(scorer.locator("h1")).to_have_text("Close round 2")
+    scorer.get_by_label("Dee's cards left (still counting)").fill("A")
+    assert fits_width(scorer)
+    assert serious_accessibility_violations(scorer) == []
+    screenshot(scorer, "own-hand-close-round")
+
     for context in (*contexts, scorers):
         next(context, None)

@@ -244,3 +244,91 @@ def test_a_viewer_may_not_enter_a_hand(app: Flask, client: FlaskClient) -> None:
     viewer = signed_in(app, "vic", "viewer")
     assert viewer.post(f"/games/{game_id}/seat", data={"seat": "0"}).status_code == 403
     assert viewer.post(f"/games/{game_id}/hand", data={"went_out": "1"}).status_code == 403
+
+
+def test_the_pad_answers_htmx_with_the_cards_and_a_stale_phone_with_the_whole_hand(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    ann, ben = table_phone(app, game_id, 0), table_phone(app, game_id, 1)
+    hand_post(ann, game_id, 0, went_out="1")
+    data = {"number": "1", "seat": "1", "cards": "K", "add": "JK"}
+    answer = ben.post(f"/games/{game_id}/hand", data=data, headers=HTMX)
+    body = text(answer)
+    assert answer.status_code == 200 and body.lstrip().startswith('<div id="my-cards"')
+    assert 'value="K JK"' in body and "60" in body
+    answer = ben.post(
+        f"/games/{game_id}/hand", data={**data, "add": "", "remove": "0"}, headers=HTMX
+    )
+    assert 'value="K"' in text(answer)
+    # A card that is no card, typed: the points say so, nothing breaks.
+    answer = ben.post(
+        f"/games/{game_id}/hand",
+        data={"number": "1", "seat": "1", "cards": "K Z", "preview": "1"},
+        headers=HTMX,
+    )
+    assert answer.status_code == 200 and 'id="my-points"' in text(answer)
+    status, page = hand_post(ben, game_id, 1, cards="K Z", done="not")
+    assert status == 422 and 'id="my-cards-error"' in page
+    # A tap meant for round 2 of a game at round 1: the whole hand comes back, retargeted.
+    answer = ben.post(f"/games/{game_id}/hand", data={**data, "number": "2"}, headers=HTMX)
+    assert answer.status_code == 409
+    assert answer.headers["HX-Retarget"] == "#my-hand"
+    assert text(answer).lstrip().startswith('<section id="my-hand"')
+
+
+def test_going_out_and_a_hand_in_can_be_taken_back(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    ann, ben = table_phone(app, game_id, 0), table_phone(app, game_id, 1)
+    hand_post(ann, game_id, 0, went_out="1")
+    hand_post(ben, game_id, 1, cards="K", done="not")
+    assert "Counting: Cy, Dee." in text(client.get(f"/games/{game_id}"))
+    hand_post(ben, game_id, 1, done="again")
+    assert 'value="K"' in text(ben.get(f"/games/{game_id}/hand"))
+    hand_post(ann, game_id, 0, went_out="0")
+    board = text(client.get(f"/games/{game_id}"))
+    assert "went out." not in board and "Counting:" not in board
+    # Now Ben may go out instead.
+    assert hand_post(ben, game_id, 1, went_out="1")[0] == 303
+    assert "Counting: Ann, Cy, Dee." in text(client.get(f"/games/{game_id}"))
+
+
+def test_the_scorer_closes_a_round_nobody_went_out_of(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "contract-rummy", ("Ann", "Ben", "Cy"))
+    phones = [table_phone(app, game_id, seat) for seat in range(3)]
+    for seat, cards in enumerate(("K", "5", "9")):
+        hand_post(phones[seat], game_id, seat, cards=cards, done="not")
+    assert rounds_of(app, game_id) == []  # every hand in, but nobody said they went out
+    page = text(client.get(f"/games/{game_id}/close"))
+    assert 'value="nobody"' in page and "Every hand is in." in page
+    answer = client.post(f"/games/{game_id}/close", data={"number": "1", "close": "1"})
+    assert answer.status_code == 422 and "Say who went out." in text(answer)
+    form = {"number": "1", "close": "1", "went_out": "nobody"}
+    assert client.post(f"/games/{game_id}/close", data=form).status_code == 303
+    stored = rounds_of(app, game_id)
+    assert len(stored) == 1 and stored[0].went_out_id is None
+
+
+def test_the_close_page_never_overwrites_what_a_phone_typed_meanwhile(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    phones = [table_phone(app, game_id, seat) for seat in range(4)]
+    hand_post(phones[0], game_id, 0, went_out="1")
+    hand_post(phones[1], game_id, 1, cards="K", preview="1")
+    page = text(client.get(f"/games/{game_id}/close"))
+    assert 'name="was-1" value="K"' in page
+    hand_post(phones[1], game_id, 1, cards="K Q", preview="1")  # Ben taps on after that
+    form = {
+        "number": "1",
+        "close": "1",
+        "was-1": "K",
+        "cards-1": "K",  # left as shown: Ben's phone's hand is taken
+        "was-2": "",
+        "cards-2": "5",  # typed by the scorer
+        "was-3": "",
+        "cards-3": "9",
+    }
+    assert client.post(f"/games/{game_id}/close", data=form).status_code == 303
+    stored = rounds_of(app, game_id)
+    assert len(stored) == 1 and points_by_seat(stored[0]) == {0: 0, 1: 20, 2: 5, 3: 5}
