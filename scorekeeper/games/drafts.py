@@ -39,6 +39,7 @@ __all__ = [
     "close",
     "close_when_all_in",
     "draft_of",
+    "entry_of",
     "go_out",
     "submission_of",
     "write_hand",
@@ -167,7 +168,15 @@ def _row_for(game: Game, number: int, position: int) -> DraftHand:
         )
     )
     if row is None:
-        row = DraftHand(game_id=game.id, number=number, position=position, cards="")
+        row = DraftHand(
+            game_id=game.id,
+            number=number,
+            position=position,
+            cards="",
+            made_contract=False,
+            went_out=False,
+            done=False,
+        )
         db.session.add(row)
     return row
 
