@@ -17,8 +17,10 @@ from typing import Any
 
 from flask import Response, abort, current_app, flash, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
+from sqlalchemy.exc import OperationalError
 
 from scorekeeper.access import Permission, forbidden, requires, visitor
+from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game
@@ -32,6 +34,11 @@ from .tally import points_of
 
 CONFLICT = 409
 NO_CHANGE = 204
+UNAVAILABLE = 503
+SAVE_FAILED = (
+    "The database could not save this just now (it may be busy, full or restarting); "
+    "nothing was saved. Tap again in a moment."
+)
 SEATS_KEY = "seats"
 # A phone remembers its seat at this many games at most (the newest kept).
 SEATS_KEPT = 20
@@ -168,12 +175,19 @@ def hand(game_id: int) -> ResponseReturnValue:
             message=f"This phone is now {game.seats[position].player.name}'s: nothing was "
             "saved. Check the hand below.",
         )
-    return _write_my_hand(game, position)
+    try:
+        return _write_my_hand(game, position)
+    except OperationalError:
+        db.session.rollback()
+        reading_only()
+        return _my_hand(_game_or_404(game_id), position, status=UNAVAILABLE, message=SAVE_FAILED)
 
 
 def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
     number = whole_number(request.form.get("number"))
-    cards = request.form.get("cards", "")[:800]
+    # A form without the cards field (going out, the waiting page) leaves the cards alone.
+    sent = request.form.get("cards")
+    cards = (sent or "")[:800]
     fragment = None
     if "add" in request.form:
         cards = add_card(cards, request.form.get("add", ""))
@@ -193,12 +207,13 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
                 game,
                 position,
                 number=number,
-                cards=None if done == "again" else cards,
+                cards=None if done == "again" or sent is None else cards,
                 made_contract=None if done == "again" else done == "made",
                 done=done != "again",
             )
         else:
-            stored = drafts.write_hand(game, position, number=number, cards=cards)
+            kept = None if sent is None and fragment != "games/_my_cards.html" else cards
+            stored = drafts.write_hand(game, position, number=number, cards=kept)
     except (drafts.DraftClosed, drafts.OutAlready) as overtaken:
         db.session.rollback()
         game = _game_or_404(game.id)
@@ -268,6 +283,15 @@ def close_round(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     if request.method == "GET" or "close" not in request.form:
         return _close_page(game)
+    try:
+        return _close(game)
+    except OperationalError:
+        db.session.rollback()
+        reading_only()
+        return _close_page(_game_or_404(game_id), status=UNAVAILABLE, problems=[SAVE_FAILED])
+
+
+def _close(game: Game) -> ResponseReturnValue:
     number = whole_number(request.form.get("number"))
     fills = {
         seat.position: request.form[f"cards-{seat.position}"][:800]

@@ -4,10 +4,12 @@ as a draft one seat at a time, and the round closes when every hand is in."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
 
 from scorekeeper import scope
 from scorekeeper.accounts import links
@@ -332,3 +334,34 @@ def test_the_close_page_never_overwrites_what_a_phone_typed_meanwhile(
     assert client.post(f"/games/{game_id}/close", data=form).status_code == 303
     stored = rounds_of(app, game_id)
     assert len(stored) == 1 and points_by_seat(stored[0]) == {0: 0, 1: 20, 2: 5, 3: 5}
+
+
+def test_a_busy_database_answers_503_with_the_hand_and_keeps_it(
+    app: Flask, client: FlaskClient, monkeypatch: Any
+) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    ann, ben = table_phone(app, game_id, 0), table_phone(app, game_id, 1)
+    hand_post(ann, game_id, 0, went_out="1")
+    hand_post(ben, game_id, 1, cards="K", preview="1")
+
+    def busy(*args: object, **kwargs: object) -> None:
+        raise OperationalError("COMMIT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(drafts, "_commit", busy)
+    status, page = hand_post(ben, game_id, 1, cards="K", add="Q")
+    assert status == 503 and "nothing was saved" in page and 'value="K"' in page
+    monkeypatch.setattr(services, "add_round", busy)
+    answer = client.post(f"/games/{game_id}/close", data={"number": "1", "close": "1"})
+    assert answer.status_code == 503 and "nothing was saved" in text(answer)
+    monkeypatch.undo()
+    assert rounds_of(app, game_id) == [] and draft_rows(app, game_id) == 2
+    assert 'value="K"' in text(ben.get(f"/games/{game_id}/hand"))
+
+
+def test_a_form_without_cards_leaves_the_cards_alone(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    ann, ben = table_phone(app, game_id, 0), table_phone(app, game_id, 1)
+    hand_post(ann, game_id, 0, went_out="1")
+    hand_post(ben, game_id, 1, cards="K Q", preview="1")
+    assert hand_post(ben, game_id, 1, preview="1")[0] == 200  # Enter on a page without cards
+    assert 'value="K Q"' in text(ben.get(f"/games/{game_id}/hand"))
