@@ -4,6 +4,7 @@ as a draft one seat at a time, and the round closes when every hand is in."""
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 from flask import Flask
@@ -365,3 +366,42 @@ def test_a_form_without_cards_leaves_the_cards_alone(app: Flask, client: FlaskCl
     hand_post(ben, game_id, 1, cards="K Q", preview="1")
     assert hand_post(ben, game_id, 1, preview="1")[0] == 200  # Enter on a page without cards
     assert 'value="K Q"' in text(ben.get(f"/games/{game_id}/hand"))
+
+
+def test_two_last_hands_saved_at_the_same_moment_store_one_round(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    household = family_id(app)
+    with app.test_request_context(), scope.household(household):
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        drafts.go_out(game, 0, number=1)
+        drafts.write_hand(game, 1, number=1, cards="K", done=True)
+        db.session.remove()
+    ready = threading.Barrier(2)
+    stored: list[bool] = []
+    failures: list[BaseException] = []
+
+    def last_hand(seat: int) -> None:
+        try:
+            # A phone's save is a POST: on SQLite its transaction takes the write lock first.
+            with app.test_request_context(method="POST"), scope.household(household):
+                ready.wait(timeout=10)
+                game = db.session.get(Game, game_id)
+                assert game is not None
+                stored.append(drafts.write_hand(game, seat, number=1, cards="5", done=True))
+                db.session.remove()
+        except BaseException as failure:  # reported below, in the test's own thread
+            failures.append(failure)
+
+    phones = [threading.Thread(target=last_hand, args=(seat,)) for seat in (2, 3)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join(timeout=60)
+    assert failures == []
+    assert sorted(stored) == [False, True]  # one of them stored the round
+    played = rounds_of(app, game_id)
+    assert len(played) == 1 and points_by_seat(played[0]) == {0: 0, 1: 10, 2: 5, 3: 5}
+    assert draft_rows(app, game_id) == 0
