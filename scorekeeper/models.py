@@ -353,6 +353,27 @@ class GameEvent(HouseholdOwned, db.Model):
     game: Mapped[Game] = relationship(back_populates="events")
 
 
+class DraftHand(HouseholdOwned, db.Model):
+    """One seat's hand of the round being played, as that player's own phone entered it:
+    the round in progress is kept on the server, one row a seat, so that two phones never
+    overwrite each other and nothing typed is lost by a reload. ``games.drafts`` closes the
+    rows of a round into a stored round and deletes them."""
+
+    __tablename__ = "draft_hands"
+    __table_args__ = (UniqueConstraint("game_id", "number", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    cards: Mapped[str] = mapped_column(String(CARDS_LENGTH), default="")
+    made_contract: Mapped[bool] = mapped_column(Boolean, default=False)
+    went_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The player said "that's my hand": counted, not still being counted.
+    done: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
 class RestoreStatus(enum.StrEnum):
     """Where a restore of an uploaded backup stands."""
 

@@ -33,6 +33,7 @@ from scorekeeper import house_rules, scope
 from scorekeeper.accounts import links
 from scorekeeper.bin import services as bin_services
 from scorekeeper.extensions import db
+from scorekeeper.games import drafts
 from scorekeeper.games.services import import_game
 from scorekeeper.models import (
     Game,
@@ -105,6 +106,12 @@ def seeded(app: Flask, client: FlaskClient) -> Seeds:
     playing = start_game(client, slug, names)
     for _ in range(2):
         save_round(client, playing, SCRIPT, {IMG: "5", "Ann": "K Q", "Ben": "JK"}, {IMG})
+    # This phone is Ann's at the game in play, where someone went out: her pad is open.
+    assert client.post(f"/games/{playing}/seat", data={"seat": "2"}).status_code == 303
+    with app.test_request_context(), scope.household(family_id(app)):
+        in_play = db.session.get(Game, playing)
+        assert in_play is not None
+        drafts.go_out(in_play, 0, number=3)
     abandoned = start_game(client, "twelve-step", ["Ann", "Ben", "Cy", "Dee"])
     assert client.post(f"/games/{abandoned}/abandon").status_code == 302
     spare = start_game(client, "twelve-step", ["Ann", IMG, "Dee", "Eve"])
@@ -226,6 +233,9 @@ ROUTES: dict[str, Urls] = {
     "accounts.watch_card": lambda s: [f"/w/{s.tokens['watch']}/card.png"],
     "accounts.households": lambda s: ["/households"],
     "games.delete": lambda s: [f"/games/{s.spare}/delete"],
+    "games.pick_seat": lambda s: [f"/games/{g}/seat" for g in _games(s)],
+    "games.hand": lambda s: [f"/games/{g}/hand" for g in _games(s)],
+    "games.close_round": lambda s: [f"/games/{g}/close" for g in _games(s)],
     "bin.index": lambda s: ["/bin"],
     "bin.restore_game": lambda s: [f"/bin/games/{s.binned}/restore"],
     "bin.restore_rules": lambda s: ["/bin/rules/1/restore"],

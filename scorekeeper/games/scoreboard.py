@@ -114,7 +114,7 @@ def stamp_of(game_id: int) -> Stamp | None:
 
 def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
     """Everything ``games/_board.html`` draws, charts included."""
-    from . import services
+    from . import drafts, services
 
     tally = services.tally_of(game)
     rules = tally.rules
@@ -135,6 +135,7 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
         "can": can if can is not None else viewer_can(),
         "undo_until": _undo_until(game),
+        "draft": drafts.draft_of(game) if not tally.is_over else None,
     }
 
 

@@ -207,7 +207,33 @@ def _merge(app: Flask, client: FlaskClient, game_id: int) -> str:
     return "Zed"
 
 
+def _went_out_on_own_phone(app: Flask, client: FlaskClient, game_id: int) -> str:
+    assert client.post(f"/games/{game_id}/seat", data={"seat": "0"}).status_code == 303
+    answer = client.post(f"/games/{game_id}/hand", data={"number": "2", "went_out": "1"})
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    return "Counting: Ben, Cy."
+
+
+def _hand_in_on_own_phone(app: Flask, client: FlaskClient, game_id: int) -> str:
+    _went_out_on_own_phone(app, client, game_id)
+    assert client.post(f"/games/{game_id}/seat", data={"seat": "1"}).status_code == 303
+    form = {"number": "2", "cards": "K", "done": "not"}
+    assert client.post(f"/games/{game_id}/hand", data=form).status_code == 303
+    return "Counting: Cy."
+
+
+def _close_on_own_phones(app: Flask, client: FlaskClient, game_id: int) -> str:
+    _hand_in_on_own_phone(app, client, game_id)
+    assert client.post(f"/games/{game_id}/seat", data={"seat": "2"}).status_code == 303
+    form = {"number": "2", "cards": "5", "done": "not"}
+    assert client.post(f"/games/{game_id}/hand", data=form).status_code == 303
+    return "Enter round 3"
+
+
 WRITES: dict[str, Callable[[Flask, FlaskClient, int], str]] = {
+    "went out on own phone": _went_out_on_own_phone,
+    "hand in on own phone": _hand_in_on_own_phone,
+    "closed by the last hand in": _close_on_own_phones,
     "save": _save,
     "edit": _edit,
     "delete round": _delete,

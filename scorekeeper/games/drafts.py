@@ -1,0 +1,333 @@
+"""The round being played, entered hand by hand on each player's own phone.
+
+Until it is stored, a round is a **draft** on the server: one ``DraftHand`` row a seat, written
+only for that seat (a phone writes the seat it picked; a scorer may fill any). Two phones never
+overwrite each other, and a reload, a restart or a phone changing hands loses nothing typed.
+
+A hand is **in** once its player went out (one tap) or said "that's my hand" (``done``); the
+others are still **counting**. When every hand is in and someone went out, the round closes by
+itself: ``close`` stores it through ``services.add_round`` under a submission id made from the
+game and the round number, so that two phones closing it at the same moment store one round,
+and deletes the draft in the same transaction. A round the rules refuse keeps its draft.
+
+Every change the scoreboard shows (who went out, whose hands are in, the round stored) bumps
+the game's version; a card added to a hand still being counted changes nothing the board
+shows, and so bumps nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.extensions import db
+from scorekeeper.limits import CARDS_LENGTH
+from scorekeeper.models import DraftHand, Game, Round
+from scorekeeper.rules import CardError, parse_cards
+from scorekeeper.status import GameStatus
+
+from . import scoreboard, services
+from .tally import HandEntry, Problem, RoundEntry, points_of
+
+__all__ = [
+    "Draft",
+    "DraftClosed",
+    "DraftRefused",
+    "OutAlready",
+    "close",
+    "close_when_all_in",
+    "draft_of",
+    "entry_of",
+    "go_out",
+    "submission_of",
+    "write_hand",
+]
+
+
+class DraftClosed(Exception):
+    """The round this phone was entering was stored (or the game ended) meanwhile."""
+
+
+class OutAlready(Exception):
+    """Another player went out in this round already."""
+
+
+class DraftRefused(ValueError):
+    """A hand that cannot be taken as typed (cards that are no cards); nothing was saved."""
+
+
+@dataclass(frozen=True)
+class SeatDraft:
+    """One seat's part of the draft as the pages show it."""
+
+    position: int
+    name: str
+    cards: str
+    points: int | None
+    made_contract: bool
+    went_out: bool
+    done: bool
+
+    @property
+    def is_in(self) -> bool:
+        return self.went_out or self.done
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The round in progress: its number and every seat's hand (empty where nothing is typed)."""
+
+    number: int
+    seats: tuple[SeatDraft, ...]
+
+    @property
+    def went_out(self) -> SeatDraft | None:
+        return next((seat for seat in self.seats if seat.went_out), None)
+
+    @property
+    def counting(self) -> tuple[SeatDraft, ...]:
+        return tuple(seat for seat in self.seats if not seat.is_in)
+
+    @property
+    def all_in(self) -> bool:
+        return not self.counting
+
+    @property
+    def started(self) -> bool:
+        """Whether anyone entered anything yet."""
+        return any(seat.is_in or seat.cards for seat in self.seats)
+
+
+def submission_of(game: Game, number: int) -> str:
+    """The submission id a draft's round is stored under: the same for every phone."""
+    return f"draft:{game.uid}:{number}"
+
+
+def _stored(submission: str) -> bool:
+    return db.session.scalar(select(Round.id).where(Round.submission == submission)) is not None
+
+
+def _number(game: Game) -> int:
+    return len(game.rounds) + 1
+
+
+def _rows(game: Game, number: int) -> dict[int, DraftHand]:
+    rows = db.session.scalars(
+        select(DraftHand).where(DraftHand.game_id == game.id, DraftHand.number == number)
+    )
+    return {row.position: row for row in rows}
+
+
+def draft_of(game: Game) -> Draft:
+    """The draft of the game's next round (every seat, typed or not)."""
+    number = _number(game)
+    rows = _rows(game, number)
+    rules = services.rules_of(game)
+    seats = []
+    for seat in game.seats:
+        row = rows.get(seat.position)
+        cards = row.cards if row is not None else ""
+        went_out = row is not None and row.went_out
+        try:
+            points: int | None = 0 if went_out else points_of(cards, rules)
+        except CardError:
+            points = None
+        seats.append(
+            SeatDraft(
+                position=seat.position,
+                name=seat.player.name,
+                cards=cards,
+                points=points,
+                made_contract=row is not None and row.made_contract,
+                went_out=went_out,
+                done=row is not None and row.done,
+            )
+        )
+    return Draft(number, tuple(seats))
+
+
+def _check_open(game: Game, number: int | None) -> int:
+    """The draft's round number, or DraftClosed when ``number`` is not it any more."""
+    current = _number(game)
+    if game.status != GameStatus.IN_PROGRESS:
+        raise DraftClosed("This game is over: no more rounds can be entered.")
+    if number is not None and number != current:
+        raise DraftClosed(f"Round {number} was stored meanwhile; this is round {current}.")
+    return current
+
+
+def _row_for(game: Game, number: int, position: int) -> DraftHand:
+    """The seat's row of the draft, made where there is none yet (not flushed)."""
+    row = db.session.scalar(
+        select(DraftHand).where(
+            DraftHand.game_id == game.id,
+            DraftHand.number == number,
+            DraftHand.position == position,
+        )
+    )
+    if row is None:
+        row = DraftHand(
+            game_id=game.id,
+            number=number,
+            position=position,
+            cards="",
+            made_contract=False,
+            went_out=False,
+            done=False,
+        )
+        db.session.add(row)
+    return row
+
+
+def _commit() -> None:
+    """Commit the draft write. Two first writes of one seat at once: the second is refused by
+    the unique key and reads as a draft overtaken (the phone reloads it)."""
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise DraftClosed("This hand was written on another phone just now: check it.") from None
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def _tidy(cards: str, game: Game) -> str:
+    """The cards as stored: every card readable and within the column's length."""
+    text = " ".join(cards.split())
+    if len(text) > CARDS_LENGTH:
+        raise DraftRefused(f"At most {CARDS_LENGTH} letters of cards.")
+    try:
+        parse_cards(text)
+    except CardError as error:
+        raise DraftRefused(str(error)) from None
+    return text
+
+
+def write_hand(
+    game: Game,
+    position: int,
+    *,
+    number: int | None,
+    cards: str | None = None,
+    made_contract: bool | None = None,
+    done: bool | None = None,
+    closing: bool = True,
+) -> bool:
+    """Write seat ``position``'s hand of the draft (only what is given) and commit.
+
+    ``cards`` may be half-typed while the hand is being counted; a hand said done must read
+    as cards (DraftRefused otherwise). Returns whether the round was stored by this write
+    (the last hand in, someone out; not tried with ``closing=False``). Raises DraftClosed
+    when ``number`` is no longer the round being entered."""
+    number = _check_open(game, number)
+    if not 0 <= position < len(game.seats):
+        raise DraftRefused("No such seat at this table.")
+    row = _row_for(game, number, position)
+    was_in = row.done or row.went_out
+    if cards is not None:
+        text = " ".join(cards.split())[: CARDS_LENGTH * 2]
+        if done or (done is None and row.done):
+            text = _tidy(text, game)
+        row.cards = text[:CARDS_LENGTH]
+    if made_contract is not None:
+        row.made_contract = made_contract
+    if done is not None:
+        if done:
+            row.cards = _tidy(row.cards, game)
+        row.done = done
+    if (row.done or row.went_out) != was_in:
+        scoreboard.bump(game)
+    _commit()
+    return close_when_all_in(game) if closing else False
+
+
+def go_out(game: Game, position: int, *, number: int | None, went_out: bool = True) -> bool:
+    """Seat ``position`` went out (or, with ``went_out=False``, did not after all) and commit.
+    Raises OutAlready when another seat went out already. Returns whether the round was
+    stored by this (every other hand was in)."""
+    number = _check_open(game, number)
+    if not 0 <= position < len(game.seats):
+        raise DraftRefused("No such seat at this table.")
+    rows = _rows(game, number)
+    other = next((row for row in rows.values() if row.went_out and row.position != position), None)
+    if went_out and other is not None:
+        name = game.seats[other.position].player.name
+        raise OutAlready(f"{name} went out already in round {number}.")
+    row = rows.get(position) or _row_for(game, number, position)
+    if row.went_out != went_out:
+        row.went_out = went_out
+        if went_out:
+            row.done = False
+        scoreboard.bump(game)
+    _commit()
+    return close_when_all_in(game) if went_out else False
+
+
+def entry_of(game: Game, draft: Draft, went_out: int | None) -> RoundEntry:
+    """The draft as the round the rules check: a contract made only by going out follows
+    who went out, as on the round form."""
+    tally = services.tally_of(game)
+    contracts = tally.next_contracts
+    hands = []
+    for seat in draft.seats:
+        made: bool | None = seat.made_contract
+        if seat.position == went_out:
+            made = None
+        elif tally.rules.contract(contracts[seat.position]).going_out_only:
+            made = False
+        cards = "" if seat.position == went_out else seat.cards
+        hands.append(HandEntry(cards=cards, made_contract=made))
+    return RoundEntry(went_out=went_out, hands=tuple(hands))
+
+
+def close(game: Game, *, number: int | None, went_out: int | str | None = "") -> Round | None:
+    """Store the draft as round ``number`` and delete it, in one transaction.
+
+    ``went_out`` is the seat that went out where the draft names none (None: nobody, where
+    the rules allow it); "" takes the draft's own. Hands still being counted are stored as
+    they stand. Returns the round, or None where another phone stored it first. Raises
+    services.RoundRefused (nothing stored, the draft kept) and DraftClosed."""
+    if _stored(submission_of(game, number or _number(game))):
+        return None
+    number = _check_open(game, number)
+    draft = draft_of(game)
+    out = draft.went_out
+    seat_out = out.position if out is not None else went_out
+    if seat_out == "":
+        raise services.RoundRefused([Problem(number, "went_out", "Say who went out.")])
+    assert not isinstance(seat_out, str)
+    entry = entry_of(game, draft, seat_out)
+    db.session.execute(
+        delete(DraftHand)
+        .where(DraftHand.game_id == game.id, DraftHand.number <= number)
+        .execution_options(synchronize_session=False)
+    )
+    try:
+        stored = services.add_round(
+            game, entry, number=number, submission=submission_of(game, number)
+        )
+    except services.RoundConflict as conflict:
+        db.session.rollback()
+        raise DraftClosed(str(conflict)) from None
+    except Exception:
+        db.session.rollback()
+        raise
+    if stored is None:
+        db.session.commit()  # another phone stored it: its leftover draft goes too
+    return stored
+
+
+def close_when_all_in(game: Game) -> bool:
+    """Close the draft where every hand is in and someone went out. A round the rules refuse
+    stays a draft for the scorer to settle (their page shows why). Returns whether it was
+    stored by this call."""
+    draft = draft_of(game)
+    if not draft.all_in or draft.went_out is None:
+        return False
+    try:
+        return close(game, number=draft.number) is not None
+    except (services.RoundRefused, DraftClosed):
+        return False

@@ -1,0 +1,350 @@
+"""Each player enters their own hand, on their own phone (``drafts`` keeps the round on the
+server meanwhile): pick a seat once ("I'm Ann", remembered in this phone's session), tap "I
+went out" or the cards left, and the scorer's "Close round", which may fill a missing hand.
+
+A phone writes only the seat it picked: the seat is read from its session, never from the
+form, and a form still naming the phone's old seat is refused (409). Only a member's account
+may fill another player's hand, on the close page.
+
+htmx answers as on the round form: a pad key answers with the cards area, the typed cards with
+the points; a refusal re-renders with 422 (409 when another phone got there first); a waiting
+page polls with the game's version and gets 204 while nothing changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, abort, current_app, flash, redirect, request, session, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy.exc import OperationalError
+
+from scorekeeper.access import Permission, forbidden, requires, visitor
+from scorekeeper.db import reading_only
+from scorekeeper.extensions import db
+from scorekeeper.inputs import whole_number
+from scorekeeper.models import Game
+from scorekeeper.rules import CardError, parse_cards
+from scorekeeper.status import GameStatus
+from scorekeeper.web import UNPROCESSABLE, is_htmx, render
+
+from . import bp, drafts, services
+from .forms import PAD_RANKS, add_card, remove_card
+from .tally import points_of
+
+CONFLICT = 409
+NO_CHANGE = 204
+UNAVAILABLE = 503
+SAVE_FAILED = (
+    "The database could not save this just now (it may be busy, full or restarting); "
+    "nothing was saved. Tap again in a moment."
+)
+SEATS_KEY = "seats"
+# A phone remembers its seat at this many games at most (the newest kept).
+SEATS_KEPT = 20
+
+
+def _game_or_404(game_id: int) -> Game:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def seat_of_phone(game: Game) -> int | None:
+    """The seat this phone picked at ``game``, or None."""
+    seats = session.get(SEATS_KEY)
+    if not isinstance(seats, dict):
+        return None
+    return whole_number(str(seats.get(str(game.id), "")), below=len(game.seats))
+
+
+def _remember_seat(game: Game, position: int) -> None:
+    seats = session.get(SEATS_KEY)
+    seats = dict(seats) if isinstance(seats, dict) else {}
+    seats.pop(str(game.id), None)
+    seats[str(game.id)] = position
+    while len(seats) > SEATS_KEPT:
+        seats.pop(next(iter(seats)))
+    session[SEATS_KEY] = seats
+
+
+# --- pick a seat ------------------------------------------------------------------------------
+
+
+@bp.route("/<int:game_id>/seat", methods=["GET", "POST"])
+@requires(Permission.SCORE)
+def pick_seat(game_id: int) -> ResponseReturnValue:
+    game = _game_or_404(game_id)
+    problem = None
+    if request.method == "POST":
+        position = whole_number(request.form.get("seat"), below=len(game.seats))
+        if position is not None:
+            _remember_seat(game, position)
+            return redirect(url_for("games.hand", game_id=game.id), code=303)
+        problem = "Tap your name: this phone then enters that player's hand."
+    return render(
+        "games/seat.html",
+        status=UNPROCESSABLE if problem else 200,
+        game=game,
+        names=[seat.player.name for seat in game.seats],
+        mine=seat_of_phone(game),
+        problem=problem,
+    )
+
+
+# --- my hand ----------------------------------------------------------------------------------
+
+
+def _my_hand(
+    game: Game,
+    position: int,
+    *,
+    status: int = 200,
+    message: str | None = None,
+    card_error: str | None = None,
+    typed: str | None = None,
+    fragment: str | None = None,
+) -> Response:
+    """The page of this phone's hand (or one of its fragments, for htmx)."""
+    context: dict[str, Any] = {"game": game, "position": position}
+    if game.status == GameStatus.IN_PROGRESS:
+        draft = drafts.draft_of(game)
+        mine = draft.seats[position]
+        tally = services.tally_of(game)
+        contract = tally.rules.contract(tally.next_contracts[position])
+        text = mine.cards if typed is None else typed
+        try:
+            cards = parse_cards(text)
+            points = points_of(text, tally.rules)
+        except CardError as error:
+            cards, points, card_error = [], None, card_error or str(error)
+        context |= {
+            "draft": draft,
+            "mine": mine,
+            "contract": contract,
+            "dealer": tally.names[tally.next_dealer or 0],
+            "hand": {
+                "seat": "mine",
+                "name": mine.name,
+                "text": text,
+                "cards": cards,
+                "points": points,
+                "card_error": card_error,
+                "errors": [],
+            },
+        }
+    else:
+        draft = None
+    last = len(game.rounds)
+    context |= {
+        "last_round": (services.describe_round(services.tally_of(game), last) if last else None),
+        "last_number": last,
+        "message": message,
+        "pad_ranks": PAD_RANKS,
+        "action": url_for("games.hand", game_id=game.id),
+        "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
+    }
+    if fragment is not None and is_htmx():
+        return render(fragment, status=status, **context)
+    response = render("games/hand.html", "games/_my_hand.html", status=status, **context)
+    if is_htmx():
+        # A pad key aimed at the cards, answered with the whole hand (the round moved on).
+        response.headers["HX-Retarget"] = "#my-hand"
+        response.headers["HX-Reswap"] = "outerHTML"
+    return response
+
+
+@bp.route("/<int:game_id>/hand", methods=["GET", "POST"])
+@requires(Permission.SCORE)
+def hand(game_id: int) -> ResponseReturnValue:
+    game = _game_or_404(game_id)
+    position = seat_of_phone(game)
+    if position is None:
+        return redirect(url_for("games.pick_seat", game_id=game.id), code=303)
+    if request.method == "GET":
+        if is_htmx() and request.args.get("v") == str(game.version):
+            return Response(status=NO_CHANGE)
+        return _my_hand(game, position)
+    form_seat = request.form.get("seat")
+    if form_seat is not None and whole_number(form_seat) != position:
+        return _my_hand(
+            game,
+            position,
+            status=CONFLICT,
+            message=f"This phone is now {game.seats[position].player.name}'s: nothing was "
+            "saved. Check the hand below.",
+        )
+    try:
+        return _write_my_hand(game, position)
+    except OperationalError:
+        db.session.rollback()
+        reading_only()
+        return _my_hand(_game_or_404(game_id), position, status=UNAVAILABLE, message=SAVE_FAILED)
+
+
+def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
+    number = whole_number(request.form.get("number"))
+    # A form without the cards field (going out, the waiting page) leaves the cards alone.
+    sent = request.form.get("cards")
+    cards = (sent or "")[:800]
+    fragment = None
+    if "add" in request.form:
+        cards = add_card(cards, request.form.get("add", ""))
+        fragment = "games/_my_cards.html"
+    elif "remove" in request.form:
+        cards = remove_card(cards, request.form.get("remove", ""))
+        fragment = "games/_my_cards.html"
+    elif "preview" in request.form:
+        fragment = "games/_my_points.html"
+    went_out = request.form.get("went_out")
+    done = request.form.get("done")
+    try:
+        if went_out in ("1", "0"):
+            stored = drafts.go_out(game, position, number=number, went_out=went_out == "1")
+        elif done in ("made", "not", "again"):
+            stored = drafts.write_hand(
+                game,
+                position,
+                number=number,
+                cards=None if done == "again" or sent is None else cards,
+                made_contract=None if done == "again" else done == "made",
+                done=done != "again",
+            )
+        else:
+            kept = None if sent is None and fragment != "games/_my_cards.html" else cards
+            stored = drafts.write_hand(game, position, number=number, cards=kept)
+    except (drafts.DraftClosed, drafts.OutAlready) as overtaken:
+        db.session.rollback()
+        game = _game_or_404(game.id)
+        return _my_hand(game, position, status=CONFLICT, message=str(overtaken))
+    except drafts.DraftRefused as refused:
+        db.session.rollback()
+        game = _game_or_404(game.id)
+        return _my_hand(
+            game,
+            position,
+            status=UNPROCESSABLE,
+            card_error=str(refused),
+            typed=cards,
+            fragment=fragment,
+        )
+    if fragment is not None:
+        return _my_hand(game, position, typed=cards, fragment=fragment)
+    if stored:
+        flash(f"Round {len(game.rounds)} stored: every hand was in.", "success")
+    return redirect(url_for("games.hand", game_id=game.id), code=303)
+
+
+# --- the scorer closes the round --------------------------------------------------------------
+
+
+def _close_page(
+    game: Game,
+    *,
+    status: int = 200,
+    problems: list[str] | None = None,
+    field_errors: dict[int, str] | None = None,
+    typed: dict[int, str] | None = None,
+) -> Response:
+    if game.status != GameStatus.IN_PROGRESS:
+        flash("This game is over: no more rounds can be entered.", "warning")
+        return redirect(url_for("games.show", game_id=game.id))  # type: ignore[return-value]
+    draft = drafts.draft_of(game)
+    tally = services.tally_of(game)
+    return render(
+        "games/close.html",
+        status=status,
+        game=game,
+        draft=draft,
+        names=tally.names,
+        contracts=[tally.rules.contract(number) for number in tally.next_contracts],
+        may_fill=visitor().user is not None,
+        nobody_allowed=tally.rules.nobody_out_allowed,
+        problems=problems or [],
+        field_errors=field_errors or {},
+        typed=typed or {},
+    )
+
+
+def _went_out_arg(game: Game) -> int | str | None:
+    """Who went out as the close page says (where the draft names nobody): a seat, None for
+    nobody, "" when not said."""
+    went_out = request.form.get("went_out", "")
+    if went_out == "nobody":
+        return None
+    seat = whole_number(went_out, below=len(game.seats))
+    return "" if seat is None else seat
+
+
+@bp.route("/<int:game_id>/close", methods=["GET", "POST"])
+@requires(Permission.SCORE)
+def close_round(game_id: int) -> ResponseReturnValue:
+    game = _game_or_404(game_id)
+    if request.method == "GET" or "close" not in request.form:
+        return _close_page(game)
+    try:
+        return _close(game)
+    except OperationalError:
+        db.session.rollback()
+        reading_only()
+        return _close_page(_game_or_404(game_id), status=UNAVAILABLE, problems=[SAVE_FAILED])
+
+
+def _close(game: Game) -> ResponseReturnValue:
+    number = whole_number(request.form.get("number"))
+    fills = {
+        seat.position: request.form[f"cards-{seat.position}"][:800]
+        for seat in game.seats
+        if f"cards-{seat.position}" in request.form
+    }
+    if fills and visitor().user is None:
+        return forbidden(visitor(), Permission.SCORE)
+    draft = drafts.draft_of(game) if game.status == GameStatus.IN_PROGRESS else None
+    filling: int | None = None
+    try:
+        for filling, cards in fills.items():
+            if draft is None or draft.seats[filling].is_in:
+                continue
+            # A field the scorer left as shown keeps what the player's phone holds now (they
+            # may have tapped more cards since): a phone's typing is never overwritten unasked.
+            made = bool(request.form.get(f"made-{filling}"))
+            changed = cards != request.form.get(f"was-{filling}")
+            if not changed and made == draft.seats[filling].made_contract:
+                continue
+            drafts.write_hand(
+                game,
+                filling,
+                number=number,
+                cards=cards if changed else None,
+                made_contract=made,
+                done=True,
+                closing=False,
+            )
+        stored = drafts.close(game, number=number, went_out=_went_out_arg(game))
+    except drafts.DraftRefused as refused:
+        db.session.rollback()
+        game = _game_or_404(game.id)
+        return _close_page(
+            game,
+            status=UNPROCESSABLE,
+            field_errors={} if filling is None else {filling: str(refused)},
+            typed=fills,
+        )
+    except services.RoundRefused as refused:
+        game = _game_or_404(game.id)
+        return _close_page(
+            game, status=UNPROCESSABLE, problems=[problem.message for problem in refused.problems]
+        )
+    except drafts.DraftClosed as overtaken:
+        db.session.rollback()
+        game = _game_or_404(game.id)
+        if game.status != GameStatus.IN_PROGRESS:
+            flash(str(overtaken), "warning")
+            return redirect(url_for("games.show", game_id=game.id))
+        return _close_page(game, status=CONFLICT, problems=[str(overtaken)])
+    if stored is None:
+        flash("That round was stored already, on another phone.", "warning")
+    else:
+        flash(f"Round {stored.number} stored.", "success")
+    return redirect(url_for("games.show", game_id=game.id), code=303)
