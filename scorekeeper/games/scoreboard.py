@@ -43,13 +43,20 @@ BOARD_TEMPLATE = "games/_board.html"
 
 def bump(game: Game) -> None:
     """Mark ``game`` changed: its drawn board, its ETags and open scoreboards move on. Every
-    write to a game calls this (or ``bump_games``) before its commit."""
+    write to a game calls this (or ``bump_games``) before its commit, which also brings the
+    kept statistics up to date with the game (``history.stats``)."""
+    from scorekeeper.history import stats
+
     game.version = (game.version or 0) + 1
+    stats.mark(db.session(), game)
 
 
 def bump_games(where: ColumnElement[bool]) -> None:
     """Mark every game matching ``where`` changed, in one UPDATE (a rename or merge of a
     player redraws every game they sat at). Does not commit."""
+    from scorekeeper.history import stats
+
+    stats.mark_ids(db.session(), db.session.scalars(select(Game.id).where(where)).all())
     db.session.execute(
         update(Game)
         .where(where)
