@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import aliased
 
+from .. import scope
 from ..extensions import db
 from ..games import scoreboard
 from ..history.queries import rate
@@ -226,12 +227,14 @@ def merge(keep: Player, absorb: Player) -> int:
         raise PlayerError("Choose another player: an entry cannot be merged with itself.")
     mine = aliased(Seat)
     theirs = aliased(Seat)
-    shared = db.session.execute(
-        select(func.count(mine.id), func.min(Game.started))
-        .join(theirs, theirs.game_id == mine.game_id)
-        .join(Game, Game.id == mine.game_id)
-        .where(mine.player_id == keep.id, theirs.player_id == absorb.id)
-    ).one()
+    # Games in the bin count too: brought back, they would hold one person twice.
+    with scope.with_bin():
+        shared = db.session.execute(
+            select(func.count(mine.id), func.min(Game.started))
+            .join(theirs, theirs.game_id == mine.game_id)
+            .join(Game, Game.id == mine.game_id)
+            .where(mine.player_id == keep.id, theirs.player_id == absorb.id)
+        ).one()
     if shared[0]:
         first = shared[1].strftime("%d %b %Y") if shared[1] else "an earlier game"
         games = "a game" if shared[0] == 1 else f"{shared[0]} games"
