@@ -270,6 +270,9 @@ class Seat(HouseholdOwned, db.Model):
             "total",
             "household_id",
         ),
+        # A game's seats, as every scoped query asks for them (household and game): without
+        # it SQLite picks the household's index and reads every seat of the family.
+        Index("ix_seats_household_game", "household_id", "game_id", "position"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

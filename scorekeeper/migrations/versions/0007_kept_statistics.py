@@ -143,6 +143,11 @@ def upgrade() -> None:
             batch_op.f("ix_stats_versions_household_id"), ["household_id"], unique=False
         )
 
+    with op.batch_alter_table("seats", schema=None) as batch_op:
+        batch_op.create_index(
+            "ix_seats_household_game", ["household_id", "game_id", "position"], unique=False
+        )
+
     # The games already held count at once.
     from scorekeeper.history import stats
 
@@ -150,5 +155,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("seats", schema=None) as batch_op:
+        batch_op.drop_index("ix_seats_household_game")
     for table in ("stats_versions", "player_stats", "seat_stats", "game_stats"):
         op.drop_table(table)
