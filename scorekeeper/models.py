@@ -435,7 +435,8 @@ class SeatStat(HouseholdOwned, db.Model):
     __tablename__ = "seat_stats"
     __table_args__ = (
         UniqueConstraint("game_id", "player_id"),
-        Index("ix_seat_stats_player", "player_id", "started", "game_id"),
+        # Household first: SQLite, without statistics, takes the index matching most terms.
+        Index("ix_seat_stats_player", "household_id", "player_id", "started", "game_id"),
         Index("ix_seat_stats_game", "game_id", "player_id", "place"),
     )
 

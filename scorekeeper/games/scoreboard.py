@@ -51,12 +51,17 @@ def bump(game: Game) -> None:
     stats.mark(db.session(), game)
 
 
-def bump_games(where: ColumnElement[bool]) -> None:
+def bump_games(where: ColumnElement[bool], *, counts: bool = True) -> None:
     """Mark every game matching ``where`` changed, in one UPDATE (a rename or merge of a
-    player redraws every game they sat at). Does not commit."""
+    player redraws every game they sat at). Does not commit. ``counts=False`` says that no
+    number of the games changes (a rename: the pages read names fresh), so the kept statistics
+    need no refresh; their version moves all the same."""
     from scorekeeper.history import stats
 
-    stats.mark_ids(db.session(), db.session.scalars(select(Game.id).where(where)).all())
+    if counts:
+        stats.mark_ids(db.session(), db.session.scalars(select(Game.id).where(where)).all())
+    else:
+        stats.touch(db.session())
     db.session.execute(
         update(Game)
         .where(where)

@@ -26,23 +26,25 @@ class Filters:
     until: date | None = None
     status: str | None = None
 
+    def source(self) -> type[GameStat] | type[SeatStat]:
+        """Where the games are found: the kept game rows, or, for one player's games, their
+        kept seat rows (which carry the same columns, in an index by player and date)."""
+        return SeatStat if self.player else GameStat
+
     def conditions(self) -> list[ColumnElement[bool]]:
+        kept = self.source()
         conditions: list[ColumnElement[bool]] = []
         if self.player:
-            conditions.append(
-                GameStat.game_id.in_(
-                    select(SeatStat.game_id).where(SeatStat.player_id == self.player)
-                )
-            )
+            conditions.append(SeatStat.player_id == self.player)
         if self.rules:
-            conditions.append(GameStat.rules_slug == self.rules)
+            conditions.append(kept.rules_slug == self.rules)
         if self.since:
-            conditions.append(GameStat.started >= _midnight(self.since))
+            conditions.append(kept.started >= _midnight(self.since))
         # The last day a date can name (9999-12-31) has no next day: nothing is later anyway.
         if self.until and self.until < date.max:
-            conditions.append(GameStat.started < _midnight(self.until + timedelta(days=1)))
+            conditions.append(kept.started < _midnight(self.until + timedelta(days=1)))
         if self.status:
-            conditions.append(GameStat.status == self.status)
+            conditions.append(kept.status == self.status)
         return conditions
 
     def args(self) -> dict[str, Any]:
@@ -81,14 +83,15 @@ def past_games(filters: Filters, page: int, per_page: int) -> Page:
     """One page of the games that pass ``filters``, newest first, with their seats and players
     loaded (four queries, and one to count). A page past the end shows the last one."""
     conditions = filters.conditions()
-    total = db.session.scalar(select(func.count(GameStat.game_id)).where(*conditions)) or 0
+    kept = filters.source()
+    total = db.session.scalar(select(func.count(kept.game_id)).where(*conditions)) or 0
     pages = max(1, ceil(total / per_page))
     number = min(max(page, 1), pages)
     ids = list(
         db.session.scalars(
-            select(GameStat.game_id)
+            select(kept.game_id)
             .where(*conditions)
-            .order_by(GameStat.started.desc(), GameStat.game_id.desc())
+            .order_by(kept.started.desc(), kept.game_id.desc())
             .limit(per_page)
             .offset((number - 1) * per_page)
         )

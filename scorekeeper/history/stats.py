@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, case, delete, event, func, insert, select, update
 from sqlalchemy.orm import Session
 
+from .. import scope
 from ..models import (
     Game,
     GameStat,
@@ -51,6 +52,7 @@ KEPT_CONTRACT_PRESETS = ("twelve-step", "russian-rummy")
 # How many candidates for each record a player row keeps: the family's top 3 are among them.
 TOP = 3
 _MARKS = "stats_games"
+_TOUCHED = "stats_touched"
 _deferred: ContextVar[bool] = ContextVar("scorekeeper_stats_deferred", default=False)
 
 games_t = Game.__table__
@@ -75,6 +77,12 @@ def mark_ids(session: Session, game_ids: Iterable[int]) -> None:
     session.info.setdefault(_MARKS, set()).update(int(game_id) for game_id in game_ids)
 
 
+def touch(session: Session) -> None:
+    """Something the history pages show changed, though no number did: move the version."""
+    session.info.setdefault(_MARKS, set())
+    session.info[_TOUCHED] = True
+
+
 @contextmanager
 def deferred() -> Iterator[None]:
     """Leave the statistics be inside the block (a bulk load that ``rebuild`` follows)."""
@@ -88,23 +96,30 @@ def deferred() -> Iterator[None]:
 @event.listens_for(Session, "before_commit")
 def _before_commit(session: Session) -> None:
     marked = session.info.pop(_MARKS, None)
-    if not marked or _deferred.get():
+    touched = session.info.pop(_TOUCHED, False)
+    if marked is None or _deferred.get():
         return
     session.flush()
     ids = sorted(
         {item if isinstance(item, int) else item.id for item in marked} - {None}  # type: ignore[arg-type]
     )
     refresh_games(session.connection(), ids)
+    if touched:
+        household = scope.current()
+        if isinstance(household, int) and household != scope.NOBODY:
+            _bump_version(session.connection(), household)
 
 
 @event.listens_for(Session, "after_rollback")
 def _after_rollback(session: Session) -> None:
     session.info.pop(_MARKS, None)
+    session.info.pop(_TOUCHED, None)
 
 
 @event.listens_for(Session, "after_soft_rollback")
 def _after_soft_rollback(session: Session, _previous: Any) -> None:
     session.info.pop(_MARKS, None)
+    session.info.pop(_TOUCHED, None)
 
 
 # --- one game ----------------------------------------------------------------------------------

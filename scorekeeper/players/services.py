@@ -265,7 +265,9 @@ def merge(keep: Player, absorb: Player) -> int:
 def _redraw_games_of(player_id: int) -> None:
     """Bump the version of every game the player sat at: open scoreboards redraw, and no game
     page drawn with the old name is served again (they are kept by version)."""
-    scoreboard.bump_games(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)))
+    scoreboard.bump_games(
+        Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)), counts=False
+    )
 
 
 def merge_choices(player: Player) -> list[tuple[int, str]]:

@@ -106,7 +106,9 @@ def upgrade() -> None:
             batch_op.f("ix_seat_stats_household_id"), ["household_id"], unique=False
         )
         batch_op.create_index(
-            "ix_seat_stats_player", ["player_id", "started", "game_id"], unique=False
+            "ix_seat_stats_player",
+            ["household_id", "player_id", "started", "game_id"],
+            unique=False,
         )
 
     op.create_table(
