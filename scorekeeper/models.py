@@ -437,6 +437,7 @@ class SeatStat(HouseholdOwned, db.Model):
         UniqueConstraint("game_id", "player_id"),
         # Household first: SQLite, without statistics, takes the index matching most terms.
         Index("ix_seat_stats_player", "household_id", "player_id", "started", "game_id"),
+        Index("ix_seat_stats_totals", "household_id", "player_id", "status", "total"),
         Index("ix_seat_stats_game", "game_id", "player_id", "place"),
     )
 
@@ -454,8 +455,24 @@ class SeatStat(HouseholdOwned, db.Model):
     is_winner: Mapped[bool] = mapped_column(Boolean)
     # Each player keeps their own contract in this game (``history.queries.kept_contract``).
     kept_contract: Mapped[bool] = mapped_column(Boolean)
-    # [[contract, rounds on it, rounds it was made], ...]
-    contracts: Mapped[list[Any]] = mapped_column(JSON)
+
+
+class SeatContract(HouseholdOwned, db.Model):
+    """How one contract went for one player in one game where each keeps their own contract:
+    rounds spent on it, and made (1 or 0); rewritten with its game's ``GameStat``."""
+
+    __tablename__ = "seat_contracts"
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id", "contract"),
+        Index("ix_seat_contracts_player", "household_id", "player_id", "contract"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    contract: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    made: Mapped[int] = mapped_column(Integer)
 
 
 class PlayerStat(HouseholdOwned, db.Model):

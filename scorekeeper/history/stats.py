@@ -23,7 +23,6 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -38,6 +37,7 @@ from ..models import (
     Player,
     PlayerStat,
     Seat,
+    SeatContract,
     SeatStat,
     StatsVersion,
 )
@@ -62,6 +62,7 @@ players_t = Player.__table__
 game_stats = GameStat.__table__
 seat_stats = SeatStat.__table__
 player_stats = PlayerStat.__table__
+seat_contracts = SeatContract.__table__
 versions = StatsVersion.__table__
 
 
@@ -163,8 +164,9 @@ _SEAT_COLUMNS = (
 
 def _rows_of_game(
     game: Any, seats: list[Any], contracts: dict[int, list[list[int]]]
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The ``game_stats`` row and the ``seat_stats`` rows of one game."""
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The ``game_stats`` row, the ``seat_stats`` rows and the ``seat_contracts`` rows of one
+    game."""
     kept = kept_contract(game.rules, game.rules_slug)
     seats = sorted(seats, key=lambda seat: seat.position)
     winner = next((seat.player_id for seat in seats if seat.is_winner), None)
@@ -191,11 +193,22 @@ def _rows_of_game(
             "place": seat.place,
             "is_winner": bool(seat.is_winner),
             "kept_contract": kept,
-            "contracts": contracts.get(seat.id, []) if kept else [],
         }
         for seat in seats
     ]
-    return game_row, seat_rows
+    contract_rows = [
+        {
+            "household_id": game.household_id,
+            "game_id": game.id,
+            "player_id": seat.player_id,
+            "contract": contract,
+            "rounds": rounds,
+            "made": made,
+        }
+        for seat in (seats if kept else [])
+        for contract, rounds, made in contracts.get(seat.id, [])
+    ]
+    return game_row, seat_rows, contract_rows
 
 
 def _contracts_of(connection: Connection, *where: Any) -> dict[int, list[list[int]]]:
@@ -237,8 +250,8 @@ def _refresh_game(connection: Connection, game_id: int) -> dict[int, set[int]]:
     touched: dict[int, set[int]] = defaultdict(set)
     for household_id, player_id in before:
         touched[household_id].add(player_id)
-    connection.execute(delete(seat_stats).where(seat_stats.c.game_id == game_id))
-    connection.execute(delete(game_stats).where(game_stats.c.game_id == game_id))
+    for table in (seat_contracts, seat_stats, game_stats):
+        connection.execute(delete(table).where(table.c.game_id == game_id))
     game = connection.execute(
         select(*_GAME_COLUMNS).where(games_t.c.id == game_id, games_t.c.deleted_at.is_(None))
     ).first()
@@ -248,10 +261,12 @@ def _refresh_game(connection: Connection, game_id: int) -> dict[int, set[int]]:
         return touched
     seats = connection.execute(select(*_SEAT_COLUMNS).where(seats_t.c.game_id == game_id)).all()
     contracts = _contracts_of(connection, hands_t.c.seat_id.in_([seat.id for seat in seats]))
-    game_row, seat_rows = _rows_of_game(game, list(seats), contracts)
+    game_row, seat_rows, contract_rows = _rows_of_game(game, list(seats), contracts)
     connection.execute(insert(game_stats), [game_row])
     if seat_rows:
         connection.execute(insert(seat_stats), seat_rows)
+    if contract_rows:
+        connection.execute(insert(seat_contracts), contract_rows)
     touched[game.household_id] |= {row["player_id"] for row in seat_rows}
     return touched
 
@@ -269,82 +284,10 @@ def _bump_version(connection: Connection, household_id: int) -> None:
 # --- one player ---------------------------------------------------------------------------------
 
 
-@dataclass
-class _ByRules:
-    name: str = ""
-    games: int = 0
-    finished: int = 0
-    wins: int = 0
-    points: int = 0
-    rounds: int = 0
-
-
-@dataclass
-class _Player:
-    games: int = 0
-    finished: int = 0
-    wins: int = 0
-    in_progress: int = 0
-    abandoned: int = 0
-    last_played: datetime | None = None
-    by_rules: dict[str, _ByRules] = field(default_factory=dict)
-    contracts: dict[int, list[int]] = field(default_factory=dict)
-    scored: list[Any] = field(default_factory=list)  # finished games with rounds
-    streaks: list[tuple[int, datetime, datetime]] = field(default_factory=list)
-
-
-def _stamp(moment: datetime) -> str:
-    return moment.isoformat()
-
-
-def _summarise(rows: list[Any]) -> _Player:
-    """A player's numbers from their seat rows, in the order they played them."""
-    kept = _Player()
-    run: list[datetime] = []
-
-    def close_run() -> None:
-        if len(run) > 1:
-            kept.streaks.append((len(run), run[0], run[-1]))
-        run.clear()
-
-    for row in rows:
-        kept.games += 1
-        kept.wins += bool(row.is_winner)
-        if kept.last_played is None or row.started > kept.last_played:
-            kept.last_played = row.started
-        rules = kept.by_rules.setdefault(row.rules_slug, _ByRules(row.rules_name))
-        rules.name = max(rules.name, row.rules_name)
-        rules.games += 1
-        rules.wins += bool(row.is_winner)
-        rules.points += row.total
-        rules.rounds += row.round_count
-        if row.status == FINISHED:
-            kept.finished += 1
-            rules.finished += 1
-            if row.round_count > 0:
-                kept.scored.append(row)
-            if row.is_winner:
-                run.append(row.started)
-            else:
-                close_run()
-        elif row.status == IN_PROGRESS:
-            kept.in_progress += 1
-        elif row.status == ABANDONED:
-            kept.abandoned += 1
-        if row.kept_contract:
-            for contract, rounds, made in row.contracts or []:
-                held = kept.contracts.setdefault(int(contract), [0, 0, 0])
-                held[0] += 1
-                held[1] += rounds
-                held[2] += made
-    close_run()
-    return kept
-
-
 def _result(row: Any) -> dict[str, Any]:
     return {
         "game_id": row.game_id,
-        "started": _stamp(row.started),
+        "started": row.started.isoformat(),
         "rules_name": row.rules_name,
         "total": row.total,
         "place": row.place,
@@ -353,57 +296,23 @@ def _result(row: Any) -> dict[str, Any]:
     }
 
 
-def _detail(kept: _Player, head_to_head: list[list[int]]) -> dict[str, Any]:
-    # The same order as the records and the profile ask: ties go to the earlier (records) or
-    # the later (best and worst game) start.
-    lowest = sorted(kept.scored, key=lambda r: (r.total, r.started, r.game_id))[:TOP]
-    highest = sorted(kept.scored, key=lambda r: (-r.total, r.started, r.game_id))[:TOP]
-    best = min(kept.scored, key=lambda r: (r.total, -r.started.timestamp()), default=None)
-    worst = min(kept.scored, key=lambda r: (-r.total, -r.started.timestamp()), default=None)
-    streaks = sorted(kept.streaks, key=lambda s: (-s[0], -s[2].timestamp()))[:TOP]
-    return {
-        "by_rules": [
-            [slug, r.name, r.games, r.finished, r.wins, r.points, r.rounds]
-            for slug, r in sorted(kept.by_rules.items())
-        ],
-        "contracts": [[number, *held] for number, held in sorted(kept.contracts.items())],
-        "head_to_head": head_to_head,
-        "best": _result(best) if best is not None else None,
-        "worst": _result(worst) if worst is not None else None,
-        "lowest": [_result(r) for r in lowest],
-        "highest": [_result(r) for r in highest],
-        "streaks": [[n, _stamp(first), _stamp(last)] for n, first, last in streaks],
-    }
-
-
-_PLAYER_ROW_COLUMNS = (
-    seat_stats.c.player_id,
+_RESULT_COLUMNS = (
     seat_stats.c.game_id,
-    seat_stats.c.status,
     seat_stats.c.started,
-    seat_stats.c.rules_slug,
     seat_stats.c.rules_name,
-    seat_stats.c.round_count,
-    seat_stats.c.players,
     seat_stats.c.total,
     seat_stats.c.place,
     seat_stats.c.is_winner,
-    seat_stats.c.kept_contract,
-    seat_stats.c.contracts,
+    seat_stats.c.players,
 )
 
 
-def _head_to_head(
-    connection: Connection, household_id: int, player_id: int | None = None
-) -> dict[int, Any]:
-    """Per player (or for one): [[opponent, games together, ahead, behind, level], ...] over
-    finished games."""
+def _head_to_head(connection: Connection, household_id: int, player_id: int) -> list[list[int]]:
+    """[[opponent, finished games together, ahead, behind, level], ...]."""
     mine = seat_stats.alias("mine")
     theirs = seat_stats.alias("theirs")
-    where = [] if player_id is None else [mine.c.player_id == player_id]
     rows = connection.execute(
         select(
-            mine.c.player_id,
             theirs.c.player_id,
             func.count(),
             func.count(case((mine.c.place < theirs.c.place, 1))),
@@ -415,32 +324,126 @@ def _head_to_head(
             theirs,
             and_(theirs.c.game_id == mine.c.game_id, theirs.c.player_id != mine.c.player_id),
         )
-        .where(mine.c.household_id == household_id, mine.c.status == FINISHED, *where)
-        .group_by(mine.c.player_id, theirs.c.player_id)
+        .where(
+            mine.c.household_id == household_id,
+            mine.c.player_id == player_id,
+            mine.c.status == FINISHED,
+        )
+        .group_by(theirs.c.player_id)
+        .order_by(theirs.c.player_id)
     )
-    found: dict[int, list[list[int]]] = defaultdict(list)
-    for player_id, other, games, ahead, behind, level in rows:
-        found[player_id].append([other, games, ahead, behind, level])
-    return found
+    return [[int(value) for value in row] for row in rows]
 
 
-def _player_row(household_id: int, player_id: int, rows: list[Any], h2h: Any) -> dict[str, Any]:
-    kept = _summarise(rows)
+def _streaks(connection: Connection, household_id: int, player_id: int) -> list[list[Any]]:
+    """The player's three longest runs of finished games won in a row (of two or more),
+    longest first, then latest first: [[length, first start, last start], ...]."""
+    rows = connection.execute(
+        select(seat_stats.c.is_winner, seat_stats.c.started)
+        .where(
+            seat_stats.c.household_id == household_id,
+            seat_stats.c.player_id == player_id,
+            seat_stats.c.status == FINISHED,
+        )
+        .order_by(seat_stats.c.started, seat_stats.c.game_id)
+    )
+    runs: list[tuple[int, datetime, datetime]] = []
+    length, first, last = 0, None, None
+    for won, started in rows:
+        if won:
+            length, first, last = length + 1, first or started, started
+            continue
+        if length > 1 and first is not None and last is not None:
+            runs.append((length, first, last))
+        length, first, last = 0, None, None
+    if length > 1 and first is not None and last is not None:
+        runs.append((length, first, last))
+    runs.sort(key=lambda run: (-run[0], -run[2].timestamp()))
+    return [[n, first.isoformat(), last.isoformat()] for n, first, last in runs[:TOP]]
+
+
+def _player_row(connection: Connection, household_id: int, player_id: int) -> dict[str, Any] | None:
+    """The player's ``player_stats`` row from their kept seat rows: a few indexed aggregates
+    and ordered reads, none of them over anyone else's games."""
+    mine = (seat_stats.c.household_id == household_id, seat_stats.c.player_id == player_id)
+    groups = connection.execute(
+        select(
+            seat_stats.c.rules_slug,
+            seat_stats.c.status,
+            func.max(seat_stats.c.rules_name),
+            func.count(),
+            func.count(case((seat_stats.c.is_winner, 1))),
+            func.coalesce(func.sum(seat_stats.c.total), 0),
+            func.coalesce(func.sum(seat_stats.c.round_count), 0),
+            func.max(seat_stats.c.started),
+        )
+        .where(*mine)
+        .group_by(seat_stats.c.rules_slug, seat_stats.c.status)
+    ).all()
+    if not groups:
+        return None
+    by_rules: dict[str, list[Any]] = {}
+    statuses: dict[str, int] = defaultdict(int)
+    last_played: datetime | None = None
+    for slug, status, name, games, wins, points, rounds, latest in groups:
+        statuses[status] += games
+        kept = by_rules.setdefault(slug, [slug, name, 0, 0, 0, 0, 0])
+        kept[1] = max(kept[1], name)
+        kept[2] += games
+        kept[3] += games if status == FINISHED else 0
+        kept[4] += wins
+        kept[5] += int(points)
+        kept[6] += int(rounds)
+        if last_played is None or latest > last_played:
+            last_played = latest
+    scored = (*mine, seat_stats.c.status == FINISHED, seat_stats.c.round_count > 0)
+
+    def results(*order: Any, limit: int) -> list[dict[str, Any]]:
+        stmt = select(*_RESULT_COLUMNS).where(*scored).order_by(*order).limit(limit)
+        return [_result(row) for row in connection.execute(stmt)]
+
+    total, started, game = seat_stats.c.total, seat_stats.c.started, seat_stats.c.game_id
+    best = results(total.asc(), started.desc(), game.desc(), limit=1)
+    worst = results(total.desc(), started.desc(), game.desc(), limit=1)
+    contracts = connection.execute(
+        select(
+            seat_contracts.c.contract,
+            func.count(),
+            func.sum(seat_contracts.c.rounds),
+            func.sum(seat_contracts.c.made),
+        )
+        .where(
+            seat_contracts.c.household_id == household_id,
+            seat_contracts.c.player_id == player_id,
+        )
+        .group_by(seat_contracts.c.contract)
+        .order_by(seat_contracts.c.contract)
+    )
     return {
         "household_id": household_id,
         "player_id": player_id,
-        "games": kept.games,
-        "finished": kept.finished,
-        "wins": kept.wins,
-        "in_progress": kept.in_progress,
-        "abandoned": kept.abandoned,
-        "last_played": kept.last_played,
-        "detail": _detail(kept, sorted(h2h or [])),
+        "games": sum(statuses.values()),
+        "finished": statuses[FINISHED],
+        "wins": sum(kept[4] for kept in by_rules.values()),
+        "in_progress": statuses[IN_PROGRESS],
+        "abandoned": statuses[ABANDONED],
+        "last_played": last_played,
+        "detail": {
+            "by_rules": [by_rules[slug] for slug in sorted(by_rules)],
+            "contracts": [[int(value) for value in row] for row in contracts],
+            "head_to_head": _head_to_head(connection, household_id, player_id),
+            "best": best[0] if best else None,
+            "worst": worst[0] if worst else None,
+            # Each player's own best candidates: the family's best are among them.
+            "lowest": results(total.asc(), started.asc(), game.asc(), limit=TOP),
+            "highest": results(total.desc(), started.asc(), game.asc(), limit=TOP),
+            "streaks": _streaks(connection, household_id, player_id),
+        },
     }
 
 
 def refresh_players(connection: Connection, household_id: int, player_ids: Iterable[int]) -> None:
-    """Recompute these players' rows from their seat rows (one indexed read per player)."""
+    """Recompute these players' rows from their kept seat rows."""
     ids = sorted(set(player_ids))
     if not ids:
         return
@@ -456,21 +459,15 @@ def refresh_players(connection: Connection, household_id: int, player_ids: Itera
             )
         ).scalars()
     )
-    made = []
-    for player_id in ids:
-        if player_id not in existing:
-            continue
-        rows = connection.execute(
-            select(*_PLAYER_ROW_COLUMNS)
-            .where(seat_stats.c.player_id == player_id, seat_stats.c.household_id == household_id)
-            .order_by(seat_stats.c.started, seat_stats.c.game_id)
-        ).all()
-        if not rows:
-            continue
-        h2h = _head_to_head(connection, household_id, player_id)
-        made.append(_player_row(household_id, player_id, list(rows), h2h.get(player_id)))
-    if made:
-        connection.execute(insert(player_stats), made)
+    made = [
+        row
+        for player_id in ids
+        if player_id in existing
+        for row in [_player_row(connection, household_id, player_id)]
+        if row is not None
+    ]
+    for start in range(0, len(made), 1000):
+        connection.execute(insert(player_stats), made[start : start + 1000])
 
 
 # --- a whole household ---------------------------------------------------------------------------
@@ -483,7 +480,7 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
 
         db.session.flush()
         connection = db.session.connection()
-    for table in (player_stats, seat_stats, game_stats):
+    for table in (player_stats, seat_contracts, seat_stats, game_stats):
         connection.execute(delete(table).where(table.c.household_id == household_id))
     games = connection.execute(
         select(*_GAME_COLUMNS).where(
@@ -496,30 +493,23 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
     ):
         seats_by_game[seat.game_id].append(seat)
     contracts = _contracts_of(connection, hands_t.c.household_id == household_id)
-    game_rows: list[dict[str, Any]] = []
-    seat_rows: list[dict[str, Any]] = []
+    rows: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "contracts": []}
     for game in games:
-        game_row, rows = _rows_of_game(game, seats_by_game.get(game.id, []), contracts)
-        game_rows.append(game_row)
-        seat_rows.extend(rows)
-    for start in range(0, len(game_rows), 5000):
-        connection.execute(insert(game_stats), game_rows[start : start + 5000])
-    for start in range(0, len(seat_rows), 5000):
-        connection.execute(insert(seat_stats), seat_rows[start : start + 5000])
-    by_player: dict[int, list[Any]] = defaultdict(list)
-    for row in connection.execute(
-        select(*_PLAYER_ROW_COLUMNS)
-        .where(seat_stats.c.household_id == household_id)
-        .order_by(seat_stats.c.player_id, seat_stats.c.started, seat_stats.c.game_id)
+        game_row, seat_rows, contract_rows = _rows_of_game(
+            game, seats_by_game.get(game.id, []), contracts
+        )
+        rows["games"].append(game_row)
+        rows["seats"] += seat_rows
+        rows["contracts"] += contract_rows
+    for table, kept in (
+        (game_stats, rows["games"]),
+        (seat_stats, rows["seats"]),
+        (seat_contracts, rows["contracts"]),
     ):
-        by_player[row.player_id].append(row)
-    h2h = _head_to_head(connection, household_id)
-    made = [
-        _player_row(household_id, player_id, rows, h2h.get(player_id))
-        for player_id, rows in by_player.items()
-    ]
-    for start in range(0, len(made), 1000):
-        connection.execute(insert(player_stats), made[start : start + 1000])
+        for start in range(0, len(kept), 5000):
+            connection.execute(insert(table), kept[start : start + 5000])
+    players = {row["player_id"] for row in rows["seats"]}
+    refresh_players(connection, household_id, players)
     _bump_version(connection, household_id)
 
 

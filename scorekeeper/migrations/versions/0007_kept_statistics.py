@@ -92,7 +92,6 @@ def upgrade() -> None:
         sa.Column("place", sa.Integer(), nullable=True),
         sa.Column("is_winner", sa.Boolean(), nullable=False),
         sa.Column("kept_contract", sa.Boolean(), nullable=False),
-        sa.Column("contracts", sa.JSON(), nullable=False),
         _household(),
         sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
         _household_key("seat_stats"),
@@ -109,6 +108,34 @@ def upgrade() -> None:
             "ix_seat_stats_player",
             ["household_id", "player_id", "started", "game_id"],
             unique=False,
+        )
+        batch_op.create_index(
+            "ix_seat_stats_totals",
+            ["household_id", "player_id", "status", "total"],
+            unique=False,
+        )
+
+    op.create_table(
+        "seat_contracts",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("game_id", sa.Integer(), nullable=False),
+        sa.Column("player_id", sa.Integer(), nullable=False),
+        sa.Column("contract", sa.Integer(), nullable=False),
+        sa.Column("rounds", sa.Integer(), nullable=False),
+        sa.Column("made", sa.Integer(), nullable=False),
+        _household(),
+        sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
+        _household_key("seat_contracts"),
+        sa.ForeignKeyConstraint(["player_id"], ["players.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("game_id", "player_id", "contract"),
+    )
+    with op.batch_alter_table("seat_contracts", schema=None) as batch_op:
+        batch_op.create_index(
+            "ix_seat_contracts_player", ["household_id", "player_id", "contract"], unique=False
+        )
+        batch_op.create_index(
+            batch_op.f("ix_seat_contracts_household_id"), ["household_id"], unique=False
         )
 
     op.create_table(
@@ -159,5 +186,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("seats", schema=None) as batch_op:
         batch_op.drop_index("ix_seats_household_game")
-    for table in ("stats_versions", "player_stats", "seat_stats", "game_stats"):
+    for table in ("stats_versions", "player_stats", "seat_contracts", "seat_stats", "game_stats"):
         op.drop_table(table)
