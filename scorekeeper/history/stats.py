@@ -233,32 +233,39 @@ def _contracts_of(connection: Connection, *where: Any) -> dict[int, list[list[in
 def refresh_games(connection: Connection, game_ids: Iterable[int]) -> None:
     """Rewrite the statistics of these games, then of every player who sat at them."""
     touched: dict[int, set[int]] = defaultdict(set)
+    finished: dict[int, set[int]] = defaultdict(set)
     for game_id in game_ids:
-        for household_id, player_ids in _refresh_game(connection, game_id).items():
-            touched[household_id] |= player_ids
+        _refresh_game(connection, game_id, touched, finished)
     for household_id, player_ids in touched.items():
-        refresh_players(connection, household_id, player_ids)
+        refresh_players(connection, household_id, player_ids, finished[household_id])
         _bump_version(connection, household_id)
 
 
-def _refresh_game(connection: Connection, game_id: int) -> dict[int, set[int]]:
+def _refresh_game(
+    connection: Connection,
+    game_id: int,
+    touched: dict[int, set[int]],
+    finished: dict[int, set[int]],
+) -> None:
+    """Rewrite one game's rows; add its players, before and after, to ``touched``, and to
+    ``finished`` where the game was finished before or after (only then can a player's
+    numbers over finished games change: head to head, streaks, best and worst)."""
     before = connection.execute(
-        select(seat_stats.c.household_id, seat_stats.c.player_id).where(
+        select(seat_stats.c.household_id, seat_stats.c.player_id, seat_stats.c.status).where(
             seat_stats.c.game_id == game_id
         )
     ).all()
-    touched: dict[int, set[int]] = defaultdict(set)
-    for household_id, player_id in before:
+    for household_id, player_id, status in before:
         touched[household_id].add(player_id)
+        if status == FINISHED:
+            finished[household_id].add(player_id)
     for table in (seat_contracts, seat_stats, game_stats):
         connection.execute(delete(table).where(table.c.game_id == game_id))
     game = connection.execute(
         select(*_GAME_COLUMNS).where(games_t.c.id == game_id, games_t.c.deleted_at.is_(None))
     ).first()
     if game is None:  # deleted, or in the bin: it counts for nothing
-        for household_id in {row[0] for row in before}:
-            touched.setdefault(household_id, set())
-        return touched
+        return
     seats = connection.execute(select(*_SEAT_COLUMNS).where(seats_t.c.game_id == game_id)).all()
     contracts = _contracts_of(connection, hands_t.c.seat_id.in_([seat.id for seat in seats]))
     game_row, seat_rows, contract_rows = _rows_of_game(game, list(seats), contracts)
@@ -267,8 +274,10 @@ def _refresh_game(connection: Connection, game_id: int) -> dict[int, set[int]]:
         connection.execute(insert(seat_stats), seat_rows)
     if contract_rows:
         connection.execute(insert(seat_contracts), contract_rows)
-    touched[game.household_id] |= {row["player_id"] for row in seat_rows}
-    return touched
+    players = {row["player_id"] for row in seat_rows}
+    touched[game.household_id] |= players
+    if game.status == FINISHED:
+        finished[game.household_id] |= players
 
 
 def _bump_version(connection: Connection, household_id: int) -> None:
@@ -362,9 +371,20 @@ def _streaks(connection: Connection, household_id: int, player_id: int) -> list[
     return [[n, first.isoformat(), last.isoformat()] for n, first, last in runs[:TOP]]
 
 
-def _player_row(connection: Connection, household_id: int, player_id: int) -> dict[str, Any] | None:
+# What only finished games decide: kept as it was while none of the player's finished games
+# changed (a round saved in a game still being played, the common write).
+FINISHED_PARTS = ("head_to_head", "best", "worst", "lowest", "highest", "streaks")
+
+
+def _player_row(
+    connection: Connection,
+    household_id: int,
+    player_id: int,
+    kept_detail: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
     """The player's ``player_stats`` row from their kept seat rows: a few indexed aggregates
-    and ordered reads, none of them over anyone else's games."""
+    and ordered reads, none of them over anyone else's games. ``kept_detail``: the row's
+    detail as it was, whose parts over finished games are still right."""
     mine = (seat_stats.c.household_id == household_id, seat_stats.c.player_id == player_id)
     groups = connection.execute(
         select(
@@ -396,15 +416,6 @@ def _player_row(connection: Connection, household_id: int, player_id: int) -> di
         kept[6] += int(rounds)
         if last_played is None or latest > last_played:
             last_played = latest
-    scored = (*mine, seat_stats.c.status == FINISHED, seat_stats.c.round_count > 0)
-
-    def results(*order: Any, limit: int) -> list[dict[str, Any]]:
-        stmt = select(*_RESULT_COLUMNS).where(*scored).order_by(*order).limit(limit)
-        return [_result(row) for row in connection.execute(stmt)]
-
-    total, started, game = seat_stats.c.total, seat_stats.c.started, seat_stats.c.game_id
-    best = results(total.asc(), started.desc(), game.desc(), limit=1)
-    worst = results(total.desc(), started.desc(), game.desc(), limit=1)
     contracts = connection.execute(
         select(
             seat_contracts.c.contract,
@@ -419,7 +430,7 @@ def _player_row(connection: Connection, household_id: int, player_id: int) -> di
         .group_by(seat_contracts.c.contract)
         .order_by(seat_contracts.c.contract)
     )
-    return {
+    row = {
         "household_id": household_id,
         "player_id": player_id,
         "games": sum(statuses.values()),
@@ -431,6 +442,22 @@ def _player_row(connection: Connection, household_id: int, player_id: int) -> di
         "detail": {
             "by_rules": [by_rules[slug] for slug in sorted(by_rules)],
             "contracts": [[int(value) for value in row] for row in contracts],
+        },
+    }
+    if kept_detail is not None:
+        row["detail"].update({part: kept_detail.get(part) for part in FINISHED_PARTS})
+        return row
+    scored = (*mine, seat_stats.c.status == FINISHED, seat_stats.c.round_count > 0)
+
+    def results(*order: Any, limit: int) -> list[dict[str, Any]]:
+        stmt = select(*_RESULT_COLUMNS).where(*scored).order_by(*order).limit(limit)
+        return [_result(row) for row in connection.execute(stmt)]
+
+    total, started, game = seat_stats.c.total, seat_stats.c.started, seat_stats.c.game_id
+    best = results(total.asc(), started.desc(), game.desc(), limit=1)
+    worst = results(total.desc(), started.desc(), game.desc(), limit=1)
+    row["detail"].update(
+        {
             "head_to_head": _head_to_head(connection, household_id, player_id),
             "best": best[0] if best else None,
             "worst": worst[0] if worst else None,
@@ -438,20 +465,34 @@ def _player_row(connection: Connection, household_id: int, player_id: int) -> di
             "lowest": results(total.asc(), started.asc(), game.asc(), limit=TOP),
             "highest": results(total.desc(), started.asc(), game.asc(), limit=TOP),
             "streaks": _streaks(connection, household_id, player_id),
-        },
-    }
+        }
+    )
+    return row
 
 
-def refresh_players(connection: Connection, household_id: int, player_ids: Iterable[int]) -> None:
-    """Recompute these players' rows from their kept seat rows."""
+def refresh_players(
+    connection: Connection,
+    household_id: int,
+    player_ids: Iterable[int],
+    finished: Iterable[int] | None = None,
+) -> None:
+    """Recompute these players' rows from their kept seat rows; ``finished`` (default: all)
+    names those for whom a finished game changed, the others keep their numbers over
+    finished games as they were."""
     ids = sorted(set(player_ids))
     if not ids:
         return
-    connection.execute(
-        delete(player_stats).where(
-            player_stats.c.household_id == household_id, player_stats.c.player_id.in_(ids)
+    whole = set(ids if finished is None else finished)
+    where = (player_stats.c.household_id == household_id, player_stats.c.player_id.in_(ids))
+    was: dict[int, dict[str, Any]] = {
+        player_id: detail
+        for player_id, detail in connection.execute(
+            select(player_stats.c.player_id, player_stats.c.detail).where(
+                *where, player_stats.c.player_id.not_in(whole)
+            )
         )
-    )
+    }
+    connection.execute(delete(player_stats).where(*where))
     existing = set(
         connection.execute(
             select(players_t.c.id).where(
@@ -463,7 +504,7 @@ def refresh_players(connection: Connection, household_id: int, player_ids: Itera
         row
         for player_id in ids
         if player_id in existing
-        for row in [_player_row(connection, household_id, player_id)]
+        for row in [_player_row(connection, household_id, player_id, was.get(player_id))]
         if row is not None
     ]
     for start in range(0, len(made), 1000):
