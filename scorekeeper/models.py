@@ -438,6 +438,30 @@ class SeatStat(HouseholdOwned, db.Model):
         # Household first: SQLite, without statistics, takes the index matching most terms.
         Index("ix_seat_stats_player", "household_id", "player_id", "started", "game_id"),
         Index("ix_seat_stats_totals", "household_id", "player_id", "status", "total"),
+        # Covers a player's finished games in order (streaks) and their places (head to head).
+        Index(
+            "ix_seat_stats_finished",
+            "household_id",
+            "player_id",
+            "status",
+            "started",
+            "game_id",
+            "is_winner",
+            "place",
+        ),
+        # Covers the sums of a player's row (read from the index alone, never the table).
+        Index(
+            "ix_seat_stats_sums",
+            "household_id",
+            "player_id",
+            "rules_slug",
+            "status",
+            "rules_name",
+            "is_winner",
+            "total",
+            "round_count",
+            "started",
+        ),
         Index("ix_seat_stats_game", "game_id", "player_id", "place"),
     )
 
@@ -464,7 +488,9 @@ class SeatContract(HouseholdOwned, db.Model):
     __tablename__ = "seat_contracts"
     __table_args__ = (
         UniqueConstraint("game_id", "player_id", "contract"),
-        Index("ix_seat_contracts_player", "household_id", "player_id", "contract"),
+        Index(
+            "ix_seat_contracts_player", "household_id", "player_id", "contract", "rounds", "made"
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -110,6 +110,26 @@ def upgrade() -> None:
             unique=False,
         )
         batch_op.create_index(
+            "ix_seat_stats_finished",
+            ["household_id", "player_id", "status", "started", "game_id", "is_winner", "place"],
+            unique=False,
+        )
+        batch_op.create_index(
+            "ix_seat_stats_sums",
+            [
+                "household_id",
+                "player_id",
+                "rules_slug",
+                "status",
+                "rules_name",
+                "is_winner",
+                "total",
+                "round_count",
+                "started",
+            ],
+            unique=False,
+        )
+        batch_op.create_index(
             "ix_seat_stats_totals",
             ["household_id", "player_id", "status", "total"],
             unique=False,
@@ -132,7 +152,9 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("seat_contracts", schema=None) as batch_op:
         batch_op.create_index(
-            "ix_seat_contracts_player", ["household_id", "player_id", "contract"], unique=False
+            "ix_seat_contracts_player",
+            ["household_id", "player_id", "contract", "rounds", "made"],
+            unique=False,
         )
         batch_op.create_index(
             batch_op.f("ix_seat_contracts_household_id"), ["household_id"], unique=False
