@@ -281,13 +281,22 @@ def _refresh_game(
 
 
 def _bump_version(connection: Connection, household_id: int) -> None:
-    moved = connection.execute(
+    """Move the household's version; its row is made by the first write (two first writes
+    at once both get there: the second one's insert does nothing)."""
+    if connection.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as upsert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as upsert
+    connection.execute(
+        upsert(versions)
+        .values(household_id=household_id, version=0)
+        .on_conflict_do_nothing(index_elements=["household_id"])
+    )
+    connection.execute(
         update(versions)
         .where(versions.c.household_id == household_id)
         .values(version=versions.c.version + 1)
     )
-    if not moved.rowcount:
-        connection.execute(insert(versions), [{"household_id": household_id, "version": 1}])
 
 
 # --- one player ---------------------------------------------------------------------------------
