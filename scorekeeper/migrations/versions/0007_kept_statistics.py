@@ -21,7 +21,7 @@ def _household() -> sa.Column[int]:
     return sa.Column("household_id", sa.Integer(), nullable=False)
 
 
-def _household_key(table: str) -> sa.ForeignKeyConstraint:
+def _household_key(_table: str) -> sa.ForeignKeyConstraint:
     return sa.ForeignKeyConstraint(["household_id"], ["households.id"], ondelete="CASCADE")
 
 
