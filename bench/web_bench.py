@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.web_bench [--seconds 10] [--connections 20] [--games 10000]
 
-It fills a fresh SQLite database with ``--games`` generated games (bench/history_bench.py) and
+It fills a fresh SQLite database with ``--games`` generated games (bench/history.py) and
 one 4-player game of 30 rounds, serves the app and bench/bare_app.py with the same waitress
 settings, and drives each with wrk (Debian package ``wrk``) over loopback, as a phone would
 ask (``Accept-Encoding: gzip``). It reports requests per second, the ratio to the bare
@@ -75,7 +75,7 @@ def thirty_round_game() -> dict[str, Any]:
 
 def prepare(database: Path, games: int) -> tuple[int, int]:
     """Fill the database; return the 30-round game's id and its scoreboard version."""
-    from bench.history_bench import fill
+    from bench.history import fill
     from scorekeeper import create_app
     from scorekeeper.extensions import db
     from scorekeeper.games.services import import_game
@@ -84,7 +84,7 @@ def prepare(database: Path, games: int) -> tuple[int, int]:
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "b"})
     with app.app_context():
         began = time.perf_counter()
-        fill(games)
+        fill(1, games)
         print(f"generated {games} games in {time.perf_counter() - began:.0f} s", file=sys.stderr)
         game = import_game(thirty_round_game())
         version = db.session.scalar(select(Game.version).where(Game.id == game.id))
@@ -214,7 +214,7 @@ def main() -> None:
                 "bytes": cost.get("bytes"),
             }
         )
-    # Measured one request at a time by bench/history_bench.py; here only their weight.
+    # Measured one request at a time by bench/history.py; here only their weight.
     for name in urls:
         if name not in rounds:
             cost = costs[name]

@@ -270,6 +270,9 @@ class Seat(HouseholdOwned, db.Model):
             "total",
             "household_id",
         ),
+        # A game's seats, as every scoped query asks for them (household and game): without
+        # it SQLite picks the household's index and reads every seat of the family.
+        Index("ix_seats_household_game", "household_id", "game_id", "position"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -405,6 +408,148 @@ class RestoreJob(HouseholdOwned, db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+
+
+class GameStat(HouseholdOwned, db.Model):
+    """What one game (out of the bin) counts for in the history: kept by ``history.stats`` in
+    the same transaction as every change to the game, so the history pages read these narrow
+    rows through their indexes instead of the games themselves."""
+
+    __tablename__ = "game_stats"
+    __table_args__ = (
+        Index("ix_game_stats_started", "household_id", "started", "game_id"),
+        Index("ix_game_stats_status", "household_id", "status", "started", "game_id"),
+        Index("ix_game_stats_rules", "household_id", "rules_slug", "started", "game_id"),
+        Index("ix_game_stats_rules_name", "household_id", "rules_slug", "rules_name", "game_id"),
+        Index("ix_game_stats_length", "household_id", "status", "round_count", "started"),
+        Index(
+            "ix_game_stats_fastest",
+            "household_id",
+            "status",
+            "twelve_step",
+            "round_count",
+            "started",
+        ),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(20))
+    started: Mapped[datetime] = mapped_column(UTCDateTime)
+    rules_slug: Mapped[str] = mapped_column(String(80))
+    rules_name: Mapped[str] = mapped_column(String(80))
+    round_count: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    # Played under 12-Step (the preset, or house rules built on it): the fastest games record.
+    twelve_step: Mapped[bool] = mapped_column(Boolean)
+    # The first winner by seat, for the fastest and longest games records.
+    winner_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id", ondelete="SET NULL"), index=True
+    )
+
+
+class SeatStat(HouseholdOwned, db.Model):
+    """One player's result in one game out of the bin, with what the statistics need of the
+    game beside it; rewritten with its game's ``GameStat``."""
+
+    __tablename__ = "seat_stats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id"),
+        # Household first: SQLite, without statistics, takes the index matching most terms.
+        Index("ix_seat_stats_player", "household_id", "player_id", "started", "game_id"),
+        Index("ix_seat_stats_totals", "household_id", "player_id", "status", "total"),
+        # Covers a player's finished games in order (streaks) and their places (head to head).
+        Index(
+            "ix_seat_stats_finished",
+            "household_id",
+            "player_id",
+            "status",
+            "started",
+            "game_id",
+            "is_winner",
+            "place",
+        ),
+        # Covers the sums of a player's row (read from the index alone, never the table).
+        Index(
+            "ix_seat_stats_sums",
+            "household_id",
+            "player_id",
+            "rules_slug",
+            "status",
+            "rules_name",
+            "is_winner",
+            "total",
+            "round_count",
+            "started",
+        ),
+        Index("ix_seat_stats_game", "game_id", "player_id", "place"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    status: Mapped[str] = mapped_column(String(20))
+    started: Mapped[datetime] = mapped_column(UTCDateTime)
+    rules_slug: Mapped[str] = mapped_column(String(80))
+    rules_name: Mapped[str] = mapped_column(String(80))
+    round_count: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int | None] = mapped_column(Integer)
+    is_winner: Mapped[bool] = mapped_column(Boolean)
+    # Each player keeps their own contract in this game (``history.queries.kept_contract``).
+    kept_contract: Mapped[bool] = mapped_column(Boolean)
+
+
+class SeatContract(HouseholdOwned, db.Model):
+    """How one contract went for one player in one game where each keeps their own contract:
+    rounds spent on it, and made (1 or 0); rewritten with its game's ``GameStat``."""
+
+    __tablename__ = "seat_contracts"
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id", "contract"),
+        Index(
+            "ix_seat_contracts_player", "household_id", "player_id", "contract", "rounds", "made"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    contract: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    made: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerStat(HouseholdOwned, db.Model):
+    """A player's statistics over every game out of the bin, recomputed from their
+    ``SeatStat`` rows whenever one of their games changes: the players and records pages read
+    one such row per player. ``detail`` holds the profile (per rules, head to head, contracts,
+    best and worst game) and the candidates for the records (best streaks and totals)."""
+
+    __tablename__ = "player_stats"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    games: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    in_progress: Mapped[int] = mapped_column(Integer)
+    abandoned: Mapped[int] = mapped_column(Integer)
+    last_played: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class StatsVersion(HouseholdOwned, db.Model):
+    """Moves on every change to a household's kept statistics: the history pages' ETag."""
+
+    __tablename__ = "stats_versions"
+    __table_args__ = (UniqueConstraint("household_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
 
 
 scope.install()

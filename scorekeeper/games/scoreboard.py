@@ -43,13 +43,25 @@ BOARD_TEMPLATE = "games/_board.html"
 
 def bump(game: Game) -> None:
     """Mark ``game`` changed: its drawn board, its ETags and open scoreboards move on. Every
-    write to a game calls this (or ``bump_games``) before its commit."""
+    write to a game calls this (or ``bump_games``) before its commit, which also brings the
+    kept statistics up to date with the game (``history.stats``)."""
+    from scorekeeper.history import stats
+
     game.version = (game.version or 0) + 1
+    stats.mark(db.session(), game)
 
 
-def bump_games(where: ColumnElement[bool]) -> None:
+def bump_games(where: ColumnElement[bool], *, counts: bool = True) -> None:
     """Mark every game matching ``where`` changed, in one UPDATE (a rename or merge of a
-    player redraws every game they sat at). Does not commit."""
+    player redraws every game they sat at). Does not commit. ``counts=False`` says that no
+    number of the games changes (a rename: the pages read names fresh), so the kept statistics
+    need no refresh; their version moves all the same."""
+    from scorekeeper.history import stats
+
+    if counts:
+        stats.mark_ids(db.session(), db.session.scalars(select(Game.id).where(where)).all())
+    else:
+        stats.touch(db.session())
     db.session.execute(
         update(Game)
         .where(where)

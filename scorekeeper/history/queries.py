@@ -1,8 +1,9 @@
 """SQL pieces the history, player and records pages share.
 
-Every statistic is an aggregate over the summary columns that the games engineer's
-``recompute()`` keeps on ``Seat`` and ``Game`` (totals, places, winners, contracts made), so a
-page costs a fixed handful of queries however many games the family has played.
+The pages read the kept statistics (``history.stats``); ``game_summaries`` and
+``kept_contract`` compute the same numbers from the games themselves, over the summary
+columns ``recompute()`` keeps on ``Seat`` and ``Game``, and are what the tests check the kept
+numbers against (``tests/history/scratch.py``).
 """
 
 from __future__ import annotations

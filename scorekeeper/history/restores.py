@@ -23,7 +23,7 @@ from sqlalchemy import select, update
 from .. import scope
 from ..extensions import db
 from ..models import RestoreJob, RestoreStatus, utcnow
-from . import backup
+from . import backup, stats
 
 CHUNK = 64 * 1024
 PROGRESS_SECONDS = 0.5
@@ -85,6 +85,9 @@ def run(app: Flask, job_id: int, household_id: int, actor: str) -> None:
         path = upload_path(job_id)
         try:
             _read(job_id, path)
+            # The kept statistics in one pass, whatever the restore stored and how.
+            stats.rebuild(household_id)
+            db.session.commit()
         except Exception:
             app.logger.exception("restore %d failed", job_id)
             db.session.rollback()

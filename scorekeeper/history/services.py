@@ -1,4 +1,7 @@
-"""Past games: the filtered, paginated list, newest first."""
+"""Past games: the filtered, paginated list, newest first.
+
+The list is found in the kept ``game_stats`` rows (``history.stats``), one narrow indexed row
+per game out of the bin, and only the page's games are then read whole."""
 
 from __future__ import annotations
 
@@ -8,10 +11,11 @@ from math import ceil
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, select
-from sqlalchemy.orm import aliased, defer, selectinload
+from sqlalchemy.orm import defer, selectinload
 
 from ..extensions import db
-from ..models import Game, Player, Seat
+from ..models import Game, GameStat, HouseRules, Player, Seat, SeatStat, StatsVersion
+from . import stats as _stats  # noqa: F401  (installs the statistics' commit hook)
 
 
 @dataclass(frozen=True)
@@ -22,21 +26,25 @@ class Filters:
     until: date | None = None
     status: str | None = None
 
+    def source(self) -> type[GameStat] | type[SeatStat]:
+        """Where the games are found: the kept game rows, or, for one player's games, their
+        kept seat rows (which carry the same columns, in an index by player and date)."""
+        return SeatStat if self.player else GameStat
+
     def conditions(self) -> list[ColumnElement[bool]]:
+        kept = self.source()
         conditions: list[ColumnElement[bool]] = []
         if self.player:
-            conditions.append(
-                Game.id.in_(select(Seat.game_id).where(Seat.player_id == self.player))
-            )
+            conditions.append(SeatStat.player_id == self.player)
         if self.rules:
-            conditions.append(Game.rules_slug == self.rules)
+            conditions.append(kept.rules_slug == self.rules)
         if self.since:
-            conditions.append(Game.started >= _midnight(self.since))
+            conditions.append(kept.started >= _midnight(self.since))
         # The last day a date can name (9999-12-31) has no next day: nothing is later anyway.
         if self.until and self.until < date.max:
-            conditions.append(Game.started < _midnight(self.until + timedelta(days=1)))
+            conditions.append(kept.started < _midnight(self.until + timedelta(days=1)))
         if self.status:
-            conditions.append(Game.status == self.status)
+            conditions.append(kept.status == self.status)
         return conditions
 
     def args(self) -> dict[str, Any]:
@@ -73,20 +81,28 @@ class Page:
 
 def past_games(filters: Filters, page: int, per_page: int) -> Page:
     """One page of the games that pass ``filters``, newest first, with their seats and players
-    loaded (three queries, and one to count). A page past the end shows the last one."""
+    loaded (four queries, and one to count). A page past the end shows the last one."""
     conditions = filters.conditions()
-    total = db.session.scalar(select(func.count(Game.id)).where(*conditions)) or 0
+    kept = filters.source()
+    total = db.session.scalar(select(func.count(kept.game_id)).where(*conditions)) or 0
     pages = max(1, ceil(total / per_page))
     number = min(max(page, 1), pages)
+    ids = list(
+        db.session.scalars(
+            select(kept.game_id)
+            .where(*conditions)
+            .order_by(kept.started.desc(), kept.game_id.desc())
+            .limit(per_page)
+            .offset((number - 1) * per_page)
+        )
+    )
     games = db.session.scalars(
         select(Game)
-        .where(*conditions)
-        .order_by(Game.started.desc(), Game.id.desc())
-        .limit(per_page)
-        .offset((number - 1) * per_page)
+        .where(Game.id.in_(ids))
         .options(defer(Game.rules), selectinload(Game.seats).selectinload(Seat.player))
     ).all()
-    return Page(list(games), number, pages, total)
+    order = {game_id: n for n, game_id in enumerate(ids)}
+    return Page(sorted(games, key=lambda game: order[game.id]), number, pages, total)
 
 
 def standings(game: Game) -> list[Seat]:
@@ -104,34 +120,27 @@ def player_choices() -> list[tuple[int, str]]:
 
 
 def rules_choices() -> list[tuple[str, str]]:
-    """(slug, name) of every rule set a stored game was played under.
-
-    The slugs come from their index alone; the name is looked up once per slug (a handful of
-    rows), not gathered from every game."""
-    slugs = select(Game.rules_slug.label("slug")).distinct().subquery()
-    other = aliased(Game)
-    name = (
-        select(other.rules_name)
-        .where(other.rules_slug == slugs.c.slug)
-        .order_by(other.id.desc())
-        .limit(1)
-        .scalar_subquery()
+    """(slug, name) of every rule set a game out of the bin was played under: each slug with
+    the name of its latest game, read from the ``ix_game_stats_rules_name`` index alone."""
+    rows = db.session.execute(
+        select(GameStat.rules_slug, GameStat.rules_name, func.max(GameStat.game_id)).group_by(
+            GameStat.rules_slug, GameStat.rules_name
+        )
     )
-    rows = db.session.execute(select(slugs.c.slug, name))
-    return sorted(((slug, name) for slug, name in rows), key=lambda choice: choice[1])
+    latest: dict[str, tuple[int, str]] = {}
+    for slug, name, last in rows:
+        if slug not in latest or last > latest[slug][0]:
+            latest[slug] = (last, name)
+    return sorted(((slug, name) for slug, (_, name) in latest.items()), key=lambda c: c[1])
 
 
 def data_version() -> str:
     """What every history page is drawn from, in a few aggregates (one query): it changes
-    whenever a game is added, changed (every change bumps its ``updated_at`` and version) or
-    deleted, and when players or house rules are added, renamed or removed. The ETag of the
-    history pages is made of it; no migration needed for a version column."""
-    from ..models import HouseRules
-
+    whenever a game is added, changed or deleted (each moves the household's kept statistics'
+    version, ``history.stats``), and when players or house rules are added, renamed or
+    removed. The ETag of the history pages is made of it."""
     aggregates = (
-        func.count(Game.id),
-        func.max(Game.updated_at),
-        func.coalesce(func.sum(Game.version), 0),
+        func.coalesce(func.max(StatsVersion.version), 0),
         func.count(Player.id),
         func.max(Player.id),
         func.coalesce(func.sum(func.length(Player.name)), 0),

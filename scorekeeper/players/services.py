@@ -1,24 +1,25 @@
 """Players: the list with their records, one player's profile, renaming and merging.
 
-Each function that reads runs a fixed number of aggregate queries, whatever the number of
-games; the two that write do it in one transaction.
+Each function that reads reads the players' kept statistics (``history.stats``), a row per
+player, whatever the number of games; the two that write do it in one transaction.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import aliased
 
+from .. import scope
 from ..extensions import db
 from ..games import scoreboard
-from ..history.queries import FINISHED, game_summaries, kept_contract, rate
+from ..history.queries import rate
 from ..limits import NAME_LENGTH
-from ..models import Game, Hand, Player, Seat
+from ..models import Game, Player, PlayerStat, Seat
 from ..names import name_key, tidy_name
-from ..status import GameStatus
 
 
 class PlayerError(ValueError):
@@ -114,67 +115,46 @@ class Profile:
 
 
 def player_rows() -> list[PlayerRow]:
-    """Every player, by name, with games played, finished, won and the last time they played."""
-    games = game_summaries()
-    per_player = (
-        select(
-            Seat.player_id,
-            func.count().label("games"),
-            func.count(case((games.c.status == FINISHED, 1))).label("finished"),
-            func.count(case((Seat.is_winner, 1))).label("wins"),
-            func.max(games.c.started).label("last_played"),
-        )
-        .select_from(games)
-        .join(Seat, Seat.game_id == games.c.id)
-        .group_by(Seat.player_id)
-        .subquery()
-    )
+    """Every player, by name, with games played, finished, won and the last time they played
+    (their kept ``player_stats`` row, ``history.stats``)."""
     stmt = (
         select(
             Player.id,
             Player.name,
-            func.coalesce(per_player.c.games, 0),
-            func.coalesce(per_player.c.finished, 0),
-            func.coalesce(per_player.c.wins, 0),
-            per_player.c.last_played,
+            func.coalesce(PlayerStat.games, 0),
+            func.coalesce(PlayerStat.finished, 0),
+            func.coalesce(PlayerStat.wins, 0),
+            PlayerStat.last_played,
         )
-        .outerjoin(per_player, per_player.c.player_id == Player.id)
+        .outerjoin(PlayerStat, PlayerStat.player_id == Player.id)
         .order_by(Player.name_key)
     )
     return [PlayerRow(*row) for row in db.session.execute(stmt)]
 
 
-def profile(player: Player) -> Profile:
-    """Everything the profile page shows, in five aggregate queries."""
-    records: dict[str, RulesRecord] = {}
-    statuses: dict[str, int] = {}
-    rows = db.session.execute(
-        select(
-            Game.rules_slug,
-            Game.status,
-            func.max(Game.rules_name),
-            func.count(Seat.id),
-            func.count(case((Seat.is_winner, 1))),
-            func.coalesce(func.sum(Seat.total), 0),
-            func.coalesce(func.sum(Game.round_count), 0),
-        )
-        .join(Game, Game.id == Seat.game_id)
-        .where(Seat.player_id == player.id)
-        .group_by(Game.rules_slug, Game.status)
+def _game_result(kept: dict[str, Any] | None) -> GameResult | None:
+    if not kept:
+        return None
+    return GameResult(
+        kept["game_id"],
+        datetime.fromisoformat(kept["started"]),
+        kept["rules_name"],
+        kept["total"],
+        kept["place"],
+        kept["is_winner"],
+        kept["players"],
     )
-    for slug, status, name, games, wins, points, rounds in rows:
-        statuses[status] = statuses.get(status, 0) + games
-        was = records.get(slug) or RulesRecord(slug, name, 0, 0, 0, 0, 0)
-        records[slug] = RulesRecord(
-            slug,
-            name,
-            was.games + games,
-            was.finished + (games if status == FINISHED else 0),
-            was.wins + wins,
-            was.points + points,
-            was.rounds + rounds,
-        )
-    by_rules = sorted(records.values(), key=lambda r: (-r.games, r.name))
+
+
+def profile(player: Player) -> Profile:
+    """Everything the profile page shows, from the player's kept row and the names of the
+    players they met (two queries)."""
+    kept = db.session.scalar(select(PlayerStat).where(PlayerStat.player_id == player.id))
+    detail: dict[str, Any] = kept.detail if kept is not None else {}
+    by_rules = sorted(
+        (RulesRecord(*record) for record in detail.get("by_rules", [])),
+        key=lambda r: (-r.games, r.name),
+    )
     overall = RulesRecord(
         "",
         "All rules",
@@ -184,83 +164,30 @@ def profile(player: Player) -> Profile:
         sum(r.points for r in by_rules),
         sum(r.rounds for r in by_rules),
     )
+    rivals = detail.get("head_to_head", [])
+    names: dict[int, str] = {}
+    if rivals:
+        names = {
+            pid: name
+            for pid, name in db.session.execute(
+                select(Player.id, Player.name).where(Player.id.in_([r[0] for r in rivals]))
+            )
+        }
+    head_to_head = sorted(
+        (HeadToHead(pid, names[pid], *counts) for pid, *counts in rivals if pid in names),
+        key=lambda h: (-h.games, h.opponent),
+    )
     return Profile(
         player=player,
         overall=overall,
         by_rules=by_rules,
-        in_progress=statuses.get(GameStatus.IN_PROGRESS, 0),
-        abandoned=statuses.get(GameStatus.ABANDONED, 0),
-        best=_extreme_game(player, best=True),
-        worst=_extreme_game(player, best=False),
-        head_to_head=_head_to_head(player),
-        contracts=_contracts(player),
+        in_progress=kept.in_progress if kept is not None else 0,
+        abandoned=kept.abandoned if kept is not None else 0,
+        best=_game_result(detail.get("best")),
+        worst=_game_result(detail.get("worst")),
+        head_to_head=head_to_head,
+        contracts=[ContractRecord(*record) for record in detail.get("contracts", [])],
     )
-
-
-def _extreme_game(player: Player, *, best: bool) -> GameResult | None:
-    """The finished game with the player's lowest (best) or highest (worst) final total."""
-    table_size = (
-        select(func.count(Seat.id)).where(Seat.game_id == Game.id).correlate(Game).scalar_subquery()
-    )
-    order = Seat.total.asc() if best else Seat.total.desc()
-    row = db.session.execute(
-        select(
-            Game.id,
-            Game.started,
-            Game.rules_name,
-            Seat.total,
-            Seat.place,
-            Seat.is_winner,
-            table_size,
-        )
-        .join(Game, Game.id == Seat.game_id)
-        .where(Seat.player_id == player.id, Game.status == FINISHED, Game.round_count > 0)
-        .order_by(order, Game.started.desc())
-        .limit(1)
-    ).first()
-    return GameResult(*row) if row else None
-
-
-def _head_to_head(player: Player) -> list[HeadToHead]:
-    """For each other player: finished games played together, and who finished ahead."""
-    mine = aliased(Seat)
-    theirs = aliased(Seat)
-    stmt = (
-        select(
-            Player.id,
-            Player.name,
-            func.count(theirs.id),
-            func.count(case((mine.place < theirs.place, 1))),
-            func.count(case((mine.place > theirs.place, 1))),
-            func.count(case((mine.place == theirs.place, 1))),
-        )
-        .select_from(mine)
-        .join(Game, Game.id == mine.game_id)
-        .join(theirs, (theirs.game_id == mine.game_id) & (theirs.player_id != mine.player_id))
-        .join(Player, Player.id == theirs.player_id)
-        .where(mine.player_id == player.id, Game.status == FINISHED)
-        .group_by(Player.id, Player.name)
-        .order_by(func.count(theirs.id).desc(), Player.name)
-    )
-    return [HeadToHead(*row) for row in db.session.execute(stmt)]
-
-
-def _contracts(player: Player) -> list[ContractRecord]:
-    """Per contract, in kept-contract games: games that reached it, rounds on it, times made."""
-    stmt = (
-        select(
-            Hand.contract,
-            func.count(func.distinct(Hand.seat_id)),
-            func.count(Hand.id),
-            func.count(case((Hand.made_contract, 1))),
-        )
-        .join(Seat, Seat.id == Hand.seat_id)
-        .join(Game, Game.id == Seat.game_id)
-        .where(Seat.player_id == player.id, kept_contract())
-        .group_by(Hand.contract)
-        .order_by(Hand.contract)
-    )
-    return [ContractRecord(*row) for row in db.session.execute(stmt)]
 
 
 def rename(player: Player, new_name: str) -> Player:
@@ -300,12 +227,14 @@ def merge(keep: Player, absorb: Player) -> int:
         raise PlayerError("Choose another player: an entry cannot be merged with itself.")
     mine = aliased(Seat)
     theirs = aliased(Seat)
-    shared = db.session.execute(
-        select(func.count(mine.id), func.min(Game.started))
-        .join(theirs, theirs.game_id == mine.game_id)
-        .join(Game, Game.id == mine.game_id)
-        .where(mine.player_id == keep.id, theirs.player_id == absorb.id)
-    ).one()
+    # Games in the bin count too: brought back, they would hold one person twice.
+    with scope.with_bin():
+        shared = db.session.execute(
+            select(func.count(mine.id), func.min(Game.started))
+            .join(theirs, theirs.game_id == mine.game_id)
+            .join(Game, Game.id == mine.game_id)
+            .where(mine.player_id == keep.id, theirs.player_id == absorb.id)
+        ).one()
     if shared[0]:
         first = shared[1].strftime("%d %b %Y") if shared[1] else "an earlier game"
         games = "a game" if shared[0] == 1 else f"{shared[0]} games"
@@ -336,7 +265,9 @@ def merge(keep: Player, absorb: Player) -> int:
 def _redraw_games_of(player_id: int) -> None:
     """Bump the version of every game the player sat at: open scoreboards redraw, and no game
     page drawn with the old name is served again (they are kept by version)."""
-    scoreboard.bump_games(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)))
+    scoreboard.bump_games(
+        Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)), counts=False
+    )
 
 
 def merge_choices(player: Player) -> list[tuple[int, str]]:

@@ -1,0 +1,571 @@
+"""The statistics kept up to date: what the history, players and records pages read.
+
+Three tables (``models.GameStat``, ``SeatStat``, ``PlayerStat``) hold what every game out of
+the bin counts for, so that no page aggregates over every game, seat or hand:
+
+- a game's ``GameStat`` and ``SeatStat`` rows are rewritten from that one game whenever it
+  changes (cheap: one game), and removed while it is in the bin;
+- each ``PlayerStat`` row is then recomputed from that player's ``SeatStat`` rows (read by
+  ``ix_seat_stats_player``) for every player of the game, before and after the change.
+
+The hook is ``scoreboard.bump`` (and ``bump_games``), which every write to a game calls before
+its commit: it marks the game, and the session's ``before_commit`` brings the statistics up to
+date in the same transaction; a rollback forgets the marks. A household's rows are rebuilt in
+one pass by ``rebuild`` (after a restore, and by the migration that made the tables).
+
+Everything here is Core on the session's connection, so the household is named explicitly in
+every statement (``scope.py`` does not reach Core statements).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, and_, case, delete, event, func, insert, select, update
+from sqlalchemy.orm import Session
+
+from .. import scope
+from ..models import (
+    Game,
+    GameStat,
+    Hand,
+    Player,
+    PlayerStat,
+    Seat,
+    SeatContract,
+    SeatStat,
+    StatsVersion,
+)
+from ..status import GameStatus
+
+FINISHED = GameStatus.FINISHED.value
+IN_PROGRESS = GameStatus.IN_PROGRESS.value
+ABANDONED = GameStatus.ABANDONED.value
+TWELVE_STEP = "twelve-step"
+# Where each player keeps their own contract: see ``queries.kept_contract``.
+KEPT_CONTRACT_PRESETS = ("twelve-step", "russian-rummy")
+# How many candidates for each record a player row keeps: the family's top 3 are among them.
+TOP = 3
+_MARKS = "stats_games"
+_TOUCHED = "stats_touched"
+_deferred: ContextVar[bool] = ContextVar("scorekeeper_stats_deferred", default=False)
+
+games_t = Game.__table__
+seats_t = Seat.__table__
+hands_t = Hand.__table__
+players_t = Player.__table__
+game_stats = GameStat.__table__
+seat_stats = SeatStat.__table__
+player_stats = PlayerStat.__table__
+seat_contracts = SeatContract.__table__
+versions = StatsVersion.__table__
+
+
+# --- marking games changed ----------------------------------------------------------------------
+
+
+def mark(session: Session, game: Game) -> None:
+    """``game`` changes in this transaction: its statistics are refreshed before the commit."""
+    session.info.setdefault(_MARKS, set()).add(game)
+
+
+def mark_ids(session: Session, game_ids: Iterable[int]) -> None:
+    session.info.setdefault(_MARKS, set()).update(int(game_id) for game_id in game_ids)
+
+
+def touch(session: Session) -> None:
+    """Something the history pages show changed, though no number did: move the version."""
+    session.info.setdefault(_MARKS, set())
+    session.info[_TOUCHED] = True
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """Leave the statistics be inside the block (a bulk load that ``rebuild`` follows)."""
+    token = _deferred.set(True)
+    try:
+        yield
+    finally:
+        _deferred.reset(token)
+
+
+@event.listens_for(Session, "before_commit")
+def _before_commit(session: Session) -> None:
+    marked = session.info.pop(_MARKS, None)
+    touched = session.info.pop(_TOUCHED, False)
+    if marked is None or _deferred.get():
+        return
+    session.flush()
+    ids = sorted(
+        {item if isinstance(item, int) else item.id for item in marked} - {None}  # type: ignore[arg-type]
+    )
+    refresh_games(session.connection(), ids)
+    if touched:
+        household = scope.current()
+        if isinstance(household, int) and household != scope.NOBODY:
+            _bump_version(session.connection(), household)
+
+
+@event.listens_for(Session, "after_rollback")
+def _after_rollback(session: Session) -> None:
+    session.info.pop(_MARKS, None)
+    session.info.pop(_TOUCHED, None)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _after_soft_rollback(session: Session, _previous: Any) -> None:
+    session.info.pop(_MARKS, None)
+    session.info.pop(_TOUCHED, None)
+
+
+# --- one game ----------------------------------------------------------------------------------
+
+
+def kept_contract(rules: dict[str, Any] | None, slug: str) -> bool:
+    """Each player works on their own contract until they make it (as ``queries.kept_contract``
+    decides it in SQL)."""
+    rules = rules if isinstance(rules, dict) else {}
+    order = rules.get("contract_order")
+    if order is not None:
+        return bool(order == "own")
+    return rules.get("base") in KEPT_CONTRACT_PRESETS or slug in KEPT_CONTRACT_PRESETS
+
+
+def _is_twelve_step(rules: dict[str, Any] | None, slug: str) -> bool:
+    base = rules.get("base") if isinstance(rules, dict) else None
+    return slug == TWELVE_STEP or base == TWELVE_STEP
+
+
+_GAME_COLUMNS = (
+    games_t.c.id,
+    games_t.c.household_id,
+    games_t.c.status,
+    games_t.c.started,
+    games_t.c.rules_slug,
+    games_t.c.rules_name,
+    games_t.c.round_count,
+    games_t.c.rules,
+)
+_SEAT_COLUMNS = (
+    seats_t.c.id,
+    seats_t.c.game_id,
+    seats_t.c.player_id,
+    seats_t.c.position,
+    seats_t.c.total,
+    seats_t.c.place,
+    seats_t.c.is_winner,
+)
+
+
+def _rows_of_game(
+    game: Any, seats: list[Any], contracts: dict[int, list[list[int]]]
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The ``game_stats`` row, the ``seat_stats`` rows and the ``seat_contracts`` rows of one
+    game."""
+    kept = kept_contract(game.rules, game.rules_slug)
+    seats = sorted(seats, key=lambda seat: seat.position)
+    winner = next((seat.player_id for seat in seats if seat.is_winner), None)
+    common = {
+        "household_id": game.household_id,
+        "game_id": game.id,
+        "status": game.status,
+        "started": game.started,
+        "rules_slug": game.rules_slug,
+        "rules_name": game.rules_name,
+        "round_count": game.round_count or 0,
+        "players": len(seats),
+    }
+    game_row = {
+        **common,
+        "twelve_step": _is_twelve_step(game.rules, game.rules_slug),
+        "winner_id": winner,
+    }
+    seat_rows = [
+        {
+            **common,
+            "player_id": seat.player_id,
+            "total": seat.total or 0,
+            "place": seat.place,
+            "is_winner": bool(seat.is_winner),
+            "kept_contract": kept,
+        }
+        for seat in seats
+    ]
+    contract_rows = [
+        {
+            "household_id": game.household_id,
+            "game_id": game.id,
+            "player_id": seat.player_id,
+            "contract": contract,
+            "rounds": rounds,
+            "made": made,
+        }
+        for seat in (seats if kept else [])
+        for contract, rounds, made in contracts.get(seat.id, [])
+    ]
+    return game_row, seat_rows, contract_rows
+
+
+def _contracts_of(connection: Connection, *where: Any) -> dict[int, list[list[int]]]:
+    """Per seat: [[contract, rounds on it, rounds it was made], ...] by contract."""
+    found: dict[int, list[list[int]]] = defaultdict(list)
+    rows = connection.execute(
+        select(
+            hands_t.c.seat_id,
+            hands_t.c.contract,
+            func.count(),
+            func.count(case((hands_t.c.made_contract, 1))),
+        )
+        .where(*where)
+        .group_by(hands_t.c.seat_id, hands_t.c.contract)
+        .order_by(hands_t.c.seat_id, hands_t.c.contract)
+    )
+    for seat_id, contract, rounds, made in rows:
+        found[seat_id].append([int(contract), int(rounds), int(made)])
+    return found
+
+
+def refresh_games(connection: Connection, game_ids: Iterable[int]) -> None:
+    """Rewrite the statistics of these games, then of every player who sat at them."""
+    touched: dict[int, set[int]] = defaultdict(set)
+    finished: dict[int, set[int]] = defaultdict(set)
+    for game_id in game_ids:
+        _refresh_game(connection, game_id, touched, finished)
+    for household_id, player_ids in touched.items():
+        refresh_players(connection, household_id, player_ids, finished[household_id])
+        _bump_version(connection, household_id)
+
+
+def _refresh_game(
+    connection: Connection,
+    game_id: int,
+    touched: dict[int, set[int]],
+    finished: dict[int, set[int]],
+) -> None:
+    """Rewrite one game's rows; add its players, before and after, to ``touched``, and to
+    ``finished`` where the game was finished before or after (only then can a player's
+    numbers over finished games change: head to head, streaks, best and worst)."""
+    before = connection.execute(
+        select(seat_stats.c.household_id, seat_stats.c.player_id, seat_stats.c.status).where(
+            seat_stats.c.game_id == game_id
+        )
+    ).all()
+    for household_id, player_id, status in before:
+        touched[household_id].add(player_id)
+        if status == FINISHED:
+            finished[household_id].add(player_id)
+    for table in (seat_contracts, seat_stats, game_stats):
+        connection.execute(delete(table).where(table.c.game_id == game_id))
+    game = connection.execute(
+        select(*_GAME_COLUMNS).where(games_t.c.id == game_id, games_t.c.deleted_at.is_(None))
+    ).first()
+    if game is None:  # deleted, or in the bin: it counts for nothing
+        return
+    seats = connection.execute(select(*_SEAT_COLUMNS).where(seats_t.c.game_id == game_id)).all()
+    contracts = _contracts_of(connection, hands_t.c.seat_id.in_([seat.id for seat in seats]))
+    game_row, seat_rows, contract_rows = _rows_of_game(game, list(seats), contracts)
+    connection.execute(insert(game_stats), [game_row])
+    if seat_rows:
+        connection.execute(insert(seat_stats), seat_rows)
+    if contract_rows:
+        connection.execute(insert(seat_contracts), contract_rows)
+    players = {row["player_id"] for row in seat_rows}
+    touched[game.household_id] |= players
+    if game.status == FINISHED:
+        finished[game.household_id] |= players
+
+
+def _bump_version(connection: Connection, household_id: int) -> None:
+    """Move the household's version; its row is made by the first write (two first writes
+    at once both get there: the second one's insert does nothing)."""
+    if connection.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as upsert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as upsert
+    connection.execute(
+        upsert(versions)
+        .values(household_id=household_id, version=0)
+        .on_conflict_do_nothing(index_elements=["household_id"])
+    )
+    connection.execute(
+        update(versions)
+        .where(versions.c.household_id == household_id)
+        .values(version=versions.c.version + 1)
+    )
+
+
+# --- one player ---------------------------------------------------------------------------------
+
+
+def _result(row: Any) -> dict[str, Any]:
+    return {
+        "game_id": row.game_id,
+        "started": row.started.isoformat(),
+        "rules_name": row.rules_name,
+        "total": row.total,
+        "place": row.place,
+        "is_winner": bool(row.is_winner),
+        "players": row.players,
+    }
+
+
+_RESULT_COLUMNS = (
+    seat_stats.c.game_id,
+    seat_stats.c.started,
+    seat_stats.c.rules_name,
+    seat_stats.c.total,
+    seat_stats.c.place,
+    seat_stats.c.is_winner,
+    seat_stats.c.players,
+)
+
+
+def _head_to_head(connection: Connection, household_id: int, player_id: int) -> list[list[int]]:
+    """[[opponent, finished games together, ahead, behind, level], ...]."""
+    mine = seat_stats.alias("mine")
+    theirs = seat_stats.alias("theirs")
+    rows = connection.execute(
+        select(
+            theirs.c.player_id,
+            func.count(),
+            func.count(case((mine.c.place < theirs.c.place, 1))),
+            func.count(case((mine.c.place > theirs.c.place, 1))),
+            func.count(case((mine.c.place == theirs.c.place, 1))),
+        )
+        .select_from(mine)
+        .join(
+            theirs,
+            and_(theirs.c.game_id == mine.c.game_id, theirs.c.player_id != mine.c.player_id),
+        )
+        .where(
+            mine.c.household_id == household_id,
+            mine.c.player_id == player_id,
+            mine.c.status == FINISHED,
+        )
+        .group_by(theirs.c.player_id)
+        .order_by(theirs.c.player_id)
+    )
+    return [[int(value) for value in row] for row in rows]
+
+
+def _streaks(connection: Connection, household_id: int, player_id: int) -> list[list[Any]]:
+    """The player's three longest runs of finished games won in a row (of two or more),
+    longest first, then latest first: [[length, first start, last start], ...]."""
+    rows = connection.execute(
+        select(seat_stats.c.is_winner, seat_stats.c.started)
+        .where(
+            seat_stats.c.household_id == household_id,
+            seat_stats.c.player_id == player_id,
+            seat_stats.c.status == FINISHED,
+        )
+        .order_by(seat_stats.c.started, seat_stats.c.game_id)
+    )
+    runs: list[tuple[int, datetime, datetime]] = []
+    length, first, last = 0, None, None
+    for won, started in rows:
+        if won:
+            length, first, last = length + 1, first or started, started
+            continue
+        if length > 1 and first is not None and last is not None:
+            runs.append((length, first, last))
+        length, first, last = 0, None, None
+    if length > 1 and first is not None and last is not None:
+        runs.append((length, first, last))
+    runs.sort(key=lambda run: (-run[0], -run[2].timestamp()))
+    return [[n, first.isoformat(), last.isoformat()] for n, first, last in runs[:TOP]]
+
+
+# What only finished games decide: kept as it was while none of the player's finished games
+# changed (a round saved in a game still being played, the common write).
+FINISHED_PARTS = ("head_to_head", "best", "worst", "lowest", "highest", "streaks")
+
+
+def _player_row(
+    connection: Connection,
+    household_id: int,
+    player_id: int,
+    kept_detail: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
+    """The player's ``player_stats`` row from their kept seat rows: a few indexed aggregates
+    and ordered reads, none of them over anyone else's games. ``kept_detail``: the row's
+    detail as it was, whose parts over finished games are still right."""
+    mine = (seat_stats.c.household_id == household_id, seat_stats.c.player_id == player_id)
+    groups = connection.execute(
+        select(
+            seat_stats.c.rules_slug,
+            seat_stats.c.status,
+            func.max(seat_stats.c.rules_name),
+            func.count(),
+            func.count(case((seat_stats.c.is_winner, 1))),
+            func.coalesce(func.sum(seat_stats.c.total), 0),
+            func.coalesce(func.sum(seat_stats.c.round_count), 0),
+            func.max(seat_stats.c.started),
+        )
+        .where(*mine)
+        .group_by(seat_stats.c.rules_slug, seat_stats.c.status)
+    ).all()
+    if not groups:
+        return None
+    by_rules: dict[str, list[Any]] = {}
+    statuses: dict[str, int] = defaultdict(int)
+    last_played: datetime | None = None
+    for slug, status, name, games, wins, points, rounds, latest in groups:
+        statuses[status] += games
+        kept = by_rules.setdefault(slug, [slug, name, 0, 0, 0, 0, 0])
+        kept[1] = max(kept[1], name)
+        kept[2] += games
+        kept[3] += games if status == FINISHED else 0
+        kept[4] += wins
+        kept[5] += int(points)
+        kept[6] += int(rounds)
+        if last_played is None or latest > last_played:
+            last_played = latest
+    contracts = connection.execute(
+        select(
+            seat_contracts.c.contract,
+            func.count(),
+            func.sum(seat_contracts.c.rounds),
+            func.sum(seat_contracts.c.made),
+        )
+        .where(
+            seat_contracts.c.household_id == household_id,
+            seat_contracts.c.player_id == player_id,
+        )
+        .group_by(seat_contracts.c.contract)
+        .order_by(seat_contracts.c.contract)
+    )
+    row = {
+        "household_id": household_id,
+        "player_id": player_id,
+        "games": sum(statuses.values()),
+        "finished": statuses[FINISHED],
+        "wins": sum(kept[4] for kept in by_rules.values()),
+        "in_progress": statuses[IN_PROGRESS],
+        "abandoned": statuses[ABANDONED],
+        "last_played": last_played,
+        "detail": {
+            "by_rules": [by_rules[slug] for slug in sorted(by_rules)],
+            "contracts": [[int(value) for value in row] for row in contracts],
+        },
+    }
+    if kept_detail is not None:
+        row["detail"].update({part: kept_detail.get(part) for part in FINISHED_PARTS})
+        return row
+    scored = (*mine, seat_stats.c.status == FINISHED, seat_stats.c.round_count > 0)
+
+    def results(*order: Any, limit: int) -> list[dict[str, Any]]:
+        stmt = select(*_RESULT_COLUMNS).where(*scored).order_by(*order).limit(limit)
+        return [_result(row) for row in connection.execute(stmt)]
+
+    total, started, game = seat_stats.c.total, seat_stats.c.started, seat_stats.c.game_id
+    best = results(total.asc(), started.desc(), game.desc(), limit=1)
+    worst = results(total.desc(), started.desc(), game.desc(), limit=1)
+    row["detail"].update(
+        {
+            "head_to_head": _head_to_head(connection, household_id, player_id),
+            "best": best[0] if best else None,
+            "worst": worst[0] if worst else None,
+            # Each player's own best candidates: the family's best are among them.
+            "lowest": results(total.asc(), started.asc(), game.asc(), limit=TOP),
+            "highest": results(total.desc(), started.asc(), game.asc(), limit=TOP),
+            "streaks": _streaks(connection, household_id, player_id),
+        }
+    )
+    return row
+
+
+def refresh_players(
+    connection: Connection,
+    household_id: int,
+    player_ids: Iterable[int],
+    finished: Iterable[int] | None = None,
+) -> None:
+    """Recompute these players' rows from their kept seat rows; ``finished`` (default: all)
+    names those for whom a finished game changed, the others keep their numbers over
+    finished games as they were."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return
+    whole = set(ids if finished is None else finished)
+    where = (player_stats.c.household_id == household_id, player_stats.c.player_id.in_(ids))
+    was: dict[int, dict[str, Any]] = {
+        player_id: detail
+        for player_id, detail in connection.execute(
+            select(player_stats.c.player_id, player_stats.c.detail).where(
+                *where, player_stats.c.player_id.not_in(whole)
+            )
+        )
+    }
+    connection.execute(delete(player_stats).where(*where))
+    existing = set(
+        connection.execute(
+            select(players_t.c.id).where(
+                players_t.c.household_id == household_id, players_t.c.id.in_(ids)
+            )
+        ).scalars()
+    )
+    made = [
+        row
+        for player_id in ids
+        if player_id in existing
+        for row in [_player_row(connection, household_id, player_id, was.get(player_id))]
+        if row is not None
+    ]
+    for start in range(0, len(made), 1000):
+        connection.execute(insert(player_stats), made[start : start + 1000])
+
+
+# --- a whole household ---------------------------------------------------------------------------
+
+
+def rebuild(household_id: int, connection: Connection | None = None) -> None:
+    """Recompute every kept statistic of one household in one pass (after a restore)."""
+    if connection is None:
+        from ..extensions import db
+
+        db.session.flush()
+        connection = db.session.connection()
+    for table in (player_stats, seat_contracts, seat_stats, game_stats):
+        connection.execute(delete(table).where(table.c.household_id == household_id))
+    games = connection.execute(
+        select(*_GAME_COLUMNS).where(
+            games_t.c.household_id == household_id, games_t.c.deleted_at.is_(None)
+        )
+    ).all()
+    seats_by_game: dict[int, list[Any]] = defaultdict(list)
+    for seat in connection.execute(
+        select(*_SEAT_COLUMNS).where(seats_t.c.household_id == household_id)
+    ):
+        seats_by_game[seat.game_id].append(seat)
+    contracts = _contracts_of(connection, hands_t.c.household_id == household_id)
+    rows: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "contracts": []}
+    for game in games:
+        game_row, seat_rows, contract_rows = _rows_of_game(
+            game, seats_by_game.get(game.id, []), contracts
+        )
+        rows["games"].append(game_row)
+        rows["seats"] += seat_rows
+        rows["contracts"] += contract_rows
+    for table, kept in (
+        (game_stats, rows["games"]),
+        (seat_stats, rows["seats"]),
+        (seat_contracts, rows["contracts"]),
+    ):
+        for start in range(0, len(kept), 5000):
+            connection.execute(insert(table), kept[start : start + 5000])
+    players = {row["player_id"] for row in rows["seats"]}
+    refresh_players(connection, household_id, players)
+    _bump_version(connection, household_id)
+
+
+def rebuild_all(connection: Connection) -> None:
+    """Every household's statistics (the migration that made the tables fills them so)."""
+    from ..models import Household
+
+    for household_id in connection.execute(select(Household.__table__.c.id)).scalars():
+        rebuild(household_id, connection)

@@ -1,0 +1,318 @@
+"""The history's numbers computed from scratch, over every game, seat and hand, as the pages
+did before they read the kept statistics (``scorekeeper.history.stats``): what the kept
+numbers must equal."""
+
+from __future__ import annotations
+
+from sqlalchemy import case, func, or_, select
+from sqlalchemy.orm import aliased
+
+from scorekeeper.extensions import db
+from scorekeeper.history.queries import FINISHED, game_summaries, kept_contract
+from scorekeeper.history.records import (
+    MIN_GAMES_FOR_RATE,
+    TOP,
+    GameMark,
+    PlayerCount,
+    Records,
+    Streak,
+)
+from scorekeeper.models import Game, Hand, HouseRules, Player, Seat
+from scorekeeper.players.services import (
+    ContractRecord,
+    GameResult,
+    HeadToHead,
+    PlayerRow,
+    Profile,
+    RulesRecord,
+)
+from scorekeeper.status import GameStatus
+
+FASTEST_RULES = "twelve-step"
+
+
+def player_rows() -> list[PlayerRow]:
+    """Every player, by name, with games played, finished, won and the last time they played."""
+    games = game_summaries()
+    per_player = (
+        select(
+            Seat.player_id,
+            func.count().label("games"),
+            func.count(case((games.c.status == FINISHED, 1))).label("finished"),
+            func.count(case((Seat.is_winner, 1))).label("wins"),
+            func.max(games.c.started).label("last_played"),
+        )
+        .select_from(games)
+        .join(Seat, Seat.game_id == games.c.id)
+        .group_by(Seat.player_id)
+        .subquery()
+    )
+    stmt = (
+        select(
+            Player.id,
+            Player.name,
+            func.coalesce(per_player.c.games, 0),
+            func.coalesce(per_player.c.finished, 0),
+            func.coalesce(per_player.c.wins, 0),
+            per_player.c.last_played,
+        )
+        .outerjoin(per_player, per_player.c.player_id == Player.id)
+        .order_by(Player.name_key)
+    )
+    return [PlayerRow(*row) for row in db.session.execute(stmt)]
+
+
+def profile(player: Player) -> Profile:
+    """Everything the profile page shows, in five aggregate queries."""
+    records: dict[str, RulesRecord] = {}
+    statuses: dict[str, int] = {}
+    rows = db.session.execute(
+        select(
+            Game.rules_slug,
+            Game.status,
+            func.max(Game.rules_name),
+            func.count(Seat.id),
+            func.count(case((Seat.is_winner, 1))),
+            func.coalesce(func.sum(Seat.total), 0),
+            func.coalesce(func.sum(Game.round_count), 0),
+        )
+        .join(Game, Game.id == Seat.game_id)
+        .where(Seat.player_id == player.id)
+        .group_by(Game.rules_slug, Game.status)
+    )
+    for slug, status, name, games, wins, points, rounds in rows:
+        statuses[status] = statuses.get(status, 0) + games
+        was = records.get(slug) or RulesRecord(slug, name, 0, 0, 0, 0, 0)
+        records[slug] = RulesRecord(
+            slug,
+            name,
+            was.games + games,
+            was.finished + (games if status == FINISHED else 0),
+            was.wins + wins,
+            was.points + points,
+            was.rounds + rounds,
+        )
+    by_rules = sorted(records.values(), key=lambda r: (-r.games, r.name))
+    overall = RulesRecord(
+        "",
+        "All rules",
+        sum(r.games for r in by_rules),
+        sum(r.finished for r in by_rules),
+        sum(r.wins for r in by_rules),
+        sum(r.points for r in by_rules),
+        sum(r.rounds for r in by_rules),
+    )
+    return Profile(
+        player=player,
+        overall=overall,
+        by_rules=by_rules,
+        in_progress=statuses.get(GameStatus.IN_PROGRESS, 0),
+        abandoned=statuses.get(GameStatus.ABANDONED, 0),
+        best=_extreme_game(player, best=True),
+        worst=_extreme_game(player, best=False),
+        head_to_head=_head_to_head(player),
+        contracts=_contracts(player),
+    )
+
+
+def _extreme_game(player: Player, *, best: bool) -> GameResult | None:
+    """The finished game with the player's lowest (best) or highest (worst) final total."""
+    table_size = (
+        select(func.count(Seat.id)).where(Seat.game_id == Game.id).correlate(Game).scalar_subquery()
+    )
+    order = Seat.total.asc() if best else Seat.total.desc()
+    row = db.session.execute(
+        select(
+            Game.id,
+            Game.started,
+            Game.rules_name,
+            Seat.total,
+            Seat.place,
+            Seat.is_winner,
+            table_size,
+        )
+        .join(Game, Game.id == Seat.game_id)
+        .where(Seat.player_id == player.id, Game.status == FINISHED, Game.round_count > 0)
+        .order_by(order, Game.started.desc())
+        .limit(1)
+    ).first()
+    return GameResult(*row) if row else None
+
+
+def _head_to_head(player: Player) -> list[HeadToHead]:
+    """For each other player: finished games played together, and who finished ahead."""
+    mine = aliased(Seat)
+    theirs = aliased(Seat)
+    stmt = (
+        select(
+            Player.id,
+            Player.name,
+            func.count(theirs.id),
+            func.count(case((mine.place < theirs.place, 1))),
+            func.count(case((mine.place > theirs.place, 1))),
+            func.count(case((mine.place == theirs.place, 1))),
+        )
+        .select_from(mine)
+        .join(Game, Game.id == mine.game_id)
+        .join(theirs, (theirs.game_id == mine.game_id) & (theirs.player_id != mine.player_id))
+        .join(Player, Player.id == theirs.player_id)
+        .where(mine.player_id == player.id, Game.status == FINISHED)
+        .group_by(Player.id, Player.name)
+        .order_by(func.count(theirs.id).desc(), Player.name)
+    )
+    return [HeadToHead(*row) for row in db.session.execute(stmt)]
+
+
+def _contracts(player: Player) -> list[ContractRecord]:
+    """Per contract, in kept-contract games: games that reached it, rounds on it, times made."""
+    stmt = (
+        select(
+            Hand.contract,
+            func.count(func.distinct(Hand.seat_id)),
+            func.count(Hand.id),
+            func.count(case((Hand.made_contract, 1))),
+        )
+        .join(Seat, Seat.id == Hand.seat_id)
+        .join(Game, Game.id == Seat.game_id)
+        .where(Seat.player_id == player.id, kept_contract())
+        .group_by(Hand.contract)
+        .order_by(Hand.contract)
+    )
+    return [ContractRecord(*row) for row in db.session.execute(stmt)]
+
+
+def _win_counts() -> list[tuple[int, int, int]]:
+    """(player, wins, finished games) for everyone who finished a game."""
+    games = game_summaries(Game.status == FINISHED)
+    stmt = (
+        select(Seat.player_id, func.count(case((Seat.is_winner, 1))), func.count())
+        .select_from(games)
+        .join(Seat, Seat.game_id == games.c.id)
+        .group_by(Seat.player_id)
+    )
+    return [(pid, won, played) for pid, won, played in db.session.execute(stmt)]
+
+
+def _totals(*, lowest: bool) -> list[GameMark]:
+    games = game_summaries(Game.status == FINISHED, Game.round_count > 0)
+    order = Seat.total.asc() if lowest else Seat.total.desc()
+    stmt = (
+        select(
+            Seat.player_id,
+            Seat.total,
+            games.c.id,
+            games.c.started,
+            games.c.rules_name,
+        )
+        .select_from(games)
+        .join(Seat, Seat.game_id == games.c.id)
+        .order_by(order, games.c.started)
+        .limit(TOP)
+    )
+    return [
+        GameMark(pid, "", total, gid, started, rules)
+        for pid, total, gid, started, rules in db.session.execute(stmt)
+    ]
+
+
+def _streaks() -> list[Streak]:
+    """Longest runs of finished games won in a row (the games each player played, by date).
+
+    Counting a player's losses so far along their games gives every run of wins between two
+    losses the same number: each (player, number) group of wins is one streak.
+    """
+    games = game_summaries(Game.status == FINISHED)
+    losses_so_far = func.sum(case((Seat.is_winner, 0), else_=1)).over(
+        partition_by=Seat.player_id,
+        order_by=(games.c.started, games.c.id),
+        rows=(None, 0),
+    )
+    results = (
+        select(
+            Seat.player_id,
+            Seat.is_winner,
+            games.c.started,
+            losses_so_far.label("island"),
+        )
+        .select_from(games)
+        .join(Seat, Seat.game_id == games.c.id)
+        .subquery()
+    )
+    length = func.count().label("length")
+    stmt = (
+        select(
+            results.c.player_id,
+            length,
+            func.min(results.c.started),
+            func.max(results.c.started),
+        )
+        .where(results.c.is_winner)
+        .group_by(results.c.player_id, results.c.island)
+        .having(func.count() > 1)
+        .order_by(length.desc(), func.max(results.c.started).desc())
+        .limit(TOP)
+    )
+    return [Streak(pid, "", n, first, last) for pid, n, first, last in db.session.execute(stmt)]
+
+
+def _rounds(*, fastest: bool) -> list[GameMark]:
+    """Finished games by number of rounds, with their (first) winner: the fastest among
+    12-Step games (and house rules built on it), the longest among all."""
+    winner = (
+        select(Seat.player_id)
+        .where(Seat.game_id == Game.id, Seat.is_winner)
+        .order_by(Seat.position)
+        .limit(1)
+        .correlate(Game)
+        .scalar_subquery()
+    )
+    conditions = [Game.status == FINISHED, Game.round_count > 0]
+    if fastest:
+        house = select(HouseRules.slug).where(HouseRules.base == FASTEST_RULES)
+        conditions.append(or_(Game.rules_slug == FASTEST_RULES, Game.rules_slug.in_(house)))
+    order = Game.round_count.asc() if fastest else Game.round_count.desc()
+    stmt = (
+        select(winner, Game.round_count, Game.id, Game.started, Game.rules_name)
+        .where(*conditions)
+        .order_by(order, Game.started)
+        .limit(TOP)
+    )
+    return [
+        GameMark(pid, "", rounds, gid, started, rules)
+        for pid, rounds, gid, started, rules in db.session.execute(stmt)
+    ]
+
+
+def _compute() -> Records:
+    counts = _win_counts()
+    most_wins = sorted(
+        (PlayerCount(pid, "", won, games) for pid, won, games in counts if won),
+        key=lambda r: (-r.count, r.games, r.player_id),
+    )[:TOP]
+    best_rate = sorted(
+        (
+            PlayerCount(pid, "", won, games)
+            for pid, won, games in counts
+            if games >= MIN_GAMES_FOR_RATE
+        ),
+        key=lambda r: (-(r.win_rate or 0), -r.games, r.player_id),
+    )[:TOP]
+    most_games = sorted(
+        (PlayerCount(pid, "", games, games) for pid, _won, games in counts),
+        key=lambda r: (-r.count, r.player_id),
+    )[:TOP]
+    return Records(
+        most_wins=most_wins,
+        best_rate=best_rate,
+        most_games=most_games,
+        lowest_totals=_totals(lowest=True),
+        highest_totals=_totals(lowest=False),
+        streaks=_streaks(),
+        fastest=_rounds(fastest=True),
+        longest=_rounds(fastest=False),
+    )
+
+
+def records() -> Records:
+    names = {pid: name for pid, name in db.session.execute(select(Player.id, Player.name))}
+    return _compute().named(names)
