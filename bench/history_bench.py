@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.games.tally import HandEntry, RoundEntry, tally_game
-from scorekeeper.models import Game, Hand, Player, Round, Seat, name_key
+from scorekeeper.models import Game, Hand, Player, Round, Seat
+from scorekeeper.names import name_key
 from scorekeeper.rules import RuleSet, get_ruleset
 
 FAMILY = [
