@@ -213,8 +213,8 @@ def main() -> None:
             rows.append((database, path, figures))
 
     print(
-        f"\n| database | path | games stored | seconds | goal | met | peak RSS MB "
-        f"(before the restore) |\n| --- | --- | ---: | ---: | ---: | --- | ---: |"
+        "\n| database | path | games stored | seconds | goal | met | peak RSS MB "
+        "(before the restore) |\n| --- | --- | ---: | ---: | ---: | --- | ---: |"
     )
     for database, path, figures in rows:
         met = "yes" if figures["seconds"] <= goal else "**no**"

@@ -2,10 +2,11 @@
 ``instance/restores/`` and read by a background thread, its progress kept in ``RestoreJob``.
 
 The job's row is where every server process reads how far it got: the thread writes it as it
-goes (at least every ``PROGRESS_SECONDS``) and reads back, after every game, whether someone
-asked it to stop. A job still ``running`` whose row has not moved for ``INTERRUPTED_AFTER`` was
-left behind by a server that stopped; uploading the file again is safe, as the games already
-restored are counted as already there.
+goes (at least every ``PROGRESS_SECONDS``) and reads back, after every batch of games (one
+transaction, ``backup.BATCH_GAMES`` games at most), whether someone asked it to stop. A job
+still ``running`` whose row has not moved for ``INTERRUPTED_AFTER`` was left behind by a server
+that stopped; uploading the file again is safe, as the games already restored are counted as
+already there.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -79,8 +81,8 @@ def start(stream: BinaryIO) -> int:
 
 
 def run(app: Flask, job_id: int, household_id: int, actor: str) -> None:
-    """Read job ``job_id``'s saved upload, game by game, keeping its row up to date; the
-    upload is deleted when the job ends, however it ends."""
+    """Read job ``job_id``'s saved upload, a batch of games at a time, keeping its row up to
+    date; the upload is deleted when the job ends, however it ends."""
     with app.app_context(), scope.household(household_id), scope.acting_as(actor):
         path = upload_path(job_id)
         try:
@@ -101,12 +103,13 @@ def _read(job_id: int, path: Path) -> None:
     _write(job_id, status=RestoreStatus.RUNNING.value)
     saved = time.monotonic()
     status = RestoreStatus.DONE
-    with path.open("rb") as stream:
-        for line in backup.read_backup(stream):
-            done = line.number
-            counts[line.outcome] += 1
-            if line.outcome == "refused" and len(refused) < REFUSED_LINES_KEPT:
-                refused.append([line.number, list(line.problems)])
+    with path.open("rb") as stream, closing(backup.read_backup_batches(stream)) as batches:
+        for batch in batches:
+            for line in batch:
+                done = line.number
+                counts[line.outcome] += 1
+                if line.outcome == "refused" and len(refused) < REFUSED_LINES_KEPT:
+                    refused.append([line.number, list(line.problems)])
             if _cancel_requested(job_id):
                 status = RestoreStatus.CANCELLED
                 break
@@ -147,8 +150,8 @@ def interrupted(job: RestoreJob) -> bool:
 
 
 def cancel(job: RestoreJob) -> None:
-    """Ask ``job`` to stop after the game it is reading; a job left behind by a stopped server
-    is marked cancelled at once, and its upload deleted."""
+    """Ask ``job`` to stop after the batch of games it is storing; a job left behind by a
+    stopped server is marked cancelled at once, and its upload deleted."""
     if job.status in FINISHED:
         return
     if interrupted(job):

@@ -7,13 +7,14 @@ import stat
 import time
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
-from scorekeeper.history import restores
+from scorekeeper.history import backup, restores
 from scorekeeper.models import Game, RestoreJob
 
 from ..conftest import family_id, signed_in
@@ -93,7 +94,11 @@ def test_a_running_job_polls_and_a_stale_one_reads_as_interrupted(
     assert job(app, ids[1]).status == "cancelled"
 
 
-def test_cancel_stops_after_the_current_game(client: FlaskClient, app: Flask) -> None:
+def test_cancel_stops_after_the_current_batch(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Batches of two games: the first batch is stored, then the request to stop is read.
+    monkeypatch.setattr(backup, "BATCH_GAMES", 2)
     raw = backup_of_three(client, app)
     with app.app_context():
         db.session.execute(Game.__table__.delete())
@@ -109,8 +114,8 @@ def test_cancel_stops_after_the_current_game(client: FlaskClient, app: Flask) ->
         db.session.remove()
     restores.run(app, job_id, family_id(app), "owner")
     stopped = job(app, job_id)
-    assert (stopped.status, stopped.stored, stopped.lines_done) == ("cancelled", 1, 1)
-    assert game_count(app) == 1
+    assert (stopped.status, stopped.stored, stopped.lines_done) == ("cancelled", 2, 2)
+    assert game_count(app) == 2
     assert not path.exists()
 
 
