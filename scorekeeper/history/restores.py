@@ -15,12 +15,12 @@ import os
 import threading
 import time
 from contextlib import closing
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from flask import Flask, current_app
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from .. import scope
 from ..extensions import db
@@ -32,6 +32,8 @@ PROGRESS_SECONDS = 0.5
 INTERRUPTED_AFTER = timedelta(minutes=2)
 # The refused lines a job lists one by one; the count goes on past them.
 REFUSED_LINES_KEPT = 500
+# How long a finished job's row (its counts and refused lines) is kept for its page.
+JOBS_KEPT_FOR = timedelta(days=30)
 FINISHED = {RestoreStatus.DONE, RestoreStatus.CANCELLED, RestoreStatus.FAILED}
 
 
@@ -160,3 +162,35 @@ def cancel(job: RestoreJob) -> None:
         upload_path(job.id).unlink(missing_ok=True)
     job.cancel_requested = True
     db.session.commit()
+
+
+def tidy(now: datetime | None = None) -> tuple[int, int]:
+    """The restores' housekeeping, in every household (run with the bin's daily purge, and
+    so when the app starts): delete the rows of jobs finished more than ``JOBS_KEPT_FOR``
+    ago, and the saved uploads of jobs left behind by a server that stopped (their rows stay,
+    read as interrupted). Returns (rows deleted, uploads deleted)."""
+    now = now or utcnow()
+    with scope.unscoped():
+        result = db.session.execute(
+            delete(RestoreJob)
+            .where(
+                RestoreJob.status.in_([status.value for status in FINISHED]),
+                RestoreJob.finished_at < now - JOBS_KEPT_FOR,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        forgotten = int(getattr(result, "rowcount", 0) or 0)
+        db.session.commit()
+        stale = db.session.scalars(
+            select(RestoreJob.id).where(
+                RestoreJob.status.in_([RestoreStatus.QUEUED.value, RestoreStatus.RUNNING.value]),
+                RestoreJob.updated_at < now - INTERRUPTED_AFTER,
+            )
+        ).all()
+    removed = 0
+    for job_id in stale:
+        path = upload_path(job_id)
+        if path.exists():
+            path.unlink(missing_ok=True)
+            removed += 1
+    return forgotten, removed

@@ -140,3 +140,42 @@ def test_a_restore_really_runs_in_its_thread(client: FlaskClient, app: Flask) ->
     finished = job(app, job_id)
     assert (finished.status, finished.stored, finished.lines_done) == ("done", 3, 3)
     assert game_count(app) == 3
+
+
+def test_old_jobs_and_interrupted_uploads_are_tidied_with_the_daily_purge(app: Flask) -> None:
+    from datetime import timedelta
+
+    from scorekeeper.bin.services import purge_now_and_then
+
+    from ..conftest import household_id
+
+    now = restores.utcnow()
+    long_ago = now - restores.JOBS_KEPT_FOR - timedelta(days=1)
+    lately = now - restores.JOBS_KEPT_FOR + timedelta(days=1)
+    others = household_id(app, "Others")
+    with app.test_request_context():
+        made = {}
+        for name, household, values in [
+            ("old", family_id(app), {"status": "done", "finished_at": long_ago}),
+            ("old elsewhere", others, {"status": "cancelled", "finished_at": long_ago}),
+            ("recent", family_id(app), {"status": "done", "finished_at": lately}),
+            ("stale", family_id(app), {"status": "running", "updated_at": long_ago}),
+            ("running", others, {"status": "running", "updated_at": now}),
+        ]:
+            with scope.household(household):
+                row = RestoreJob(**values)
+                db.session.add(row)
+                db.session.commit()
+                made[name] = row.id
+        for name in ("stale", "running"):
+            restores.save_upload(io.BytesIO(b"{}\n"), restores.upload_path(made[name]))
+        uploads = {name: restores.upload_path(made[name]) for name in ("stale", "running")}
+        db.session.remove()
+    app.extensions.pop("bin_purged", None)
+    purge_now_and_then(app)
+    with app.app_context(), scope.unscoped():
+        kept = set(db.session.scalars(select(RestoreJob.id)))
+    assert kept == {made["recent"], made["stale"], made["running"]}
+    assert not uploads["stale"].exists() and uploads["running"].exists()
+    # The interrupted job still reads as interrupted; its Cancel needs no file.
+    assert restores.interrupted(job(app, made["stale"]))
