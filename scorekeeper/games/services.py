@@ -9,8 +9,11 @@ columns that the history pages aggregate in SQL.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy import select
@@ -544,17 +547,50 @@ def use_may_i(game: Game, position: int, change: int) -> Seat:
     return seat
 
 
-def check_game_document(document: Mapping[str, Any]) -> GameFile:
+def check_game_document(
+    document: Mapping[str, Any],
+    *,
+    may_hold_nul: bool = True,
+    rules_kept: dict[str, RuleSet] | None = None,
+) -> GameFile:
     """The game a game file describes, checked by the rules engine (nothing is stored).
 
+    ``may_hold_nul`` False (``text_may_hold_nul`` of the JSON text it was read from) skips
+    looking for a NUL through the whole document. ``rules_kept``
+    keeps the rule sets read so far by their JSON (a restore reads the same few rules in
+    thousands of games; a rule set is never changed once built).
     Raises GameFileError (with ``.problems``) when the file is refused."""
-    if _holds_nul(document):
+    if may_hold_nul and _holds_nul(document):
         # No text in a game holds one, and PostgreSQL cannot store it.
         raise GameFileError(["The file holds a NUL character (\\u0000): no game file does."])
+    resolve = _resolve_rules if rules_kept is None else partial(_resolve_kept, rules_kept)
     try:
-        return read_game_file(document, _resolve_rules)
+        return read_game_file(document, resolve)
     except house_rules.UnknownRules as error:
         raise GameFileError([str(error)]) from None
+
+
+# JSON text holds a NUL only as this escape (a raw one is refused by the JSON reader).
+_NUL_ESCAPE = re.compile(r"\\u0000", re.IGNORECASE)
+
+
+def text_may_hold_nul(text: str) -> bool:
+    """Whether the document read from the JSON ``text`` may hold a NUL character."""
+    return "\x00" in text or _NUL_ESCAPE.search(text) is not None
+
+
+# The most rule sets a restore keeps at once (a backup with every game's rules its own).
+_RULES_KEPT = 64
+
+
+def _resolve_kept(kept: dict[str, RuleSet], rules: Any) -> RuleSet:
+    key = json.dumps(rules, sort_keys=True)
+    found = kept.get(key)
+    if found is None:
+        found = _resolve_rules(rules)
+        if len(kept) < _RULES_KEPT:
+            kept[key] = found
+    return found
 
 
 def import_game(document: Mapping[str, Any]) -> Game:

@@ -26,6 +26,7 @@ from ..extensions import db
 from ..games.gamefile import GameFile
 from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
 from ..models import Game, Hand, Player, Round, Seat
+from ..rules import RuleSet
 
 BATCH = 200
 # A restore stores its games in batches of at most this many games, hands or lines (a batch
@@ -166,11 +167,12 @@ def read_backup_batches(stream: BinaryIO) -> Iterator[list[LineRead]]:
     costs the others. A batch's checked games are in memory at a time, never the whole file.
     Stopping between batches leaves every game of the batches yielded so far stored."""
     pending: list[LineRead | _Checked] = []
+    rules_kept: dict[str, RuleSet] = {}
     games = hands = 0
     stored = 0
     try:
         for number, raw in read_lines(stream):
-            read = _read_line(number, raw)
+            read = _read_line(number, raw, rules_kept)
             if read is None:
                 continue
             pending.append(read)
@@ -211,9 +213,11 @@ class _Checked:
         return len(self.game.rounds) * len(self.game.names)
 
 
-def _read_line(number: int, raw: bytes | None) -> LineRead | _Checked | None:
+def _read_line(
+    number: int, raw: bytes | None, rules_kept: dict[str, RuleSet]
+) -> LineRead | _Checked | None:
     """The checked game of one line, the line refused, or None for a blank line."""
-    from ..games.services import GameFileError, check_game_document
+    from ..games.services import GameFileError, check_game_document, text_may_hold_nul
 
     if raw is None:
         return _refused(
@@ -231,6 +235,7 @@ def _read_line(number: int, raw: bytes | None) -> LineRead | _Checked | None:
     finally:
         del raw
     try:
+        may_hold_nul = text_may_hold_nul(text)
         document = json.loads(text)
     except json.JSONDecodeError as error:
         return _refused(number, f"This line is not JSON ({error.msg}).")
@@ -244,7 +249,9 @@ def _read_line(number: int, raw: bytes | None) -> LineRead | _Checked | None:
     if not isinstance(document, dict):
         return _refused(number, "This line is not a game document.")
     try:
-        return _Checked(number, check_game_document(document))
+        return _Checked(
+            number, check_game_document(document, may_hold_nul=may_hold_nul, rules_kept=rules_kept)
+        )
     except GameFileError as error:
         problems = [str(p) for p in getattr(error, "problems", None) or [str(error)]]
         return _refused(number, *_at_most(problems))
