@@ -248,3 +248,16 @@ def test_batches_split_a_long_file_and_each_is_committed(
         assert db.session.scalar(select(func.count(Hand.id))) == sum(
             len(json.loads(line)["rounds"]) * len(json.loads(line)["players"]) for line in lines
         )
+
+
+def test_a_nul_in_a_name_or_in_the_rules_is_refused(app: Flask) -> None:
+    escape = "\\u0000"
+    lines = backup_lines(app)
+    key_nul = lines[0].replace('"Ben"', '"Be' + escape + 'n"', 1)
+    rules_nul = lines[1].replace('"base":', '"ba' + escape + 'se":', 1)
+    assert escape in key_nul and escape in rules_nul
+    with app.app_context(), scope.household(household_id(app, "Restored")):
+        report = backup.import_lines(stream([key_nul, rules_nul, lines[2]]))
+        assert [number for number, _ in report.refused] == [1, 2]
+        assert all("NUL character" in problems[0] for _, problems in report.refused)
+        assert [number for number, _ in report.stored] == [3]
