@@ -218,7 +218,7 @@ def main() -> None:
             rows.append((database, path, figures))
 
     print(
-        "\n| database | path | games stored | seconds | goal | met | peak RSS MB "
+        "\n| database | path | games stored | seconds | app CPU s | goal | met | peak RSS MB "
         "(before the restore) |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |"
     )
     for database, path, figures in rows:
