@@ -645,8 +645,6 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
     here and every look-up names it. Does not commit: the caller's transaction holds the batch,
     and a failure (a uid or player stored meanwhile by another writer) leaves it to be rolled
     back whole."""
-    from scorekeeper.models import GameEvent as Event
-
     household_id = _household_for_core()
     now = utcnow()
     actor = scope.actor()
@@ -655,7 +653,7 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
         Seat.__table__,
         Round.__table__,
         Hand.__table__,
-        Event.__table__,
+        GameEvent.__table__,
     )
     uids = [checked.uid or new_uid() for checked in files]
     held = _held_uids(household_id, set(uids))
