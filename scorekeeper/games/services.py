@@ -722,7 +722,7 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
             for position, hand in enumerate(result.hands)
         ]
         if hand_rows:
-            db.session.execute(hands.insert(), hand_rows)
+            _insert_many(hands, hand_rows)
         db.session.execute(
             events.insert(),
             [
@@ -746,6 +746,23 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
         else:
             outcome.append((False, stored_as[first_of[uid]]))
     return outcome
+
+
+def _insert_many(table: Any, rows: list[dict[str, Any]]) -> None:
+    """Insert ``rows`` (all with the same keys) into ``table`` in the session's transaction:
+    on PostgreSQL through psycopg, by COPY (its plain executemany sends one statement per
+    row, and the hands of a batch are thousands); elsewhere by an executemany."""
+    connection = db.session.connection()
+    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
+        connection.execute(table.insert(), rows)
+        return
+    columns = list(rows[0])
+    names = ", ".join(table.c[column].name for column in columns)
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    with driver.cursor() as cursor, cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row([row[column] for column in columns])
 
 
 def _household_for_core() -> int:
