@@ -9,6 +9,7 @@ are the same person where their keys (the tidied name, case folded) are equal.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 # Cc: control characters; Cf: invisible format characters (zero-width, bidi controls, BOM).
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf"})
@@ -25,8 +26,20 @@ def _visible(text: str) -> str:
 
 def tidy_name(name: str) -> str:
     """``name`` as it is stored: NFKC, no invisible characters, single spaces, no ends."""
+    # A restore reads the same few names in every round of thousands of games.
+    return _tidy_kept(name) if len(name) <= KEPT_LENGTH else _tidy(name)
+
+
+# Names this long or shorter are kept once tidied (a name may take 60 characters).
+KEPT_LENGTH = 120
+
+
+def _tidy(name: str) -> str:
     visible = _visible(unicodedata.normalize("NFKC", _visible(name)))
     return " ".join(visible.split())
+
+
+_tidy_kept = lru_cache(maxsize=4096)(_tidy)
 
 
 def name_key(name: str) -> str:

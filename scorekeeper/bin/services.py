@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from .. import house_rules, scope
 from ..extensions import db
 from ..games import scoreboard
+from ..history import restores
 from ..models import Game, HouseRules, utcnow
 
 KEPT_FOR = timedelta(days=30)
@@ -159,7 +160,9 @@ def purge_now_and_then(app: Flask) -> None:
         with app.app_context():
             try:
                 purge(now)
-            except SQLAlchemyError:
+                # Old restore jobs and the uploads of interrupted ones go at the same time.
+                restores.tidy(now)
+            except (SQLAlchemyError, OSError):
                 db.session.rollback()
                 app.logger.warning("the bin's purge failed; it is tried again tomorrow")
             finally:

@@ -10,21 +10,24 @@ columns that the history pages aggregate in SQL.
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper import house_rules
+from scorekeeper import house_rules, scope
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameEvent, Hand, Player, Round, Seat, new_uid, utcnow
 from scorekeeper.names import name_key, tidy_name
 from scorekeeper.rules import RuleSet, get_ruleset
 
 from . import scoreboard
-from .gamefile import GameFileError, read_game_file, write_game_file
+from .gamefile import GameFile, GameFileError, read_game_file, write_game_file
 from .tally import (
     ABANDONED,
     IN_PROGRESS,
@@ -48,6 +51,7 @@ __all__ = [
     "abandon_game",
     "add_round",
     "already_saved",
+    "check_game_document",
     "delete_last_round",
     "describe_round",
     "edit_round",
@@ -58,6 +62,8 @@ __all__ = [
     "rounds_stamp",
     "rules_of",
     "start_game",
+    "store_game_file",
+    "store_game_files",
     "tally_of",
     "undo_deadline",
     "undo_last_round",
@@ -601,17 +607,62 @@ def use_may_i(game: Game, position: int, change: int) -> Seat:
     return seat
 
 
+def check_game_document(
+    document: Mapping[str, Any],
+    *,
+    may_hold_nul: bool = True,
+    rules_kept: dict[str, RuleSet] | None = None,
+) -> GameFile:
+    """The game a game file describes, checked by the rules engine (nothing is stored).
+
+    ``may_hold_nul`` False (``text_may_hold_nul`` of the JSON text it was read from) skips
+    looking for a NUL through the whole document. ``rules_kept``
+    keeps the rule sets read so far by their JSON (a restore reads the same few rules in
+    thousands of games; a rule set is never changed once built).
+    Raises GameFileError (with ``.problems``) when the file is refused."""
+    if may_hold_nul and _holds_nul(document):
+        # No text in a game holds one, and PostgreSQL cannot store it.
+        raise GameFileError(["The file holds a NUL character (\\u0000): no game file does."])
+    resolve = _resolve_rules if rules_kept is None else partial(_resolve_kept, rules_kept)
+    try:
+        return read_game_file(document, resolve)
+    except house_rules.UnknownRules as error:
+        raise GameFileError([str(error)]) from None
+
+
+# JSON text holds a NUL only as this escape (a raw one is refused by the JSON reader).
+_NUL_ESCAPE = re.compile(r"\\u0000", re.IGNORECASE)
+
+
+def text_may_hold_nul(text: str) -> bool:
+    """Whether the document read from the JSON ``text`` may hold a NUL character."""
+    return "\x00" in text or _NUL_ESCAPE.search(text) is not None
+
+
+# The most rule sets a restore keeps at once (a backup with every game's rules its own).
+_RULES_KEPT = 64
+
+
+def _resolve_kept(kept: dict[str, RuleSet], rules: Any) -> RuleSet:
+    key = json.dumps(rules, sort_keys=True)
+    found = kept.get(key)
+    if found is None:
+        found = _resolve_rules(rules)
+        if len(kept) < _RULES_KEPT:
+            kept[key] = found
+    return found
+
+
 def import_game(document: Mapping[str, Any]) -> Game:
     """Store the game a game file describes, in one transaction, and return it.
 
     Raises GameFileError (with ``.problems``) and stores nothing when the file is refused."""
-    if _holds_nul(document):
-        # No text in a game holds one, and PostgreSQL cannot store it.
-        raise GameFileError(["The file holds a NUL character (\\u0000): no game file does."])
-    try:
-        checked = read_game_file(document, _resolve_rules)
-    except house_rules.UnknownRules as error:
-        raise GameFileError([str(error)]) from None
+    return store_game_file(check_game_document(document))
+
+
+def store_game_file(checked: GameFile) -> Game:
+    """Store a checked game file's game, in one transaction, and return it. Raises
+    AlreadyStored where the household holds its uid."""
     _refuse_a_game_held(checked.uid)
     try:
         game = _new_game(
@@ -622,7 +673,7 @@ def import_game(document: Mapping[str, Any]) -> Game:
             _append_round(game, seats, entry, result)
         db.session.flush()
         recompute(game, checked.tally)
-        _log(game, f"Game imported from a game file ({len(checked.rounds)} rounds).")
+        _log(game, _imported(checked))
         db.session.commit()
     except IntegrityError:
         # Another import of the same game got there first (the uid is unique per household).
@@ -633,6 +684,263 @@ def import_game(document: Mapping[str, Any]) -> Game:
         db.session.rollback()
         raise
     return game
+
+
+def _imported(checked: GameFile) -> str:
+    return f"Game imported from a game file ({len(checked.rounds)} rounds)."
+
+
+# Rows per ``IN (...)`` list: well under SQLite's and PostgreSQL's limits on parameters.
+_IN_CHUNK = 500
+
+
+def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
+    """Store the games of many checked game files with a few Core inserts per table, and say
+    for each file, in order, whether it was stored (True) or its uid is held already (False, a
+    game held before or stored from an earlier file of ``files``), with the game's id.
+
+    What is stored is what ``store_game_file`` stores, row for row (the tally's summary
+    columns, a new game's version, the change log's line and its actor), without the ORM.
+    Core statements are not scoped by ``scorekeeper.scope``: every row is given the household
+    here and every look-up names it. Does not commit: the caller's transaction holds the batch,
+    and a failure (a uid or player stored meanwhile by another writer) leaves it to be rolled
+    back whole."""
+    household_id = _household_for_core()
+    now = utcnow()
+    actor = scope.actor()
+    games, seats, rounds, hands, events = (
+        Game.__table__,
+        Seat.__table__,
+        Round.__table__,
+        Hand.__table__,
+        GameEvent.__table__,
+    )
+    uids = [checked.uid or new_uid() for checked in files]
+    held = _held_uids(household_id, set(uids))
+    first_of: dict[str, int] = {}
+    fresh: list[int] = []
+    for index, uid in enumerate(uids):
+        if uid not in held and uid not in first_of:
+            first_of[uid] = index
+            fresh.append(index)
+    players = _players_by_key(household_id, [files[index] for index in fresh], now)
+    game_ids: list[int] = []
+    if fresh:
+        game_rows = [_game_row(files[index], uids[index], household_id, now) for index in fresh]
+        inserted = db.session.execute(
+            games.insert().returning(games.c.id, sort_by_parameter_order=True), game_rows
+        )
+        game_ids = [int(row[0]) for row in inserted]
+        seat_rows = [
+            _seat_row(files[index], position, name, game_id, players, household_id)
+            for index, game_id in zip(fresh, game_ids, strict=True)
+            for position, name in enumerate(files[index].names)
+        ]
+        inserted = db.session.execute(
+            seats.insert().returning(seats.c.id, sort_by_parameter_order=True), seat_rows
+        )
+        seat_ids = iter([int(row[0]) for row in inserted])
+        seats_of = [[next(seat_ids) for _ in files[index].names] for index in fresh]
+        round_rows: list[dict[str, Any]] = []
+        for index, game_id, game_seats in zip(fresh, game_ids, seats_of, strict=True):
+            for number, entry in enumerate(files[index].rounds, start=1):
+                out = None if entry.went_out is None else game_seats[entry.went_out]
+                round_rows.append(
+                    {
+                        "household_id": household_id,
+                        "game_id": game_id,
+                        "number": number,
+                        "went_out_id": out,
+                        "version": 1,
+                        "submission": None,
+                        "created_at": now,
+                        "updated_at": now,
+                    }
+                )
+        round_ids: list[int] = []
+        if round_rows:
+            inserted = db.session.execute(
+                rounds.insert().returning(rounds.c.id, sort_by_parameter_order=True), round_rows
+            )
+            round_ids = [int(row[0]) for row in inserted]
+        # The rounds' ids in the order their rows were made: game by game, round by round.
+        next_round = iter(round_ids)
+        hand_rows = [
+            {
+                "household_id": household_id,
+                "round_id": round_id,
+                "seat_id": game_seats[position],
+                "contract": hand.contract,
+                "made_contract": hand.made_contract,
+                "cards": hand.cards,
+                "points": hand.points,
+                "typed_total": hand.typed_total,
+            }
+            for index, game_seats in zip(fresh, seats_of, strict=True)
+            for result in files[index].tally.rounds
+            for round_id in (next(next_round),)
+            for position, hand in enumerate(result.hands)
+        ]
+        if hand_rows:
+            _insert_many(hands, hand_rows)
+        db.session.execute(
+            events.insert(),
+            [
+                {
+                    "household_id": household_id,
+                    "game_id": game_id,
+                    "at": now,
+                    "text": _imported(files[index]),
+                    "actor": actor,
+                }
+                for index, game_id in zip(fresh, game_ids, strict=True)
+            ],
+        )
+    stored_as = dict(zip(fresh, game_ids, strict=True))
+    outcome: list[tuple[bool, int]] = []
+    for index, uid in enumerate(uids):
+        if index in stored_as:
+            outcome.append((True, stored_as[index]))
+        elif uid in held:
+            outcome.append((False, held[uid]))
+        else:
+            outcome.append((False, stored_as[first_of[uid]]))
+    return outcome
+
+
+def _insert_many(table: Any, rows: list[dict[str, Any]]) -> None:
+    """Insert ``rows`` (all with the same keys) into ``table`` in the session's transaction:
+    on PostgreSQL through psycopg, by COPY (its plain executemany sends one statement per
+    row, and the hands of a batch are thousands); elsewhere by an executemany."""
+    connection = db.session.connection()
+    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
+        connection.execute(table.insert(), rows)
+        return
+    columns = list(rows[0])
+    names = ", ".join(table.c[column].name for column in columns)
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    with driver.cursor() as cursor, cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row([row[column] for column in columns])
+
+
+def _household_for_core() -> int:
+    """The household Core inserts go to: the one in scope, or the database's only one where
+    nothing is scoped (the command line's default, as for ORM inserts)."""
+    found = scope.current()
+    if found is scope.UNSCOPED:
+        return scope.sole_household(db.session)
+    if isinstance(found, int) and found != scope.NOBODY:
+        return found
+    raise scope.NoHouseholdError("games were to be stored by nobody")
+
+
+def _chunks(values: Sequence[str]) -> list[Sequence[str]]:
+    return [values[start : start + _IN_CHUNK] for start in range(0, len(values), _IN_CHUNK)]
+
+
+def _held_uids(household_id: int, uids: set[str]) -> dict[str, int]:
+    """The games of the household holding these uids (those in the bin too), by uid."""
+    table = Game.__table__
+    held: dict[str, int] = {}
+    for chunk in _chunks(sorted(uids)):
+        found = db.session.execute(
+            select(table.c.uid, table.c.id).where(
+                table.c.household_id == household_id, table.c.uid.in_(chunk)
+            )
+        )
+        held.update({uid: int(game_id) for uid, game_id in found})
+    return held
+
+
+def _players_by_key(household_id: int, files: Sequence[GameFile], now: datetime) -> dict[str, int]:
+    """The household's player of each name in ``files`` (``game_players_matching``: the same
+    name ignoring case is the same player), made where missing; by name key."""
+    table = Player.__table__
+    names: dict[str, str] = {}
+    for checked in files:
+        for name in checked.names:
+            names.setdefault(name_key(name), name)
+    found: dict[str, int] = {}
+    for chunk in _chunks(sorted(names)):
+        rows = db.session.execute(
+            select(table.c.name_key, table.c.id).where(
+                table.c.household_id == household_id, table.c.name_key.in_(chunk)
+            )
+        )
+        found.update({key: int(player_id) for key, player_id in rows})
+    missing = [key for key in names if key not in found]
+    if missing:
+        made = db.session.execute(
+            table.insert().returning(table.c.id, sort_by_parameter_order=True),
+            [
+                {
+                    "household_id": household_id,
+                    "name": tidy_name(names[key]),
+                    "name_key": key,
+                    "created_at": now,
+                }
+                for key in missing
+            ],
+        )
+        found.update(zip(missing, (int(row[0]) for row in made), strict=True))
+    return found
+
+
+def _game_row(checked: GameFile, uid: str, household_id: int, now: datetime) -> dict[str, Any]:
+    tally = checked.tally
+    return {
+        "household_id": household_id,
+        "uid": uid,
+        "rules": checked.rules.to_dict(),
+        "rules_slug": checked.rules.slug,
+        "rules_name": checked.rules.name,
+        "status": tally.status,
+        "started": checked.started or now,
+        "ended": now if tally.is_over else None,
+        "first_dealer": checked.first_dealer,
+        "round_count": len(tally.rounds),
+        "tie_break": tally.tie_break,
+        # A new game's first version, as ``scoreboard.bump`` leaves a game made by the ORM.
+        "version": 1,
+        "created_at": now,
+        "updated_at": now,
+        "deleted_at": None,
+        "deleted_by": None,
+    }
+
+
+def _seat_row(
+    checked: GameFile,
+    position: int,
+    name: str,
+    game_id: int,
+    players: Mapping[str, int],
+    household_id: int,
+) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "household_id": household_id,
+        "game_id": game_id,
+        "player_id": players[name_key(name)],
+        "position": position,
+        "total": 0,
+        "contract": 1,
+        "contracts_made": 0,
+        "place": None,
+        "is_winner": False,
+        "may_i_used": 0,
+    }
+    for standing in checked.tally.standings:
+        if standing.seat == position:
+            row.update(
+                total=standing.total,
+                contract=standing.contract,
+                contracts_made=standing.contracts_made,
+                place=standing.place,
+                is_winner=standing.is_winner,
+            )
+    return row
 
 
 class AlreadyStored(Exception):
@@ -646,7 +954,9 @@ class AlreadyStored(Exception):
 def _refuse_a_game_held(uid: str | None) -> None:
     if uid is None:
         return
-    held = db.session.scalar(select(Game.id).where(Game.uid == uid))
+    # A game in the bin holds its uid too (it is unique per household, binned or not).
+    with scope.with_bin():
+        held = db.session.scalar(select(Game.id).where(Game.uid == uid))
     if held is not None:
         raise AlreadyStored(held)
 

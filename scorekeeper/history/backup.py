@@ -3,8 +3,9 @@
 A backup is one game document (``shared/spec/game-format.md``) per line, written by the games
 feature's ``export_game``. Writing streams: games are loaded a batch at a time with everything
 the export reads (seats, players, rounds, hands) fetched in a few ``selectin`` queries per
-batch, and each batch is let go before the next. Reading stores each line on its own through
-``import_game``, so one refused game never costs the others.
+batch, and each batch is let go before the next. Reading checks each line with the rules
+engine and stores the games a batch at a time with Core inserts (``read_backup_batches``); one
+refused game never costs the others.
 """
 
 from __future__ import annotations
@@ -13,18 +14,28 @@ import csv
 import io
 import json
 from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Literal
+from typing import BinaryIO, Literal
 
-from flask import current_app
+from flask import current_app, has_app_context
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
+from .. import scope
 from ..extensions import db
+from ..games.gamefile import GameFile
 from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
 from ..models import Game, Hand, Player, Round, Seat
+from ..rules import RuleSet
+from . import stats
 
 BATCH = 200
+# A restore stores its games in batches of at most this many games, hands or lines (a batch
+# is one transaction; its progress and a request to cancel are read between batches).
+BATCH_GAMES = 250
+BATCH_HANDS = 20_000
+BATCH_LINES = 1_000
 # How much of an over-long line is read at a time while skipping it.
 SKIP_CHUNK = 64 * 1024
 CSV_COLUMNS = (
@@ -139,72 +150,173 @@ def import_lines(stream: BinaryIO) -> ImportReport:
 
 
 def read_backup(stream: BinaryIO) -> Iterator[LineRead]:
-    """Store the game on each line of ``stream``, yielding what became of each line once its
-    game is committed; blank lines are skipped, a refused line comes with its number (counting
-    from 1) and the problems found (at most MAX_PROBLEMS_PER_LINE of them), and the others are
-    still stored. One game's document is in memory at a time. Stopping between lines leaves
-    every game read so far stored."""
-    for number, raw in read_lines(stream):
-        if raw is None:
-            yield _refused(
-                number,
-                f"This line is longer than {size_in_words(BACKUP_LINE_BYTES)}, the most "
-                "one game may take: it was not read.",
-            )
-            continue
-        if not raw or raw.isspace():
-            continue
-        # One copy of the line at a time: a line near the limit is 5 MB for each copy held.
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            yield _refused(number, "This line is not UTF-8 text.")
-            continue
-        finally:
-            del raw
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            yield _refused(number, f"This line is not JSON ({error.msg}).")
-            continue
-        except (ValueError, RecursionError):
-            # A number of thousands of digits, or lists nested thousands deep.
-            yield _refused(
-                number, "This line is not a game: its numbers or nesting are far too large."
-            )
-            continue
-        finally:
-            del text
-        if not isinstance(document, dict):
-            yield _refused(number, "This line is not a game document.")
-            continue
-        yield _store(number, document)
+    """What became of each line of ``stream`` (``read_backup_batches``), line by line."""
+    with closing(read_backup_batches(stream)) as batches:
+        for batch in batches:
+            yield from batch
+
+
+def read_backup_batches(stream: BinaryIO) -> Iterator[list[LineRead]]:
+    """Store the game on each line of ``stream``, yielding what became of the lines of each
+    batch, in their order, once the batch is committed. Blank lines are skipped; a refused
+    line comes with its number (counting from 1) and the problems found (at most
+    MAX_PROBLEMS_PER_LINE of them), and the others are still stored.
+
+    Each line is checked by the rules engine as it is read; the games that pass are stored a
+    batch at a time (at most ``BATCH_GAMES`` games or ``BATCH_HANDS`` hands) with a few Core
+    inserts per table in one transaction (``store_game_files``). Where a batch fails at the
+    database, it is stored again game by game, so that one game the database refuses never
+    costs the others. A batch's checked games are in memory at a time, never the whole file.
+    Stopping between batches leaves every game of the batches yielded so far stored."""
+    pending: list[LineRead | _Checked] = []
+    rules_kept: dict[str, RuleSet] = {}
+    games = hands = 0
+    stored = 0
+    try:
+        for number, raw in read_lines(stream):
+            read = _read_line(number, raw, rules_kept)
+            if read is None:
+                continue
+            pending.append(read)
+            if isinstance(read, _Checked):
+                games += 1
+                hands += read.hands
+            if games >= BATCH_GAMES or hands >= BATCH_HANDS or len(pending) >= BATCH_LINES:
+                done = _store_batch(pending)
+                stored += sum(line.outcome == "stored" for line in done)
+                pending, games, hands = [], 0, 0
+                yield done
+        if pending:
+            done = _store_batch(pending)
+            stored += sum(line.outcome == "stored" for line in done)
+            yield done
+    finally:
+        # Every reader closes this generator in its app context (``closing``); one dropped
+        # unclosed and collected later has no database left to rebuild in.
+        if stored and has_app_context():
+            restored()
+
+
+def restored() -> None:
+    """What a restore that stored games does once, at its end (never per game or batch): the
+    household's kept statistics rebuilt in one pass, as batches of Core inserts left them be.
+    The household is the one in scope, or the database's only one where nothing is scoped."""
+    household = scope.current()
+    if household is scope.UNSCOPED:
+        household = scope.sole_household(db.session)
+    assert isinstance(household, int)
+    stats.rebuild(household)
+    db.session.commit()
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A line whose game the rules engine passed, waiting for its batch to be stored."""
+
+    number: int
+    game: GameFile
+
+    @property
+    def hands(self) -> int:
+        return len(self.game.rounds) * len(self.game.names)
+
+
+def _read_line(
+    number: int, raw: bytes | None, rules_kept: dict[str, RuleSet]
+) -> LineRead | _Checked | None:
+    """The checked game of one line, the line refused, or None for a blank line."""
+    from ..games.services import GameFileError, check_game_document, text_may_hold_nul
+
+    if raw is None:
+        return _refused(
+            number,
+            f"This line is longer than {size_in_words(BACKUP_LINE_BYTES)}, the most "
+            "one game may take: it was not read.",
+        )
+    if not raw or raw.isspace():
+        return None
+    # One copy of the line at a time: a line near the limit is 5 MB for each copy held.
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return _refused(number, "This line is not UTF-8 text.")
+    finally:
+        del raw
+    try:
+        may_hold_nul = text_may_hold_nul(text)
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        return _refused(number, f"This line is not JSON ({error.msg}).")
+    except (ValueError, RecursionError):
+        # A number of thousands of digits, or lists nested thousands deep.
+        return _refused(
+            number, "This line is not a game: its numbers or nesting are far too large."
+        )
+    finally:
+        del text
+    if not isinstance(document, dict):
+        return _refused(number, "This line is not a game document.")
+    try:
+        return _Checked(
+            number, check_game_document(document, may_hold_nul=may_hold_nul, rules_kept=rules_kept)
+        )
+    except GameFileError as error:
+        problems = [str(p) for p in getattr(error, "problems", None) or [str(error)]]
+        return _refused(number, *_at_most(problems))
+    except ValueError as error:
+        return _refused(number, str(error))
+    except Exception:
+        current_app.logger.exception("checking line %d failed", number)
+        return _refused(number, "This game could not be stored (an error in the app).")
 
 
 def _refused(number: int, *problems: str) -> LineRead:
     return LineRead(number, "refused", problems=problems)
 
 
-def _store(number: int, document: dict[str, Any]) -> LineRead:
-    from ..games.services import AlreadyStored, GameFileError, import_game
+def _store_batch(pending: list[LineRead | _Checked]) -> list[LineRead]:
+    """Store the checked games of ``pending`` in one transaction (or, where that fails, one
+    by one) and return what became of every line of it, in order."""
+    from ..games.services import store_game_files
+
+    checked = [line for line in pending if isinstance(line, _Checked)]
+    outcomes: dict[int, LineRead] = {}
+    if checked:
+        try:
+            results = store_game_files([line.game for line in checked])
+            db.session.commit()
+        except Exception:
+            db.session.rollback()
+            current_app.logger.warning(
+                "a batch of %d games failed; storing them one by one", len(checked), exc_info=True
+            )
+            outcomes = {line.number: _store(line) for line in checked}
+        else:
+            for line, (was_stored, game_id) in zip(checked, results, strict=True):
+                outcome: Literal["stored", "already"] = "stored" if was_stored else "already"
+                outcomes[line.number] = LineRead(line.number, outcome, game_id=game_id)
+        db.session.expunge_all()
+    return [outcomes[line.number] if isinstance(line, _Checked) else line for line in pending]
+
+
+def _store(line: _Checked) -> LineRead:
+    """Store one checked game in its own transaction (a failed batch's fallback)."""
+    from ..games.services import AlreadyStored, store_game_file
 
     try:
-        game = import_game(document)
+        game = store_game_file(line.game)
     except AlreadyStored as held:
-        return LineRead(number, "already", game_id=held.game_id)
-    except GameFileError as error:
-        problems = [str(p) for p in getattr(error, "problems", None) or [str(error)]]
-        return _refused(number, *_at_most(problems))
+        return LineRead(line.number, "already", game_id=held.game_id)
     except ValueError as error:
         db.session.rollback()
-        return _refused(number, str(error))
+        return _refused(line.number, str(error))
     except Exception:
         db.session.rollback()
-        current_app.logger.exception("importing line %d failed", number)
-        return _refused(number, "This game could not be stored (an error in the app).")
+        current_app.logger.exception("importing line %d failed", line.number)
+        return _refused(line.number, "This game could not be stored (an error in the app).")
     game_id = game.id
     db.session.expunge_all()
-    return LineRead(number, "stored", game_id=game_id)
+    return LineRead(line.number, "stored", game_id=game_id)
 
 
 def _at_most(problems: list[str]) -> list[str]:

@@ -2,10 +2,11 @@
 ``instance/restores/`` and read by a background thread, its progress kept in ``RestoreJob``.
 
 The job's row is where every server process reads how far it got: the thread writes it as it
-goes (at least every ``PROGRESS_SECONDS``) and reads back, after every game, whether someone
-asked it to stop. A job still ``running`` whose row has not moved for ``INTERRUPTED_AFTER`` was
-left behind by a server that stopped; uploading the file again is safe, as the games already
-restored are counted as already there.
+goes (at least every ``PROGRESS_SECONDS``) and reads back, after every batch of games (one
+transaction, ``backup.BATCH_GAMES`` games at most), whether someone asked it to stop. A job
+still ``running`` whose row has not moved for ``INTERRUPTED_AFTER`` was left behind by a server
+that stopped; uploading the file again is safe, as the games already restored are counted as
+already there.
 """
 
 from __future__ import annotations
@@ -13,23 +14,26 @@ from __future__ import annotations
 import os
 import threading
 import time
-from datetime import timedelta
+from contextlib import closing
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from flask import Flask, current_app
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from .. import scope
 from ..extensions import db
 from ..models import RestoreJob, RestoreStatus, utcnow
-from . import backup, stats
+from . import backup
 
 CHUNK = 64 * 1024
 PROGRESS_SECONDS = 0.5
 INTERRUPTED_AFTER = timedelta(minutes=2)
 # The refused lines a job lists one by one; the count goes on past them.
 REFUSED_LINES_KEPT = 500
+# How long a finished job's row (its counts and refused lines) is kept for its page.
+JOBS_KEPT_FOR = timedelta(days=30)
 FINISHED = {RestoreStatus.DONE, RestoreStatus.CANCELLED, RestoreStatus.FAILED}
 
 
@@ -79,15 +83,12 @@ def start(stream: BinaryIO) -> int:
 
 
 def run(app: Flask, job_id: int, household_id: int, actor: str) -> None:
-    """Read job ``job_id``'s saved upload, game by game, keeping its row up to date; the
-    upload is deleted when the job ends, however it ends."""
+    """Read job ``job_id``'s saved upload, a batch of games at a time, keeping its row up to
+    date; the upload is deleted when the job ends, however it ends."""
     with app.app_context(), scope.household(household_id), scope.acting_as(actor):
         path = upload_path(job_id)
         try:
             _read(job_id, path)
-            # The kept statistics in one pass, whatever the restore stored and how.
-            stats.rebuild(household_id)
-            db.session.commit()
         except Exception:
             app.logger.exception("restore %d failed", job_id)
             db.session.rollback()
@@ -104,12 +105,13 @@ def _read(job_id: int, path: Path) -> None:
     _write(job_id, status=RestoreStatus.RUNNING.value)
     saved = time.monotonic()
     status = RestoreStatus.DONE
-    with path.open("rb") as stream:
-        for line in backup.read_backup(stream):
-            done = line.number
-            counts[line.outcome] += 1
-            if line.outcome == "refused" and len(refused) < REFUSED_LINES_KEPT:
-                refused.append([line.number, list(line.problems)])
+    with path.open("rb") as stream, closing(backup.read_backup_batches(stream)) as batches:
+        for batch in batches:
+            for line in batch:
+                done = line.number
+                counts[line.outcome] += 1
+                if line.outcome == "refused" and len(refused) < REFUSED_LINES_KEPT:
+                    refused.append([line.number, list(line.problems)])
             if _cancel_requested(job_id):
                 status = RestoreStatus.CANCELLED
                 break
@@ -150,8 +152,8 @@ def interrupted(job: RestoreJob) -> bool:
 
 
 def cancel(job: RestoreJob) -> None:
-    """Ask ``job`` to stop after the game it is reading; a job left behind by a stopped server
-    is marked cancelled at once, and its upload deleted."""
+    """Ask ``job`` to stop after the batch of games it is storing; a job left behind by a
+    stopped server is marked cancelled at once, and its upload deleted."""
     if job.status in FINISHED:
         return
     if interrupted(job):
@@ -160,3 +162,35 @@ def cancel(job: RestoreJob) -> None:
         upload_path(job.id).unlink(missing_ok=True)
     job.cancel_requested = True
     db.session.commit()
+
+
+def tidy(now: datetime | None = None) -> tuple[int, int]:
+    """The restores' housekeeping, in every household (run with the bin's daily purge, and
+    so when the app starts): delete the rows of jobs finished more than ``JOBS_KEPT_FOR``
+    ago, and the saved uploads of jobs left behind by a server that stopped (their rows stay,
+    read as interrupted). Returns (rows deleted, uploads deleted)."""
+    now = now or utcnow()
+    with scope.unscoped():
+        result = db.session.execute(
+            delete(RestoreJob)
+            .where(
+                RestoreJob.status.in_([status.value for status in FINISHED]),
+                RestoreJob.finished_at < now - JOBS_KEPT_FOR,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        forgotten = int(getattr(result, "rowcount", 0) or 0)
+        db.session.commit()
+        stale = db.session.scalars(
+            select(RestoreJob.id).where(
+                RestoreJob.status.in_([RestoreStatus.QUEUED.value, RestoreStatus.RUNNING.value]),
+                RestoreJob.updated_at < now - INTERRUPTED_AFTER,
+            )
+        ).all()
+    removed = 0
+    for job_id in stale:
+        path = upload_path(job_id)
+        if path.exists():
+            path.unlink(missing_ok=True)
+            removed += 1
+    return forgotten, removed

@@ -7,13 +7,14 @@ import stat
 import time
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
-from scorekeeper.history import restores
+from scorekeeper.history import backup, restores
 from scorekeeper.models import Game, RestoreJob
 
 from ..conftest import family_id, signed_in
@@ -93,7 +94,11 @@ def test_a_running_job_polls_and_a_stale_one_reads_as_interrupted(
     assert job(app, ids[1]).status == "cancelled"
 
 
-def test_cancel_stops_after_the_current_game(client: FlaskClient, app: Flask) -> None:
+def test_cancel_stops_after_the_current_batch(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Batches of two games: the first batch is stored, then the request to stop is read.
+    monkeypatch.setattr(backup, "BATCH_GAMES", 2)
     raw = backup_of_three(client, app)
     with app.app_context():
         db.session.execute(Game.__table__.delete())
@@ -109,8 +114,8 @@ def test_cancel_stops_after_the_current_game(client: FlaskClient, app: Flask) ->
         db.session.remove()
     restores.run(app, job_id, family_id(app), "owner")
     stopped = job(app, job_id)
-    assert (stopped.status, stopped.stored, stopped.lines_done) == ("cancelled", 1, 1)
-    assert game_count(app) == 1
+    assert (stopped.status, stopped.stored, stopped.lines_done) == ("cancelled", 2, 2)
+    assert game_count(app) == 2
     assert not path.exists()
 
 
@@ -135,3 +140,42 @@ def test_a_restore_really_runs_in_its_thread(client: FlaskClient, app: Flask) ->
     finished = job(app, job_id)
     assert (finished.status, finished.stored, finished.lines_done) == ("done", 3, 3)
     assert game_count(app) == 3
+
+
+def test_old_jobs_and_interrupted_uploads_are_tidied_with_the_daily_purge(app: Flask) -> None:
+    from datetime import timedelta
+
+    from scorekeeper.bin.services import purge_now_and_then
+
+    from ..conftest import household_id
+
+    now = restores.utcnow()
+    long_ago = now - restores.JOBS_KEPT_FOR - timedelta(days=1)
+    lately = now - restores.JOBS_KEPT_FOR + timedelta(days=1)
+    others = household_id(app, "Others")
+    with app.test_request_context():
+        made = {}
+        for name, household, values in [
+            ("old", family_id(app), {"status": "done", "finished_at": long_ago}),
+            ("old elsewhere", others, {"status": "cancelled", "finished_at": long_ago}),
+            ("recent", family_id(app), {"status": "done", "finished_at": lately}),
+            ("stale", family_id(app), {"status": "running", "updated_at": long_ago}),
+            ("running", others, {"status": "running", "updated_at": now}),
+        ]:
+            with scope.household(household):
+                row = RestoreJob(**values)
+                db.session.add(row)
+                db.session.commit()
+                made[name] = row.id
+        for name in ("stale", "running"):
+            restores.save_upload(io.BytesIO(b"{}\n"), restores.upload_path(made[name]))
+        uploads = {name: restores.upload_path(made[name]) for name in ("stale", "running")}
+        db.session.remove()
+    app.extensions.pop("bin_purged", None)
+    purge_now_and_then(app)
+    with app.app_context(), scope.unscoped():
+        kept = set(db.session.scalars(select(RestoreJob.id)))
+    assert kept == {made["recent"], made["stale"], made["running"]}
+    assert not uploads["stale"].exists() and uploads["running"].exists()
+    # The interrupted job still reads as interrupted; its Cancel needs no file.
+    assert restores.interrupted(job(app, made["stale"]))
