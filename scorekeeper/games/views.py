@@ -249,7 +249,7 @@ def board(game_id: int) -> ResponseReturnValue:
     if cached is not None:
         return cached
     if unchanged:
-        return validated(Response(status=NO_CHANGE), etag)
+        return validated(Response(b"", status=NO_CHANGE), etag)
     response = render("games/_board_drawn.html", board=_drawn_or_404(stamp, can))
     return validated(response, etag and page_etag(stamp.tag(can), "new"))
 
@@ -264,7 +264,7 @@ def tv(game_id: int) -> ResponseReturnValue:
     deals next. Polls itself like the board: 204 while the game is unchanged."""
     game = _game_or_404(game_id)
     if is_htmx() and request.args.get("v") == str(game.version):
-        return Response(status=NO_CHANGE)
+        return Response(b"", status=NO_CHANGE)
     tally = services.tally_of(game)
     context = {
         "game": game,
