@@ -10,8 +10,10 @@ board, whose version it keeps. Anything but the answers a phone expects counts a
 
 The run's plan is a JSON file named by ``SCOREKEEPER_TABLES``: the account, and per table the
 game's id and its table link's token. At the end, ``SCOREKEEPER_SAVED`` gets the tokens of the
-rounds answered as saved (for the audit of the database) and the count of requests and failures
-over the whole run, sitting down included (locust's own figures may be reset after it).
+rounds answered as saved (for the audit of the database), the count of requests and failures
+over the whole run, sitting down included, and every response time (ms, by request name) of
+the play that followed once the last phone had sat down (signed in or opened its link, and
+loaded the board), which the runner's percentiles are made of.
 """
 
 from __future__ import annotations
@@ -47,6 +49,10 @@ _seats = itertools.count()
 _saved: list[str] = []
 _saved_lock = threading.Lock()
 _asked = {"requests": 0, "failures": 0}
+_seated = {"phones": 0, "since": 0.0}
+_steady: dict[str, list[float]] = {}
+PHONES = len(PLAN["tables"]) * PHONES_A_TABLE
+ALERT = re.compile(r'role="alert"[^>]*>(.{0,600})', re.S)
 
 
 def hidden_fields(page: str) -> dict[str, str]:
@@ -82,6 +88,9 @@ class Phone(FastHttpUser):
                 if answer.status_code != 200:
                     answer.failure(f"table link: HTTP {answer.status_code}")
         self.open_board()
+        _seated["phones"] += 1
+        if _seated["phones"] == PHONES:
+            _seated["since"] = time.monotonic()
 
     def sign_in(self) -> None:
         login = self.client.get("/login", name="/login")
@@ -169,7 +178,10 @@ class Phone(FastHttpUser):
             catch_response=True,
         ) as answer:
             if answer.status_code != 302:
-                answer.failure(f"save: HTTP {answer.status_code}")
+                said = ALERT.search(answer.text or "")
+                text = re.sub(r"<[^>]+>", " ", said.group(1)) if said else ""
+                why = re.sub(r"\s+", " ", text).strip()[:200]
+                answer.failure(f"save: HTTP {answer.status_code} {why}")
                 return
         with _saved_lock:
             _saved.append(form["token"])
@@ -177,15 +189,23 @@ class Phone(FastHttpUser):
 
 
 @events.request.add_listener
-def _count(exception: BaseException | None = None, **_: Any) -> None:
+def _count(
+    name: str = "", response_time: float = 0.0, exception: BaseException | None = None, **_: Any
+) -> None:
     _asked["requests"] += 1
     if exception is not None:
         _asked["failures"] += 1
+    if _seated["since"]:
+        _steady.setdefault(name, []).append(response_time)
 
 
 @events.test_stop.add_listener
 def _write_saved(**_: Any) -> None:
+    if _seated["since"]:
+        _seated["for"] = time.monotonic() - _seated["since"]
     target = os.environ.get("SCOREKEEPER_SAVED")
     if target:
         with _saved_lock:
-            Path(target).write_text(json.dumps({"saved": _saved, **_asked}))
+            Path(target).write_text(
+                json.dumps({"saved": _saved, **_asked, "steady": _steady, "seated": _seated})
+            )

@@ -9,8 +9,9 @@ suite does, ``apt-get install postgresql``), a household with a scorer's account
 threads); and runs bench/locustfile.py headless with 4 phones a table: each polls its board
 every 3 s, the scorer's phone saves a round a minute, the others came in by the table link.
 The phones sit down over the first ``--ramp`` seconds (signing in, opening the link and the
-page); locust's figures are reset when the last has sat down, so the latencies are those of
-the ``--seconds`` of play that follow, while failures are counted over the whole run.
+page); the goal's latencies are those of the play that follows once the last phone has sat
+down (``--seconds``, plus what the ramp left over), while failures are counted over the whole
+run, and locust's own figures for the whole run, sitting down included, are printed too.
 Afterwards it audits the database (every round answered as saved is there, whole, and every
 game's standings add up) and prints p50 and p99 per kind of request and overall, failures,
 and the goal of issue 15: p99 < 100 ms, zero errors.
@@ -36,6 +37,8 @@ from .serving import ROOT, served
 ACCOUNT = ("table-scorer", "table-scorer-password")
 SECRET = "tables-run"
 P99_GOAL_MS = 100.0
+# Time for the last phones to finish sitting down after the last one was started.
+SETTLE_SECONDS = 15
 
 
 def prepare(uri: str, instance: str, tables: int) -> dict[str, Any]:
@@ -103,13 +106,12 @@ def run(kind: str, tables: int, seconds: int, ramp: int, threads: int) -> dict[s
                     "--spawn-rate",
                     str(max(1, phones // max(1, ramp))),
                     "--run-time",
-                    f"{seconds + ramp}s",
+                    f"{seconds + ramp + SETTLE_SECONDS}s",
                     "--host",
                     server.base,
                     "--csv",
                     str(Path(folder) / "locust"),
                     "--only-summary",
-                    "--reset-stats",
                     "--loglevel",
                     "WARNING",
                     "--stop-timeout",
@@ -136,7 +138,9 @@ def run(kind: str, tables: int, seconds: int, ramp: int, threads: int) -> dict[s
             "database": kind,
             "tables": tables,
             "phones": phones,
-            "seconds": seconds + ramp,
+            "seconds": seconds + ramp + SETTLE_SECONDS,
+            "steady": counted.get("steady", {}),
+            "seated_for": counted.get("seated", {}).get("for", 0.0),
             "rows": rows,
             "failures": failures,
             "requests_in_all": counted.get("requests", 0),
@@ -147,8 +151,9 @@ def run(kind: str, tables: int, seconds: int, ramp: int, threads: int) -> dict[s
         return report
 
 
-def _figure(value: str) -> str:
-    return value if value not in ("", "N/A") else "-"
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
 def print_report(report: dict[str, Any]) -> None:
@@ -166,24 +171,32 @@ def print_report(report: dict[str, Any]) -> None:
         f"incomplete: {report['incomplete_rounds']}, games out of step: "
         f"{report['games_out_of_step']}\n"
     )
-    print("After the ramp (everyone seated):\n")
-    print("| request | count | failures | req/s | p50 ms | p99 ms | max ms |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for row in rows:
+    print(f"Once every phone had sat down ({report['seated_for']:.0f} s of play):\n")
+    print("| request | count | req/s | p50 ms | p99 ms | max ms |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    steady: dict[str, list[float]] = report["steady"]
+    every = [time for times in steady.values() for time in times]
+    seconds = max(report["seated_for"], 1e-9)
+    for name, times in [*sorted(steady.items()), ("every request", every)]:
         print(
-            f"| {row['Name']} | {row['Request Count']} | {row['Failure Count']} | "
-            f"{float(row['Requests/s']):.1f} | {_figure(row['50%'])} | {_figure(row['99%'])} | "
-            f"{float(row['Max Response Time']):.0f} |"
+            f"| {name} | {len(times)} | {len(times) / seconds:.1f} | "
+            f"{_percentile(times, 0.5):.0f} | {_percentile(times, 0.99):.0f} | "
+            f"{max(times, default=0):.0f} |"
         )
-    p99 = float(total["99%"])
+    print(
+        f"\nThe whole run, sitting down included (locust): {total['Request Count']} requests, "
+        f"p50 {total['50%']} ms, p99 {total['99%']} ms, max "
+        f"{float(total['Max Response Time']):.0f} ms."
+    )
+    p99 = _percentile(every, 0.99) if every else float("inf")
     broken = errors + report["rounds_lost"] + report["incomplete_rounds"]
     broken += report["games_out_of_step"]
     print(
         f"\n| figure | measured | goal | met |\n| --- | ---: | ---: | --- |\n"
-        f"| p99, every request after the ramp | {p99:.0f} ms | < {P99_GOAL_MS:.0f} ms | "
+        f"| p99, every request once seated | {p99:.0f} ms | < {P99_GOAL_MS:.0f} ms | "
         f"{'yes' if p99 < P99_GOAL_MS else 'NO'} |\n"
-        f"| errors (failed requests of the whole run, rounds lost or half-stored) | {broken} | 0 | "
-        f"{'yes' if broken == 0 else 'NO'} |"
+        f"| errors (failed requests of the whole run, rounds lost or half-stored) | {broken} | "
+        f"0 | {'yes' if broken == 0 else 'NO'} |"
     )
     for failure in report["failures"][:5]:
         print(f"  failure: {failure.get('Name')}: {failure.get('Error')}", end="")
@@ -196,7 +209,7 @@ def main() -> None:
     parser.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=int, default=60, help="after the ramp")
-    parser.add_argument("--ramp", type=int, default=10, help="seconds the phones sit down over")
+    parser.add_argument("--ramp", type=int, default=30, help="seconds the phones sit down over")
     parser.add_argument("--threads", type=int, default=8)
     arguments = parser.parse_args()
     kinds = ["sqlite", "postgresql"] if arguments.database == "both" else [arguments.database]
