@@ -302,16 +302,22 @@ def _forget_checked_sessions() -> None:
             checked.clear()
 
 
+# A change is forgotten twice: before it runs, and again once committed, so that a request of
+# another thread that checked the session in between (the row not yet gone) is not held.
+_CHANGED = "scorekeeper_sessions_changed"
+
+
 @event.listens_for(Session, "do_orm_execute")
 def _sessions_changed_in_bulk(state: ORMExecuteState) -> None:
     """An UPDATE or DELETE of sessions or accounts (sign-out, a new password, ending every
-    session) empties the store before it runs."""
+    session) empties the store."""
     changing = state.is_update or state.is_delete
     if (
         changing
         and state.bind_mapper is not None
         and state.bind_mapper.class_ in (UserSession, User)
     ):
+        state.session.info[_CHANGED] = True
         _forget_checked_sessions()
 
 
@@ -320,8 +326,20 @@ def _sessions_changed(session: Session, *_: object) -> None:
     """A changed or removed account (a role, a member removed) empties the store too."""
     for changed in (*session.dirty, *session.deleted):
         if isinstance(changed, User | UserSession):
+            session.info[_CHANGED] = True
             _forget_checked_sessions()
             return
+
+
+@event.listens_for(Session, "after_commit")
+def _sessions_changed_for_good(session: Session) -> None:
+    if session.info.pop(_CHANGED, False):
+        _forget_checked_sessions()
+
+
+@event.listens_for(Session, "after_rollback")
+def _sessions_unchanged(session: Session) -> None:
+    session.info.pop(_CHANGED, None)
 
 
 def _touch(session_id: int, now: object) -> None:
