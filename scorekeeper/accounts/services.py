@@ -214,7 +214,8 @@ def _load_session(token: str) -> SignedIn | None:
     ``SESSION_CHECK_SECONDS`` (see ``CheckedSessions``)."""
     digest = _digest(token)
     checked = checked_sessions()
-    account = checked.get(digest)
+    seconds = float(current_app.config.get("SESSION_CHECK_SECONDS") or 0)
+    account = checked.get(digest, seconds)
     if account is not None:
         return SignedIn(account, token)
     with scope.unscoped():
@@ -240,7 +241,8 @@ def _load_session(token: str) -> SignedIn | None:
     if last_seen + SEEN_EVERY < now:
         _touch(session_id, now)
     account = Account(*person)
-    checked.put(digest, account)
+    if seconds > 0:
+        checked.put(digest, account)
     return SignedIn(account, token)
 
 
@@ -254,27 +256,25 @@ class CheckedSessions:
     ``SESSION_CHECK_SECONDS`` (default 5; 0 checks every request) on every other server on the
     same database."""
 
-    def __init__(self, seconds: float, size: int = 4096) -> None:
-        self.seconds = seconds
+    def __init__(self, size: int = 4096) -> None:
         self.size = size
         self.held: OrderedDict[str, tuple[float, Account]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, digest: str) -> Account | None:
-        if self.seconds <= 0:
+    def get(self, digest: str, seconds: float) -> Account | None:
+        """The account of a session checked less than ``seconds`` ago, else None."""
+        if seconds <= 0:
             return None
         with self.lock:
             held = self.held.get(digest)
             if held is None:
                 return None
-            if time.monotonic() - held[0] > self.seconds:
+            if time.monotonic() - held[0] > seconds:
                 del self.held[digest]
                 return None
             return held[1]
 
     def put(self, digest: str, account: Account) -> None:
-        if self.seconds <= 0:
-            return
         with self.lock:
             self.held[digest] = (time.monotonic(), account)
             self.held.move_to_end(digest)
@@ -290,8 +290,7 @@ def checked_sessions() -> CheckedSessions:
     extensions = current_app.extensions
     checked = extensions.get("checked_sessions")
     if checked is None:
-        seconds = float(current_app.config.get("SESSION_CHECK_SECONDS", 0) or 0)
-        checked = extensions.setdefault("checked_sessions", CheckedSessions(seconds))
+        checked = extensions.setdefault("checked_sessions", CheckedSessions())
     return checked
 
 
