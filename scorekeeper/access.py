@@ -212,7 +212,7 @@ def _find_visitor() -> Visitor:
     with scope.unscoped():
         user = current_user._get_current_object() if current_user.is_authenticated else None
         if user is not None:
-            return Visitor(user=Account.of(user.user))
+            return Visitor(user=user.account)
         link = _session_link()
         if link is not None:
             return Visitor(link=LetIn.of(link))

@@ -28,6 +28,10 @@ def defaults(instance: Path) -> dict[str, Any]:
         "WTF_CSRF_TIME_LIMIT": None,
         "PERMANENT_SESSION_LIFETIME": 30 * 24 * 3600,
         "SESSION_REFRESH_EACH_REQUEST": True,
+        # Seconds a server trusts a session it has just checked without asking the database
+        # again (accounts/services.py, CheckedSessions): a session ended on another server
+        # stops working there within this bound, on the same server at once. 0: every request.
+        "SESSION_CHECK_SECONDS": 5,
         # Behind a TLS proxy (Caddy), the number of proxies: trusts their X-Forwarded-* headers
         # and marks the cookies Secure.
         "PROXY_COUNT": 0,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, jsonify, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from sqlalchemy import select, text
 from sqlalchemy.orm import selectinload
 
@@ -110,5 +110,13 @@ def service_worker_address() -> dict[str, object]:
     """The worker's address, with the shell it keeps (versioned static addresses included)."""
     from .assets import HTMX_FILE
 
-    shell = [url_for("static", filename=name) for name in (*SHELL_FILES, HTMX_FILE)]
-    return {"service_worker_url": url_for("main.service_worker", shell=json.dumps(shell))}
+    # The same for every page a process draws under one root: worked out once per root
+    # (six addresses built on every page were a tenth of a scoreboard's time).
+    known: dict[str, str] = current_app.extensions.setdefault("service_worker_urls", {})
+    root = request.script_root
+    address = known.get(root)
+    if address is None:
+        shell = [url_for("static", filename=name) for name in (*SHELL_FILES, HTMX_FILE)]
+        address = url_for("main.service_worker", shell=json.dumps(shell))
+        known[root] = address
+    return {"service_worker_url": address}

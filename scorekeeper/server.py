@@ -45,14 +45,62 @@ def server_settings(
     }
 
 
+def _keep_alive_channel() -> type:
+    """Waitress's connection, except that an answer without a body (204, 304) leaves it open.
+
+    Waitress 3.0 closes an HTTP/1.1 connection after every answer that carries no
+    Content-Length, and it never sends one with a 204 or a 304 (RFC 9112 forbids it): so an
+    unchanged scoreboard's poll (204) and a conditional GET (304), the answers a table's phones
+    get most, each cost a new connection, to the phone or to the proxy in front. Such an answer
+    ends with its headers (RFC 9112, 6.3), so nothing forces the close; a client asking for
+    ``Connection: close``, and HTTP/1.0, are still answered as waitress does."""
+    from waitress.channel import HTTPChannel
+    from waitress.task import WSGITask
+
+    class KeepAliveTask(WSGITask):  # type: ignore[misc]
+        bodiless_keep_alive = False
+
+        def build_response_header(self) -> bytes:
+            asked_to_close = self.request.headers.get("CONNECTION", "").lower() == "close"
+            self.bodiless_keep_alive = (
+                self.version == "1.1" and not self.has_body and not asked_to_close
+            )
+            try:
+                return super().build_response_header()  # type: ignore[no-any-return]
+            finally:
+                self.bodiless_keep_alive = False
+
+        def set_close_on_finish(self) -> None:
+            if not self.bodiless_keep_alive:
+                super().set_close_on_finish()
+
+    class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
+        task_class = KeepAliveTask
+
+    return KeepAliveChannel
+
+
 def run(
     app: Any, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, threads: int = DEFAULT_THREADS
 ) -> None:
     """Serve the WSGI ``app`` until the process is stopped."""
-    from waitress import serve
+    import logging
+
+    from waitress.server import BaseWSGIServer, create_server
 
     config = getattr(app, "config", {})
-    serve(app, **server_settings(host, port, threads, config.get("MAX_CONTENT_LENGTH")))
+    logging.basicConfig()
+    server = create_server(
+        app, **server_settings(host, port, threads, config.get("MAX_CONTENT_LENGTH"))
+    )
+    channel = _keep_alive_channel()
+    # One listening socket, or several (a name with more than one address): each makes the
+    # connections it accepts of its ``channel_class``.
+    for dispatcher in [server, *getattr(server, "map", {}).values()]:
+        if isinstance(dispatcher, BaseWSGIServer):
+            dispatcher.channel_class = channel
+    server.print_listen("Serving on http://{}:{}")
+    server.run()
 
 
 @click.command("serve")

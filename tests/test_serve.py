@@ -8,6 +8,7 @@ gunicorn's sync workers) three such sockets were enough to stop it answering at 
 
 from __future__ import annotations
 
+import http.client
 import socket
 import threading
 import time
@@ -81,3 +82,29 @@ def test_slow_clients_cannot_stop_ordinary_requests(server: Server) -> None:
         stop.set()
         for connection in opened:
             connection.close()
+
+
+def _ask(connection: http.client.HTTPConnection, path: str, **headers: str) -> tuple[int, str]:
+    connection.request("GET", path, headers=headers)
+    answer = connection.getresponse()
+    answer.read()
+    return answer.status, answer.getheader("ETag") or ""
+
+
+def test_an_answer_without_a_body_keeps_the_connection(server: Server) -> None:
+    """A 304 (as a 204) has no body and no Content-Length: waitress alone would close the
+    connection after it, and a phone polling every 3 s would connect again each time."""
+    port = int(server.base.rsplit(":", 1)[1])
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        status, etag = _ask(connection, "/static/css/app.css")
+        assert status == 200 and etag
+        opened = connection.sock
+        for _ in range(3):
+            assert _ask(connection, "/static/css/app.css", **{"If-None-Match": etag})[0] == 304
+            assert connection.sock is opened, "the connection was closed after a 304"
+        # A client that asks for the connection to be closed still gets that.
+        _ask(connection, "/static/css/app.css", **{"If-None-Match": etag, "Connection": "close"})
+        assert connection.sock is None
+    finally:
+        connection.close()

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import time
+from collections import OrderedDict
 from datetime import timedelta
 
-from flask import current_app, session
+from flask import current_app, has_app_context, session
 from flask_login import UserMixin, login_user, logout_user
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, event, func, select
+from sqlalchemy.orm import ORMExecuteState, Session
 
 from .. import scope
+from ..access import Account
 from ..extensions import db, login_manager
 from ..models import USERNAME_LENGTH, Household, Role, User, UserSession, utcnow
 from ..names import name_key, tidy_name
@@ -170,8 +175,8 @@ def authenticate(username: str, password: str) -> User | None:
 class SignedIn(UserMixin):  # type: ignore[misc]
     """What Flask-Login keeps for a request: the account, known by its session's token."""
 
-    def __init__(self, user: User, token: str) -> None:
-        self.user = user
+    def __init__(self, account: Account, token: str) -> None:
+        self.account = account
         self.token = token
 
     def get_id(self) -> str:
@@ -186,7 +191,7 @@ def sign_in(user: User) -> None:
     db.session.add(UserSession(token_hash=_digest(token), user_id=user.id))
     db.session.commit()
     session.permanent = True
-    login_user(SignedIn(user, token))
+    login_user(SignedIn(Account.of(user), token))
 
 
 def sign_out(token: str | None) -> None:
@@ -204,18 +209,136 @@ def end_sessions(user: User) -> None:
 
 @login_manager.user_loader
 def _load_session(token: str) -> SignedIn | None:
+    """The account a session token stands for, or None where the session has ended: one
+    small query, or none while this process checked the same token in the last
+    ``SESSION_CHECK_SECONDS`` (see ``CheckedSessions``)."""
+    digest = _digest(token)
+    checked = checked_sessions()
+    seconds = float(current_app.config.get("SESSION_CHECK_SECONDS") or 0)
+    account = checked.get(digest, seconds)
+    if account is not None:
+        return SignedIn(account, token)
     with scope.unscoped():
-        found = db.session.scalar(
-            select(UserSession).where(UserSession.token_hash == _digest(token))
-        )
-        if found is None:
+        found = db.session.execute(
+            select(
+                UserSession.id,
+                UserSession.last_seen,
+                User.id,
+                User.username,
+                User.role,
+                User.is_admin,
+                User.household_id,
+            )
+            .join(User, User.id == UserSession.user_id)
+            .where(UserSession.token_hash == digest)
+        ).one_or_none()
+    if found is None:
+        return None
+    session_id, last_seen, *person = found
+    now = utcnow()
+    if last_seen + SESSION_LIFETIME < now:
+        return None
+    if last_seen + SEEN_EVERY < now:
+        _touch(session_id, now)
+    account = Account(*person)
+    if seconds > 0:
+        checked.put(digest, account)
+    return SignedIn(account, token)
+
+
+class CheckedSessions:
+    """Sessions this process found valid in the last few seconds, by token hash, so that a
+    phone polling every 3 s costs no session query on most polls.
+
+    The bound, for every server: a session ended (signing out, a new password, a member
+    removed, a role changed) stops working at once on the server that ended it (any change to
+    ``user_sessions`` or ``users`` through this process empties the whole store), and within
+    ``SESSION_CHECK_SECONDS`` (default 5; 0 checks every request) on every other server on the
+    same database."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.held: OrderedDict[str, tuple[float, Account]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, digest: str, seconds: float) -> Account | None:
+        """The account of a session checked less than ``seconds`` ago, else None."""
+        if seconds <= 0:
             return None
-        now = utcnow()
-        if found.last_seen + SESSION_LIFETIME < now:
-            return None
-        if found.last_seen + SEEN_EVERY < now:
-            _touch(found.id, now)
-        return SignedIn(found.user, token)
+        with self.lock:
+            held = self.held.get(digest)
+            if held is None:
+                return None
+            if time.monotonic() - held[0] > seconds:
+                del self.held[digest]
+                return None
+            return held[1]
+
+    def put(self, digest: str, account: Account) -> None:
+        with self.lock:
+            self.held[digest] = (time.monotonic(), account)
+            self.held.move_to_end(digest)
+            while len(self.held) > self.size:
+                self.held.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.held.clear()
+
+
+def checked_sessions() -> CheckedSessions:
+    extensions = current_app.extensions
+    checked = extensions.get("checked_sessions")
+    if checked is None:
+        checked = extensions.setdefault("checked_sessions", CheckedSessions())
+    return checked
+
+
+def _forget_checked_sessions() -> None:
+    if has_app_context():
+        checked = current_app.extensions.get("checked_sessions")
+        if checked is not None:
+            checked.clear()
+
+
+# A change is forgotten twice: before it runs, and again once committed, so that a request of
+# another thread that checked the session in between (the row not yet gone) is not held.
+_CHANGED = "scorekeeper_sessions_changed"
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _sessions_changed_in_bulk(state: ORMExecuteState) -> None:
+    """An UPDATE or DELETE of sessions or accounts (sign-out, a new password, ending every
+    session) empties the store."""
+    changing = state.is_update or state.is_delete
+    if (
+        changing
+        and state.bind_mapper is not None
+        and state.bind_mapper.class_ in (UserSession, User)
+    ):
+        state.session.info[_CHANGED] = True
+        _forget_checked_sessions()
+
+
+@event.listens_for(Session, "before_flush")
+def _sessions_changed(session: Session, *_: object) -> None:
+    """A changed or removed account (a role, a member removed) empties the store too."""
+    for changed in (*session.dirty, *session.deleted):
+        if isinstance(changed, User | UserSession):
+            session.info[_CHANGED] = True
+            _forget_checked_sessions()
+            return
+
+
+@event.listens_for(Session, "after_commit")
+def _sessions_changed_for_good(session: Session) -> None:
+    if session.info.pop(_CHANGED, False):
+        _forget_checked_sessions()
+
+
+@event.listens_for(Session, "after_rollback")
+def _sessions_unchanged(session: Session) -> None:
+    session.info.pop(_CHANGED, None)
 
 
 def _touch(session_id: int, now: object) -> None:

@@ -27,8 +27,9 @@ from typing import Any, NamedTuple
 from flask import current_app, render_template
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
-from sqlalchemy import ColumnElement, select, update
+from sqlalchemy import ColumnElement, Select, bindparam, select, update
 
+from scorekeeper import scope
 from scorekeeper.access import Permission, visitor
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, utcnow
@@ -110,11 +111,21 @@ def can_tag(can: Can) -> str:
     return "".join("1" if allowed else "0" for allowed in can)
 
 
+def _stamp_select() -> Select[Any]:
+    games = Game.__table__
+    return select(games.c.version, games.c.created_at, games.c.rules_name).where(
+        games.c.id == bindparam("game_id")
+    )
+
+
 def stamp_of(game_id: int) -> Stamp | None:
-    """The game's stamp, or None where it does not exist (or is another household's)."""
-    found = db.session.execute(
-        select(Game.version, Game.created_at, Game.rules_name).where(Game.id == game_id)
-    ).one_or_none()
+    """The game's stamp, or None where it does not exist, is in the bin or is another
+    household's. Asked at every poll: one Core statement built once, scoped by
+    ``scope.core_read``, with none of the ORM's work per statement."""
+    statement, parameters = scope.core_read("game stamp", _stamp_select, Game)
+    found = (
+        db.session.connection().execute(statement, {**parameters, "game_id": game_id}).one_or_none()
+    )
     if found is None:
         return None
     version, created, rules_name = found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from dataclasses import replace
 from typing import Any
 
 from flask import (
@@ -253,7 +254,7 @@ def board(game_id: int) -> ResponseReturnValue:
     if cached is not None:
         return cached
     if unchanged:
-        return validated(Response(status=NO_CHANGE), etag)
+        return validated(Response(b"", status=NO_CHANGE), etag)
     response = render("games/_board_drawn.html", board=_drawn_or_404(stamp, can))
     return validated(response, etag and page_etag(stamp.tag(can), "new"))
 
@@ -265,17 +266,27 @@ def board(game_id: int) -> ResponseReturnValue:
 @requires(Permission.VIEW, watch=True)
 def tv(game_id: int) -> ResponseReturnValue:
     """The scoreboard in large type for a tablet or a TV beside the table: standings and who
-    deals next. Polls itself like the board: 204 while the game is unchanged."""
+    deals next. Polls itself like the board: 204 while the game is unchanged; a conditional
+    GET gets 304 while it is."""
+    stamp = _stamp_or_404(game_id)
+    if is_htmx() and request.args.get("v") == str(stamp.version):
+        return Response(b"", status=NO_CHANGE)
+    can = scoreboard.viewer_can()
+    etag = page_etag(stamp.tag(can), "tv")
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
     game = _game_or_404(game_id)
-    if is_htmx() and request.args.get("v") == str(game.version):
-        return Response(status=NO_CHANGE)
     tally = services.tally_of(game)
     context = {
         "game": game,
         "tally": tally,
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
     }
-    return render("games/tv.html", "games/_tv.html", **context)
+    response = render("games/tv.html", "games/_tv.html", **context)
+    # Filed under the version of the rows just read (a save may have come in between).
+    drawn = replace(stamp, version=game.version)
+    return validated(response, etag and page_etag(drawn.tag(can), "tv"))
 
 
 def _cards() -> ResultCards:
@@ -311,9 +322,16 @@ def result_card(
 @bp.get("/<int:game_id>/card.png")
 @requires(Permission.VIEW, watch=True)
 def card(game_id: int) -> ResponseReturnValue:
-    """The result card to share: the picture a link to the game previews with in a chat."""
-    _result_words, png = result_card(game_id, with_png=True)
-    response = Response(png, mimetype="image/png")
+    """The result card to share: the picture a link to the game previews with in a chat.
+    The same picture for everyone who may see it: its ETag is the game's version alone."""
+    stamp = _stamp_or_404(game_id)
+    etag = f"card.{stamp.game_id}.{stamp.version}.{stamp.created.timestamp():.6f}"
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        _result_words, png = result_card(game_id, with_png=True)
+        response = Response(png, mimetype="image/png")
+    response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
 

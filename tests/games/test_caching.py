@@ -277,3 +277,24 @@ def test_an_imported_game_has_a_version_of_its_own(app: Flask, client: FlaskClie
     assert version_of(app, game_id) > 0
     body, _ = page(client, f"/games/{game_id}")
     assert "Enter round 2" in body
+
+
+@pytest.mark.parametrize("path", ["", "/tv", "/card.png"])
+def test_every_game_page_answers_a_conditional_get_with_304(client: FlaskClient, path: str) -> None:
+    """The scoreboard, the TV view and the result card: 304 while the game is unchanged, the
+    new answer once a round is saved."""
+    game_id = start_game(client, "bellevue", ["Ann", "Ben", "Cy"])
+    url = f"/games/{game_id}{path}"
+    first = client.get(url)
+    if "ETag" not in first.headers:  # a flashed message kept the first without
+        first = client.get(url)
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.get_data() == b""
+    save_round(client, game_id, went_out="Ann", cards={"Ben": "K Q", "Cy": "5"})
+    changed = client.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] != etag
+    assert changed.get_data() != first.get_data()

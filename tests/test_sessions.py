@@ -1,0 +1,144 @@
+"""The cheap parts of a signed-in request: a session checked in the last few seconds is not
+looked up again (CheckedSessions), and an unchanged session cookie is not signed and sent
+again on every answer (security.RenewedNowAndThen); neither lets an ended session live on."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from flask import Flask
+from sqlalchemy import delete, event
+
+from scorekeeper import security
+from scorekeeper.extensions import db
+from scorekeeper.models import UserSession
+
+from .conftest import PASSWORD, add_member, sign_in, signed_in
+
+
+def _queries(app: Flask, client: object, path: str) -> tuple[int, list[str]]:
+    with app.app_context():
+        engine = db.engine
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        status = client.get(path).status_code  # type: ignore[attr-defined]
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return status, statements
+
+
+def test_a_session_checked_a_moment_ago_is_not_looked_up_again(app: Flask) -> None:
+    client = signed_in(app, "ann")
+    first, asked = _queries(app, client, "/history")
+    assert first == 200
+    assert any("user_sessions" in statement for statement in asked)
+    again, asked = _queries(app, client, "/history")
+    assert again == 200
+    assert not any("user_sessions" in statement for statement in asked)
+
+
+def test_every_request_checks_its_session_when_the_bound_is_zero(app: Flask) -> None:
+    app.config["SESSION_CHECK_SECONDS"] = 0
+    client = signed_in(app, "ann")
+    for _ in range(2):
+        status, asked = _queries(app, client, "/history")
+        assert status == 200
+        assert any("user_sessions" in statement for statement in asked)
+
+
+def test_signing_out_ends_a_held_session_at_once(app: Flask) -> None:
+    add_member(app, "ann")
+    phone, laptop = app.test_client(), app.test_client()
+    sign_in(app, phone, "ann")
+    cookie = phone.get_cookie("session")
+    assert cookie is not None
+    laptop.set_cookie("session", cookie.value)
+    assert laptop.get("/history").status_code == 200  # now held as checked
+    assert phone.post("/logout").status_code == 303
+    assert laptop.get("/history").status_code == 302
+
+
+def test_a_password_change_ends_held_sessions_at_once(app: Flask) -> None:
+    add_member(app, "ann")
+    phone, laptop = app.test_client(), app.test_client()
+    sign_in(app, phone, "ann")
+    sign_in(app, laptop, "ann")
+    assert laptop.get("/history").status_code == 200  # now held as checked
+    answer = phone.post(
+        "/account",
+        data={"current": PASSWORD, "password": "a new one here", "confirm": "a new one here"},
+    )
+    assert answer.status_code == 303
+    assert laptop.get("/history").status_code == 302
+
+
+def test_a_role_change_counts_at_once(app: Flask) -> None:
+    from scorekeeper.models import User
+
+    client = signed_in(app, "ann", "owner")
+    assert client.get("/history/backup").status_code == 200
+    with app.app_context():
+        user = db.session.scalar(db.select(User).where(User.username == "ann"))
+        assert user is not None
+        user.role = "viewer"
+        db.session.commit()
+    assert client.get("/history/backup").status_code == 403
+
+
+def test_a_session_ended_elsewhere_ends_here_within_the_bound(app: Flask) -> None:
+    """Another server deleting the row is not seen by this process: the session keeps
+    working for at most SESSION_CHECK_SECONDS, then is refused."""
+    app.config["SESSION_CHECK_SECONDS"] = 0.5
+    client = signed_in(app, "ann")
+    assert client.get("/history").status_code == 200
+    with app.app_context(), db.engine.begin() as connection:
+        # Straight on a connection, as another process would: this one hears nothing of it.
+        connection.execute(delete(UserSession))
+    ended = time.monotonic()
+    held = client.get("/history").status_code
+    if time.monotonic() - ended < 0.5:
+        assert held == 200
+    time.sleep(0.6)
+    assert client.get("/history").status_code == 302
+
+
+def test_an_unchanged_session_cookie_is_not_sent_again(app: Flask) -> None:
+    client = signed_in(app, "ann")
+    client.get("/history")  # the first page makes the session's CSRF secret
+    answer = client.get("/history")
+    assert answer.status_code == 200
+    assert "session=" not in answer.headers.get("Set-Cookie", "")
+    assert "Cookie" in answer.headers.get("Vary", "")
+
+
+def test_an_old_session_cookie_is_renewed(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import timedelta
+
+    client = signed_in(app, "ann")
+    client.get("/history")
+    monkeypatch.setattr(security, "COOKIE_RENEWED_AFTER", timedelta(0))
+    answer = client.get("/history")
+    assert answer.status_code == 200
+    assert "session=" in answer.headers.get("Set-Cookie", "")
+
+
+def test_a_changed_session_is_sent_at_once(app: Flask) -> None:
+    add_member(app, "ann")  # else every page leads to setup
+    client = app.test_client()
+    first = client.get("/login")  # the sign-in form makes a CSRF secret: a new session
+    assert "session=" in first.headers.get("Set-Cookie", "")
+    second = client.get("/login")
+    assert "session=" not in second.headers.get("Set-Cookie", "")
+
+
+def test_a_forged_session_cookie_opens_nothing(app: Flask) -> None:
+    signed_in(app, "ann")
+    stranger = app.test_client()
+    stranger.set_cookie("session", "eyJfdXNlcl9pZCI6ImZvcmdlZCJ9.ZZZZZZ.forged")
+    assert stranger.get("/history").status_code == 302
