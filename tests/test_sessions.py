@@ -142,3 +142,19 @@ def test_a_forged_session_cookie_opens_nothing(app: Flask) -> None:
     stranger = app.test_client()
     stranger.set_cookie("session", "eyJfdXNlcl9pZCI6ImZvcmdlZCJ9.ZZZZZZ.forged")
     assert stranger.get("/history").status_code == 302
+
+
+def test_a_session_read_before_the_store_was_emptied_is_not_kept() -> None:
+    """A request that read a session row just before a sign-out committed (the row still
+    there) and keeps it after the sign-out emptied the store would let the ended session live
+    on for the bound: what was read before the last emptying is not kept."""
+    from scorekeeper.accounts.services import Account, CheckedSessions
+
+    checked = CheckedSessions()
+    account = Account(1, "ann", "owner", False, 1)
+    read_at = checked.generation
+    checked.clear()  # the sign-out, committed while the other request was reading
+    checked.put("digest", account, read_at)
+    assert checked.get("digest", 5) is None
+    checked.put("digest", account, checked.generation)
+    assert checked.get("digest", 5) == account

@@ -218,6 +218,7 @@ def _load_session(token: str) -> SignedIn | None:
     account = checked.get(digest, seconds)
     if account is not None:
         return SignedIn(account, token)
+    generation = checked.generation
     with scope.unscoped():
         found = db.session.execute(
             select(
@@ -242,7 +243,7 @@ def _load_session(token: str) -> SignedIn | None:
         _touch(session_id, now)
     account = Account(*person)
     if seconds > 0:
-        checked.put(digest, account)
+        checked.put(digest, account, generation)
     return SignedIn(account, token)
 
 
@@ -260,6 +261,9 @@ class CheckedSessions:
         self.size = size
         self.held: OrderedDict[str, tuple[float, Account]] = OrderedDict()
         self.lock = threading.Lock()
+        # Moves on every clear: a session read before a change but kept after the change
+        # emptied the store would outlive it, so ``put`` keeps only what was read since.
+        self.generation = 0
 
     def get(self, digest: str, seconds: float) -> Account | None:
         """The account of a session checked less than ``seconds`` ago, else None."""
@@ -274,8 +278,12 @@ class CheckedSessions:
                 return None
             return held[1]
 
-    def put(self, digest: str, account: Account) -> None:
+    def put(self, digest: str, account: Account, generation: int) -> None:
+        """Keep ``account`` for ``digest``, unless the store was emptied since it was read
+        (``generation`` is what ``self.generation`` was before the read)."""
         with self.lock:
+            if generation != self.generation:
+                return
             self.held[digest] = (time.monotonic(), account)
             self.held.move_to_end(digest)
             while len(self.held) > self.size:
@@ -283,6 +291,7 @@ class CheckedSessions:
 
     def clear(self) -> None:
         with self.lock:
+            self.generation += 1
             self.held.clear()
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.extensions import db
 from scorekeeper.limits import CARDS_LENGTH
@@ -101,8 +102,10 @@ class Draft:
 
 
 def submission_of(game: Game, number: int) -> str:
-    """The submission id a draft's round is stored under: the same for every phone."""
-    return f"draft:{game.uid}:{number}"
+    """The submission id a draft's round is stored under: the same for every phone. Named by
+    the game's id, which no other game on this server has (its uid travels with copies of the
+    game to other households), in a shape no form's token can take (a colon)."""
+    return f"draft:{game.id}:{number}"
 
 
 def _stored(submission: str) -> bool:
@@ -189,6 +192,10 @@ def _commit() -> None:
     except IntegrityError:
         db.session.rollback()
         raise DraftClosed("This hand was written on another phone just now: check it.") from None
+    except StaleDataError:
+        # The round was closed (its draft deleted) between reading this hand and writing it.
+        db.session.rollback()
+        raise DraftClosed("This round was just closed on another phone: check it.") from None
     except Exception:
         db.session.rollback()
         raise

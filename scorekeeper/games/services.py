@@ -17,12 +17,22 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import house_rules, scope
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, GameEvent, Hand, Player, Round, Seat, new_uid, utcnow
+from scorekeeper.models import (
+    DraftHand,
+    Game,
+    GameEvent,
+    Hand,
+    Player,
+    Round,
+    Seat,
+    new_uid,
+    utcnow,
+)
 from scorekeeper.names import name_key, tidy_name
 from scorekeeper.rules import RuleSet, get_ruleset
 
@@ -50,7 +60,6 @@ __all__ = [
     "StaleSave",
     "abandon_game",
     "add_round",
-    "already_saved",
     "check_game_document",
     "delete_last_round",
     "describe_round",
@@ -61,6 +70,8 @@ __all__ = [
     "recompute",
     "rounds_stamp",
     "rules_of",
+    "same_round",
+    "saved_under",
     "start_game",
     "store_game_file",
     "store_game_files",
@@ -333,6 +344,7 @@ def add_round(
     seats = list(game.seats)
     try:
         played = _append_round(game, seats, entry, tally.rounds[-1], submission)
+        _drop_drafts(game, DraftHand.number <= next_number)
         db.session.flush()
         recompute(game, tally)
         _reset_may_i(game, tally)
@@ -352,6 +364,17 @@ def add_round(
         db.session.rollback()
         raise
     return played
+
+
+def _drop_drafts(game: Game, which: ColumnElement[bool]) -> None:
+    """Forget the phones' drafts (``which`` of them) of rounds that this change settles: a
+    round stored (by any form) ends its draft and those before it, and a round deleted or
+    undone ends the drafts begun after it, so an old draft never comes back to be stored."""
+    db.session.execute(
+        delete(DraftHand)
+        .where(DraftHand.game_id == game.id, which)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def _append_round(
@@ -383,9 +406,27 @@ def _append_round(
     return played
 
 
-def already_saved(submission: str) -> bool:
-    """Whether a round was stored from the form with this one-time token."""
-    return _submitted(submission)
+def same_round(game: Game, number: int, entry: RoundEntry) -> bool:
+    """Whether ``entry`` is round ``number`` of ``game`` as stored: the same seat out and the
+    same hands (cards as read, contracts, points), whatever spacing the cards were typed in."""
+    entries = entries_of(game)
+    if not 1 <= number <= len(entries):
+        return False
+    tally = tally_of(game, [*entries[: number - 1], entry])
+    if tally.problems_of_round(number) or len(tally.rounds) < number:
+        return False
+    stored = tally_of(game).rounds[number - 1]
+    again = tally.rounds[number - 1]
+    return (stored.went_out, stored.hands) == (again.went_out, again.hands)
+
+
+def saved_under(submission: str) -> tuple[int, int] | None:
+    """The (game id, round number) of the round stored from the form with this one-time
+    token, or None where none was."""
+    found = db.session.execute(
+        select(Round.game_id, Round.number).where(Round.submission == submission)
+    ).first()
+    return None if found is None else (found[0], found[1])
 
 
 def _submitted(submission: str) -> bool:
@@ -537,6 +578,7 @@ def delete_last_round(
     played = game.rounds[-1]
     try:
         db.session.delete(played)
+        _drop_drafts(game, DraftHand.number >= number)
         db.session.flush()
         db.session.expire(game, ["rounds"])
         for seat in game.seats:

@@ -12,6 +12,7 @@ redirect, so that the script can tell a stored save from a refusal or a lost sig
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from dataclasses import replace
 from typing import Any
@@ -587,13 +588,39 @@ def _to_board(game_id: int) -> ResponseReturnValue:
     return redirect(address)
 
 
+# What ``secrets.token_urlsafe`` makes; anything else is no token of this app's forms (and
+# could collide with the ids that rounds closed from drafts are stored under).
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,43}")
+
+
+def _resent(form: RoundForm, game: Game) -> bool:
+    """Whether this form's round was stored already, from this very form: its one-time token
+    stored this round, with these hands. A token that is no token of ours, or that stored
+    another round than the one sent (a copy of an old form, kept on a phone without signal,
+    filled in for the next round), is replaced by a new one: the save is then checked as any
+    other, and stores its own round or is refused with the typing kept."""
+    token = form.token.data or ""
+    saved = services.saved_under(token) if _TOKEN.fullmatch(token) else None
+    number = whole_number(form.number.data)
+    if (
+        saved is not None
+        and number is not None
+        and saved == (game.id, number)
+        and services.same_round(game, number, _round_entry(game, form, number))
+    ):
+        return True
+    if saved is not None or not _TOKEN.fullmatch(token):
+        form.token.data = secrets.token_urlsafe(16)
+    return False
+
+
 def _new_round(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     players = len(game.seats)
     form = RoundForm()
     _fill_round_form(form, players)
     number = len(game.rounds) + 1
-    if "save" in request.form and form.token.data and services.already_saved(form.token.data):
+    if "save" in request.form and _resent(form, game):
         # A save sent again (its first answer lost, or queued offline and sent twice) is
         # answered as stored, before any check that the first save itself made fail.
         flash("That round was already saved.", "warning")

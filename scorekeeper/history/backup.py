@@ -171,7 +171,9 @@ def read_backup_batches(stream: BinaryIO) -> Iterator[list[LineRead]]:
     pending: list[LineRead | _Checked] = []
     rules_kept: dict[str, RuleSet] = {}
     games = hands = 0
-    stored = 0
+    # Games stored, or found already there: a restore run again after one whose end was cut
+    # short (the server stopped, the database busy) stores nothing but still rebuilds.
+    seen = 0
     try:
         for number, raw in read_lines(stream):
             read = _read_line(number, raw, rules_kept)
@@ -183,17 +185,17 @@ def read_backup_batches(stream: BinaryIO) -> Iterator[list[LineRead]]:
                 hands += read.hands
             if games >= BATCH_GAMES or hands >= BATCH_HANDS or len(pending) >= BATCH_LINES:
                 done = _store_batch(pending)
-                stored += sum(line.outcome == "stored" for line in done)
+                seen += sum(line.outcome in ("stored", "already") for line in done)
                 pending, games, hands = [], 0, 0
                 yield done
         if pending:
             done = _store_batch(pending)
-            stored += sum(line.outcome == "stored" for line in done)
+            seen += sum(line.outcome in ("stored", "already") for line in done)
             yield done
     finally:
         # Every reader closes this generator in its app context (``closing``); one dropped
         # unclosed and collected later has no database left to rebuild in.
-        if stored and has_app_context():
+        if seen and has_app_context():
             restored()
 
 

@@ -281,3 +281,35 @@ def test_a_batched_restore_leaves_the_kept_statistics_right(app: Flask) -> None:
         assert {row.name for row in players.player_rows()} >= {"Ann", "Ben", "Cy", "Dee"}
         db.session.remove()
     assert_kept_equals_scratch(app, target, "after a batched restore")
+
+
+def test_a_restore_whose_end_was_cut_short_is_counted_when_run_again(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The statistics are rebuilt once, at a restore's end; where that end failed (a busy
+    database, a server stopped), running the restore again, which the README calls safe,
+    stores nothing but still rebuilds them, so every game counts."""
+    from sqlalchemy.exc import OperationalError
+
+    from scorekeeper.history import stats
+    from scorekeeper.models import GameStat
+
+    lines = backup_lines(app)
+    target = household_id(app, "Target")
+    real = stats.rebuild
+
+    def busy(*_: object, **__: object) -> None:
+        raise OperationalError("rebuild", {}, Exception("database is locked"))
+
+    with app.app_context(), scope.household(target):
+        monkeypatch.setattr(stats, "rebuild", busy)
+        with pytest.raises(OperationalError):
+            backup.import_lines(stream(lines))
+        db.session.rollback()
+        monkeypatch.setattr(stats, "rebuild", real)
+        again = backup.import_lines(stream(lines))
+        assert not again.stored and len(again.already) == 4
+        games = db.session.scalar(select(func.count()).select_from(Game))
+        kept = db.session.scalar(select(func.count()).select_from(GameStat))
+        assert games == kept == 4
+        db.session.remove()
