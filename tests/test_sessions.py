@@ -158,3 +158,15 @@ def test_a_session_read_before_the_store_was_emptied_is_not_kept() -> None:
     assert checked.get("digest", 5) is None
     checked.put("digest", account, checked.generation)
     assert checked.get("digest", 5) == account
+
+
+def test_signing_out_asks_the_browser_to_forget_what_it_kept(app: Flask) -> None:
+    """Round forms, typing and queued saves kept on the phone, and the worker's copies of
+    pages, belong to the one signing out: the answer tells the browser to clear them."""
+    add_member(app, "ann")
+    phone = app.test_client()
+    sign_in(app, phone, "ann")
+    answer = phone.post("/logout")
+    assert answer.status_code == 303
+    cleared = {part.strip() for part in answer.headers["Clear-Site-Data"].split(",")}
+    assert cleared == {'"cache"', '"storage"'}

@@ -95,7 +95,11 @@ def login() -> ResponseReturnValue:
 def logout() -> ResponseReturnValue:
     services.sign_out(getattr(current_user, "token", None))
     flash("You are signed out.", "success")
-    return redirect(url_for("accounts.login"), code=303)
+    answer = redirect(url_for("accounts.login"), code=303)
+    # What this browser kept for the one signing out (round forms and typing, saves waiting
+    # for a signal, the worker's copies of pages) is not for whoever uses it next.
+    answer.headers["Clear-Site-Data"] = '"cache", "storage"'
+    return answer
 
 
 @bp.route("/setup", methods=["GET", "POST"])
