@@ -553,13 +553,23 @@ const outbox = (() => {
       return { outcome: "unsent" };
     }
     if (response.status >= 500) return { outcome: "unsent" };
-    const section = new DOMParser().parseFromString(html, "text/html").getElementById("my-hand");
-    return { outcome: response.redirected && response.ok ? "stored" : "refused", url: response.url, section };
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const outcome = response.redirected && response.ok ? "stored" : "refused";
+    return { outcome, url: response.url, section: page.getElementById("my-hand"), main: page.getElementById("main") };
   };
   const settle = (save, answer) => {
+    const main = document.getElementById("main");
     if (answer.outcome === "stored") {
       forget(save.draft);
-      window.location.assign(answer.url);
+      if (!main || !answer.main) {
+        window.location.assign(answer.url);
+        return;
+      }
+      // The page the server went on to, drawn here: its message ("Round 2 stored …") was spent
+      // on this very answer, and would be gone from a second request.
+      main.replaceWith(answer.main);
+      if (window.htmx) window.htmx.process(answer.main);
+      restore();
     } else if (answer.section) {
       swapHand(answer.section);
     } else {
@@ -621,7 +631,7 @@ const outbox = (() => {
     const section = document.getElementById("my-hand");
     if (form ? form.getAttribute("action") === save.action : section) {
       settle(save, answer);
-      return answer.outcome === "stored" ? "stop" : "sent";
+      return "sent";
     }
     if (answer.outcome === "stored") forget(save.draft);
     const paragraph = document.createElement("p");
