@@ -148,9 +148,11 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
     hand_posts: list[str] = []
     ben.on(
         "request",
-        lambda request: hand_posts.append(request.post_data or "")
-        if request.method == "POST" and request.url.endswith("/hand")
-        else None,
+        lambda request: (
+            hand_posts.append(request.post_data or "")
+            if request.method == "POST" and request.url.endswith("/hand")
+            else None
+        ),
     )
 
     ben.context.set_offline(True)
