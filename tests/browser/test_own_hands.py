@@ -172,6 +172,7 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
 
     ben.context.set_offline(False)  # "online": the typing goes to the server's draft
     expect(ben.locator("#my-points")).to_contain_text("25")
+    expect(ben.locator("#my-cards .chips button:visible")).to_have_count(3)
     expect(ben.get_by_text(KEPT)).to_have_count(0)
     close_page = scorer.request.get(f"{board}/close").text()
     assert 'name="cards-1" value="K Q 5"' in close_page
@@ -221,5 +222,62 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
     assert _queued(ben) == [] and len(_rounds(scorer, board)) == 1
     for phone in (ben, ann, cy):
         phone.problems[:] = [p for p in phone.problems if not any(n in p for n in OFFLINE_NOISE)]
+    for context in (*contexts, scorers):
+        next(context, None)
+
+
+def test_an_older_answer_never_takes_back_newer_typing_on_the_pad(
+    browser: Any, live_server: str, owner_cookie: str
+) -> None:
+    scorers = _page(browser, live_server, SMALL_PHONE, owner_cookie)
+    scorer = next(scorers)
+    board, link = _table(scorer, live_server, ("Ann", "Ben"))
+    # Without the service worker, whose requests the test's route would not see.
+    contexts = [_page(browser, live_server, {**SMALL_PHONE, "service_workers": "block"})]
+    ben = next(contexts[0])
+    _seated(ben, link, board, "Ben")
+    scorer.goto(f"{board}/seat")
+    scorer.get_by_role("button", name="I'm Ann").click()
+    scorer.get_by_role("button", name="I went out").click()
+    field = ben.get_by_label("Your cards left")
+    expect(field).to_be_visible()
+
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if route.request.method == "POST":
+            held.append(route)  # answered below, one at a time
+        else:
+            route.continue_()
+
+    def wait_for_held(count: int) -> None:
+        for _ in range(50):  # the route's handler runs while the test waits on the browser
+            if len(held) >= count:
+                break
+            ben.wait_for_timeout(100)
+        assert len(held) == count
+
+    ben.route(re.compile(r"/hand$"), hold)
+    ben.get_by_role("button", name="Add K").click()
+    wait_for_held(1)
+    assert "cards=K&" in (held[0].request.post_data or "")
+    field.focus()
+    ben.keyboard.press("End")
+    ben.keyboard.type(" A")
+    held[0].continue_()
+    # The answer for "K" (10 points, one chip) is not drawn over "K A": the next send is held
+    # meanwhile, and the points still wait for it.
+    wait_for_held(2)
+    assert "cards=K+A&" in (held[1].request.post_data or "")
+    expect(ben.locator("#my-points")).to_have_text("…")
+    expect(ben.locator("#my-cards .chips")).to_be_hidden()
+    held[1].continue_()
+    expect(ben.locator("#my-points")).to_contain_text("30")  # 12-Step: K 10, an ace 20
+    expect(field).to_have_value("K A")
+    expect(ben.locator("#my-cards .chips button")).to_have_count(2)
+    assert ben.evaluate("() => document.activeElement.id") == "my-cards-text"
+    close_page = scorer.request.get(f"{board}/close").text()
+    assert 'name="cards-1" value="K A"' in close_page
+    ben.unroute(re.compile(r"/hand$"))
     for context in (*contexts, scorers):
         next(context, None)
