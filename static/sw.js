@@ -9,6 +9,7 @@
 "use strict";
 
 const SHELL = "scorekeeper-shell-v1";
+// app.js puts an own-hand page that moved on by itself in here too (its keepPage).
 const BOARDS = "scorekeeper-boards-v1";
 const SHELL_FILES = JSON.parse(new URL(self.location).searchParams.get("shell") || "[]");
 const SCOREBOARD = /^\/games\/\d+$/;

@@ -570,6 +570,7 @@ const outbox = (() => {
       main.replaceWith(answer.main);
       if (window.htmx) window.htmx.process(answer.main);
       restore();
+      keepPage();
     } else if (answer.section) {
       swapHand(answer.section);
     } else {
@@ -651,6 +652,21 @@ const outbox = (() => {
     return "sent";
   });
 
+  // The service worker keeps the hand page as it was opened; a hand that moved on since (its
+  // poll, a "done" answered here) is kept again, so that a reload without signal shows this one
+  // (and the typing kept for it). BOARDS in static/sw.js.
+  const keepPage = () => {
+    if (!window.caches || !navigator.serviceWorker || !navigator.serviceWorker.controller || !navigator.onLine) return;
+    const path = window.location.pathname;
+    fetch(path, { credentials: "same-origin" }).then(async (response) => {
+      if (!response.ok || response.redirected) return;
+      const headers = new Headers(response.headers);
+      headers.set("X-Seen-At", new Date().toISOString());
+      const body = await response.text();
+      await (await caches.open("scorekeeper-boards-v1")).put(path, new Response(body, { headers }));
+    }).catch(() => {});
+  };
+
   // --- a page opened (or a hand redrawn by its poll): the typing kept here comes back ---------
   function restore() {
     const form = handForm();
@@ -682,8 +698,10 @@ const outbox = (() => {
       }).catch(() => {});
     }
   }
-  document.addEventListener("htmx:afterSettle", () => {
-    if (handForm()) restore();
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (!handForm()) return;
+    restore();
+    if (event.target && event.target.id === "my-hand") keepPage();
   });
   window.addEventListener("online", sendCards);
   window.setInterval(sendCards, 30000);

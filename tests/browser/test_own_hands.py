@@ -141,10 +141,20 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
     ann, ben, cy = (next(context) for context in contexts)
     for phone, name in ((ann, "Ann"), (ben, "Ben"), (cy, "Cy")):
         _seated(phone, link, board, name)
-    ann.get_by_role("button", name="I went out").click()
-    expect(ben.get_by_label("Your cards left")).to_be_visible()
     ben.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    ben.reload()  # now through the worker, which keeps a copy of the hand page
+    ann.get_by_role("button", name="I went out").click()
+    expect(ben.get_by_label("Your cards left")).to_be_visible()  # by its poll
+    # The worker keeps the hand as it is now, the pad shown, not as the page was opened.
+    for _ in range(50):
+        kept = ben.evaluate(
+            """() => caches.open("scorekeeper-boards-v1")
+              .then((cache) => cache.match(location.pathname))
+              .then((kept) => (kept ? kept.text() : ""))"""
+        )
+        if 'id="my-cards-text"' in kept:
+            break
+        ben.wait_for_timeout(100)
+    assert 'id="my-cards-text"' in kept
     hand_posts: list[str] = []
     ben.on(
         "request",
