@@ -605,8 +605,9 @@ const outbox = (() => {
     event.preventDefault();
     if (form.dataset.sending) return;
     window.clearTimeout(timer);
+    // One tap waits per hand: a later one (say "I did not go out after all") replaces it.
     const save = {
-      id: outbox.newId(),
+      id: `hand:${keyOf(form)}`,
       kind: "hand",
       action: form.getAttribute("action"),
       number: form.elements.number.value,
