@@ -145,7 +145,7 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
     ann.get_by_role("button", name="I went out").click()
     expect(ben.get_by_label("Your cards left")).to_be_visible()  # by its poll
     # The worker keeps the hand as it is now, the pad shown, not as the page was opened.
-    for _ in range(50):
+    for _ in range(100):
         kept = ben.evaluate(
             """() => caches.open("scorekeeper-boards-v1")
               .then((cache) => cache.match(location.pathname))
