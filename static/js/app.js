@@ -487,11 +487,16 @@ const outbox = (() => {
     }
     const answer = new DOMParser().parseFromString(html, "text/html");
     const drawn = answer.getElementById("my-cards");
-    if (!drawn) {
+    if (response.status === 409) {
       // The round was stored meanwhile, or this phone is another player's now: the server's
       // hand replaces this one (it says why).
       forget(key);
       swapHand(answer.getElementById("my-hand"));
+      return;
+    }
+    if (!drawn) {
+      // Anything else that is not the cards (a link no longer good, say): the typing stays.
+      showNote(`The server did not take your cards just now (${response.status}); they are kept on this phone.`);
       return;
     }
     clearNote();
