@@ -1,17 +1,20 @@
 // The service worker: the app's shell (css, js, htmx, icons) is kept for the table's Wi-Fi
-// dropping out, and so are the last scoreboard and the last round forms seen of each game: the
-// board is shown offline with when it was last updated, a round form so that a reload without
-// signal still has it (the typing comes back from the phone's own storage). Saves are not the
-// worker's: static/js/app.js keeps a save made without signal in IndexedDB and sends it when the
-// signal returns (each with its form's one-time token, so the server stores it once). POSTs
-// pass through here untouched.
+// dropping out, and so are the last scoreboard, the last round forms and the last own-hand page
+// seen of each game: the board is shown offline with when it was last updated, a round form or
+// a hand so that a reload without signal still has it (the typing comes back from the phone's
+// own storage). Saves are not the worker's: static/js/app.js keeps a save made without signal in
+// IndexedDB and sends it when the signal returns (a round with its form's one-time token, so the
+// server stores it once; a hand's "done" or "went out", which the server takes again without
+// harm). POSTs pass through here untouched.
 "use strict";
 
 const SHELL = "scorekeeper-shell-v1";
+// app.js puts an own-hand page that moved on by itself in here too (its keepPage).
 const BOARDS = "scorekeeper-boards-v1";
 const SHELL_FILES = JSON.parse(new URL(self.location).searchParams.get("shell") || "[]");
 const SCOREBOARD = /^\/games\/\d+$/;
 const ROUND_FORM = /^\/games\/\d+\/rounds\/(new|\d+\/edit)$/;
+const MY_HAND = /^\/games\/\d+\/hand$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(SHELL_FILES)).then(() => self.skipWaiting()));
@@ -32,9 +35,9 @@ async function offlineBoard(request) {
   if (!kept) return Response.error();
   const seen = new Date(kept.headers.get("X-Seen-At") || Date.now());
   const time = seen.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  const words = SCOREBOARD.test(request)
-    ? `Offline, last updated ${time}.`
-    : "Offline: a round saved now is kept on this phone and sent when the signal returns.";
+  let words = "Offline: a round saved now is kept on this phone and sent when the signal returns.";
+  if (SCOREBOARD.test(request)) words = `Offline, last updated ${time}.`;
+  else if (MY_HAND.test(request)) words = "Offline: cards tapped now are kept on this phone and sent when the signal returns.";
   const note = `<p class="flash flash-warning offline-note" role="status">${words}</p>`;
   const html = (await kept.text()).replace('<main id="main">', `<main id="main">${note}`);
   return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
@@ -45,7 +48,8 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if ((SCOREBOARD.test(url.pathname) || ROUND_FORM.test(url.pathname)) && request.mode === "navigate") {
+  const kept = SCOREBOARD.test(url.pathname) || ROUND_FORM.test(url.pathname) || MY_HAND.test(url.pathname);
+  if (kept && request.mode === "navigate") {
     // Network first: the board must be live; a copy is kept for when the network is gone.
     event.respondWith(
       fetch(request).then(async (response) => {

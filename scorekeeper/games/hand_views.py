@@ -195,6 +195,9 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
     elif "remove" in request.form:
         cards = remove_card(cards, request.form.get("remove", ""))
         fragment = "games/_my_cards.html"
+    elif request.form.get("preview") == "cards":
+        # The phone's own script sends its typing: the chips and points come back around it.
+        fragment = "games/_my_cards.html"
     elif "preview" in request.form:
         fragment = "games/_my_points.html"
     went_out = request.form.get("went_out")
@@ -217,6 +220,11 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
     except (drafts.DraftClosed, drafts.OutAlready) as overtaken:
         db.session.rollback()
         game = _game_or_404(game.id)
+        if _sent_again(game, number, went_out, done):
+            # A "done" or "I went out" sent again (a phone that had no signal, or whose answer
+            # was lost) for a round stored since: nothing to apply, the stored round is shown.
+            flash(f"Round {number} is stored already.", "success")
+            return redirect(url_for("games.hand", game_id=game.id), code=303)
         return _my_hand(game, position, status=CONFLICT, message=str(overtaken))
     except drafts.DraftRefused as refused:
         db.session.rollback()
@@ -234,6 +242,12 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
     if stored:
         flash(f"Round {len(game.rounds)} stored: every hand was in.", "success")
     return redirect(url_for("games.hand", game_id=game.id), code=303)
+
+
+def _sent_again(game: Game, number: int | None, went_out: str | None, done: str | None) -> bool:
+    """Whether a hand's "done" or "went out" names a round that is stored now."""
+    says_in = went_out == "1" or done in ("made", "not")
+    return says_in and number is not None and 0 < number <= len(game.rounds)
 
 
 # --- the scorer closes the round --------------------------------------------------------------

@@ -101,6 +101,61 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// games: the outbox, shared by the round form and the own-hand pad: a save made without signal
+// is kept in IndexedDB ("scorekeeper", store "saves"; each save names its kind) and sent when the
+// signal returns: on "online", on every page load, and every 30 s while any is waiting. Each
+// kind's handler sends one save and says what became of it; "stop" leaves the rest for later
+// (still no signal, or the page is going elsewhere). Background Sync is not used: only some
+// browsers have it, and these three moments cover every browser.
+const outbox = (() => {
+  const queue = (mode, work) => new Promise((resolve, reject) => {
+    const opening = indexedDB.open("scorekeeper", 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("saves", { keyPath: "id" });
+    opening.onerror = () => reject(opening.error);
+    opening.onsuccess = () => {
+      const database = opening.result;
+      const transaction = database.transaction("saves", mode);
+      const request = work(transaction.objectStore("saves"));
+      transaction.oncomplete = () => { database.close(); resolve(request.result); };
+      transaction.onerror = () => { database.close(); reject(transaction.error); };
+    };
+  });
+  const waiting = () => (window.indexedDB ? queue("readonly", (saves) => saves.getAll()) : Promise.resolve([]));
+  const put = (save) => queue("readwrite", (saves) => saves.put(save));
+  const handlers = {};
+  let flushing = false;
+  const flush = async () => {
+    if (flushing || !navigator.onLine || !window.indexedDB) return;
+    flushing = true;
+    try {
+      for (const save of await waiting()) {
+        const handle = handlers[save.kind || "round"];
+        if (!handle) continue;
+        const remove = () => queue("readwrite", (saves) => saves.delete(save.id));
+        if ((await handle(save, remove)) === "stop") break;
+      }
+    } catch {
+      /* IndexedDB unavailable: nothing was queued either */
+    } finally {
+      flushing = false;
+    }
+  };
+  window.addEventListener("online", flush);
+  window.setInterval(flush, 30000);
+  const csrfToken = () => {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"]; } catch { return null; }
+  };
+  // The fields of a save as a request body, with this page's CSRF token (the kept one may be old).
+  const body = (fields) => {
+    const sent = new URLSearchParams();
+    const current = csrfToken();
+    for (const [name, value] of fields) sent.append(name, name === "csrf_token" && current ? current : value);
+    return sent;
+  };
+  const newId = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return { waiting, put, flush, body, newId, handle: (kind, handler) => { handlers[kind] = handler; } };
+})();
+
 // games: the round form on a phone.
 // - The pad's keys and the chips type into the cards field here, at once; the field's own live
 //   preview then redraws the chips and points around it, and hx-preserve keeps the field
@@ -109,11 +164,9 @@ document.addEventListener("change", (event) => {
 //   game and round number until it is saved: a reload, or a phone that ran out of battery, loses
 //   nothing, and a save from restored typing is still checked against what it was made on.
 // - A save is sent here (fetch): a refusal (409, 422, 503) comes back as the form to swap in;
-//   with no signal, the save is kept in IndexedDB under the form's one-time token and sent when
-//   the signal returns ("online", every page load, every 30 s while any is waiting). The server
+//   with no signal, the save goes to the outbox under the form's one-time token. The server
 //   stores one round per token and answers a resend as stored, so a save whose answer was lost
-//   is never stored twice. Background Sync is not used: only some browsers have it, and these
-//   three moments cover every browser.
+//   is never stored twice.
 (() => {
   const ROUND_FORM = "round-form";
   const KEPT = /^(went_out|token|version|rounds_version|hands-\d+-(cards|made|total))$/;
@@ -173,21 +226,13 @@ document.addEventListener("change", (event) => {
   document.addEventListener("input", changed);
   document.addEventListener("change", changed);
 
-  // --- sending a save, or keeping it for when the signal returns ------------------------------
-  const csrfToken = () => {
-    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"]; } catch { return null; }
-  };
-  const newId = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-
+  // --- sending a save, or keeping it for when the signal returns (the outbox above) ---------
   // What became of a save: "stored" (with the address to go to), "refused" (with the page that
   // says why), or "unsent" (no signal, or no app behind the proxy: try again later).
   const send = async (save) => {
-    const body = new URLSearchParams();
-    const current = csrfToken();
-    for (const [name, value] of save.fields) body.append(name, name === "csrf_token" && current ? current : value);
     let response;
     try {
-      response = await fetch(save.action, { method: "POST", body, credentials: "same-origin", headers: { "HX-Request": "true" } });
+      response = await fetch(save.action, { method: "POST", body: outbox.body(save.fields), credentials: "same-origin", headers: { "HX-Request": "true" } });
     } catch {
       return { outcome: "unsent" };
     }
@@ -198,20 +243,6 @@ document.addEventListener("change", (event) => {
     if (!form && response.status >= 500) return { outcome: "unsent" };
     return { outcome: "refused", status: response.status, form, url: response.url };
   };
-
-  const queue = (mode, work) => new Promise((resolve, reject) => {
-    const opening = indexedDB.open("scorekeeper", 1);
-    opening.onupgradeneeded = () => opening.result.createObjectStore("saves", { keyPath: "id" });
-    opening.onerror = () => reject(opening.error);
-    opening.onsuccess = () => {
-      const database = opening.result;
-      const transaction = database.transaction("saves", mode);
-      const request = work(transaction.objectStore("saves"));
-      transaction.oncomplete = () => { database.close(); resolve(request.result); };
-      transaction.onerror = () => { database.close(); reject(transaction.error); };
-    };
-  });
-  const waiting = () => (window.indexedDB ? queue("readonly", (saves) => saves.getAll()) : Promise.resolve([]));
 
   const note = (place, text, link) => {
     const old = document.querySelector(".queued-note");
@@ -249,7 +280,7 @@ document.addEventListener("change", (event) => {
 
   const keepForLater = async (form, save) => {
     try {
-      await queue("readwrite", (saves) => saves.put(save));
+      await outbox.put(save);
     } catch {
       noteAtSave(form, "No signal: nothing was sent. Your entries are kept here: save again when the signal returns.");
       return;
@@ -265,7 +296,7 @@ document.addEventListener("change", (event) => {
     if (form.dataset.sending) return;
     const fields = [...new FormData(form), [submitter.name, submitter.value]];
     const save = {
-      id: form.elements.token.value || newId(),
+      id: form.elements.token.value || outbox.newId(),
       action: form.getAttribute("action"),
       number: form.elements.number.value,
       draft: draftKey(form),
@@ -290,50 +321,38 @@ document.addEventListener("change", (event) => {
     }
   });
 
-  let flushing = false;
-  const flush = async () => {
-    if (flushing || !navigator.onLine || !window.indexedDB) return;
-    flushing = true;
-    try {
-      for (const save of await waiting()) {
-        const answer = await send(save);
-        if (answer.outcome === "unsent") break;
-        await queue("readwrite", (saves) => saves.delete(save.id));
-        const form = roundForm();
-        const here = form && form.getAttribute("action") === save.action && form.elements.number.value === save.number;
-        if (answer.outcome === "stored") {
-          forgetDraft(save.draft);
-          if (here) {
-            window.location.assign(answer.to);
-            return;
-          }
-          noteOnPage("A round saved on this phone without signal has now been sent.");
-        } else if (here && answer.form) {
-          swapIn(form, answer.form);
-        } else {
-          // Refused now (another phone got there first): its typing waits on the form it will
-          // open (the round number may have moved on), with the versions it was made on, so that
-          // saving it there shows the refusal and its "Re-apply my entries".
-          const key = answer.form ? draftKey(answer.form) : save.draft;
-          try { localStorage.setItem(key, JSON.stringify(save.fields.filter(([name]) => KEPT.test(name)))); } catch { /* off */ }
-          noteOnPage("A round saved on this phone without signal could not be stored as it was.", save.action);
-        }
+  outbox.handle("round", async (save, remove) => {
+    const answer = await send(save);
+    if (answer.outcome === "unsent") return "stop";
+    await remove();
+    const form = roundForm();
+    const here = form && form.getAttribute("action") === save.action && form.elements.number.value === save.number;
+    if (answer.outcome === "stored") {
+      forgetDraft(save.draft);
+      if (here) {
+        window.location.assign(answer.to);
+        return "stop";
       }
-    } catch {
-      /* IndexedDB unavailable: nothing was queued either */
-    } finally {
-      flushing = false;
+      noteOnPage("A round saved on this phone without signal has now been sent.");
+    } else if (here && answer.form) {
+      swapIn(form, answer.form);
+    } else {
+      // Refused now (another phone got there first): its typing waits on the form it will
+      // open (the round number may have moved on), with the versions it was made on, so that
+      // saving it there shows the refusal and its "Re-apply my entries".
+      const key = answer.form ? draftKey(answer.form) : save.draft;
+      try { localStorage.setItem(key, JSON.stringify(save.fields.filter(([name]) => KEPT.test(name)))); } catch { /* off */ }
+      noteOnPage("A round saved on this phone without signal could not be stored as it was.", save.action);
     }
-  };
-  window.addEventListener("online", flush);
-  window.setInterval(flush, 30000);
+    return "sent";
+  });
 
   const form = roundForm();
   if (form) {
-    waiting().then((saves) => {
+    outbox.waiting().then((saves) => {
       // A form kept by the service worker, opened again after its own save was queued: it needs a
       // token of its own, or the server would take it for that save sent twice.
-      if (saves.some((save) => save.id === form.elements.token.value)) form.elements.token.value = newId();
+      if (saves.some((save) => save.id === form.elements.token.value)) form.elements.token.value = outbox.newId();
       if (saves.some((save) => save.draft === draftKey(form))) noteAtSave(form, QUEUED_NOTE);
     }).catch(() => {}).finally(() => {
       if (restoreDraft(form) && window.htmx && navigator.onLine) {
@@ -341,11 +360,358 @@ document.addEventListener("change", (event) => {
         window.htmx.ajax("POST", form.getAttribute("action"), { source: form, target: `#${ROUND_FORM}`, swap: "outerHTML" })
           .catch(() => {});
       }
-      flush();
+      outbox.flush();
     });
   } else {
-    flush();
+    outbox.flush();
   }
+})();
+
+// games: this phone's own hand (templates/games/_my_hand.html), as the round form above.
+// - The pad's keys and the chips edit the cards field here, at once; the typing is kept in
+//   localStorage per hand page, round number and seat, marked unsent until the server has it.
+// - It is sent 0.4 s after the last change (preview=cards, answered with the chips and points,
+//   drawn around the field only if nothing was typed meanwhile: an older answer never takes back
+//   newer typing). With no signal it stays kept, says so, and is sent again on "online", on
+//   every page load and every 30 s.
+// - "Done" and "I went out" are sent here (fetch); with no signal they go to the outbox and are
+//   sent once when the signal returns. The server takes either again without harm, and answers
+//   one for a round stored meanwhile with the stored round.
+(() => {
+  const FORM = "my-hand-form";
+  const KEPT_NOTE = "Kept on this phone; will send when the signal returns.";
+  const PREFIX = "scorekeeper:hand:";
+  const handForm = () => document.getElementById(FORM);
+  const cardsField = () => document.getElementById("my-cards-text");
+  const cardTokens = (text) => text.split(/[\s,-]+/).filter(Boolean);
+  const keyOf = (form) => `${PREFIX}${form.getAttribute("action")}#${form.elements.number.value}:${form.elements.seat.value}`;
+  const read = (key) => {
+    try {
+      const kept = JSON.parse(localStorage.getItem(key) || "null");
+      return kept && typeof kept.cards === "string" ? kept : null;
+    } catch {
+      return null;
+    }
+  };
+  const write = (key, kept) => {
+    try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* storage full or off */ }
+  };
+  const forget = (key) => {
+    try { localStorage.removeItem(key); } catch { /* storage off */ }
+  };
+
+  const showNote = (text) => {
+    const form = handForm();
+    if (!form) return;
+    let note = document.getElementById("hand-kept");
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "hand-kept";
+      note.className = "flash flash-warning queued-note";
+      note.setAttribute("role", "status");
+      (form.querySelector(".my-state") || form.firstElementChild).after(note);
+    }
+    note.textContent = text;
+  };
+  const clearNote = () => {
+    const note = document.getElementById("hand-kept");
+    if (note) note.remove();
+  };
+  // The chips and points drawn for other cards than the field's: the points wait for the server,
+  // and chips go where they could no longer be told apart from the typing.
+  const stale = (hideChips) => {
+    const points = document.getElementById("my-points");
+    if (points) points.textContent = "…";
+    const chips = document.querySelector("#my-cards .chips");
+    if (chips && hideChips) chips.hidden = true;
+  };
+  const redraw = (fresh) => {
+    const area = document.getElementById("my-cards");
+    const field = cardsField();
+    if (!area || !fresh || !field) return;
+    for (const selector of ["#my-points", ".chips", "#my-cards-error"]) {
+      const old = area.querySelector(selector);
+      const drawn = fresh.querySelector(selector);
+      if (old && drawn) old.replaceWith(drawn);
+      else if (old) old.remove();
+      else if (drawn && selector === ".chips") area.append(drawn);
+      else if (drawn) field.after(drawn);
+    }
+    const freshField = fresh.querySelector("#my-cards-text");
+    for (const name of ["aria-invalid", "aria-describedby"]) {
+      if (freshField && freshField.hasAttribute(name)) field.setAttribute(name, freshField.getAttribute(name));
+      else field.removeAttribute(name);
+    }
+  };
+  const swapHand = (section) => {
+    const old = document.getElementById("my-hand");
+    if (!old || !section) {
+      window.location.reload();
+      return;
+    }
+    old.replaceWith(section);
+    if (window.htmx) window.htmx.process(section);
+    restore();
+  };
+
+  // --- the typing, sent when it can be --------------------------------------------------------
+  let timer = null;
+  let sending = false;
+  const sendCards = async () => {
+    const form = handForm();
+    const field = cardsField();
+    if (!form || !field || sending) return;
+    const key = keyOf(form);
+    const kept = read(key);
+    if (!kept || !kept.pending) return;
+    if (!navigator.onLine) {
+      showNote(KEPT_NOTE);
+      return;
+    }
+    sending = true;
+    const fields = [["csrf_token", form.elements.csrf_token.value], ["number", form.elements.number.value],
+      ["seat", form.elements.seat.value], ["cards", kept.cards], ["preview", "cards"]];
+    let response = null;
+    let html = "";
+    try {
+      response = await fetch(form.getAttribute("action"), { method: "POST", body: outbox.body(fields), credentials: "same-origin", headers: { "HX-Request": "true" } });
+      html = await response.text();
+    } catch {
+      response = null;
+    } finally {
+      sending = false;
+    }
+    if (!response || response.status >= 500) {
+      showNote(KEPT_NOTE);
+      return;
+    }
+    const answer = new DOMParser().parseFromString(html, "text/html");
+    const drawn = answer.getElementById("my-cards");
+    if (response.status === 409) {
+      // The round was stored meanwhile, or this phone is another player's now: the server's
+      // hand replaces this one (it says why).
+      forget(key);
+      swapHand(answer.getElementById("my-hand"));
+      return;
+    }
+    if (!drawn) {
+      // Anything else that is not the cards (a link no longer good, say): the typing stays.
+      showNote(`The server did not take your cards just now (${response.status}); they are kept on this phone.`);
+      return;
+    }
+    clearNote();
+    const now = read(key);
+    if (now && now.cards === kept.cards) {
+      write(key, { cards: kept.cards, pending: false });
+      if (field.value === kept.cards) redraw(drawn);
+    } else if (now && now.pending) {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(sendCards, 400);
+    }
+  };
+  const typed = () => {
+    const form = handForm();
+    const field = cardsField();
+    if (!form || !field) return;
+    write(keyOf(form), { cards: field.value, pending: true });
+    window.clearTimeout(timer);
+    timer = window.setTimeout(sendCards, 400);
+  };
+
+  // Capture phase, stopped here: the key's plain submit (the no-JavaScript path) is not sent.
+  document.addEventListener("click", (event) => {
+    const key = event.target.closest(`#${FORM} button[name=add], #${FORM} button[name=remove]`);
+    const field = cardsField();
+    if (!key || !field || !window.fetch) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const cards = cardTokens(field.value);
+    if (key.name === "add") {
+      cards.push(key.value);
+      stale(true);
+    } else {
+      cards.splice(Number(key.value), 1);
+      const chips = key.parentElement;
+      key.remove();
+      [...chips.querySelectorAll("button[name=remove]")].forEach((chip, index) => { chip.value = String(index); });
+      stale(false);
+    }
+    field.value = cards.join(" ");
+    typed();
+  }, true);
+  document.addEventListener("input", (event) => {
+    if (event.target.id !== "my-cards-text") return;
+    stale(true);
+    typed();
+  });
+
+  // --- "done" and "I went out": sent now, or kept in the outbox --------------------------------
+  // What became of one: "stored" (the hand page to open), "refused" (the hand that says why),
+  // or "unsent".
+  const sendHand = async (save) => {
+    let response;
+    let html;
+    try {
+      response = await fetch(save.action, { method: "POST", body: outbox.body(save.fields), credentials: "same-origin" });
+      html = await response.text();
+    } catch {
+      return { outcome: "unsent" };
+    }
+    if (response.status >= 500) return { outcome: "unsent" };
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const outcome = response.redirected && response.ok ? "stored" : "refused";
+    return { outcome, url: response.url, section: page.getElementById("my-hand"), main: page.getElementById("main") };
+  };
+  const settle = (save, answer) => {
+    const main = document.getElementById("main");
+    if (answer.outcome === "stored") {
+      forget(save.draft);
+      if (!main || !answer.main) {
+        window.location.assign(answer.url);
+        return;
+      }
+      // The page the server went on to, drawn here: its message ("Round 2 stored …") was spent
+      // on this very answer, and would be gone from a second request.
+      main.replaceWith(answer.main);
+      if (window.htmx) window.htmx.process(answer.main);
+      restore();
+      keepPage();
+    } else if (answer.section) {
+      swapHand(answer.section);
+    } else {
+      window.location.assign(answer.url || save.action);
+    }
+  };
+  const keep = async (form, save) => {
+    try {
+      await outbox.put(save);
+    } catch {
+      showNote("No signal: nothing was sent. Your cards are kept here: tap again when the signal returns.");
+      return;
+    }
+    // The tap carries the cards: they need not be sent on their own as well.
+    const field = cardsField();
+    write(save.draft, { cards: field ? field.value : "", pending: false });
+    showNote(KEPT_NOTE);
+  };
+
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    const submitter = event.submitter;
+    if (form.id !== FORM || !submitter || !window.fetch) return;
+    if (submitter.name === "preview") {
+      // Enter in the cards field: send the typing now.
+      event.preventDefault();
+      window.clearTimeout(timer);
+      sendCards();
+      return;
+    }
+    if (submitter.name !== "done" && submitter.name !== "went_out") return;
+    event.preventDefault();
+    if (form.dataset.sending) return;
+    window.clearTimeout(timer);
+    // One tap waits per hand: a later one (say "I did not go out after all") replaces it.
+    const save = {
+      id: `hand:${keyOf(form)}`,
+      kind: "hand",
+      action: form.getAttribute("action"),
+      number: form.elements.number.value,
+      draft: keyOf(form),
+      fields: [...new FormData(form), [submitter.name, submitter.value]],
+    };
+    if (!navigator.onLine || !window.indexedDB) {
+      await keep(form, save);
+      return;
+    }
+    form.dataset.sending = "1";
+    const answer = await sendHand(save);
+    delete form.dataset.sending;
+    if (answer.outcome === "unsent") await keep(form, save);
+    else settle(save, answer);
+  });
+
+  outbox.handle("hand", async (save, remove) => {
+    const answer = await sendHand(save);
+    if (answer.outcome === "unsent") return "stop";
+    await remove();
+    const form = handForm();
+    const section = document.getElementById("my-hand");
+    if (form ? form.getAttribute("action") === save.action : section) {
+      settle(save, answer);
+      return "sent";
+    }
+    if (answer.outcome === "stored") forget(save.draft);
+    const paragraph = document.createElement("p");
+    paragraph.className = "flash flash-warning queued-note";
+    paragraph.setAttribute("role", "status");
+    paragraph.textContent = answer.outcome === "stored"
+      ? "A hand tapped in without signal has now been sent."
+      : "A hand tapped in without signal could not be taken as it was: ";
+    if (answer.outcome !== "stored") {
+      const anchor = document.createElement("a");
+      anchor.href = save.action;
+      anchor.textContent = "open it";
+      paragraph.append(anchor);
+    }
+    const main = document.getElementById("main");
+    if (main) main.prepend(paragraph);
+    return "sent";
+  });
+
+  // The service worker keeps the hand page as it was opened; a hand that moved on since (its
+  // poll, a "done" answered here) is kept again, so that a reload without signal shows this one
+  // (and the typing kept for it). BOARDS in static/sw.js.
+  const keepPage = () => {
+    if (!window.caches || !navigator.serviceWorker || !navigator.serviceWorker.controller || !navigator.onLine) return;
+    const path = window.location.pathname;
+    fetch(path, { credentials: "same-origin" }).then(async (response) => {
+      if (!response.ok || response.redirected) return;
+      const headers = new Headers(response.headers);
+      headers.set("X-Seen-At", new Date().toISOString());
+      const body = await response.text();
+      await (await caches.open("scorekeeper-boards-v1")).put(path, new Response(body, { headers }));
+    }).catch(() => {});
+  };
+
+  // --- a page opened (or a hand redrawn by its poll): the typing kept here comes back ---------
+  function restore() {
+    const form = handForm();
+    if (!form) return;
+    const key = keyOf(form);
+    const round = Number(form.elements.number.value);
+    try {
+      // Rounds stored since: their typing is of no more use.
+      const stem = `${PREFIX}${form.getAttribute("action")}#`;
+      for (const name of Object.keys(localStorage)) {
+        if (name.startsWith(stem) && Number(name.slice(stem.length).split(":")[0]) < round) forget(name);
+      }
+    } catch { /* storage off */ }
+    const field = cardsField();
+    const kept = read(key);
+    if (field && kept && kept.pending) {
+      if (kept.cards !== field.value) {
+        field.value = kept.cards;
+        stale(true);
+      }
+      sendCards();
+    } else if (field && kept && kept.cards !== field.value) {
+      // The server's hand moved on since it was sent (the scorer filled it): it wins.
+      write(key, { cards: field.value, pending: false });
+    }
+    if (window.indexedDB) {
+      outbox.waiting().then((saves) => {
+        if (saves.some((save) => save.draft === key)) showNote(KEPT_NOTE);
+      }).catch(() => {});
+    }
+  }
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (!handForm()) return;
+    restore();
+    if (event.target && event.target.id === "my-hand") keepPage();
+  });
+  window.addEventListener("online", sendCards);
+  window.setInterval(sendCards, 30000);
+  restore();
 })();
 
 // games: a drawn scoreboard is kept until its game changes, so the undo button of the last

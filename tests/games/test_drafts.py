@@ -405,3 +405,54 @@ def test_two_last_hands_saved_at_the_same_moment_store_one_round(
     played = rounds_of(app, game_id)
     assert len(played) == 1 and points_by_seat(played[0]) == {0: 0, 1: 10, 2: 5, 3: 5}
     assert draft_rows(app, game_id) == 0
+
+
+def test_a_done_or_went_out_sent_again_neither_fails_nor_applies_twice(
+    app: Flask, client: FlaskClient
+) -> None:
+    # Issue 14: a phone without signal queues its taps and sends them when the signal returns;
+    # an answer lost on the way makes it send one again.
+    game_id = start_game(client, "twelve-step", FOUR)
+    phones = [table_phone(app, game_id, seat) for seat in range(4)]
+    assert hand_post(phones[0], game_id, 0, went_out="1")[0] == 303
+    assert hand_post(phones[0], game_id, 0, went_out="1")[0] == 303  # again: still Ann out
+    assert hand_post(phones[1], game_id, 1, cards="K Q", done="made")[0] == 303
+    assert hand_post(phones[1], game_id, 1, cards="K Q", done="made")[0] == 303
+    assert hand_post(phones[2], game_id, 2, cards="5", done="not")[0] == 303
+    assert rounds_of(app, game_id) == []
+    assert hand_post(phones[3], game_id, 3, cards="9 9", done="not")[0] == 303
+    stored = rounds_of(app, game_id)
+    assert len(stored) == 1 and points_by_seat(stored[0]) == {0: 0, 1: 20, 2: 5, 3: 10}
+    # Round 1 is stored: its "done" and "went out" sent again show it, store nothing, and
+    # write nothing into round 2.
+    for phone, seat, fields in (
+        (phones[3], 3, {"cards": "9 9", "done": "not"}),
+        (phones[0], 0, {"went_out": "1"}),
+    ):
+        answer = phone.post(
+            f"/games/{game_id}/hand", data={"number": "1", "seat": str(seat), **fields}
+        )
+        assert answer.status_code == 303 and answer.headers["Location"].endswith("/hand")
+        page = text(phone.get(f"/games/{game_id}/hand"))
+        assert "Round 1 is stored already." in page and "Round 1: Ann went out" in page
+    assert len(rounds_of(app, game_id)) == 1 and draft_rows(app, game_id) == 0
+    # A card tap meant for round 1 is still refused as late (409): it is no "done".
+    status, page = hand_post(phones[1], game_id, 1, cards="K", add="Q")
+    assert status == 409 and "Round 1 was stored meanwhile" in page
+
+
+def test_the_phone_script_sends_its_typing_and_gets_the_chips_and_points(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    ann, ben = table_phone(app, game_id, 0), table_phone(app, game_id, 1)
+    hand_post(ann, game_id, 0, went_out="1")
+    data = {"number": "1", "seat": "1", "cards": "K JK", "preview": "cards"}
+    answer = ben.post(f"/games/{game_id}/hand", data=data, headers=HTMX)
+    body = text(answer)
+    assert answer.status_code == 200 and body.lstrip().startswith('<div id="my-cards"')
+    assert 'value="K JK"' in body and "60" in body and body.count('name="remove"') == 2
+    with app.app_context(), scope.household(family_id(app)):
+        game = db.session.get(Game, game_id)
+        assert game is not None and drafts.draft_of(game).seats[1].cards == "K JK"
+        db.session.remove()
