@@ -237,7 +237,10 @@ const outbox = (() => {
       return { outcome: "unsent" };
     }
     const to = response.headers.get("HX-Redirect");
-    if (to) return { outcome: "stored", to };
+    // Stored is a 2xx naming the scoreboard; a 401 names the sign-in page (the session ended
+    // while the save waited): kept, to send once someone signs in again.
+    if (to && response.ok) return { outcome: "stored", to };
+    if (response.status === 401) return { outcome: "unsent" };
     const html = await response.text();
     const form = new DOMParser().parseFromString(html, "text/html").getElementById(ROUND_FORM);
     if (!form && response.status >= 500) return { outcome: "unsent" };
@@ -379,6 +382,7 @@ const outbox = (() => {
 //   one for a round stored meanwhile with the stored round.
 (() => {
   const FORM = "my-hand-form";
+  const LOGIN_PATH = "/login";
   const KEPT_NOTE = "Kept on this phone; will send when the signal returns.";
   const PREFIX = "scorekeeper:hand:";
   const handForm = () => document.getElementById(FORM);
@@ -558,8 +562,14 @@ const outbox = (() => {
       return { outcome: "unsent" };
     }
     if (response.status >= 500) return { outcome: "unsent" };
+    // Stored is the hand page again, reached by the answer's redirect. The sign-in page (the
+    // phone's session ended while the tap waited) keeps the tap; any other page (the seat
+    // picker, say) is shown, and says why.
+    const landed = new URL(response.url, window.location.href).pathname;
+    if (landed === LOGIN_PATH) return { outcome: "unsent" };
     const page = new DOMParser().parseFromString(html, "text/html");
-    const outcome = response.redirected && response.ok ? "stored" : "refused";
+    const home = new URL(save.action, window.location.href).pathname;
+    const outcome = response.redirected && response.ok && landed === home ? "stored" : "refused";
     return { outcome, url: response.url, section: page.getElementById("my-hand"), main: page.getElementById("main") };
   };
   const settle = (save, answer) => {

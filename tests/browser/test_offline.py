@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
+from .conftest import (
+    _page,
+    fits_width,
+    screenshot,
+    serious_accessibility_violations,
+    sign_in_cookie,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -283,3 +289,42 @@ def test_the_round_form_reloads_without_signal_with_its_typing_and_saves_later(
     assert len(rounds) == 1 and rounds[0]["went_out"] == "Yul"
     assert rounds[0]["players"]["Xia"]["cards"] == "JK"
     page.problems[:] = [p for p in page.problems if not any(n in p for n in OFFLINE_NOISE)]
+
+
+def test_a_save_waiting_while_the_session_ended_is_kept_not_dropped(
+    browser: Any, live_server: str
+) -> None:
+    """The session ends while a save waits for the signal (signed out elsewhere, a password
+    changed): the answer names the sign-in page (401), which is no "stored": the save stays on
+    the phone, and goes once the phone is signed in again."""
+    cookie = sign_in_cookie(live_server)
+    pages = _page(browser, live_server, SMALL, cookie)
+    page = next(pages)
+    board = _start(page)
+    page.goto(f"{board}/rounds/new")
+    page.locator("fieldset.went-out label.choice", has_text="Xia").click()
+    page.fill("#hands-0-cards", "K K")
+    page.fill("#hands-2-cards", "7")
+    page.context.set_offline(True)
+    page.click("button.save-round")
+    expect(page.get_by_text(QUEUED)).to_be_visible()
+
+    kept = [c for c in page.context.cookies() if c["name"] == "session"]
+    page.context.clear_cookies()  # the session is gone
+    page.context.set_offline(False)  # the "online" event sends it: 401
+    page.wait_for_timeout(1500)
+    assert len(_queued(page)) == 1  # kept, though the phone was sent to sign in
+
+    page.context.add_cookies(kept)
+    page.goto(board)  # signed in again: every page sends what is waiting
+    for _ in range(50):
+        if not _queued(page):
+            break
+        page.wait_for_timeout(200)
+    assert _queued(page) == []
+    rounds = _rounds(page, board)
+    assert len(rounds) == 1 and rounds[0]["players"]["Wyn"]["cards"] == "K K"
+    page.problems[:] = [
+        p for p in page.problems if not any(n in p for n in (*OFFLINE_NOISE, "401"))
+    ]
+    next(pages, None)
