@@ -44,14 +44,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
+    csrf.init_app(app)
     login_manager.init_app(app)
     login_manager.session_protection = None  # sessions are ended server-side instead
     limiter.init_app(app)
     access.init_app(app)
-    # After the gate: a form sent by nobody signed in (a save kept on a phone while its session
-    # ended) is told to sign in (401), not that its token is stale (400), which the phone would
-    # take for a refusal of the round itself.
-    csrf.init_app(app)
     compress.init_app(app)
     security.init_app(app)
     assets.init_app(app)

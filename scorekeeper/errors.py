@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response, request, url_for
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import (
@@ -12,9 +12,10 @@ from werkzeug.exceptions import (
     RequestEntityTooLarge,
 )
 
+from .access import signed_in_or_let_in
 from .extensions import db
 from .limits import size_in_words
-from .web import render
+from .web import is_htmx, render
 
 MESSAGES = {
     400: "That request could not be understood.",
@@ -31,7 +32,14 @@ def init_app(app: Flask) -> None:
             "This form has expired or did not come from this app. "
             "Reload the page and try again; nothing was saved."
         )
-        return render("error.html", "_error.html", status=400, code=400, message=message)
+        answer = render("error.html", "_error.html", status=400, code=400, message=message)
+        if is_htmx() and not signed_in_or_let_in():
+            # Nobody is signed in any more (a save kept on a phone while its session ended):
+            # the phone is to sign in, and keeps what it was sending (app.js reads this).
+            answer.headers["HX-Redirect"] = url_for(
+                "accounts.login", next=request.full_path.rstrip("?")
+            )
+        return answer
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(error: RequestEntityTooLarge) -> Response:

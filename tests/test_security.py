@@ -63,3 +63,20 @@ def test_unsupported_methods_get_a_clear_4xx(client: FlaskClient, method: str) -
     answer = client.open("/", method=method)
     assert answer.status_code == 405
     assert "cannot be used that way" in answer.get_data(as_text=True)
+
+
+def test_a_form_token_gone_with_its_session_names_the_sign_in_page(app: Flask) -> None:
+    """A save kept on a phone while its session ended comes back without a token of any
+    session: refused (400), and, for app.js, naming the sign-in page so the phone keeps the
+    save to send after signing in. A member signed in with a stale token is not sent there."""
+    from .conftest import signed_in
+
+    member = signed_in(app, "ann")
+    app.config["WTF_CSRF_ENABLED"] = True
+    htmx = {"HX-Request": "true"}
+    stranger = app.test_client().post("/games/1/rounds/new", data={"save": "1"}, headers=htmx)
+    assert stranger.status_code == 400
+    assert stranger.headers["HX-Redirect"].startswith("/login")
+    stale = member.post("/games/1/rounds/new", data={"save": "1"}, headers=htmx)
+    assert stale.status_code == 400
+    assert "HX-Redirect" not in stale.headers

@@ -237,10 +237,11 @@ const outbox = (() => {
       return { outcome: "unsent" };
     }
     const to = response.headers.get("HX-Redirect");
-    // Stored is a 2xx naming the scoreboard; a 401 names the sign-in page (the session ended
-    // while the save waited): kept, to send once someone signs in again.
+    // Stored is a 2xx naming the scoreboard. A refusal naming the sign-in page (401, or a 400
+    // for a session gone with its form token) means the session ended while the save waited:
+    // kept, to send once someone signs in again.
     if (to && response.ok) return { outcome: "stored", to };
-    if (response.status === 401) return { outcome: "unsent" };
+    if (to || response.status === 401) return { outcome: "unsent" };
     const html = await response.text();
     const form = new DOMParser().parseFromString(html, "text/html").getElementById(ROUND_FORM);
     if (!form && response.status >= 500) return { outcome: "unsent" };

@@ -311,7 +311,7 @@ def test_a_save_waiting_while_the_session_ended_is_kept_not_dropped(
 
     kept = [c for c in page.context.cookies() if c["name"] == "session"]
     page.context.clear_cookies()  # the session is gone
-    page.context.set_offline(False)  # the "online" event sends it: 401
+    page.context.set_offline(False)  # the "online" event sends it: refused, naming sign-in
     page.wait_for_timeout(1500)
     assert len(_queued(page)) == 1  # kept, though the phone was sent to sign in
 
@@ -325,6 +325,6 @@ def test_a_save_waiting_while_the_session_ended_is_kept_not_dropped(
     rounds = _rounds(page, board)
     assert len(rounds) == 1 and rounds[0]["players"]["Wyn"]["cards"] == "K K"
     page.problems[:] = [
-        p for p in page.problems if not any(n in p for n in (*OFFLINE_NOISE, "401"))
+        p for p in page.problems if not any(n in p for n in (*OFFLINE_NOISE, "400", "401"))
     ]
     next(pages, None)
