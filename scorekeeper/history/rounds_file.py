@@ -17,6 +17,7 @@ another's; access is the route's (``@requires``).
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 import tempfile
@@ -58,8 +59,12 @@ def key(household_id: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def path_of(household_id: int, digest: str) -> Path:
-    return folder() / f"rounds-{household_id}-{digest}.csv"
+def path_of(household_id: int, digest: str, gzipped: bool = False) -> Path:
+    return folder() / f"rounds-{household_id}-{digest}.csv{'.gz' if gzipped else ''}"
+
+
+def _accepts_gzip() -> bool:
+    return request.accept_encodings.quality("gzip") > 0
 
 
 def download(filename: str) -> Response:
@@ -69,10 +74,14 @@ def download(filename: str) -> Response:
     if not isinstance(household, int) or household == scope.NOBODY:
         return _stream(backup.csv_lines(), filename)  # not reached through the route
     digest = key(household)
-    etag = f"rounds-{household}-{digest}"
-    if request.if_none_match.contains(etag):
+    gzipped = _accepts_gzip()
+    etag = f"rounds-{household}-{digest}{'-gz' if gzipped else ''}"
+    # Flask-Compress, compressing the file on the way for a phone taking deflate, br or zstd
+    # but not gzip, sends the ETag with ":<algorithm>" added: the same file.
+    held = {tag.partition(":")[0] for tag in request.if_none_match.as_set()}
+    if etag in held:
         return _headers(Response(status=304), etag)
-    path = path_of(household, digest)
+    path = path_of(household, digest, gzipped)
     try:
         response = send_file(
             path,
@@ -83,16 +92,19 @@ def download(filename: str) -> Response:
             conditional=True,
             max_age=None,
         )
+        if gzipped:
+            response.content_encoding = "gzip"
     except FileNotFoundError:
+        # Built now, and sent as it is built: not compressed, so no gzip ETag either.
+        etag = f"rounds-{household}-{digest}"
         response = _stream(_build(household, digest), filename)
-        response.set_etag(etag)
     return _headers(response, etag)
 
 
 def _headers(response: Response, etag: str) -> Response:
     response.set_etag(etag)
     response.headers["Cache-Control"] = "private, no-cache"
-    response.vary.add("Cookie")
+    response.vary.update(("Cookie", "Accept-Encoding"))
     return response
 
 
@@ -103,40 +115,49 @@ def _stream(chunks: Iterator[str] | Iterator[bytes], filename: str) -> Response:
 
 
 def _build(household_id: int, digest: str) -> Iterator[bytes]:
-    """The CSV, chunk by chunk as it is read, written to a temporary file beside the kept ones
-    on the way; the file takes its place when the whole CSV was read and nothing changed."""
+    """The CSV, chunk by chunk as it is read, written on the way to two temporary files beside
+    the kept ones, as it is and gzipped (sent to the phones that take gzip: a tenth of the
+    size); they take their places when the whole CSV was read and nothing changed."""
     place = folder()
     place.mkdir(mode=0o700, parents=True, exist_ok=True)
-    # mkstemp makes the file 0600.
-    descriptor, temporary = tempfile.mkstemp(
-        prefix=f".rounds-{household_id}-", suffix=".part", dir=place
-    )
+    # mkstemp makes the files 0600.
+    temporaries = [
+        tempfile.mkstemp(prefix=f".rounds-{household_id}-", suffix=".part", dir=place)
+        for _ in range(2)
+    ]
     complete = False
     try:
-        with os.fdopen(descriptor, "wb") as out:
+        with (
+            os.fdopen(temporaries[0][0], "wb") as plain,
+            os.fdopen(temporaries[1][0], "wb") as packed,
+            gzip.GzipFile(fileobj=packed, mode="wb", compresslevel=6, mtime=0) as zipped,
+        ):
             for text in backup.csv_lines():
                 chunk = text.encode("utf-8")
-                out.write(chunk)
+                plain.write(chunk)
+                zipped.write(chunk)
                 yield chunk
         complete = True
     finally:
         # Stopped half-way (the phone went away), or a write came in while it was read: not kept.
         if complete and key(household_id) == digest:
+            os.replace(temporaries[1][1], path_of(household_id, digest, gzipped=True))
             target = path_of(household_id, digest)
-            os.replace(temporary, target)
-            _remove_others(household_id, target)
-        else:
+            os.replace(temporaries[0][1], target)
+            _remove_others(household_id, digest)
+        for _, temporary in temporaries:
             Path(temporary).unlink(missing_ok=True)
 
 
-def _remove_others(household_id: int, kept: Path) -> None:
+def _remove_others(household_id: int, digest: str) -> None:
     """The household's older files, and anyone's half-written file left long ago. (A file being
     sent as it goes stays readable to the request sending it.)"""
     now = time.time()
-    for other in kept.parent.glob(f"rounds-{household_id}-*.csv"):
-        if other != kept:
+    place = folder()
+    for other in place.glob(f"rounds-{household_id}-*.csv*"):
+        if not other.name.startswith(f"rounds-{household_id}-{digest}."):
             other.unlink(missing_ok=True)
-    for part in kept.parent.glob(".rounds-*.part"):
+    for part in place.glob(".rounds-*.part"):
         try:
             if now - part.stat().st_mtime > STALE_PART_SECONDS:
                 part.unlink(missing_ok=True)

@@ -5,13 +5,15 @@ the bin counts for, so that no page aggregates over every game, seat or hand:
 
 - a game's ``GameStat`` and ``SeatStat`` rows are rewritten from that one game whenever it
   changes (cheap: one game), and removed while it is in the bin;
-- each ``PlayerStat`` row is then recomputed from that player's ``SeatStat`` rows (read by
-  ``ix_seat_stats_player``) for every player of the game, before and after the change.
+- each ``PlayerStat`` row is then recomputed from that player's ``SeatStat`` rows for every
+  player of the game, before and after the change (``_player_rows``: a few aggregates grouped
+  by player and one ordered read of their finished seat rows, for all of them at once).
 
 The hook is ``scoreboard.bump`` (and ``bump_games``), which every write to a game calls before
 its commit: it marks the game, and the session's ``before_commit`` brings the statistics up to
-date in the same transaction; a rollback forgets the marks. A household's rows are rebuilt in
-one pass by ``rebuild`` (after a restore, and by the migration that made the tables).
+date in the same transaction; a rollback forgets the marks. A household's rows are rebuilt by
+``rebuild`` (after a restore, and by the migration that made the tables) in a few set-based
+passes: its games a chunk at a time, then every player's row by the same ``_player_rows``.
 
 Everything here is Core on the session's connection, so the household is named explicitly in
 every statement (``scope.py`` does not reach Core statements).

@@ -4,6 +4,7 @@ household's file is its own."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import random
@@ -138,3 +139,30 @@ def test_a_download_stopped_half_way_keeps_no_file(
     folder = Path(app.instance_path, rounds_file.FOLDER)
     assert not _kept(app, household)
     assert not list(folder.glob(".rounds-*.part"))
+
+
+def test_a_phone_taking_gzip_gets_the_kept_file_gzipped(app: Flask, client: FlaskClient) -> None:
+    household = family_id(app)
+    _played(client, ["Ann", "Ben"])
+    built = client.get(URL, headers={"Accept-Encoding": "gzip"})
+    # The first download is sent as it is built, not compressed.
+    assert built.status_code == 200 and built.content_encoding is None
+    assert built.data == _fresh(app, household)
+    packed = client.get(URL, headers={"Accept-Encoding": "gzip, deflate"})
+    assert packed.status_code == 200 and packed.content_encoding == "gzip"
+    assert gzip.decompress(packed.data) == _fresh(app, household)
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    plain = client.get(URL)
+    assert plain.content_encoding is None and plain.data == _fresh(app, household)
+    # Each form has its own ETag: the plain one's is no use for the gzipped one.
+    assert packed.get_etag()[0] != plain.get_etag()[0]
+    held = client.get(
+        URL,
+        headers={"Accept-Encoding": "gzip", "If-None-Match": f'"{packed.get_etag()[0]}"'},
+    )
+    assert held.status_code == 304
+    mismatch = client.get(
+        URL,
+        headers={"Accept-Encoding": "gzip", "If-None-Match": f'"{plain.get_etag()[0]}"'},
+    )
+    assert mismatch.status_code == 200 and mismatch.content_encoding == "gzip"
