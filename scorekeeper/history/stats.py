@@ -21,14 +21,27 @@ every statement (``scope.py`` does not reach Core statements).
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, and_, case, delete, event, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Text,
+    and_,
+    case,
+    cast,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from .. import scope
@@ -584,6 +597,19 @@ def refresh_players(
 CHUNK = 2000
 
 
+class _Game(NamedTuple):
+    """A game as ``_rows_of_game`` reads it (``_GAME_COLUMNS``)."""
+
+    id: int
+    household_id: int
+    status: str
+    started: datetime
+    rules_slug: str
+    rules_name: str
+    round_count: int | None
+    rules: Any
+
+
 def rebuild(household_id: int, connection: Connection | None = None) -> None:
     """Recompute every kept statistic of one household (after a restore) in a few set-based
     passes: the games' rows a chunk of games at a time (three reads and three bulk inserts
@@ -595,10 +621,13 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
         connection = db.session.connection()
     for table in (player_stats, seat_contracts, seat_stats, game_stats):
         connection.execute(delete(table).where(table.c.household_id == household_id))
+    # A household's games share a few rule sets: each one's JSON is read once.
+    rule_sets: dict[str | None, Any] = {}
+    columns = [column for column in _GAME_COLUMNS if column is not games_t.c.rules]
     last = 0
     while True:
-        games = connection.execute(
-            select(*_GAME_COLUMNS)
+        found = connection.execute(
+            select(*columns, cast(games_t.c.rules, Text).label("rules_text"))
             .where(
                 games_t.c.household_id == household_id,
                 games_t.c.deleted_at.is_(None),
@@ -607,9 +636,15 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
             .order_by(games_t.c.id)
             .limit(CHUNK)
         ).all()
-        if not games:
+        if not found:
             break
-        last = games[-1].id
+        last = found[-1].id
+        games = []
+        for game in found:
+            text = game.rules_text
+            if text not in rule_sets:
+                rule_sets[text] = json.loads(text) if text is not None else None
+            games.append(_Game(*game[:-1], rules=rule_sets[text]))
         chunk = (
             seats_t.c.household_id == household_id,
             seats_t.c.game_id.between(games[0].id, last),
@@ -617,10 +652,20 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
         seats_by_game: dict[int, list[Any]] = defaultdict(list)
         for seat in connection.execute(select(*_SEAT_COLUMNS).where(*chunk)):
             seats_by_game[seat.game_id].append(seat)
-        contracts = _contracts_of(
-            connection,
-            hands_t.c.household_id == household_id,
-            hands_t.c.seat_id.in_(select(seats_t.c.id).where(*chunk)),
+        # Contracts are kept only where each player keeps their own.
+        keeping = [game.id for game in games if kept_contract(game.rules, game.rules_slug)]
+        contracts = (
+            _contracts_of(
+                connection,
+                hands_t.c.household_id == household_id,
+                hands_t.c.seat_id.in_(
+                    select(seats_t.c.id).where(
+                        seats_t.c.household_id == household_id, seats_t.c.game_id.in_(keeping)
+                    )
+                ),
+            )
+            if keeping
+            else {}
         )
         rows: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "contracts": []}
         for game in games:
