@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import (
     Connection,
+    Integer,
     Text,
     and_,
     case,
@@ -39,6 +40,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    literal,
     select,
     update,
 )
@@ -593,6 +595,34 @@ def refresh_players(
 # --- a whole household ---------------------------------------------------------------------------
 
 
+def _insert_contracts(connection: Connection, household_id: int, game_ids: list[int]) -> None:
+    """The ``seat_contracts`` rows of these games (all kept-contract games out of the bin), as
+    ``_rows_of_game`` makes them: per seat and contract, its rounds and those it was made."""
+    seat = seats_t
+    hand = hands_t
+    connection.execute(
+        insert(seat_contracts).from_select(
+            ["household_id", "game_id", "player_id", "contract", "rounds", "made"],
+            select(
+                literal(household_id, Integer),
+                seat.c.game_id,
+                seat.c.player_id,
+                hand.c.contract,
+                func.count(),
+                func.count(case((hand.c.made_contract, 1))),
+            )
+            .select_from(hand)
+            .join(seat, seat.c.id == hand.c.seat_id)
+            .where(
+                seat.c.household_id == household_id,
+                hand.c.household_id == household_id,
+                seat.c.game_id.in_(game_ids),
+            )
+            .group_by(seat.c.id, seat.c.game_id, seat.c.player_id, hand.c.contract),
+        )
+    )
+
+
 # Games read and written at a time by ``rebuild``: memory stays flat whatever the household.
 CHUNK = 2000
 
@@ -612,8 +642,9 @@ class _Game(NamedTuple):
 
 def rebuild(household_id: int, connection: Connection | None = None) -> None:
     """Recompute every kept statistic of one household (after a restore) in a few set-based
-    passes: the games' rows a chunk of games at a time (three reads and three bulk inserts
-    each), then every player's row at once (``_player_rows``)."""
+    passes: the games' rows a chunk of games at a time (two reads, two bulk inserts and one
+    INSERT ... SELECT of the contracts each), then every player's row at once
+    (``_player_rows``)."""
     if connection is None:
         from ..extensions import db
 
@@ -652,36 +683,21 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
         seats_by_game: dict[int, list[Any]] = defaultdict(list)
         for seat in connection.execute(select(*_SEAT_COLUMNS).where(*chunk)):
             seats_by_game[seat.game_id].append(seat)
-        # Contracts are kept only where each player keeps their own.
+        # Contracts are kept only where each player keeps their own: counted and written by
+        # the database in one statement, no row of them passing through Python.
         keeping = [game.id for game in games if kept_contract(game.rules, game.rules_slug)]
-        contracts = (
-            _contracts_of(
-                connection,
-                hands_t.c.household_id == household_id,
-                hands_t.c.seat_id.in_(
-                    select(seats_t.c.id).where(
-                        seats_t.c.household_id == household_id, seats_t.c.game_id.in_(keeping)
-                    )
-                ),
-            )
-            if keeping
-            else {}
-        )
-        rows: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "contracts": []}
+        if keeping:
+            _insert_contracts(connection, household_id, keeping)
+        game_rows: list[dict[str, Any]] = []
+        seat_rows: list[dict[str, Any]] = []
         for game in games:
-            game_row, seat_rows, contract_rows = _rows_of_game(
-                game, seats_by_game.get(game.id, []), contracts
-            )
-            rows["games"].append(game_row)
-            rows["seats"] += seat_rows
-            rows["contracts"] += contract_rows
-        for table, kept in (
-            (game_stats, rows["games"]),
-            (seat_stats, rows["seats"]),
-            (seat_contracts, rows["contracts"]),
-        ):
-            if kept:
-                connection.execute(insert(table), kept)
+            # No contracts given: they are in already.
+            game_row, its_seats, _ = _rows_of_game(game, seats_by_game.get(game.id, []), {})
+            game_rows.append(game_row)
+            seat_rows += its_seats
+        connection.execute(insert(game_stats), game_rows)
+        if seat_rows:
+            connection.execute(insert(seat_stats), seat_rows)
     _insert_players(connection, _player_rows(connection, household_id, None, None, {}))
     _bump_version(connection, household_id)
 
