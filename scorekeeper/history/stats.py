@@ -5,13 +5,15 @@ the bin counts for, so that no page aggregates over every game, seat or hand:
 
 - a game's ``GameStat`` and ``SeatStat`` rows are rewritten from that one game whenever it
   changes (cheap: one game), and removed while it is in the bin;
-- each ``PlayerStat`` row is then recomputed from that player's ``SeatStat`` rows (read by
-  ``ix_seat_stats_player``) for every player of the game, before and after the change.
+- each ``PlayerStat`` row is then recomputed from that player's ``SeatStat`` rows for every
+  player of the game, before and after the change (``_player_rows``: a few aggregates grouped
+  by player and one ordered read of their finished seat rows, for all of them at once).
 
 The hook is ``scoreboard.bump`` (and ``bump_games``), which every write to a game calls before
 its commit: it marks the game, and the session's ``before_commit`` brings the statistics up to
-date in the same transaction; a rollback forgets the marks. A household's rows are rebuilt in
-one pass by ``rebuild`` (after a restore, and by the migration that made the tables).
+date in the same transaction; a rollback forgets the marks. A household's rows are rebuilt by
+``rebuild`` (after a restore, and by the migration that made the tables) in a few set-based
+passes: its games a chunk at a time, then every player's row by the same ``_player_rows``.
 
 Everything here is Core on the session's connection, so the household is named explicitly in
 every statement (``scope.py`` does not reach Core statements).
@@ -19,14 +21,29 @@ every statement (``scope.py`` does not reach Core statements).
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, and_, case, delete, event, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Integer,
+    Text,
+    and_,
+    case,
+    cast,
+    delete,
+    event,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from .. import scope
@@ -325,46 +342,10 @@ _RESULT_COLUMNS = (
 )
 
 
-def _head_to_head(connection: Connection, household_id: int, player_id: int) -> list[list[int]]:
-    """[[opponent, finished games together, ahead, behind, level], ...]."""
-    mine = seat_stats.alias("mine")
-    theirs = seat_stats.alias("theirs")
-    rows = connection.execute(
-        select(
-            theirs.c.player_id,
-            func.count(),
-            func.count(case((mine.c.place < theirs.c.place, 1))),
-            func.count(case((mine.c.place > theirs.c.place, 1))),
-            func.count(case((mine.c.place == theirs.c.place, 1))),
-        )
-        .select_from(mine)
-        .join(
-            theirs,
-            and_(theirs.c.game_id == mine.c.game_id, theirs.c.player_id != mine.c.player_id),
-        )
-        .where(
-            mine.c.household_id == household_id,
-            mine.c.player_id == player_id,
-            mine.c.status == FINISHED,
-        )
-        .group_by(theirs.c.player_id)
-        .order_by(theirs.c.player_id)
-    )
-    return [[int(value) for value in row] for row in rows]
-
-
-def _streaks(connection: Connection, household_id: int, player_id: int) -> list[list[Any]]:
-    """The player's three longest runs of finished games won in a row (of two or more),
-    longest first, then latest first: [[length, first start, last start], ...]."""
-    rows = connection.execute(
-        select(seat_stats.c.is_winner, seat_stats.c.started)
-        .where(
-            seat_stats.c.household_id == household_id,
-            seat_stats.c.player_id == player_id,
-            seat_stats.c.status == FINISHED,
-        )
-        .order_by(seat_stats.c.started, seat_stats.c.game_id)
-    )
+def _runs(rows: Iterable[tuple[bool, datetime]]) -> list[list[Any]]:
+    """The three longest runs of finished games won in a row (of two or more) in ``rows``
+    (won, started) in order of play, longest first, then latest first:
+    [[length, first start, last start], ...]."""
     runs: list[tuple[int, datetime, datetime]] = []
     length, first, last = 0, None, None
     for won, started in rows:
@@ -380,23 +361,58 @@ def _streaks(connection: Connection, household_id: int, player_id: int) -> list[
     return [[n, first.isoformat(), last.isoformat()] for n, first, last in runs[:TOP]]
 
 
+def _finished_parts(rows: list[Any]) -> dict[str, Any]:
+    """Best, worst, lowest, highest and streaks of one player from all their finished seat
+    rows in order of play (started, game): the order the queries these replace asked for, the
+    position in ``rows`` standing in for (started, game)."""
+    scored = [(n, row) for n, row in enumerate(rows) if row.round_count > 0]
+    best = min(scored, key=lambda item: (item[1].total, -item[0]), default=None)
+    worst = min(scored, key=lambda item: (-item[1].total, -item[0]), default=None)
+    lowest = sorted(scored, key=lambda item: (item[1].total, item[0]))[:TOP]
+    highest = sorted(scored, key=lambda item: (-item[1].total, item[0]))[:TOP]
+    return {
+        "best": _result(best[1]) if best else None,
+        "worst": _result(worst[1]) if worst else None,
+        # Each player's own best candidates: the family's best are among them.
+        "lowest": [_result(row) for _, row in lowest],
+        "highest": [_result(row) for _, row in highest],
+        "streaks": _runs((bool(row.is_winner), row.started) for row in rows),
+    }
+
+
 # What only finished games decide: kept as it was while none of the player's finished games
 # changed (a round saved in a game still being played, the common write).
 FINISHED_PARTS = ("head_to_head", "best", "worst", "lowest", "highest", "streaks")
 
 
-def _player_row(
+def _player_rows(
     connection: Connection,
     household_id: int,
-    player_id: int,
-    kept_detail: dict[str, Any] | None = None,
-) -> dict[str, Any] | None:
-    """The player's ``player_stats`` row from their kept seat rows: a few indexed aggregates
-    and ordered reads, none of them over anyone else's games. ``kept_detail``: the row's
-    detail as it was, whose parts over finished games are still right."""
-    mine = (seat_stats.c.household_id == household_id, seat_stats.c.player_id == player_id)
-    groups = connection.execute(
+    player_ids: list[int] | None,
+    whole: set[int] | None,
+    kept_details: dict[int, dict[str, Any]],
+) -> Iterator[dict[str, Any]]:
+    """The ``player_stats`` rows of these players (None: every player of the household) from
+    their kept seat rows, all players at once: three aggregates grouped by player and one
+    ordered read of their finished seat rows (never a query per player). ``whole`` (None:
+    all) names the players whose parts over finished games are computed; the others keep
+    those parts from ``kept_details`` (their row's detail as it was)."""
+
+    def chosen(column: Any) -> tuple[Any, ...]:
+        return () if player_ids is None else (column.in_(player_ids),)
+
+    mine = (seat_stats.c.household_id == household_id, *chosen(seat_stats.c.player_id))
+    existing = set(
+        connection.execute(
+            select(players_t.c.id).where(
+                players_t.c.household_id == household_id, *chosen(players_t.c.id)
+            )
+        ).scalars()
+    )
+    groups: dict[int, list[Any]] = defaultdict(list)
+    for player_id, *group in connection.execute(
         select(
+            seat_stats.c.player_id,
             seat_stats.c.rules_slug,
             seat_stats.c.status,
             func.max(seat_stats.c.rules_name),
@@ -407,10 +423,106 @@ def _player_row(
             func.max(seat_stats.c.started),
         )
         .where(*mine)
-        .group_by(seat_stats.c.rules_slug, seat_stats.c.status)
-    ).all()
-    if not groups:
-        return None
+        .group_by(seat_stats.c.player_id, seat_stats.c.rules_slug, seat_stats.c.status)
+    ):
+        if player_id in existing:
+            groups[player_id].append(group)
+    contracts: dict[int, list[list[int]]] = defaultdict(list)
+    for player_id, *contract in connection.execute(
+        select(
+            seat_contracts.c.player_id,
+            seat_contracts.c.contract,
+            func.count(),
+            func.sum(seat_contracts.c.rounds),
+            func.sum(seat_contracts.c.made),
+        )
+        .where(seat_contracts.c.household_id == household_id, *chosen(seat_contracts.c.player_id))
+        .group_by(seat_contracts.c.player_id, seat_contracts.c.contract)
+        .order_by(seat_contracts.c.player_id, seat_contracts.c.contract)
+    ):
+        contracts[player_id].append([int(value) for value in contract])
+    finished_parts: dict[int, dict[str, Any]] = {}
+    wanted = sorted(groups) if whole is None else sorted(set(groups) & whole)
+    if wanted:
+        finished_parts = _finished_of(connection, household_id, wanted, player_ids is None)
+    for player_id in sorted(groups):
+        row = _aggregate_row(household_id, player_id, groups[player_id], contracts[player_id])
+        if whole is None or player_id in whole:
+            parts = finished_parts.get(player_id) or _finished_parts([])
+            row["detail"].update({"head_to_head": [], **parts})
+        else:
+            kept = kept_details.get(player_id) or {}
+            row["detail"].update({part: kept.get(part) for part in FINISHED_PARTS})
+        yield row
+
+
+def _finished_of(
+    connection: Connection, household_id: int, player_ids: list[int], everyone: bool
+) -> dict[int, dict[str, Any]]:
+    """The parts over finished games of these players: head to head in one aggregate, the
+    others from one ordered read of their finished seat rows, a player at a time."""
+
+    def chosen(column: Any) -> tuple[Any, ...]:
+        return () if everyone else (column.in_(player_ids),)
+
+    found: dict[int, dict[str, Any]] = {}
+    rows = connection.execute(
+        select(seat_stats.c.player_id, seat_stats.c.round_count, *_RESULT_COLUMNS)
+        .where(
+            seat_stats.c.household_id == household_id,
+            seat_stats.c.status == FINISHED,
+            *chosen(seat_stats.c.player_id),
+        )
+        .order_by(seat_stats.c.player_id, seat_stats.c.started, seat_stats.c.game_id)
+        .execution_options(yield_per=2000)
+    )
+    current: int | None = None
+    theirs_rows: list[Any] = []
+    for row in rows:
+        if row.player_id != current:
+            if current is not None:
+                found[current] = _finished_parts(theirs_rows)
+            current, theirs_rows = row.player_id, []
+        theirs_rows.append(row)
+    if current is not None:
+        found[current] = _finished_parts(theirs_rows)
+    rows.close()
+    mine = seat_stats.alias("mine")
+    theirs = seat_stats.alias("theirs")
+    head_to_head: dict[int, list[list[int]]] = defaultdict(list)
+    for player_id, *counts in connection.execute(
+        select(
+            mine.c.player_id,
+            theirs.c.player_id,
+            func.count(),
+            func.count(case((mine.c.place < theirs.c.place, 1))),
+            func.count(case((mine.c.place > theirs.c.place, 1))),
+            func.count(case((mine.c.place == theirs.c.place, 1))),
+        )
+        .select_from(mine)
+        .join(
+            theirs,
+            and_(theirs.c.game_id == mine.c.game_id, theirs.c.player_id != mine.c.player_id),
+        )
+        .where(
+            mine.c.household_id == household_id,
+            mine.c.status == FINISHED,
+            *chosen(mine.c.player_id),
+        )
+        .group_by(mine.c.player_id, theirs.c.player_id)
+        .order_by(mine.c.player_id, theirs.c.player_id)
+    ):
+        head_to_head[player_id].append([int(value) for value in counts])
+    for player_id in player_ids:
+        parts = found.setdefault(player_id, _finished_parts([]))
+        parts["head_to_head"] = head_to_head.get(player_id, [])
+    return found
+
+
+def _aggregate_row(
+    household_id: int, player_id: int, groups: list[Any], contracts: list[list[int]]
+) -> dict[str, Any]:
+    """A ``player_stats`` row's counts from its groups (by rules and status)."""
     by_rules: dict[str, list[Any]] = {}
     statuses: dict[str, int] = defaultdict(int)
     last_played: datetime | None = None
@@ -425,21 +537,7 @@ def _player_row(
         kept[6] += int(rounds)
         if last_played is None or latest > last_played:
             last_played = latest
-    contracts = connection.execute(
-        select(
-            seat_contracts.c.contract,
-            func.count(),
-            func.sum(seat_contracts.c.rounds),
-            func.sum(seat_contracts.c.made),
-        )
-        .where(
-            seat_contracts.c.household_id == household_id,
-            seat_contracts.c.player_id == player_id,
-        )
-        .group_by(seat_contracts.c.contract)
-        .order_by(seat_contracts.c.contract)
-    )
-    row = {
+    return {
         "household_id": household_id,
         "player_id": player_id,
         "games": sum(statuses.values()),
@@ -450,33 +548,20 @@ def _player_row(
         "last_played": last_played,
         "detail": {
             "by_rules": [by_rules[slug] for slug in sorted(by_rules)],
-            "contracts": [[int(value) for value in row] for row in contracts],
+            "contracts": contracts,
         },
     }
-    if kept_detail is not None:
-        row["detail"].update({part: kept_detail.get(part) for part in FINISHED_PARTS})
-        return row
-    scored = (*mine, seat_stats.c.status == FINISHED, seat_stats.c.round_count > 0)
 
-    def results(*order: Any, limit: int) -> list[dict[str, Any]]:
-        stmt = select(*_RESULT_COLUMNS).where(*scored).order_by(*order).limit(limit)
-        return [_result(row) for row in connection.execute(stmt)]
 
-    total, started, game = seat_stats.c.total, seat_stats.c.started, seat_stats.c.game_id
-    best = results(total.asc(), started.desc(), game.desc(), limit=1)
-    worst = results(total.desc(), started.desc(), game.desc(), limit=1)
-    row["detail"].update(
-        {
-            "head_to_head": _head_to_head(connection, household_id, player_id),
-            "best": best[0] if best else None,
-            "worst": worst[0] if worst else None,
-            # Each player's own best candidates: the family's best are among them.
-            "lowest": results(total.asc(), started.asc(), game.asc(), limit=TOP),
-            "highest": results(total.desc(), started.asc(), game.asc(), limit=TOP),
-            "streaks": _streaks(connection, household_id, player_id),
-        }
-    )
-    return row
+def _insert_players(connection: Connection, rows: Iterable[dict[str, Any]]) -> None:
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= 1000:
+            connection.execute(insert(player_stats), batch)
+            batch = []
+    if batch:
+        connection.execute(insert(player_stats), batch)
 
 
 def refresh_players(
@@ -501,30 +586,65 @@ def refresh_players(
             )
         )
     }
+    # Without a row to keep them from, a player's parts over finished games are computed.
+    whole |= set(ids) - set(was)
     connection.execute(delete(player_stats).where(*where))
-    existing = set(
-        connection.execute(
-            select(players_t.c.id).where(
-                players_t.c.household_id == household_id, players_t.c.id.in_(ids)
-            )
-        ).scalars()
-    )
-    made = [
-        row
-        for player_id in ids
-        if player_id in existing
-        for row in [_player_row(connection, household_id, player_id, was.get(player_id))]
-        if row is not None
-    ]
-    for start in range(0, len(made), 1000):
-        connection.execute(insert(player_stats), made[start : start + 1000])
+    _insert_players(connection, list(_player_rows(connection, household_id, ids, whole, was)))
 
 
 # --- a whole household ---------------------------------------------------------------------------
 
 
+def _insert_contracts(connection: Connection, household_id: int, game_ids: list[int]) -> None:
+    """The ``seat_contracts`` rows of these games (all kept-contract games out of the bin), as
+    ``_rows_of_game`` makes them: per seat and contract, its rounds and those it was made."""
+    seat = seats_t
+    hand = hands_t
+    connection.execute(
+        insert(seat_contracts).from_select(
+            ["household_id", "game_id", "player_id", "contract", "rounds", "made"],
+            select(
+                literal(household_id, Integer),
+                seat.c.game_id,
+                seat.c.player_id,
+                hand.c.contract,
+                func.count(),
+                func.count(case((hand.c.made_contract, 1))),
+            )
+            .select_from(hand)
+            .join(seat, seat.c.id == hand.c.seat_id)
+            .where(
+                seat.c.household_id == household_id,
+                hand.c.household_id == household_id,
+                seat.c.game_id.in_(game_ids),
+            )
+            .group_by(seat.c.id, seat.c.game_id, seat.c.player_id, hand.c.contract),
+        )
+    )
+
+
+# Games read and written at a time by ``rebuild``: memory stays flat whatever the household.
+CHUNK = 2000
+
+
+class _Game(NamedTuple):
+    """A game as ``_rows_of_game`` reads it (``_GAME_COLUMNS``)."""
+
+    id: int
+    household_id: int
+    status: str
+    started: datetime
+    rules_slug: str
+    rules_name: str
+    round_count: int | None
+    rules: Any
+
+
 def rebuild(household_id: int, connection: Connection | None = None) -> None:
-    """Recompute every kept statistic of one household in one pass (after a restore)."""
+    """Recompute every kept statistic of one household (after a restore) in a few set-based
+    passes: the games' rows a chunk of games at a time (two reads, two bulk inserts and one
+    INSERT ... SELECT of the contracts each), then every player's row at once
+    (``_player_rows``)."""
     if connection is None:
         from ..extensions import db
 
@@ -532,34 +652,53 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
         connection = db.session.connection()
     for table in (player_stats, seat_contracts, seat_stats, game_stats):
         connection.execute(delete(table).where(table.c.household_id == household_id))
-    games = connection.execute(
-        select(*_GAME_COLUMNS).where(
-            games_t.c.household_id == household_id, games_t.c.deleted_at.is_(None)
+    # A household's games share a few rule sets: each one's JSON is read once.
+    rule_sets: dict[str | None, Any] = {}
+    columns = [column for column in _GAME_COLUMNS if column is not games_t.c.rules]
+    last = 0
+    while True:
+        found = connection.execute(
+            select(*columns, cast(games_t.c.rules, Text).label("rules_text"))
+            .where(
+                games_t.c.household_id == household_id,
+                games_t.c.deleted_at.is_(None),
+                games_t.c.id > last,
+            )
+            .order_by(games_t.c.id)
+            .limit(CHUNK)
+        ).all()
+        if not found:
+            break
+        last = found[-1].id
+        games = []
+        for game in found:
+            text = game.rules_text
+            if text not in rule_sets:
+                rule_sets[text] = json.loads(text) if text is not None else None
+            games.append(_Game(*game[:-1], rules=rule_sets[text]))
+        chunk = (
+            seats_t.c.household_id == household_id,
+            seats_t.c.game_id.between(games[0].id, last),
         )
-    ).all()
-    seats_by_game: dict[int, list[Any]] = defaultdict(list)
-    for seat in connection.execute(
-        select(*_SEAT_COLUMNS).where(seats_t.c.household_id == household_id)
-    ):
-        seats_by_game[seat.game_id].append(seat)
-    contracts = _contracts_of(connection, hands_t.c.household_id == household_id)
-    rows: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "contracts": []}
-    for game in games:
-        game_row, seat_rows, contract_rows = _rows_of_game(
-            game, seats_by_game.get(game.id, []), contracts
-        )
-        rows["games"].append(game_row)
-        rows["seats"] += seat_rows
-        rows["contracts"] += contract_rows
-    for table, kept in (
-        (game_stats, rows["games"]),
-        (seat_stats, rows["seats"]),
-        (seat_contracts, rows["contracts"]),
-    ):
-        for start in range(0, len(kept), 5000):
-            connection.execute(insert(table), kept[start : start + 5000])
-    players = {row["player_id"] for row in rows["seats"]}
-    refresh_players(connection, household_id, players)
+        seats_by_game: dict[int, list[Any]] = defaultdict(list)
+        for seat in connection.execute(select(*_SEAT_COLUMNS).where(*chunk)):
+            seats_by_game[seat.game_id].append(seat)
+        # Contracts are kept only where each player keeps their own: counted and written by
+        # the database in one statement, no row of them passing through Python.
+        keeping = [game.id for game in games if kept_contract(game.rules, game.rules_slug)]
+        if keeping:
+            _insert_contracts(connection, household_id, keeping)
+        game_rows: list[dict[str, Any]] = []
+        seat_rows: list[dict[str, Any]] = []
+        for game in games:
+            # No contracts given: they are in already.
+            game_row, its_seats, _ = _rows_of_game(game, seats_by_game.get(game.id, []), {})
+            game_rows.append(game_row)
+            seat_rows += its_seats
+        connection.execute(insert(game_stats), game_rows)
+        if seat_rows:
+            connection.execute(insert(seat_stats), seat_rows)
+    _insert_players(connection, _player_rows(connection, household_id, None, None, {}))
     _bump_version(connection, household_id)
 
 

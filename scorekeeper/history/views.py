@@ -23,7 +23,7 @@ from scorekeeper.access import Permission, requires
 from ..extensions import db
 from ..models import RestoreJob
 from ..web import UNPROCESSABLE, not_modified, page_etag, render, validated
-from . import backup, formatting, records, restores, services
+from . import backup, formatting, records, restores, rounds_file, services
 from .forms import FilterForm, RestoreForm
 from .queries import STATUS_LABELS
 
@@ -123,7 +123,7 @@ def download() -> Response:
 @bp.get("/history/rounds.csv")
 @requires(Permission.VIEW)
 def rounds_csv() -> Response:
-    return _download(backup.csv_lines(), f"scorekeeper-rounds-{_stamp()}.csv", "text/csv")
+    return rounds_file.download(f"scorekeeper-rounds-{_stamp()}.csv")
 
 
 @bp.post("/history/backup")
