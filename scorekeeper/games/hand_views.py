@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, abort, current_app, flash, redirect, request, session, url_for
+from flask import Response, current_app, flash, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
 
@@ -31,6 +31,7 @@ from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 from . import bp, drafts, services
 from .forms import PAD_RANKS, add_card, remove_card
 from .tally import points_of
+from .views import game_or_404
 
 CONFLICT = 409
 NO_CHANGE = 204
@@ -42,13 +43,6 @@ SAVE_FAILED = (
 SEATS_KEY = "seats"
 # A phone remembers its seat at this many games at most (the newest kept).
 SEATS_KEPT = 20
-
-
-def _game_or_404(game_id: int) -> Game:
-    game = db.session.get(Game, game_id)
-    if game is None:
-        abort(404)
-    return game
 
 
 def seat_of_phone(game: Game) -> int | None:
@@ -75,7 +69,7 @@ def _remember_seat(game: Game, position: int) -> None:
 @bp.route("/<int:game_id>/seat", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def pick_seat(game_id: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     problem = None
     if request.method == "POST":
         position = whole_number(request.form.get("seat"), below=len(game.seats))
@@ -158,7 +152,7 @@ def _my_hand(
 @bp.route("/<int:game_id>/hand", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def hand(game_id: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     position = seat_of_phone(game)
     if position is None:
         return redirect(url_for("games.pick_seat", game_id=game.id), code=303)
@@ -180,7 +174,7 @@ def hand(game_id: int) -> ResponseReturnValue:
     except OperationalError:
         db.session.rollback()
         reading_only()
-        return _my_hand(_game_or_404(game_id), position, status=UNAVAILABLE, message=SAVE_FAILED)
+        return _my_hand(game_or_404(game_id), position, status=UNAVAILABLE, message=SAVE_FAILED)
 
 
 def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
@@ -219,7 +213,7 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
             stored = drafts.write_hand(game, position, number=number, cards=kept)
     except (drafts.DraftClosed, drafts.OutAlready) as overtaken:
         db.session.rollback()
-        game = _game_or_404(game.id)
+        game = game_or_404(game.id)
         if _sent_again(game, number, went_out, done):
             # A "done" or "I went out" sent again (a phone that had no signal, or whose answer
             # was lost) for a round stored since: nothing to apply, the stored round is shown.
@@ -228,7 +222,7 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
         return _my_hand(game, position, status=CONFLICT, message=str(overtaken))
     except drafts.DraftRefused as refused:
         db.session.rollback()
-        game = _game_or_404(game.id)
+        game = game_or_404(game.id)
         return _my_hand(
             game,
             position,
@@ -294,7 +288,7 @@ def _went_out_arg(game: Game) -> int | str | None:
 @bp.route("/<int:game_id>/close", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def close_round(game_id: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     if request.method == "GET" or "close" not in request.form:
         return _close_page(game)
     try:
@@ -302,7 +296,7 @@ def close_round(game_id: int) -> ResponseReturnValue:
     except OperationalError:
         db.session.rollback()
         reading_only()
-        return _close_page(_game_or_404(game_id), status=UNAVAILABLE, problems=[SAVE_FAILED])
+        return _close_page(game_or_404(game_id), status=UNAVAILABLE, problems=[SAVE_FAILED])
 
 
 def _close(game: Game) -> ResponseReturnValue:
@@ -338,7 +332,7 @@ def _close(game: Game) -> ResponseReturnValue:
         stored = drafts.close(game, number=number, went_out=_went_out_arg(game))
     except drafts.DraftRefused as refused:
         db.session.rollback()
-        game = _game_or_404(game.id)
+        game = game_or_404(game.id)
         return _close_page(
             game,
             status=UNPROCESSABLE,
@@ -346,13 +340,13 @@ def _close(game: Game) -> ResponseReturnValue:
             typed=fills,
         )
     except services.RoundRefused as refused:
-        game = _game_or_404(game.id)
+        game = game_or_404(game.id)
         return _close_page(
             game, status=UNPROCESSABLE, problems=[problem.message for problem in refused.problems]
         )
     except drafts.DraftClosed as overtaken:
         db.session.rollback()
-        game = _game_or_404(game.id)
+        game = game_or_404(game.id)
         if game.status != GameStatus.IN_PROGRESS:
             flash(str(overtaken), "warning")
             return redirect(url_for("games.show", game_id=game.id))

@@ -73,7 +73,8 @@ NO_CHANGE = 204
 MIN_SEATS = 4
 
 
-def _game_or_404(game_id: int) -> Game:
+def game_or_404(game_id: int) -> Game:
+    """The game of this household with this id, else 404 (another household's too)."""
     game = db.session.get(Game, game_id)
     if game is None:
         abort(404)
@@ -277,7 +278,7 @@ def tv(game_id: int) -> ResponseReturnValue:
     unchanged = not_modified(etag)
     if unchanged is not None:
         return unchanged
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     tally = services.tally_of(game)
     context = {
         "game": game,
@@ -312,7 +313,7 @@ def result_card(
     kept = _cards().get(key)
     if kept is not None and (kept[1] is not None or not with_png):
         return kept
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     result = result_of(services.tally_of(game), game.rules_name, game.started)
     png = draw_card(result) if with_png else None
     # Filed under the version of the rows just read, as the drawn boards are.
@@ -556,7 +557,7 @@ def _save_failed(game_id: int, number: int | None) -> ResponseReturnValue:
     transaction, which a busy SQLite still serves."""
     db.session.rollback()
     reading_only()
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     form = RoundForm()
     _fill_round_form(form, len(game.seats))
     editing = number is not None
@@ -615,7 +616,7 @@ def _resent(form: RoundForm, game: Game) -> bool:
 
 
 def _new_round(game_id: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     players = len(game.seats)
     form = RoundForm()
     _fill_round_form(form, players)
@@ -657,7 +658,7 @@ def _new_round(game_id: int) -> ResponseReturnValue:
             status=UNPROCESSABLE,
         )
     except services.RoundConflict as conflict:
-        game = _game_or_404(game_id)
+        game = game_or_404(game_id)
         if game.status != GameStatus.IN_PROGRESS:
             flash(f"{conflict} The game is over.", "warning")
             # A plain redirect even for app.js: nothing was stored, the typing stays kept.
@@ -688,7 +689,7 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
 
 
 def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     played = next((r for r in game.rounds if r.number == number), None)
     if played is None:
         abort(404)
@@ -717,7 +718,7 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
             game, form, number=number, editing=True, problems=refused.problems, status=UNPROCESSABLE
         )
     except services.RoundConflict as conflict:
-        game = _game_or_404(game_id)
+        game = game_or_404(game_id)
         played = next((r for r in game.rounds if r.number == number), None)
         if played is None:
             flash(
@@ -747,7 +748,7 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
 @bp.post("/<int:game_id>/rounds/<int:number>/delete")
 @requires(Permission.SCORE)
 def delete_round(game_id: int, number: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     if not any(r.number == number for r in game.rounds):
         abort(404)
     try:
@@ -766,7 +767,7 @@ def delete_round(game_id: int, number: int) -> ResponseReturnValue:
 @requires(Permission.SCORE)
 def undo_round(game_id: int, number: int) -> ResponseReturnValue:
     """The scoreboard's one-tap undo of the round just saved (services.UNDO_WINDOW)."""
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     try:
         services.undo_last_round(game, number)
     except services.RoundConflict as conflict:
@@ -782,7 +783,7 @@ def undo_round(game_id: int, number: int) -> ResponseReturnValue:
 @bp.post("/<int:game_id>/abandon")
 @requires(Permission.SCORE)
 def abandon(game_id: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     services.abandon_game(game)
     flash("The game was abandoned: it is kept, with no winner.", "success")
     return redirect(url_for("games.show", game_id=game.id))
@@ -791,7 +792,7 @@ def abandon(game_id: int) -> ResponseReturnValue:
 @bp.post("/<int:game_id>/may-i")
 @requires(Permission.SCORE)
 def may_i(game_id: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     seat = _seat_arg("seat", len(game.seats))
     change = -1 if request.form.get("change") == "-1" else 1
     status = 200
@@ -817,7 +818,7 @@ def may_i(game_id: int) -> ResponseReturnValue:
 def delete(game_id: int) -> ResponseReturnValue:
     from scorekeeper.bin import services as bin_services
 
-    bin_services.bin_game(_game_or_404(game_id))
+    bin_services.bin_game(game_or_404(game_id))
     flash("The game went to the bin: you can bring it back there for 30 days.", "success")
     return redirect(url_for("bin.index"), code=303)
 
@@ -828,7 +829,7 @@ def delete(game_id: int) -> ResponseReturnValue:
 @bp.get("/<int:game_id>/export")
 @requires(Permission.VIEW)
 def export(game_id: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
+    game = game_or_404(game_id)
     body = json.dumps(services.export_game(game), indent=2, ensure_ascii=False)
     response = Response(body + "\n", mimetype="application/json")
     response.headers["Content-Disposition"] = (

@@ -69,6 +69,29 @@ def _queued(page: Any) -> list[dict[str, Any]]:
     return saves
 
 
+def requeue(page: Any, save: dict[str, Any]) -> None:
+    """Put ``save`` back in the phone's IndexedDB, as if its answer had been lost."""
+    page.evaluate(
+        """(save) => new Promise((resolve) => {
+          const opening = indexedDB.open("scorekeeper", 1);
+          opening.onsuccess = () => {
+            const transaction = opening.result.transaction("saves", "readwrite");
+            transaction.objectStore("saves").put(save);
+            transaction.oncomplete = () => { opening.result.close(); resolve(); };
+          };
+        })""",
+        save,
+    )
+
+
+def until_sent(page: Any, seconds: float = 10) -> None:
+    """Wait until nothing waits in the phone's IndexedDB (the page sent it)."""
+    for _ in range(int(seconds * 5)):
+        if not _queued(page):
+            return
+        page.wait_for_timeout(200)
+
+
 def test_a_reload_mid_entry_keeps_the_typed_cards(small_phone: Any) -> None:
     page = small_phone
     board = _start(page)
@@ -173,27 +196,9 @@ def test_a_save_made_offline_is_sent_once_when_the_signal_returns(small_phone: A
     assert _queued(page) == []
 
     # Its answer lost, the phone would send it again: the server keeps the token, one round.
-    page.evaluate(
-        """(save) => new Promise((resolve) => {
-          const opening = indexedDB.open("scorekeeper", 1);
-          opening.onsuccess = () => {
-            const transaction = opening.result.transaction("saves", "readwrite");
-            transaction.objectStore("saves").put(save);
-            transaction.oncomplete = () => { opening.result.close(); resolve(); };
-          };
-        })""",
-        queued[0],
-    )
+    requeue(page, queued[0])
     page.reload()  # every page sends what is waiting
-    page.wait_for_function(
-        """() => new Promise((resolve) => {
-          const opening = indexedDB.open("scorekeeper", 1);
-          opening.onsuccess = () => {
-            const request = opening.result.transaction("saves").objectStore("saves").count();
-            request.onsuccess = () => { opening.result.close(); resolve(request.result === 0); };
-          };
-        })"""
-    )
+    until_sent(page)
     assert len(_rounds(page, board)) == 1
     page.problems[:] = [p for p in page.problems if not any(n in p for n in OFFLINE_NOISE)]
 
@@ -317,10 +322,7 @@ def test_a_save_waiting_while_the_session_ended_is_kept_not_dropped(
 
     page.context.add_cookies(kept)
     page.goto(board)  # signed in again: every page sends what is waiting
-    for _ in range(50):
-        if not _queued(page):
-            break
-        page.wait_for_timeout(200)
+    until_sent(page)
     assert _queued(page) == []
     rounds = _rounds(page, board)
     assert len(rounds) == 1 and rounds[0]["players"]["Wyn"]["cards"] == "K K"

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
-from .test_offline import OFFLINE_NOISE, _queued, _rounds
+from .test_offline import OFFLINE_NOISE, _queued, _rounds, requeue
 
 SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
 PLAYERS = ("Ann", "Ben", "Cy", "Dee")
@@ -216,17 +216,7 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
     expect(totals).to_have_text([re.compile(rf"^\s*{points}\s*$") for points in (0, 25, 5)])
 
     # Its answer lost, the phone would send the "done" again: the stored round is shown.
-    ben.evaluate(
-        """(save) => new Promise((resolve) => {
-          const opening = indexedDB.open("scorekeeper", 1);
-          opening.onsuccess = () => {
-            const transaction = opening.result.transaction("saves", "readwrite");
-            transaction.objectStore("saves").put(save);
-            transaction.oncomplete = () => { opening.result.close(); resolve(); };
-          };
-        })""",
-        queued[0],
-    )
+    requeue(ben, queued[0])
     ben.reload()
     expect(ben.get_by_text("Round 1 is stored already.")).to_be_visible()
     assert _queued(ben) == [] and len(_rounds(scorer, board)) == 1
