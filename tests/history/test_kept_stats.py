@@ -32,21 +32,29 @@ RULES = ("contract-rummy", "twelve-step", "bellevue", "russian-rummy")
 def _games(app: Flask, household: int) -> list[tuple[int, str, int]]:
     """(id, status, rounds) of the household's games out of the bin."""
     with app.app_context(), scope.household(household):
-        rows = db.session.execute(select(Game.id, Game.status, Game.round_count)).all()
+        rows = db.session.execute(
+            select(Game.id, Game.status, Game.round_count).order_by(Game.id)
+        ).all()
         db.session.remove()
     return [(gid, status, rounds) for gid, status, rounds in rows]
 
 
 def _binned(app: Flask, household: int) -> list[int]:
     with app.app_context(), scope.household(household), scope.with_bin():
-        found = list(db.session.scalars(select(Game.id).where(Game.deleted_at.is_not(None))).all())
+        found = list(
+            db.session.scalars(
+                select(Game.id).where(Game.deleted_at.is_not(None)).order_by(Game.id)
+            ).all()
+        )
         db.session.remove()
     return found
 
 
 def _player_ids(app: Flask, household: int) -> list[int]:
     with app.app_context(), scope.household(household):
-        found = list(db.session.scalars(select(Player.id)).all())
+        # In id order: a seed then draws the same writes on every database and every run
+        # (PostgreSQL returns rows in the order they were last written).
+        found = list(db.session.scalars(select(Player.id).order_by(Player.id)).all())
         db.session.remove()
     return found
 
