@@ -168,18 +168,18 @@ def test_games_stored_after_a_batch_take_new_ids(app: Flask) -> None:
         report = backup.import_lines(stream(lines))
         ids = [game_id for _, game_id in report.stored]
         assert ids == sorted(ids) and len(set(ids)) == 4
-        rounds_before = db.session.scalar(select(func.max(Round.id)))
-        hands_before = db.session.scalar(select(func.max(Hand.id)))
+        rounds_before = db.session.scalar(select(func.max(Round.id))) or 0
+        hands_before = db.session.scalar(select(func.max(Hand.id))) or 0
         later = json.loads(lines[1])
         later["uid"] = "stored-after-the-batch"
         game_id = services.store_game_file(services.check_game_document(later)).id
         assert game_id > max(ids)
-        assert db.session.scalar(select(func.min(Round.id)).where(Round.game_id == game_id)) > (
-            rounds_before or 0
-        )
-        assert db.session.scalar(
+        first_round = db.session.scalar(select(func.min(Round.id)).where(Round.game_id == game_id))
+        first_hand = db.session.scalar(
             select(func.min(Hand.id)).join(Round).where(Round.game_id == game_id)
-        ) > (hands_before or 0)
+        )
+        assert first_round is not None and first_round > rounds_before
+        assert first_hand is not None and first_hand > hands_before
         assert db.session.scalar(select(func.count(Game.id))) == 5
 
 
