@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import house_rules, scope
@@ -769,19 +769,13 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
     game_ids: list[int] = []
     if fresh:
         game_rows = [_game_row(files[index], uids[index], household_id, now) for index in fresh]
-        inserted = db.session.execute(
-            games.insert().returning(games.c.id, sort_by_parameter_order=True), game_rows
-        )
-        game_ids = [int(row[0]) for row in inserted]
+        game_ids = _insert_with_ids(games, game_rows)
         seat_rows = [
             _seat_row(files[index], position, name, game_id, players, household_id)
             for index, game_id in zip(fresh, game_ids, strict=True)
             for position, name in enumerate(files[index].names)
         ]
-        inserted = db.session.execute(
-            seats.insert().returning(seats.c.id, sort_by_parameter_order=True), seat_rows
-        )
-        seat_ids = iter([int(row[0]) for row in inserted])
+        seat_ids = iter(_insert_with_ids(seats, seat_rows))
         seats_of = [[next(seat_ids) for _ in files[index].names] for index in fresh]
         round_rows: list[dict[str, Any]] = []
         for index, game_id, game_seats in zip(fresh, game_ids, seats_of, strict=True):
@@ -799,12 +793,7 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
                         "updated_at": now,
                     }
                 )
-        round_ids: list[int] = []
-        if round_rows:
-            inserted = db.session.execute(
-                rounds.insert().returning(rounds.c.id, sort_by_parameter_order=True), round_rows
-            )
-            round_ids = [int(row[0]) for row in inserted]
+        round_ids = _insert_with_ids(rounds, round_rows) if round_rows else []
         # The rounds' ids in the order their rows were made: game by game, round by round.
         next_round = iter(round_ids)
         hand_rows = [
@@ -850,21 +839,60 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
     return outcome
 
 
+def _copies(connection: Any) -> bool:
+    """Whether rows go in by COPY on this connection: PostgreSQL through psycopg."""
+    return bool(connection.dialect.name == "postgresql" and connection.dialect.driver == "psycopg")
+
+
+def _insert_with_ids(table: Any, rows: list[dict[str, Any]]) -> list[int]:
+    """Insert ``rows`` (all with the same keys, at least one) into ``table`` in the session's
+    transaction, and give their new ids in the rows' order.
+
+    On PostgreSQL through psycopg the ids are taken from the table's own sequence first, all in
+    one statement, and the rows go in by COPY with them (an insert with ``RETURNING`` is a
+    statement of thousands of parameters that psycopg converts anew for every batch, as the
+    profile of a restore showed); elsewhere by an insert with ``RETURNING``."""
+    connection = db.session.connection()
+    if not _copies(connection):
+        inserted = connection.execute(
+            table.insert().returning(table.c.id, sort_by_parameter_order=True), rows
+        )
+        return [int(row[0]) for row in inserted]
+    sequence = func.pg_get_serial_sequence(table.name, table.c.id.name)
+    taken = connection.execute(
+        select(func.nextval(sequence)).select_from(func.generate_series(1, len(rows)))
+    )
+    # Ascending, as the sequence would have given them to the rows one after another.
+    ids = sorted(int(row[0]) for row in taken)
+    _insert_many(table, [{"id": new_id, **row} for new_id, row in zip(ids, rows, strict=True)])
+    return ids
+
+
 def _insert_many(table: Any, rows: list[dict[str, Any]]) -> None:
     """Insert ``rows`` (all with the same keys) into ``table`` in the session's transaction:
     on PostgreSQL through psycopg, by COPY (its plain executemany sends one statement per
-    row, and the hands of a batch are thousands); elsewhere by an executemany."""
+    row, and the hands of a batch are thousands); elsewhere by an executemany. Each value goes
+    through its column's type as in an insert (aware times made naive UTC, JSON written)."""
     connection = db.session.connection()
-    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
+    if not _copies(connection):
         connection.execute(table.insert(), rows)
         return
     columns = list(rows[0])
     names = ", ".join(table.c[column].name for column in columns)
+    dialect = connection.dialect
+    processors = [
+        table.c[column].type.dialect_impl(dialect).bind_processor(dialect) for column in columns
+    ]
     driver = connection.connection.driver_connection
     assert driver is not None
     with driver.cursor() as cursor, cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy:
         for row in rows:
-            copy.write_row([row[column] for column in columns])
+            copy.write_row(
+                [
+                    row[column] if process is None else process(row[column])
+                    for column, process in zip(columns, processors, strict=True)
+                ]
+            )
 
 
 def _household_for_core() -> int:

@@ -159,6 +159,30 @@ def test_a_batch_stores_what_storing_one_by_one_stores(app: Flask) -> None:
     assert [name for name, _key in expected[1]] == ["Ann", "Ben", "Cy", "Dee"]
 
 
+def test_games_stored_after_a_batch_take_new_ids(app: Flask) -> None:
+    """The batch's ids come from the tables' own sequences (on PostgreSQL they are taken before
+    the rows go in by COPY): they ascend in the file's order, and a game stored afterwards, with
+    its seats, rounds and hands, takes ids after them rather than colliding."""
+    lines = backup_lines(app)
+    with app.app_context(), scope.household(household_id(app, "Restored")):
+        report = backup.import_lines(stream(lines))
+        ids = [game_id for _, game_id in report.stored]
+        assert ids == sorted(ids) and len(set(ids)) == 4
+        rounds_before = db.session.scalar(select(func.max(Round.id))) or 0
+        hands_before = db.session.scalar(select(func.max(Hand.id))) or 0
+        later = json.loads(lines[1])
+        later["uid"] = "stored-after-the-batch"
+        game_id = services.store_game_file(services.check_game_document(later)).id
+        assert game_id > max(ids)
+        first_round = db.session.scalar(select(func.min(Round.id)).where(Round.game_id == game_id))
+        first_hand = db.session.scalar(
+            select(func.min(Hand.id)).join(Round).where(Round.game_id == game_id)
+        )
+        assert first_round is not None and first_round > rounds_before
+        assert first_hand is not None and first_hand > hands_before
+        assert db.session.scalar(select(func.count(Game.id))) == 5
+
+
 def test_a_uid_twice_in_one_file_is_stored_once(app: Flask) -> None:
     lines = backup_lines(app)
     with app.app_context(), scope.household(household_id(app, "Restored")):
