@@ -108,10 +108,6 @@ def submission_of(game: Game, number: int) -> str:
     return f"draft:{game.id}:{number}"
 
 
-def _stored(submission: str) -> bool:
-    return db.session.scalar(select(Round.id).where(Round.submission == submission)) is not None
-
-
 def _number(game: Game) -> int:
     return len(game.rounds) + 1
 
@@ -297,7 +293,7 @@ def close(game: Game, *, number: int | None, went_out: int | str | None = "") ->
     the rules allow it); "" takes the draft's own. Hands still being counted are stored as
     they stand. Returns the round, or None where another phone stored it first. Raises
     services.RoundRefused (nothing stored, the draft kept) and DraftClosed."""
-    if _stored(submission_of(game, number or _number(game))):
+    if services.saved_under(submission_of(game, number or _number(game))) is not None:
         return None
     number = _check_open(game, number)
     draft = draft_of(game)

@@ -319,7 +319,7 @@ def add_round(
     check that the first save itself made stale. Raises RoundRefused when the round breaks the
     rules (nothing saved).
     """
-    if submission and _submitted(submission):
+    if submission and saved_under(submission) is not None:
         return None
     if game.status != IN_PROGRESS:
         raise RoundRefused(
@@ -354,7 +354,7 @@ def add_round(
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        if submission and _submitted(submission):
+        if submission and saved_under(submission) is not None:
             return None
         raise RoundConflict(
             f"Round {next_number} was saved on another phone meanwhile; "
@@ -427,10 +427,6 @@ def saved_under(submission: str) -> tuple[int, int] | None:
         select(Round.game_id, Round.number).where(Round.submission == submission)
     ).first()
     return None if found is None else (found[0], found[1])
-
-
-def _submitted(submission: str) -> bool:
-    return db.session.scalar(select(Round.id).where(Round.submission == submission)) is not None
 
 
 def _ending(tally: Tally) -> str:
