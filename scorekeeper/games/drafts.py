@@ -242,7 +242,7 @@ def write_hand(
             row.cards = _tidy(row.cards, game)
         row.done = done
     if (row.done or row.went_out) != was_in:
-        scoreboard.bump(game)
+        scoreboard.bump(game, counts=False)  # a draft changes no statistic
     _commit()
     return close_when_all_in(game) if closing else False
 
@@ -264,7 +264,7 @@ def go_out(game: Game, position: int, *, number: int | None, went_out: bool = Tr
         row.went_out = went_out
         if went_out:
             row.done = False
-        scoreboard.bump(game)
+        scoreboard.bump(game, counts=False)  # a draft changes no statistic
     _commit()
     return close_when_all_in(game) if went_out else False
 

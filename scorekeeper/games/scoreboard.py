@@ -42,14 +42,17 @@ BOARD_TEMPLATE = "games/_board.html"
 # --- the version rule -------------------------------------------------------------------------
 
 
-def bump(game: Game) -> None:
+def bump(game: Game, *, counts: bool = True) -> None:
     """Mark ``game`` changed: its drawn board, its ETags and open scoreboards move on. Every
     write to a game calls this (or ``bump_games``) before its commit, which also brings the
-    kept statistics up to date with the game (``history.stats``)."""
+    kept statistics up to date with the game (``history.stats``). ``counts=False`` says that
+    nothing the statistics count changed (a phone's draft of the round in progress): the board
+    moves on, the statistics are left be."""
     from scorekeeper.history import stats
 
     game.version = (game.version or 0) + 1
-    stats.mark(db.session(), game)
+    if counts:
+        stats.mark(db.session(), game)
 
 
 def bump_games(where: ColumnElement[bool], *, counts: bool = True) -> None:

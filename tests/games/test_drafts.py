@@ -456,3 +456,38 @@ def test_the_phone_script_sends_its_typing_and_gets_the_chips_and_points(
         game = db.session.get(Game, game_id)
         assert game is not None and drafts.draft_of(game).seats[1].cards == "K JK"
         db.session.remove()
+
+
+def test_a_draft_moves_the_board_on_and_leaves_the_statistics_be(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Going out and a hand going in move the game's version (every phone's board shows them),
+    but change no number the history counts: no statistics row is written for them."""
+    from sqlalchemy import event
+
+    game_id = start_game(client, "twelve-step", ("Ann", "Ben", "Cy"))
+    phone = table_phone(app, game_id, seat=0)
+    with app.app_context():
+        engine = db.engine
+        before = db.session.get(Game, game_id)
+        assert before is not None
+        version = before.version
+        db.session.remove()
+    written: list[str] = []
+
+    def note(*args: object) -> None:
+        statement = str(args[2]).lower()
+        if "stats" in statement and not statement.lstrip().startswith("select"):
+            written.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        status, _ = hand_post(phone, game_id, 0, went_out="1")
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert status == 303
+    with app.app_context(), scope.household(family_id(app)):
+        after = db.session.get(Game, game_id)
+        assert after is not None and after.version > version
+        db.session.remove()
+    assert written == []
