@@ -35,6 +35,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     config.load(app, test_config)
+    from .games import fast_lane
+
+    fast_lane.init_app(app)  # inside ProxyFix: it sees the addresses and hosts the views see
     if app.config["PROXY_COUNT"]:
         hops = int(app.config["PROXY_COUNT"])
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]

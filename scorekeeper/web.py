@@ -65,8 +65,14 @@ def page_etag(*parts: object) -> str | None:
     None when it carries a message flashed for this one request (it must not come back)."""
     if session.get("_flashes"):
         return None
-    kind = "f" if is_htmx() else "p"
-    return ".".join([kind, *(str(part) for part in parts), person_tag()])
+    return etag_text("f" if is_htmx() else "p", parts, person_tag())
+
+
+def etag_text(kind: str, parts: tuple[object, ...], person: str) -> str:
+    """How an ETag is spelled: the kind of answer (``f`` a fragment, ``p`` a page), what it
+    shows and who it is for. Shared with the fast lane (``games.fast_lane``), which answers
+    the same questions before Flask."""
+    return ".".join([kind, *(str(part) for part in parts), person])
 
 
 def not_modified(etag: str | None) -> Response | None:

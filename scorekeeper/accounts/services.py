@@ -21,7 +21,7 @@ from sqlalchemy.orm import ORMExecuteState, Session
 from .. import scope
 from ..access import Account
 from ..extensions import db, login_manager
-from ..models import USERNAME_LENGTH, Household, Role, User, UserSession, utcnow
+from ..models import USERNAME_LENGTH, Household, Link, Role, User, UserSession, utcnow
 from ..names import name_key, tidy_name
 from . import passwords
 
@@ -308,7 +308,14 @@ def _forget_checked_sessions() -> None:
         checked = current_app.extensions.get("checked_sessions")
         if checked is not None:
             checked.clear()
+        from ..games import fast_lane
 
+        fast_lane.forget_passes()
+
+
+# What lets a phone in: a change to any of them empties the store (and the fast lane's passes,
+# ``games.fast_lane``, which rest on the same decisions).
+_LETTING_IN = (UserSession, User, Link, Household)
 
 # A change is forgotten twice: before it runs, and again once committed, so that a request of
 # another thread that checked the session in between (the row not yet gone) is not held.
@@ -320,11 +327,7 @@ def _sessions_changed_in_bulk(state: ORMExecuteState) -> None:
     """An UPDATE or DELETE of sessions or accounts (sign-out, a new password, ending every
     session) empties the store."""
     changing = state.is_update or state.is_delete
-    if (
-        changing
-        and state.bind_mapper is not None
-        and state.bind_mapper.class_ in (UserSession, User)
-    ):
+    if changing and state.bind_mapper is not None and state.bind_mapper.class_ in _LETTING_IN:
         state.session.info[_CHANGED] = True
         _forget_checked_sessions()
 
@@ -333,7 +336,7 @@ def _sessions_changed_in_bulk(state: ORMExecuteState) -> None:
 def _sessions_changed(session: Session, *_: object) -> None:
     """A changed or removed account (a role, a member removed) empties the store too."""
     for changed in (*session.dirty, *session.deleted):
-        if isinstance(changed, User | UserSession):
+        if isinstance(changed, _LETTING_IN):
             session.info[_CHANGED] = True
             _forget_checked_sessions()
             return

@@ -125,7 +125,7 @@ def stamp_of(game_id: int) -> Stamp | None:
     """The game's stamp, or None where it does not exist, is in the bin or is another
     household's. Asked at every poll: one Core statement built once, scoped by
     ``scope.core_read``, with none of the ORM's work per statement."""
-    statement, parameters = scope.core_read("game stamp", _stamp_select, Game)
+    statement, parameters = stamp_statement()
     found = (
         db.session.connection().execute(statement, {**parameters, "game_id": game_id}).one_or_none()
     )
@@ -133,6 +133,12 @@ def stamp_of(game_id: int) -> Stamp | None:
         return None
     version, created, rules_name = found
     return Stamp(game_id, int(version or 0), created, rules_name)
+
+
+def stamp_statement() -> tuple[Select[Any], dict[str, Any]]:
+    """The stamp's statement under the scope in force (the request's household, or the one the
+    fast lane names), and its parameters but ``game_id``."""
+    return scope.core_read("game stamp", _stamp_select, Game)
 
 
 # --- what the board shows ---------------------------------------------------------------------

@@ -43,7 +43,7 @@ from scorekeeper.rules import CardError, RuleSet, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, not_modified, page_etag, render, validated
 
-from . import bp, scoreboard, services
+from . import bp, fast_lane, scoreboard, services
 from .card import Result, ResultCards, draw_card, result_of
 from .forms import (
     NOBODY,
@@ -225,6 +225,7 @@ def _drawn_or_404(stamp: scoreboard.Stamp, can: scoreboard.Can) -> Markup:
 def show(game_id: int) -> ResponseReturnValue:
     stamp = _stamp_or_404(game_id)
     can = scoreboard.viewer_can()
+    fast_lane.admit(game_id, can)
     etag = page_etag(stamp.tag(can))
     unchanged = not_modified(etag)
     if unchanged is not None:
@@ -250,6 +251,7 @@ def board(game_id: int) -> ResponseReturnValue:
     if not is_htmx():
         return redirect(url_for("games.show", game_id=game_id))
     can = scoreboard.viewer_can()
+    fast_lane.admit(game_id, can)
     unchanged = request.args.get("v") == str(stamp.version)
     etag = page_etag(stamp.tag(can), "same" if unchanged else "new")
     cached = not_modified(etag)
@@ -271,9 +273,10 @@ def tv(game_id: int) -> ResponseReturnValue:
     deals next. Polls itself like the board: 204 while the game is unchanged; a conditional
     GET gets 304 while it is."""
     stamp = _stamp_or_404(game_id)
+    can = scoreboard.viewer_can()
+    fast_lane.admit(game_id, can)
     if is_htmx() and request.args.get("v") == str(stamp.version):
         return Response(b"", status=NO_CHANGE)
-    can = scoreboard.viewer_can()
     etag = page_etag(stamp.tag(can), "tv")
     unchanged = not_modified(etag)
     if unchanged is not None:

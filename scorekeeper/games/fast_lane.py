@@ -1,0 +1,278 @@
+"""The fast lane: an unchanged game answered in front of Flask.
+
+What a table's phones ask most is whether a game changed: every open scoreboard and TV view
+polls every few seconds (204 while unchanged) and every reload asks with ``If-None-Match``
+(304). Flask's work around such an answer (the request context, the session cookie's
+signature, the gate, the ORM session, the after-request hooks) costs several times the answer
+itself, so these few questions are answered by a thin WSGI layer in front of the app, with one
+small query and nothing else.
+
+Who decides what:
+
+- **Who may see the game is decided by Flask's gate alone.** When a view answered a request
+  about a game (``show``, ``board``, ``tv``), it files a *pass* (``admit``): the request's
+  exact ``Cookie`` and ``Host`` headers, the game, the household, what the viewer may do and
+  the person part of the ETags. The fast lane answers only a request carrying the very same
+  headers about the same game, and only for ``SESSION_CHECK_SECONDS`` after that decision (the
+  bound ``CheckedSessions`` already puts on a session ended on another server; 0 turns the
+  fast lane off). Any change to an account, a session or a link made through this process
+  forgets every pass at once, as it forgets the checked sessions.
+- **Whether the game changed is decided by the database, every time**: the scoreboard's own
+  stamp statement (``scoreboard.stamp_statement``), scoped to the pass's household with the
+  bin hidden, so a round saved on another server or process shows on the next poll.
+- Everything else goes through Flask: no pass, another address or query, a changed game, an
+  ETag that does not match, a flashed message waiting.
+
+The answers are the ones the views give (``views.show``, ``views.board``, ``views.tv``), ETags
+spelled by the same function (``web.etag_text``), headers from the same lists; a test compares
+the two lanes answer by answer.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+from flask import Flask, current_app, has_app_context, request, session
+from sqlalchemy import Engine
+from werkzeug.http import parse_etags
+
+from scorekeeper import scope
+from scorekeeper.access import visitor
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from scorekeeper.security import SECURITY_HEADERS
+from scorekeeper.web import etag_text, person_tag
+
+from . import scoreboard
+
+# /games/<id> (the page), /games/<id>/board and /games/<id>/tv (their polls).
+_ADDRESS = re.compile(r"/games/([1-9][0-9]{0,17})(/board|/tv)?")
+# What htmx sends with a poll: the version the phone shows, and nothing else.
+_POLL_QUERY = re.compile(r"v=([0-9]{1,18})")
+
+NO_CHANGE = "204 NO CONTENT"
+NOT_MODIFIED = "304 NOT MODIFIED"
+# The headers Flask's answers carry (validated(), Flask-Compress, the session's Vary: Cookie).
+_VALIDATED = (
+    ("Cache-Control", "private, no-cache"),
+    ("Vary", "HX-Request, Cookie, Accept-Encoding"),
+)
+_TV_POLL = (
+    ("Content-Type", "text/html; charset=utf-8"),
+    ("Vary", "Accept-Encoding, Cookie"),
+    *SECURITY_HEADERS,
+)
+
+StartResponse = Callable[..., Any]
+
+
+class Pass(NamedTuple):
+    """What Flask's gate found for one phone's headers about one game."""
+
+    household_id: int
+    can: scoreboard.Can
+    person: str
+    at: float  # time.monotonic() of the decision
+
+
+class Passes:
+    """Passes by (Cookie, Host, game id), least recently used out; emptied whenever this
+    process changes an account, a session or a link (``forget``)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.held: OrderedDict[tuple[str, str, int], Pass] = OrderedDict()
+        self.lock = threading.Lock()
+        # As in CheckedSessions: a decision made before a change but filed after it is dropped.
+        self.generation = 0
+
+    def get(self, key: tuple[str, str, int], seconds: float) -> Pass | None:
+        with self.lock:
+            found = self.held.get(key)
+            if found is None:
+                return None
+            if time.monotonic() - found.at > seconds:
+                del self.held[key]
+                return None
+            return found
+
+    def put(self, key: tuple[str, str, int], found: Pass, generation: int) -> None:
+        with self.lock:
+            if generation != self.generation:
+                return
+            self.held[key] = found
+            self.held.move_to_end(key)
+            while len(self.held) > self.size:
+                self.held.popitem(last=False)
+
+    def forget(self) -> None:
+        with self.lock:
+            self.generation += 1
+            self.held.clear()
+
+
+def passes_of(app: Flask) -> Passes:
+    found = app.extensions.get("fast_lane")
+    if found is None:
+        found = app.extensions.setdefault("fast_lane", Passes())
+    return found  # type: ignore[no-any-return]
+
+
+def forget_passes() -> None:
+    """Every pass of this process goes (an account, a session or a link changed)."""
+    if has_app_context():
+        found = current_app.extensions.get("fast_lane")
+        if found is not None:
+            found.forget()
+
+
+def _seconds(app: Flask) -> float:
+    return float(app.config.get("SESSION_CHECK_SECONDS") or 0)
+
+
+# --- filed by the views --------------------------------------------------------------------------
+
+
+def admit(game_id: int, can: scoreboard.Can) -> None:
+    """File a pass for this request's headers and ``game_id``: the gate let it in and the view
+    found the game. Nothing is filed where the answer depends on more than the headers: a
+    session this request changed (its next request carries another cookie) or a flashed
+    message waiting."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    cookie = request.environ.get("HTTP_COOKIE")
+    host = request.environ.get("HTTP_HOST")
+    who = visitor()
+    if (
+        not cookie
+        or not host
+        or _seconds(app) <= 0
+        or session.modified
+        or session.get("_flashes")
+        or who.household_id is None
+        or (who.user is None and who.link is None)
+    ):
+        return
+    passes = passes_of(app)
+    generation = passes.generation
+    found = Pass(who.household_id, can, person_tag(), time.monotonic())
+    passes.put((cookie, host, game_id), found, generation)
+
+
+# --- the lane itself -----------------------------------------------------------------------------
+
+
+class FastLane:
+    """WSGI middleware around the app (``init_app``)."""
+
+    def __init__(self, app: Flask, inner: Callable[[dict[str, Any], StartResponse], Any]) -> None:
+        self.app = app
+        self.inner = inner
+        self.query: _StampQuery | None = None
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") == "GET":
+            answer = self.answer(environ)
+            if answer is not None:
+                start_response(*answer)
+                return [b""]
+        return self.inner(environ, start_response)  # type: ignore[no-any-return]
+
+    def answer(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]]] | None:
+        """(status, headers) of the answer Flask would give, or None to let Flask give it."""
+        address = _ADDRESS.fullmatch(environ.get("PATH_INFO") or "")
+        if address is None or environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST"):
+            return None
+        game_id, kind = int(address[1]), address[2]
+        htmx = environ.get("HTTP_HX_REQUEST") == "true"
+        query = environ.get("QUERY_STRING") or ""
+        shown: str | None = None
+        if kind is None:
+            if query:
+                return None
+        else:
+            poll = _POLL_QUERY.fullmatch(query)
+            if not htmx or poll is None:
+                return None
+            shown = poll[1]
+        seconds = _seconds(self.app)
+        cookie, host = environ.get("HTTP_COOKIE"), environ.get("HTTP_HOST")
+        if seconds <= 0 or not cookie or not host:
+            return None
+        found = passes_of(self.app).get((cookie, host, game_id), seconds)
+        if found is None:
+            return None
+        try:
+            stamp = self.stamp(game_id, found.household_id)
+        except Exception:  # the database is away or busy: Flask answers, and says so
+            return None
+        if stamp is None:
+            return None
+        if kind == "/tv":
+            return (NO_CHANGE, list(_TV_POLL)) if shown == str(stamp.version) else None
+        parts: tuple[object, ...] = (stamp.tag(found.can),)
+        if kind == "/board":
+            parts = (*parts, "same" if shown == str(stamp.version) else "new")
+        etag = etag_text("f" if htmx else "p", parts, found.person)
+        headers = [("ETag", f'W/"{etag}"'), *_VALIDATED, *SECURITY_HEADERS]
+        asked = environ.get("HTTP_IF_NONE_MATCH")
+        if asked and parse_etags(asked).contains_weak(etag):
+            return NOT_MODIFIED, headers
+        if parts[-1] == "same":
+            return NO_CHANGE, [("Content-Type", "text/html; charset=utf-8"), *headers]
+        return None
+
+    def stamp(self, game_id: int, household_id: int) -> scoreboard.Stamp | None:
+        """The game's stamp from the scoreboard's own statement (``scoreboard.stamp_select``,
+        scoped by ``scope.core_read``), run on a pooled DB-API connection: the statement is
+        compiled once for the database, and no Core connection is built around it."""
+        query = self.query
+        if query is None:
+            with self.app.app_context():
+                query = self.query = _StampQuery(db.engine)
+        return query.run(game_id, household_id)
+
+
+class _StampQuery:
+    """The scoreboard's stamp statement, compiled for one engine's database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.compiled: dict[int, tuple[Any, str, tuple[str, ...] | None]] = {}
+        created = Game.__table__.c.created_at.type
+        self.read_created = created._cached_result_processor(engine.dialect, None)
+
+    def run(self, game_id: int, household_id: int) -> scoreboard.Stamp | None:
+        with scope.household(household_id):
+            statement, parameters = scoreboard.stamp_statement()
+        values = {**parameters, "game_id": game_id}
+        held = self.compiled.get(id(statement))
+        if held is None or held[0] is not statement:
+            compiled = statement.compile(dialect=self.engine.dialect)
+            order = tuple(compiled.positiontup) if compiled.positional else None
+            held = self.compiled[id(statement)] = (statement, compiled.string, order)
+        _, text, order = held
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            cursor.execute(text, values if order is None else tuple(values[n] for n in order))
+            found = cursor.fetchone()
+            cursor.close()
+        finally:
+            connection.close()
+        if found is None:
+            return None
+        version, created, rules_name = found
+        if self.read_created is not None:
+            created = self.read_created(created)
+        return scoreboard.Stamp(game_id, int(version or 0), created, rules_name)
+
+
+def init_app(app: Flask) -> None:
+    """Put the fast lane in front of the app (inside any ProxyFix, so that it sees the same
+    addresses and hosts as the views)."""
+    app.wsgi_app = FastLane(app, app.wsgi_app)  # type: ignore[method-assign]

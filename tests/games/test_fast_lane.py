@@ -1,0 +1,233 @@
+"""The fast lane (``scorekeeper.games.fast_lane``) answers an unchanged game's polls and
+conditional GETs in front of Flask. It must give exactly Flask's answers, only to the phones
+Flask's gate let in moments ago, and never one that a change (a round, a sign-out, a role, a
+revoked link, the bin) has made wrong."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask, request_started
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from scorekeeper import scope
+from scorekeeper.accounts import links
+from scorekeeper.extensions import db
+from scorekeeper.games import fast_lane
+from scorekeeper.models import Game, LinkKind, User
+
+from ..conftest import family_id, signed_in
+from ..helpers import save_round, start_game
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def through_flask(app: Flask) -> Iterator[list[str]]:
+    """The paths of the requests Flask itself handled (the fast lane's answers never get there)."""
+    seen: list[str] = []
+
+    def handled(sender: Flask, **_: object) -> None:
+        from flask import request
+
+        seen.append(request.path)
+
+    request_started.connect(handled, app)
+    yield seen
+    request_started.disconnect(handled, app)
+
+
+def _version(app: Flask, game_id: int) -> int:
+    with app.app_context(), scope.unscoped():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        version = game.version
+        db.session.remove()
+    return version
+
+
+def _same(fast: TestResponse, slow: TestResponse) -> None:
+    def headers(answer: TestResponse) -> list[tuple[str, str]]:
+        return sorted((name, value) for name, value in answer.headers if name != "Date")
+
+    assert (fast.status, headers(fast), fast.data) == (slow.status, headers(slow), slow.data)
+
+
+def _asks(game_id: int, version: int, etags: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    return [
+        (f"/games/{game_id}", {"If-None-Match": etags["page"]}),
+        (f"/games/{game_id}", {**HTMX, "If-None-Match": etags["fragment"]}),
+        (f"/games/{game_id}/board?v={version}", HTMX),
+        (f"/games/{game_id}/board?v={version}", {**HTMX, "If-None-Match": etags["poll"]}),
+        (f"/games/{game_id}/tv?v={version}", HTMX),
+    ]
+
+
+def test_the_fast_lane_answers_as_flask_does(
+    app: Flask, client: FlaskClient, through_flask: list[str]
+) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    save_round(client, game_id, "Ann", {"Ben": "K Q"}, set())
+    version = _version(app, game_id)
+    etags = {
+        "page": client.get(f"/games/{game_id}").headers["ETag"],
+        "fragment": client.get(f"/games/{game_id}", headers=HTMX).headers["ETag"],
+        "poll": client.get(f"/games/{game_id}/board?v={version}", headers=HTMX).headers["ETag"],
+    }
+    asks = _asks(game_id, version, etags)
+    through_flask.clear()
+    fast = [client.get(path, headers=headers) for path, headers in asks]
+    assert through_flask == [], "the fast lane let Flask answer"
+    assert [answer.status_code for answer in fast] == [304, 304, 204, 304, 204]
+    app.config["SESSION_CHECK_SECONDS"] = 0  # the fast lane off: Flask answers everything
+    slow = [client.get(path, headers=headers) for path, headers in asks]
+    assert len(through_flask) == len(asks)
+    for one, other in zip(fast, slow, strict=True):
+        _same(one, other)
+
+
+def test_a_saved_round_goes_through_at_once(
+    app: Flask, client: FlaskClient, through_flask: list[str]
+) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    version = _version(app, game_id)
+    poll = f"/games/{game_id}/board?v={version}"
+    assert client.get(poll, headers=HTMX).status_code == 204  # files the pass
+    assert client.get(poll, headers=HTMX).status_code == 204
+    scorer = signed_in(app, "scorer", "scorer")
+    save_round(scorer, game_id, "Ann", {"Ben": "K Q"}, set())
+    through_flask.clear()
+    answer = client.get(poll, headers=HTMX)
+    assert answer.status_code == 200 and "Ben" in answer.get_data(as_text=True)
+    assert through_flask == [f"/games/{game_id}/board"]
+
+
+def test_only_the_same_headers_about_the_same_game_go_fast(
+    app: Flask, client: FlaskClient, through_flask: list[str]
+) -> None:
+    mine = start_game(client, "twelve-step", ["Ann", "Ben"])
+    version = _version(app, mine)
+    assert client.get(f"/games/{mine}/board?v={version}", headers=HTMX).status_code == 204
+    neighbour = signed_in(app, "neighbour", "owner", household="Neighbours")
+    theirs = start_game(neighbour, "twelve-step", ["Cy", "Dee"])
+    through_flask.clear()
+    # Another household's game, from the phone that has a pass for its own: Flask, 404.
+    theirs_version = _version(app, theirs)
+    assert client.get(f"/games/{theirs}/board?v={theirs_version}", headers=HTMX).status_code == 404
+    # The same poll from another phone (another cookie) with no pass of its own: Flask, 404.
+    stranger = app.test_client()
+    assert stranger.get(f"/games/{mine}/board?v={version}", headers=HTMX).status_code == 401
+    # Another host name in front of the same cookie: Flask decides.
+    answer = client.get(
+        f"/games/{mine}/board?v={version}", headers={**HTMX, "Host": "evil.example"}
+    )
+    assert answer.status_code == 400
+    # A query that is not a plain poll: Flask decides.
+    client.get(f"/games/{mine}/board?v={version}&x=1", headers=HTMX)
+    assert through_flask == [
+        f"/games/{theirs}/board",
+        f"/games/{mine}/board",
+        f"/games/{mine}/board",
+        f"/games/{mine}/board",
+    ]
+
+
+def test_signing_out_ends_the_pass(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
+    assert client.get(poll, headers=HTMX).status_code == 204
+    kept = client.get_cookie("session")
+    assert kept is not None
+    assert client.post("/logout").status_code == 303
+    thief = app.test_client()  # the old cookie, replayed
+    thief.set_cookie("session", kept.value)
+    assert thief.get(poll, headers=HTMX).status_code == 401
+
+
+@pytest.mark.parametrize("change", ["role", "removed"])
+def test_a_member_changed_loses_the_pass(app: Flask, client: FlaskClient, change: str) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    viewer = signed_in(app, "viewer", "viewer")
+    poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
+    assert viewer.get(poll, headers=HTMX).status_code == 204
+    with app.app_context(), scope.unscoped():
+        member = db.session.scalars(db.select(User).filter_by(username="viewer")).one()
+        member_id = member.id
+        db.session.remove()
+    if change == "role":
+        answer = client.post(f"/members/{member_id}/role", data={"role": "scorer"})
+        assert answer.status_code == 303
+        # Still let in, and the board's ETag now says a scorer's: Flask answered the poll.
+        polled = viewer.get(poll, headers=HTMX)
+        assert polled.status_code == 204
+        assert fast_lane.passes_of(app).held, "Flask filed a new pass"
+    else:
+        assert client.post(f"/members/{member_id}/remove").status_code == 303
+        assert viewer.get(poll, headers=HTMX).status_code == 401
+
+
+def test_a_revoked_link_loses_the_pass(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    with app.test_request_context(), scope.household(family_id(app)):
+        link, token = links.make_link(LinkKind.TABLE, "owner", game=db.session.get(Game, game_id))
+        link_id = link.id
+        db.session.remove()
+    phone = app.test_client()
+    assert phone.get(f"/t/{token}").status_code in (302, 303)
+    poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
+    assert phone.get(poll, headers=HTMX).status_code == 204
+    assert phone.get(poll, headers=HTMX).status_code == 204
+    assert client.post(f"/links/{link_id}/revoke").status_code == 303
+    assert phone.get(poll, headers=HTMX).status_code == 401
+
+
+def test_a_game_in_the_bin_is_not_there(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert client.post(f"/games/{game_id}/delete").status_code in (302, 303)
+    assert client.get(poll, headers=HTMX).status_code == 404
+
+
+def test_a_pass_lasts_session_check_seconds(
+    app: Flask, client: FlaskClient, through_flask: list[str]
+) -> None:
+    app.config["SESSION_CHECK_SECONDS"] = 0.3
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
+    client.get(poll, headers=HTMX)
+    through_flask.clear()
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert through_flask == []
+    time.sleep(0.4)
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert through_flask == [f"/games/{game_id}/board"]
+
+
+def test_a_database_fault_leaves_the_answer_to_flask(
+    app: Flask, client: FlaskClient, through_flask: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
+    client.get(poll, headers=HTMX)
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("the database is away")
+
+    monkeypatch.setattr(fast_lane._StampQuery, "run", broken)
+    through_flask.clear()
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert through_flask == [f"/games/{game_id}/board"]
+
+
+def test_a_flashed_message_files_no_pass(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    fast_lane.passes_of(app).forget()
+    with client.session_transaction() as held:
+        held["_flashes"] = [("success", "Saved.")]
+    page = client.get(f"/games/{game_id}")
+    assert "Saved." in page.get_data(as_text=True) and "ETag" not in page.headers
+    assert not fast_lane.passes_of(app).held
