@@ -32,6 +32,12 @@ def defaults(instance: Path) -> dict[str, Any]:
         # again (accounts/services.py, CheckedSessions): a session ended on another server
         # stops working there within this bound, on the same server at once. 0: every request.
         "SESSION_CHECK_SECONDS": 5,
+        # Seconds the fast lane (games/fast_lane.py) answers a phone's unchanged polls without
+        # asking Flask's gate again. Any change to accounts, sessions, links or households, on
+        # any server, ends every pass at once (the access version); what this bounds is how long
+        # a time limit (a session's 30 days, a table link's day after its game) may be overrun.
+        # 0, or SESSION_CHECK_SECONDS 0: every poll goes through the gate.
+        "FAST_LANE_SECONDS": 30,
         # Behind a TLS proxy (Caddy), the number of proxies: trusts their X-Forwarded-* headers
         # and marks the cookies Secure.
         "PROXY_COUNT": 0,
@@ -143,5 +149,19 @@ def instance_secret_key(instance: Path) -> str:
 
 def upgrade_database(app: Flask) -> None:
     """Apply every migration the database lacks: a new file gets the whole schema."""
+    from sqlalchemy.exc import IntegrityError
+
+    from .extensions import db
+    from .models import AccessVersion
+
     with app.app_context():
         flask_migrate.upgrade(directory=app.extensions["migrate"].directory)
+        # The access version's one row (made by migration 0009), again where something emptied
+        # the table: without it the fast lane stays shut (games/fast_lane.py).
+        if db.session.get(AccessVersion, 1) is None:
+            db.session.add(AccessVersion(id=1, version=0))
+            try:
+                db.session.commit()
+            except IntegrityError:  # another server starting at the same moment made it
+                db.session.rollback()
+        db.session.remove()

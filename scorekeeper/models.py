@@ -20,17 +20,22 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
     Index,
     Integer,
+    ScalarSelect,
     String,
     Text,
     TypeDecorator,
     UniqueConstraint,
+    literal_column,
+    select,
+    update,
 )
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from . import scope
@@ -550,6 +555,30 @@ class StatsVersion(HouseholdOwned, db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class AccessVersion(db.Model):
+    """One row (id 1) whose version moves, in the transaction of the change, with every change
+    to what lets a phone in: an account, a session, a link, a household. The fast lane's
+    passes (``games.fast_lane``) name the version they were decided under and lapse when it
+    moves, on every process and server at once."""
+
+    __tablename__ = "access_versions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+def access_version_now() -> ScalarSelect[int]:
+    """The access version, as a column to read beside whatever a decision rests on."""
+    table = AccessVersion.__table__
+    return select(table.c.version).where(table.c.id == literal_column("1")).scalar_subquery()
+
+
+def move_access_version(connection: Connection) -> None:
+    """Move the access version on: inside the transaction that changes who may come in."""
+    table = AccessVersion.__table__
+    connection.execute(update(table).where(table.c.id == 1).values(version=table.c.version + 1))
 
 
 scope.install()

@@ -16,14 +16,14 @@ import secrets
 from datetime import timedelta
 
 import segno
-from flask import current_app, request, session, url_for
+from flask import current_app, g, request, session, url_for
 from markupsafe import Markup
 from sqlalchemy import select
 
 from .. import scope
 from ..access import link_is_live
 from ..extensions import db
-from ..models import Game, Link, LinkKind, Role, utcnow
+from ..models import Game, Link, LinkKind, Role, access_version_now, utcnow
 
 INVITE_LIFETIME = timedelta(days=7)
 SESSION_KEY = "link"
@@ -114,7 +114,12 @@ def link_in_session() -> Link | None:
     held = session.get(SESSION_KEY)
     if not isinstance(held, list) or len(held) != 2:
         return None
-    link = db.session.get(Link, held[0]) if isinstance(held[0], int) else None
+    if not isinstance(held[0], int):
+        return None
+    # Read before the link: what the gate decides rests on rows no older than this version
+    # (the fast lane's passes name it: games.fast_lane).
+    g.access_version = db.session.scalar(select(access_version_now()))
+    link = db.session.get(Link, held[0])
     if link is None or not hmac.compare_digest(str(held[1]), link.token_hash):
         return None
     return link if link_is_live(link) else None

@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from datetime import timedelta
 
-from flask import current_app, has_app_context, session
+from flask import current_app, g, has_app_context, session
 from flask_login import UserMixin, login_user, logout_user
 from sqlalchemy import delete, event, func, select
 from sqlalchemy.orm import ORMExecuteState, Session
@@ -21,7 +21,17 @@ from sqlalchemy.orm import ORMExecuteState, Session
 from .. import scope
 from ..access import Account
 from ..extensions import db, login_manager
-from ..models import USERNAME_LENGTH, Household, Link, Role, User, UserSession, utcnow
+from ..models import (
+    USERNAME_LENGTH,
+    Household,
+    Link,
+    Role,
+    User,
+    UserSession,
+    access_version_now,
+    move_access_version,
+    utcnow,
+)
 from ..names import name_key, tidy_name
 from . import passwords
 
@@ -215,13 +225,15 @@ def _load_session(token: str) -> SignedIn | None:
     digest = _digest(token)
     checked = checked_sessions()
     seconds = float(current_app.config.get("SESSION_CHECK_SECONDS") or 0)
-    account = checked.get(digest, seconds)
-    if account is not None:
-        return SignedIn(account, token)
+    held = checked.get(digest, seconds)
+    if held is not None:
+        g.access_version = held[1]
+        return SignedIn(held[0], token)
     generation = checked.generation
     with scope.unscoped():
         found = db.session.execute(
             select(
+                access_version_now(),
                 UserSession.id,
                 UserSession.last_seen,
                 User.id,
@@ -235,7 +247,7 @@ def _load_session(token: str) -> SignedIn | None:
         ).one_or_none()
     if found is None:
         return None
-    session_id, last_seen, *person = found
+    version, session_id, last_seen, *person = found
     now = utcnow()
     if last_seen + SESSION_LIFETIME < now:
         return None
@@ -243,8 +255,15 @@ def _load_session(token: str) -> SignedIn | None:
         _touch(session_id, now)
     account = Account(*person)
     if seconds > 0:
-        checked.put(digest, account, generation)
+        checked.put(digest, (account, version), generation)
+    # What the gate's decision rests on was read under this access version (the fast lane's
+    # passes name it: games.fast_lane).
+    g.access_version = version
     return SignedIn(account, token)
+
+
+# A session's account, and the access version it was read under (None: no such row).
+Checked = tuple[Account, int | None]
 
 
 class CheckedSessions:
@@ -259,14 +278,15 @@ class CheckedSessions:
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self.held: OrderedDict[str, tuple[float, Account]] = OrderedDict()
+        self.held: OrderedDict[str, tuple[float, Checked]] = OrderedDict()
         self.lock = threading.Lock()
         # Moves on every clear: a session read before a change but kept after the change
         # emptied the store would outlive it, so ``put`` keeps only what was read since.
         self.generation = 0
 
-    def get(self, digest: str, seconds: float) -> Account | None:
-        """The account of a session checked less than ``seconds`` ago, else None."""
+    def get(self, digest: str, seconds: float) -> Checked | None:
+        """The account of a session checked less than ``seconds`` ago and the access version
+        it was read under, else None."""
         if seconds <= 0:
             return None
         with self.lock:
@@ -278,7 +298,7 @@ class CheckedSessions:
                 return None
             return held[1]
 
-    def put(self, digest: str, account: Account, generation: int) -> None:
+    def put(self, digest: str, account: Checked, generation: int) -> None:
         """Keep ``account`` for ``digest``, unless the store was emptied since it was read
         (``generation`` is what ``self.generation`` was before the read)."""
         with self.lock:
@@ -328,8 +348,7 @@ def _sessions_changed_in_bulk(state: ORMExecuteState) -> None:
     session) empties the store."""
     changing = state.is_update or state.is_delete
     if changing and state.bind_mapper is not None and state.bind_mapper.class_ in _LETTING_IN:
-        state.session.info[_CHANGED] = True
-        _forget_checked_sessions()
+        _changing(state.session)
 
 
 @event.listens_for(Session, "before_flush")
@@ -337,9 +356,17 @@ def _sessions_changed(session: Session, *_: object) -> None:
     """A changed or removed account (a role, a member removed) empties the store too."""
     for changed in (*session.dirty, *session.deleted):
         if isinstance(changed, _LETTING_IN):
-            session.info[_CHANGED] = True
-            _forget_checked_sessions()
+            _changing(session)
             return
+
+
+def _changing(session: Session) -> None:
+    """Who may come in is changing in ``session``'s transaction: forget what this process
+    checked, and move the access version on in the same transaction (once)."""
+    _forget_checked_sessions()
+    if not session.info.get(_CHANGED):
+        session.info[_CHANGED] = True
+        move_access_version(session.connection())
 
 
 @event.listens_for(Session, "after_commit")

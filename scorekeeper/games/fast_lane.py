@@ -11,12 +11,16 @@ Who decides what:
 
 - **Who may see the game is decided by Flask's gate alone.** When a view answered a request
   about a game (``show``, ``board``, ``tv``), it files a *pass* (``admit``): the request's
-  exact ``Cookie`` and ``Host`` headers, the game, the household, what the viewer may do and
-  the person part of the ETags. The fast lane answers only a request carrying the very same
-  headers about the same game, and only for ``SESSION_CHECK_SECONDS`` after that decision (the
-  bound ``CheckedSessions`` already puts on a session ended on another server; 0 turns the
-  fast lane off). Any change to an account, a session or a link made through this process
-  forgets every pass at once, as it forgets the checked sessions.
+  exact ``Cookie`` and ``Host`` headers, the game, the household, what the viewer may do, the
+  person part of the ETags, and the *access version* the gate's decision was read under
+  (``models.AccessVersion``: one row that every change to an account, a session, a link or a
+  household moves on, in the change's own transaction). The fast lane answers only a request
+  carrying the very same headers about the same game, while the access version is still the
+  pass's (read in the same statement as the game's version, so a sign-out, a role changed or
+  a link revoked on any server ends every pass at once), and for at most
+  ``FAST_LANE_SECONDS`` (30): past that, the gate looks again, which bounds how long a time
+  limit (a session's 30 days, a table link's day after its game) can be overrun.
+  ``SESSION_CHECK_SECONDS`` 0 (check every request) turns the fast lane off.
 - **Whether the game changed is decided by the database, every time**: the scoreboard's own
   stamp statement (``scoreboard.stamp_statement``), scoped to the pass's household with the
   bin hidden, so a round saved on another server or process shows on the next poll.
@@ -37,7 +41,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from flask import Flask, current_app, has_app_context, request, session
+from flask import Flask, current_app, g, has_app_context, request, session
 from sqlalchemy import Engine
 from werkzeug.http import parse_etags
 
@@ -77,6 +81,7 @@ class Pass(NamedTuple):
     household_id: int
     can: scoreboard.Can
     person: str
+    access: int  # the access version the decision was read under
     at: float  # time.monotonic() of the decision
 
 
@@ -132,7 +137,11 @@ def forget_passes() -> None:
 
 
 def _seconds(app: Flask) -> float:
-    return float(app.config.get("SESSION_CHECK_SECONDS") or 0)
+    """How long a pass lasts: ``FAST_LANE_SECONDS``; none at all where every request is to be
+    checked (``SESSION_CHECK_SECONDS`` 0)."""
+    if not app.config.get("SESSION_CHECK_SECONDS"):
+        return 0.0
+    return float(app.config.get("FAST_LANE_SECONDS") or 0)
 
 
 # --- filed by the views --------------------------------------------------------------------------
@@ -147,8 +156,10 @@ def admit(game_id: int, can: scoreboard.Can) -> None:
     cookie = request.environ.get("HTTP_COOKIE")
     host = request.environ.get("HTTP_HOST")
     who = visitor()
+    access = g.get("access_version")
     if (
-        not cookie
+        access is None
+        or not cookie
         or not host
         or _seconds(app) <= 0
         or session.modified
@@ -159,7 +170,7 @@ def admit(game_id: int, can: scoreboard.Can) -> None:
         return
     passes = passes_of(app)
     generation = passes.generation
-    found = Pass(who.household_id, can, person_tag(), time.monotonic())
+    found = Pass(who.household_id, can, person_tag(), access, time.monotonic())
     passes.put((cookie, host, game_id), found, generation)
 
 
@@ -207,10 +218,10 @@ class FastLane:
         if found is None:
             return None
         try:
-            stamp = self.stamp(game_id, found.household_id)
+            stamp, access = self.stamp(game_id, found.household_id)
         except Exception:  # the database is away or busy: Flask answers, and says so
             return None
-        if stamp is None:
+        if stamp is None or access != found.access:
             return None
         if kind == "/tv":
             return (NO_CHANGE, list(_TV_POLL)) if shown == str(stamp.version) else None
@@ -226,7 +237,7 @@ class FastLane:
             return NO_CHANGE, [("Content-Type", "text/html; charset=utf-8"), *headers]
         return None
 
-    def stamp(self, game_id: int, household_id: int) -> scoreboard.Stamp | None:
+    def stamp(self, game_id: int, household_id: int) -> tuple[scoreboard.Stamp | None, int | None]:
         """The game's stamp from the scoreboard's own statement (``scoreboard.stamp_select``,
         scoped by ``scope.core_read``), run on a pooled DB-API connection: the statement is
         compiled once for the database, and no Core connection is built around it."""
@@ -246,9 +257,11 @@ class _StampQuery:
         created = Game.__table__.c.created_at.type
         self.read_created = created._cached_result_processor(engine.dialect, None)
 
-    def run(self, game_id: int, household_id: int) -> scoreboard.Stamp | None:
+    def run(self, game_id: int, household_id: int) -> tuple[scoreboard.Stamp | None, int | None]:
+        """The game's stamp (None where it is not the household's or is in the bin), and the
+        access version now: one statement."""
         with scope.household(household_id):
-            statement, parameters = scoreboard.stamp_statement()
+            statement, parameters = scoreboard.stamp_statement(with_access=True)
         values = {**parameters, "game_id": game_id}
         held = self.compiled.get(id(statement))
         if held is None or held[0] is not statement:
@@ -265,11 +278,11 @@ class _StampQuery:
         finally:
             connection.close()
         if found is None:
-            return None
-        version, created, rules_name = found
+            return None, None
+        version, created, rules_name, access = found
         if self.read_created is not None:
             created = self.read_created(created)
-        return scoreboard.Stamp(game_id, int(version or 0), created, rules_name)
+        return scoreboard.Stamp(game_id, int(version or 0), created, rules_name), access
 
 
 def init_app(app: Flask) -> None:

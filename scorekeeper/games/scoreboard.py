@@ -32,7 +32,7 @@ from sqlalchemy import ColumnElement, Select, bindparam, select, update
 from scorekeeper import scope
 from scorekeeper.access import Permission, visitor
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, utcnow
+from scorekeeper.models import Game, access_version_now, utcnow
 
 from . import charts
 
@@ -135,10 +135,17 @@ def stamp_of(game_id: int) -> Stamp | None:
     return Stamp(game_id, int(version or 0), created, rules_name)
 
 
-def stamp_statement() -> tuple[Select[Any], dict[str, Any]]:
+def stamp_statement(*, with_access: bool = False) -> tuple[Select[Any], dict[str, Any]]:
     """The stamp's statement under the scope in force (the request's household, or the one the
-    fast lane names), and its parameters but ``game_id``."""
+    fast lane names), and its parameters but ``game_id``. ``with_access`` adds the access
+    version as a fourth column (the fast lane's check of its pass)."""
+    if with_access:
+        return scope.core_read("game stamp, access", _stamp_and_access_select, Game)
     return scope.core_read("game stamp", _stamp_select, Game)
+
+
+def _stamp_and_access_select() -> Select[Any]:
+    return _stamp_select().add_columns(access_version_now())
 
 
 # --- what the board shows ---------------------------------------------------------------------

@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from sqlalchemy import ColumnElement, delete, func, select
@@ -112,8 +112,17 @@ class GameRefused(ValueError):
 
 
 def rules_of(game: Game) -> RuleSet:
-    """The game's own frozen rules."""
-    return get_ruleset(game.rules)
+    """The game's own frozen rules. A game's house rules are stored whole and built into a
+    rule set once per process (a board, a save and a form each ask several times)."""
+    rules = game.rules
+    if not isinstance(rules, Mapping):
+        return get_ruleset(rules)
+    return _built_rules(json.dumps(rules, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _built_rules(rules: str) -> RuleSet:
+    return get_ruleset(json.loads(rules))
 
 
 def _resolve_rules(rules: Any) -> RuleSet:
