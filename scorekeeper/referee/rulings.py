@@ -266,6 +266,17 @@ def _hand(form: RefereeForm, table: Table, number: int) -> Verdict:
             contract_text=contract.description,
             decided=False,
         )
+    except ValueError:
+        # No hand at all makes this contract under these rules (a run longer than the ranks the
+        # wild-card rules leave it, say): the table is told so, not given a count.
+        return Verdict(
+            "hand",
+            False,
+            "Not possible",
+            f"Contract {number} ({contract.description}): no hand can make it under these "
+            "rules. Check the house rules.",
+            contract_text=contract.description,
+        )
     if lay_down is None:
         return Verdict(
             "hand",

@@ -260,3 +260,23 @@ def test_a_hand_too_much_to_decide_is_an_undecided_ruling_not_an_error(
     assert response.status_code == 200
     assert 'data-valid="undecided"' in page
     assert "Undecided" in page and "too many possibilities to decide: check by hand" in page
+
+
+def test_a_contract_no_hand_can_make_under_house_rules_says_so(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A run of 10 where the only 5s and 6s are wild and two wild cards may not touch: no hand
+    makes it, and the referee says so instead of failing to count how many cards are short."""
+    from scorekeeper import house_rules, scope
+
+    from ..conftest import family_id
+
+    options = {"base": "twelve-step", "wild_ranks": ["5", "6"], "wild_as_itself": False}
+    with app.test_request_context(), scope.household(family_id(app)):
+        house_rules.save("No long runs", options)
+    query = "rules=no-long-runs&mode=hand&contract=12&cards=AH+2H+3H"
+    response = client.get(f"/referee?{query}")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert verdict_of(page) == "false"
+    assert "Not possible" in page and "no hand can make it under these rules" in page
