@@ -365,8 +365,8 @@ def _changing(session: Session) -> None:
     checked, and move the access version on in the same transaction (once)."""
     _forget_checked_sessions()
     if not session.info.get(_CHANGED):
-        session.info[_CHANGED] = True
         move_access_version(session.connection())
+        session.info[_CHANGED] = True
 
 
 @event.listens_for(Session, "after_commit")

@@ -39,6 +39,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from flask import Flask, current_app, g, has_app_context, request, session
@@ -49,7 +50,7 @@ from scorekeeper import scope
 from scorekeeper.access import visitor
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from scorekeeper.security import SECURITY_HEADERS
+from scorekeeper.security import COOKIE_RENEWED_AFTER, SECURITY_HEADERS
 from scorekeeper.web import etag_text, person_tag
 
 from . import scoreboard
@@ -68,8 +69,8 @@ _VALIDATED = (
 )
 _TV_POLL = (
     ("Content-Type", "text/html; charset=utf-8"),
-    ("Vary", "Accept-Encoding, Cookie"),
     *SECURITY_HEADERS,
+    ("Vary", "Accept-Encoding, Cookie"),
 )
 
 StartResponse = Callable[..., Any]
@@ -79,6 +80,7 @@ class Pass(NamedTuple):
     """What Flask's gate found for one phone's headers about one game."""
 
     household_id: int
+    created: datetime  # the game's: an id used again (SQLite, after the bin) is another game
     can: scoreboard.Can
     person: str
     access: int  # the access version the decision was read under
@@ -139,39 +141,47 @@ def forget_passes() -> None:
 def _seconds(app: Flask) -> float:
     """How long a pass lasts: ``FAST_LANE_SECONDS``; none at all where every request is to be
     checked (``SESSION_CHECK_SECONDS`` 0)."""
-    if not app.config.get("SESSION_CHECK_SECONDS"):
+    try:
+        if float(app.config.get("SESSION_CHECK_SECONDS") or 0) <= 0:
+            return 0.0
+        return float(app.config.get("FAST_LANE_SECONDS") or 0)
+    except (TypeError, ValueError):  # a setting mistyped: no fast lane, Flask answers
         return 0.0
-    return float(app.config.get("FAST_LANE_SECONDS") or 0)
 
 
 # --- filed by the views --------------------------------------------------------------------------
 
 
-def admit(game_id: int, can: scoreboard.Can) -> None:
-    """File a pass for this request's headers and ``game_id``: the gate let it in and the view
-    found the game. Nothing is filed where the answer depends on more than the headers: a
-    session this request changed (its next request carries another cookie) or a flashed
-    message waiting."""
+def admit(stamp: scoreboard.Stamp, can: scoreboard.Can) -> None:
+    """File a pass for this request's headers and the game of ``stamp``: the gate let it in
+    and the view found the game. Nothing is filed where the answer depends on more than the
+    headers: a session this request changed (its next request carries another cookie), a
+    flashed message waiting, or a cookie due to be signed again within the pass's life (Flask
+    renews it; the fast lane never sets one)."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     cookie = request.environ.get("HTTP_COOKIE")
     host = request.environ.get("HTTP_HOST")
     who = visitor()
     access = g.get("access_version")
+    seconds = _seconds(app)
+    signed_at = getattr(session, "signed_at", None)
     if (
         access is None
+        or seconds <= 0
+        or (
+            signed_at is not None
+            and datetime.now(UTC) + timedelta(seconds=seconds) - signed_at >= COOKIE_RENEWED_AFTER
+        )
         or not cookie
         or not host
-        or _seconds(app) <= 0
         or session.modified
         or session.get("_flashes")
         or who.household_id is None
         or (who.user is None and who.link is None)
     ):
         return
-    passes = passes_of(app)
-    generation = passes.generation
-    found = Pass(who.household_id, can, person_tag(), access, time.monotonic())
-    passes.put((cookie, host, game_id), found, generation)
+    found = Pass(who.household_id, stamp.created, can, person_tag(), access, time.monotonic())
+    passes_of(app).put((cookie, host, stamp.game_id), found, g.get("passes_generation", -1))
 
 
 # --- the lane itself -----------------------------------------------------------------------------
@@ -187,7 +197,10 @@ class FastLane:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET":
-            answer = self.answer(environ)
+            try:
+                answer = self.answer(environ)
+            except Exception:  # the database away or busy, a setting mistyped: Flask answers
+                answer = None
             if answer is not None:
                 start_response(*answer)
                 return [b""]
@@ -217,11 +230,8 @@ class FastLane:
         found = passes_of(self.app).get((cookie, host, game_id), seconds)
         if found is None:
             return None
-        try:
-            stamp, access = self.stamp(game_id, found.household_id)
-        except Exception:  # the database is away or busy: Flask answers, and says so
-            return None
-        if stamp is None or access != found.access:
+        stamp, access = self.stamp(game_id, found.household_id)
+        if stamp is None or access != found.access or stamp.created != found.created:
             return None
         if kind == "/tv":
             return (NO_CHANGE, list(_TV_POLL)) if shown == str(stamp.version) else None

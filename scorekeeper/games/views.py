@@ -225,7 +225,7 @@ def _drawn_or_404(stamp: scoreboard.Stamp, can: scoreboard.Can) -> Markup:
 def show(game_id: int) -> ResponseReturnValue:
     stamp = _stamp_or_404(game_id)
     can = scoreboard.viewer_can()
-    fast_lane.admit(game_id, can)
+    fast_lane.admit(stamp, can)
     etag = page_etag(stamp.tag(can))
     unchanged = not_modified(etag)
     if unchanged is not None:
@@ -251,7 +251,7 @@ def board(game_id: int) -> ResponseReturnValue:
     if not is_htmx():
         return redirect(url_for("games.show", game_id=game_id))
     can = scoreboard.viewer_can()
-    fast_lane.admit(game_id, can)
+    fast_lane.admit(stamp, can)
     unchanged = request.args.get("v") == str(stamp.version)
     etag = page_etag(stamp.tag(can), "same" if unchanged else "new")
     cached = not_modified(etag)
@@ -274,7 +274,7 @@ def tv(game_id: int) -> ResponseReturnValue:
     GET gets 304 while it is."""
     stamp = _stamp_or_404(game_id)
     can = scoreboard.viewer_can()
-    fast_lane.admit(game_id, can)
+    fast_lane.admit(stamp, can)
     if is_htmx() and request.args.get("v") == str(stamp.version):
         return Response(b"", status=NO_CHANGE)
     etag = page_etag(stamp.tag(can), "tv")

@@ -289,3 +289,52 @@ def test_every_change_to_who_may_come_in_moves_the_access_version(
         before = version()
         assert step().status_code == 303
         assert version() > before
+
+
+def test_a_game_id_used_again_is_another_game(
+    app: Flask, client: FlaskClient, through_flask: list[str]
+) -> None:
+    """SQLite hands out an emptied bin's highest id again: the pass names the game's creation
+    too, so a new game under the old id is Flask's to answer."""
+    from datetime import timedelta
+
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    poll = f"/games/{game_id}/tv?v={_version(app, game_id)}"
+    assert client.get(poll, headers=HTMX).status_code == 204
+    through_flask.clear()
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert through_flask == []
+    with app.app_context(), scope.unscoped():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        game.created_at += timedelta(seconds=1)  # as a new game with the same id and version
+        db.session.commit()
+        db.session.remove()
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert through_flask == [f"/games/{game_id}/tv"]
+
+
+def test_a_cookie_due_to_be_signed_again_files_no_pass(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Flask signs an unchanged cookie again once it is an hour old; the fast lane never sets
+    one, so a cookie that would be renewed within a pass's life gets none."""
+    from datetime import UTC, datetime
+
+    from scorekeeper.security import COOKIE_RENEWED_AFTER
+
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert fast_lane.passes_of(app).held
+    fast_lane.passes_of(app).forget()
+    later = datetime.now(UTC) + COOKIE_RENEWED_AFTER
+
+    class Later(datetime):
+        @classmethod
+        def now(cls, tz: object = None) -> datetime:  # type: ignore[override]
+            return later
+
+    monkeypatch.setattr(fast_lane, "datetime", Later)
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert not fast_lane.passes_of(app).held
