@@ -12,10 +12,12 @@ import threading
 import time
 from collections import OrderedDict
 from datetime import timedelta
+from typing import Any
 
 from flask import current_app, g, has_app_context, session
 from flask_login import UserMixin, login_user, logout_user
-from sqlalchemy import delete, event, func, select
+from sqlalchemy import Delete, Update, delete, event, func, select
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from .. import scope
@@ -362,11 +364,44 @@ def _sessions_changed(session: Session, *_: object) -> None:
 
 def _changing(session: Session) -> None:
     """Who may come in is changing in ``session``'s transaction: forget what this process
-    checked, and move the access version on in the same transaction (once)."""
+    checked (the access version moves with the statement itself: ``_moving_access``)."""
+    session.info[_CHANGED] = True
     _forget_checked_sessions()
-    if not session.info.get(_CHANGED):
-        move_access_version(session.connection())
-        session.info[_CHANGED] = True
+
+
+# The tables whose UPDATE or DELETE may shut a phone out.
+_LETTING_IN_TABLES = frozenset(model.__tablename__ for model in _LETTING_IN)
+# Marks a statement that cannot shut anyone out (a session's last use moved forward).
+KEEPS_ACCESS = "scorekeeper_keeps_access"
+
+
+@event.listens_for(Engine, "before_execute")
+def _moving_access(
+    connection: Connection,
+    statement: object,
+    _multiparams: object,
+    _params: object,
+    options: dict[str, Any],
+) -> None:
+    """Every UPDATE or DELETE of accounts, sessions, links or households moves the access
+    version on in its own transaction, once a transaction: whether made through the ORM (a
+    flush, a bulk change) or as a Core statement. The fast lane's passes (games/fast_lane.py)
+    lapse with it on every server. SQL typed by hand outside the app does not move it: a pass
+    then lasts at most FAST_LANE_SECONDS."""
+    if not isinstance(statement, Update | Delete):
+        return
+    table = getattr(statement, "table", None)
+    if getattr(table, "name", None) not in _LETTING_IN_TABLES or options.get(KEEPS_ACCESS):
+        return
+    transaction = connection.get_transaction()
+    if transaction is not None and connection.info.get(_MOVED) is transaction:
+        return
+    move_access_version(connection)
+    if transaction is not None:
+        connection.info[_MOVED] = transaction
+
+
+_MOVED = "scorekeeper_access_moved"
 
 
 @event.listens_for(Session, "after_commit")
@@ -389,7 +424,10 @@ def _touch(session_id: int, now: object) -> None:
     try:
         with db.engine.begin() as connection:
             connection.execute(
-                update(UserSession).where(UserSession.id == session_id).values(last_seen=now)
+                update(UserSession)
+                .where(UserSession.id == session_id)
+                .values(last_seen=now)
+                .execution_options(**{KEEPS_ACCESS: True})
             )
     except OperationalError:
         pass

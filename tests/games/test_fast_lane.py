@@ -338,3 +338,37 @@ def test_a_cookie_due_to_be_signed_again_files_no_pass(
     monkeypatch.setattr(fast_lane, "datetime", Later)
     assert client.get(poll, headers=HTMX).status_code == 204
     assert not fast_lane.passes_of(app).held
+
+
+def test_a_core_statement_moves_the_access_version_and_a_session_s_last_use_does_not(
+    app: Flask, client: FlaskClient
+) -> None:
+    from sqlalchemy import delete, select, update
+
+    from scorekeeper.accounts.services import KEEPS_ACCESS
+    from scorekeeper.models import UserSession, access_version_now, utcnow
+
+    def version() -> int:
+        with app.app_context():
+            found = db.session.scalar(select(access_version_now()))
+            db.session.remove()
+        return int(found or 0)
+
+    signed_in(app, "viewer", "viewer")
+    start = version()
+    with app.app_context():
+        with db.engine.begin() as connection:  # what _touch does
+            connection.execute(
+                update(UserSession)
+                .values(last_seen=utcnow())
+                .execution_options(**{KEEPS_ACCESS: True})
+            )
+        assert version() == start
+        with db.engine.begin() as connection:  # two statements, one transaction: one move
+            connection.execute(delete(UserSession).where(UserSession.id < 0))
+            connection.execute(update(User).where(User.id < 0).values(role="viewer"))
+        assert version() == start + 1
+        with db.engine.begin() as connection:
+            connection.execute(delete(User).where(User.username == "viewer"))
+        assert version() == start + 2
+        db.session.remove()
