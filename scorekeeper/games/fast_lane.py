@@ -264,6 +264,9 @@ class _StampQuery:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.compiled: dict[int, tuple[Any, str, tuple[str, ...] | None]] = {}
+        # psycopg's connections take autocommit between transactions; SQLite's already run a
+        # lone SELECT outside any transaction (db.py leaves BEGIN to SQLAlchemy).
+        self.own_statement = engine.dialect.name == "postgresql"
         created = Game.__table__.c.created_at.type
         self.read_created = created._cached_result_processor(engine.dialect, None)
 
@@ -280,11 +283,21 @@ class _StampQuery:
             held = self.compiled[id(statement)] = (statement, compiled.string, order)
         _, text, order = held
         connection = self.engine.raw_connection()
+        driver = connection.driver_connection
         try:
+            if self.own_statement:
+                # One statement is its own transaction: no BEGIN before it, no ROLLBACK after
+                # (PostgreSQL: two round trips of the four a poll cost).
+                driver.autocommit = True  # type: ignore[union-attr]
             cursor = connection.cursor()
             cursor.execute(text, values if order is None else tuple(values[n] for n in order))
             found = cursor.fetchone()
             cursor.close()
+            if self.own_statement:
+                driver.autocommit = False  # type: ignore[union-attr]
+        except Exception:
+            connection.invalidate()  # in an unknown state: the pool makes a new one
+            raise
         finally:
             connection.close()
         if found is None:
