@@ -27,7 +27,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def serve_command(port: int, threads: int) -> list[str]:
+def serve_command(port: int, threads: int, processes: int = 1) -> list[str]:
     """The production command, ``flask --app scorekeeper serve``, on a loopback port."""
     return [
         sys.executable,
@@ -42,6 +42,8 @@ def serve_command(port: int, threads: int) -> list[str]:
         str(port),
         "--threads",
         str(threads),
+        "--processes",
+        str(processes),
     ]
 
 
@@ -96,6 +98,7 @@ def served(
     command: list[str] | None = None,
     environment: dict[str, str] | None = None,
     threads: int = 8,
+    processes: int = 1,
     ready_path: str = "/",
     port: int | None = None,
     log_folder: Path | None = None,
@@ -105,7 +108,7 @@ def served(
     ``{threads}`` in it are filled in)."""
     port = port or free_port()
     if command is None:
-        command = serve_command(port, threads)
+        command = serve_command(port, threads, processes)
     else:
         command = [part.format(port=port, threads=threads) for part in command]
     folder = log_folder or ROOT / "bench" / "results"

@@ -74,7 +74,9 @@ def prepare(uri: str, instance: str, tables: int) -> dict[str, Any]:
     return plan
 
 
-def run(kind: str, tables: int, seconds: int, ramp: int, threads: int) -> dict[str, Any]:
+def run(
+    kind: str, tables: int, seconds: int, ramp: int, threads: int, processes: int = 1
+) -> dict[str, Any]:
     locust = shutil.which("locust", path=str(Path(sys.executable).parent)) or shutil.which("locust")
     if locust is None:
         raise SystemExit("the run needs locust: pip install -e '.[bench]'")
@@ -94,7 +96,9 @@ def run(kind: str, tables: int, seconds: int, ramp: int, threads: int) -> dict[s
             "SCOREKEEPER_PASSWORD_MEMORY_KIB": "1024",
         }
         phones = tables * 4
-        with served(environment=environment, threads=threads, ready_path="/healthz") as server:
+        with served(
+            environment=environment, threads=threads, processes=processes, ready_path="/healthz"
+        ) as server:
             subprocess.run(
                 [
                     locust,
@@ -211,11 +215,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=60, help="after the ramp")
     parser.add_argument("--ramp", type=int, default=30, help="seconds the phones sit down over")
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--processes", type=int, default=1, help="flask serve --processes")
     arguments = parser.parse_args()
     kinds = ["sqlite", "postgresql"] if arguments.database == "both" else [arguments.database]
     (ROOT / "bench" / "results").mkdir(exist_ok=True)
     for kind in kinds:
-        report = run(kind, arguments.tables, arguments.seconds, arguments.ramp, arguments.threads)
+        report = run(
+            kind,
+            arguments.tables,
+            arguments.seconds,
+            arguments.ramp,
+            arguments.threads,
+            arguments.processes,
+        )
         (ROOT / "bench" / "results" / f"tables-{kind}.json").write_text(
             json.dumps(report, indent=2)
         )

@@ -9,6 +9,7 @@ cannot take every place; the channel timeout drops the ones that stop sending al
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -81,18 +82,31 @@ def _keep_alive_channel() -> type:
 
 
 def run(
-    app: Any, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, threads: int = DEFAULT_THREADS
+    app: Any,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    threads: int = DEFAULT_THREADS,
+    processes: int = 1,
 ) -> None:
-    """Serve the WSGI ``app`` until the process is stopped."""
+    """Serve the WSGI ``app`` until the process is stopped; with ``processes`` above 1, as that
+    many processes sharing one listening socket (``_run_processes``)."""
+    if processes > 1:
+        _run_processes(app, host, port, threads, processes)
+        return
+    _serve(app, server_settings(host, port, threads, _largest(app)))
+
+
+def _largest(app: Any) -> int | None:
+    return getattr(app, "config", {}).get("MAX_CONTENT_LENGTH")
+
+
+def _serve(app: Any, settings: dict[str, Any]) -> None:
     import logging
 
     from waitress.server import BaseWSGIServer, create_server
 
-    config = getattr(app, "config", {})
     logging.basicConfig()
-    server = create_server(
-        app, **server_settings(host, port, threads, config.get("MAX_CONTENT_LENGTH"))
-    )
+    server = create_server(app, **settings)
     channel = _keep_alive_channel()
     # One listening socket, or several (a name with more than one address): each makes the
     # connections it accepts of its ``channel_class``.
@@ -103,6 +117,57 @@ def run(
     server.run()
 
 
+def _run_processes(app: Any, host: str, port: int, threads: int, processes: int) -> None:
+    """Fork ``processes`` servers on one listening socket: the kernel hands each connection to
+    one of them, so the interpreter lock of one process no longer holds up the others. What
+    they must agree on lives in the database, as for two servers (a game's version, sessions,
+    the access version); each keeps its own caches. A child dies with its parent (Linux), and
+    the parent stops every child when it is stopped."""
+    import contextlib
+    import ctypes
+    import signal
+    import socket
+
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    listening = socket.create_server((host, port), family=family, backlog=1024)
+    settings = server_settings(host, port, threads, _largest(app))
+    del settings["host"], settings["port"]
+    settings["sockets"] = [listening]
+    children: list[int] = []
+    for _ in range(processes):
+        child = os.fork()
+        if child == 0:
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: go when the parent goes
+            except (OSError, AttributeError):
+                pass  # not Linux: the parent still stops its children when stopped
+            _fresh_connections(app)
+            _serve(app, settings)
+            os._exit(0)
+        children.append(child)
+
+    def stop(*_: object) -> None:
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for child in children:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(child, 0)
+
+
+def _fresh_connections(app: Any) -> None:
+    """A forked child must not share its parent's database connections."""
+    if isinstance(app, Flask):
+        from .extensions import db
+
+        with app.app_context():
+            db.engine.dispose(close=False)
+
+
 @click.command("serve")
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to listen on.")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
@@ -111,16 +176,29 @@ def run(
     default=DEFAULT_THREADS,
     show_default=True,
     type=click.IntRange(1, 256),
-    help="Requests worked on at once.",
+    help="Requests worked on at once, in each process.",
+)
+@click.option(
+    "--processes",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes sharing the port (one per core makes use of every core).",
 )
 @with_appcontext
-def serve_command(host: str, port: int, threads: int) -> None:
+def serve_command(host: str, port: int, threads: int, processes: int) -> None:
     """Serve the app for real (waitress): slow clients cost a socket, not a thread."""
     from flask import current_app
 
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-    click.echo(f"Serving Scorekeeper on http://{host}:{port} with {threads} threads.", err=True)
-    run(app, host, port, threads)
+    if processes > 1 and not hasattr(os, "fork"):
+        raise click.UsageError("--processes above 1 needs a system that can fork (Linux, macOS).")
+    click.echo(
+        f"Serving Scorekeeper on http://{host}:{port} with {threads} threads"
+        + (f" in each of {processes} processes." if processes > 1 else "."),
+        err=True,
+    )
+    run(app, host, port, threads, processes)
 
 
 def init_app(app: Flask) -> None:

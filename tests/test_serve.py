@@ -108,3 +108,44 @@ def test_an_answer_without_a_body_keeps_the_connection(server: Server) -> None:
         assert connection.sock is None
     finally:
         connection.close()
+
+
+def _children(pid: int) -> list[int]:
+    found = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(part) for part in found.read_text().split()] if found.exists() else []
+
+
+def _gone(pid: int) -> bool:
+    """Whether a process has ended (a zombie waiting for init counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("stopped", ["terminated", "killed"])
+def test_processes_share_the_port_and_end_with_the_server(tmp_path: Path, stopped: str) -> None:
+    """``serve --processes 2``: two servers answer on one port; stopping the command stops
+    both, and so does killing it outright (nothing keeps the port or the database)."""
+    environment = {"SCOREKEEPER_INSTANCE_PATH": str(tmp_path), "SCOREKEEPER_SECRET_KEY": "serve"}
+    with served(
+        environment=environment, processes=2, ready_path="/healthz", log_folder=tmp_path
+    ) as running:
+        assert running.process is not None
+        children = _children(running.process.pid)
+        assert len(children) == 2
+        for _ in range(20):
+            with urllib.request.urlopen(running.base + "/healthz", timeout=5) as answer:
+                assert answer.status == 200
+        if stopped == "killed":
+            running.kill()
+        else:
+            running.stop()
+        deadline = time.monotonic() + 10
+        while not all(_gone(child) for child in children) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert all(_gone(child) for child in children)
+        with pytest.raises(OSError):
+            urllib.request.urlopen(running.base + "/healthz", timeout=2)
