@@ -1,7 +1,7 @@
 """100 tables at once: locust (headless) against ``flask serve`` on SQLite and on PostgreSQL.
 
     .venv/bin/pip install -e '.[bench]'          # locust
-    .venv/bin/python -m bench.tables [--tables 100] [--seconds 60] [--database both]
+    .venv/bin/python -m bench.tables [--tables 100] [--seconds 60] [--database both] [--processes 2]
 
 For each database it makes a fresh one (a throwaway PostgreSQL server on loopback as the test
 suite does, ``apt-get install postgresql``), a household with a scorer's account, and
@@ -142,6 +142,7 @@ def run(
             "database": kind,
             "tables": tables,
             "phones": phones,
+            "processes": processes,
             "seconds": seconds + ramp + SETTLE_SECONDS,
             "steady": counted.get("steady", {}),
             "seated_for": counted.get("seated", {}).get("for", 0.0),
@@ -169,6 +170,7 @@ def print_report(report: dict[str, Any]) -> None:
         errors = int(total["Failure Count"]) or 1
     print(
         f"\n{report['database']}: {report['tables']} tables, {report['phones']} phones, "
+        f"{report['processes']} server process(es), "
         f"{report['seconds']} s, {report['requests_in_all']} requests in all; "
         f"rounds answered as saved: {report['saves_answered']}, "
         f"stored: {report['rounds_stored']}, lost: {report['rounds_lost']}, "
