@@ -49,6 +49,18 @@ def _version(app: Flask, game_id: int) -> int:
     return version
 
 
+def _access_version(app: Flask) -> int:
+    from sqlalchemy import select
+
+    from scorekeeper.models import access_version_now
+
+    with app.app_context():
+        found = db.session.scalar(select(access_version_now()))
+        db.session.remove()
+    assert found is not None, "the access version's row is missing"
+    return int(found)
+
+
 def _same(fast: TestResponse, slow: TestResponse) -> None:
     def headers(answer: TestResponse) -> list[tuple[str, str]]:
         return sorted((name, value) for name, value in answer.headers if name != "Date")
@@ -261,21 +273,10 @@ def test_a_sign_out_on_another_server_ends_the_pass_at_once(
 def test_every_change_to_who_may_come_in_moves_the_access_version(
     app: Flask, client: FlaskClient
 ) -> None:
-    from sqlalchemy import select
-
-    from scorekeeper.models import access_version_now
-
-    def version() -> int:
-        with app.app_context():
-            found = db.session.scalar(select(access_version_now()))
-            db.session.remove()
-        assert found is not None
-        return int(found)
-
     game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
-    start = version()
+    start = _access_version(app)
     save_round(client, game_id, "Ann", {"Ben": "K Q"}, set())
-    assert version() == start, "a round lets nobody in or out"
+    assert _access_version(app) == start, "a round lets nobody in or out"
     viewer = signed_in(app, "viewer", "viewer")
     with app.app_context(), scope.unscoped():
         member_id = db.session.scalars(db.select(User.id).filter_by(username="viewer")).one()
@@ -286,9 +287,9 @@ def test_every_change_to_who_may_come_in_moves_the_access_version(
         lambda: client.post(f"/members/{member_id}/remove"),
     ]
     for step in steps:
-        before = version()
+        before = _access_version(app)
         assert step().status_code == 303
-        assert version() > before
+        assert _access_version(app) > before
 
 
 def test_a_game_id_used_again_is_another_game(
@@ -343,19 +344,13 @@ def test_a_cookie_due_to_be_signed_again_files_no_pass(
 def test_a_core_statement_moves_the_access_version_and_a_session_s_last_use_does_not(
     app: Flask, client: FlaskClient
 ) -> None:
-    from sqlalchemy import delete, select, update
+    from sqlalchemy import delete, update
 
     from scorekeeper.accounts.services import KEEPS_ACCESS
-    from scorekeeper.models import UserSession, access_version_now, utcnow
-
-    def version() -> int:
-        with app.app_context():
-            found = db.session.scalar(select(access_version_now()))
-            db.session.remove()
-        return int(found or 0)
+    from scorekeeper.models import UserSession, utcnow
 
     signed_in(app, "viewer", "viewer")
-    start = version()
+    start = _access_version(app)
     with app.app_context():
         with db.engine.begin() as connection:  # what _touch does
             connection.execute(
@@ -363,12 +358,12 @@ def test_a_core_statement_moves_the_access_version_and_a_session_s_last_use_does
                 .values(last_seen=utcnow())
                 .execution_options(**{KEEPS_ACCESS: True})
             )
-        assert version() == start
+        assert _access_version(app) == start
         with db.engine.begin() as connection:  # two statements, one transaction: one move
             connection.execute(delete(UserSession).where(UserSession.id < 0))
             connection.execute(update(User).where(User.id < 0).values(role="viewer"))
-        assert version() == start + 1
+        assert _access_version(app) == start + 1
         with db.engine.begin() as connection:
             connection.execute(delete(User).where(User.username == "viewer"))
-        assert version() == start + 2
+        assert _access_version(app) == start + 2
         db.session.remove()
