@@ -151,9 +151,9 @@ def test_a_session_read_before_the_store_was_emptied_is_not_kept() -> None:
     from scorekeeper.accounts.services import Account, CheckedSessions
 
     checked = CheckedSessions()
-    account = Account(1, "ann", "owner", False, 1)
+    account = (Account(1, "ann", "owner", False, 1), 7)  # and the access version read with it
     read_at = checked.generation
-    checked.clear()  # the sign-out, committed while the other request was reading
+    checked.forget()  # the sign-out, committed while the other request was reading
     checked.put("digest", account, read_at)
     assert checked.get("digest", 5) is None
     checked.put("digest", account, checked.generation)

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import threading
-import time
-from collections import OrderedDict
 from datetime import timedelta
 from typing import Any
 
@@ -35,6 +32,7 @@ from ..models import (
     utcnow,
 )
 from ..names import name_key, tidy_name
+from ..recent import Recent
 from . import passwords
 
 SESSION_LIFETIME = timedelta(days=30)
@@ -268,7 +266,7 @@ def _load_session(token: str) -> SignedIn | None:
 Checked = tuple[Account, int | None]
 
 
-class CheckedSessions:
+class CheckedSessions(Recent[str, Checked]):
     """Sessions this process found valid in the last few seconds, by token hash, so that a
     phone polling every 3 s costs no session query on most polls.
 
@@ -277,44 +275,6 @@ class CheckedSessions:
     ``user_sessions`` or ``users`` through this process empties the whole store), and within
     ``SESSION_CHECK_SECONDS`` (default 5; 0 checks every request) on every other server on the
     same database."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self.held: OrderedDict[str, tuple[float, Checked]] = OrderedDict()
-        self.lock = threading.Lock()
-        # Moves on every clear: a session read before a change but kept after the change
-        # emptied the store would outlive it, so ``put`` keeps only what was read since.
-        self.generation = 0
-
-    def get(self, digest: str, seconds: float) -> Checked | None:
-        """The account of a session checked less than ``seconds`` ago and the access version
-        it was read under, else None."""
-        if seconds <= 0:
-            return None
-        with self.lock:
-            held = self.held.get(digest)
-            if held is None:
-                return None
-            if time.monotonic() - held[0] > seconds:
-                del self.held[digest]
-                return None
-            return held[1]
-
-    def put(self, digest: str, account: Checked, generation: int) -> None:
-        """Keep ``account`` for ``digest``, unless the store was emptied since it was read
-        (``generation`` is what ``self.generation`` was before the read)."""
-        with self.lock:
-            if generation != self.generation:
-                return
-            self.held[digest] = (time.monotonic(), account)
-            self.held.move_to_end(digest)
-            while len(self.held) > self.size:
-                self.held.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.generation += 1
-            self.held.clear()
 
 
 def checked_sessions() -> CheckedSessions:
@@ -329,7 +289,7 @@ def _forget_checked_sessions() -> None:
     if has_app_context():
         checked = current_app.extensions.get("checked_sessions")
         if checked is not None:
-            checked.clear()
+            checked.forget()
         from ..games import fast_lane
 
         fast_lane.forget_passes()

@@ -35,9 +35,6 @@ the two lanes answer by answer.
 from __future__ import annotations
 
 import re
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
@@ -50,6 +47,7 @@ from scorekeeper import scope
 from scorekeeper.access import visitor
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.recent import Recent
 from scorekeeper.security import COOKIE_RENEWED_AFTER, SECURITY_HEADERS
 from scorekeeper.web import etag_text, person_tag
 
@@ -84,43 +82,11 @@ class Pass(NamedTuple):
     can: scoreboard.Can
     person: str
     access: int  # the access version the decision was read under
-    at: float  # time.monotonic() of the decision
 
 
-class Passes:
+class Passes(Recent[tuple[str, str, int], Pass]):
     """Passes by (Cookie, Host, game id), least recently used out; emptied whenever this
     process changes an account, a session or a link (``forget``)."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self.held: OrderedDict[tuple[str, str, int], Pass] = OrderedDict()
-        self.lock = threading.Lock()
-        # As in CheckedSessions: a decision made before a change but filed after it is dropped.
-        self.generation = 0
-
-    def get(self, key: tuple[str, str, int], seconds: float) -> Pass | None:
-        with self.lock:
-            found = self.held.get(key)
-            if found is None:
-                return None
-            if time.monotonic() - found.at > seconds:
-                del self.held[key]
-                return None
-            return found
-
-    def put(self, key: tuple[str, str, int], found: Pass, generation: int) -> None:
-        with self.lock:
-            if generation != self.generation:
-                return
-            self.held[key] = found
-            self.held.move_to_end(key)
-            while len(self.held) > self.size:
-                self.held.popitem(last=False)
-
-    def forget(self) -> None:
-        with self.lock:
-            self.generation += 1
-            self.held.clear()
 
 
 def passes_of(app: Flask) -> Passes:
@@ -180,7 +146,7 @@ def admit(stamp: scoreboard.Stamp, can: scoreboard.Can) -> None:
         or (who.user is None and who.link is None)
     ):
         return
-    found = Pass(who.household_id, stamp.created, can, person_tag(), access, time.monotonic())
+    found = Pass(who.household_id, stamp.created, can, person_tag(), access)
     passes_of(app).put((cookie, host, stamp.game_id), found, g.get("passes_generation", -1))
 
 
