@@ -16,7 +16,7 @@ import ipaddress
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import cache
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -200,6 +200,24 @@ def link_is_live(link: Link) -> bool:
     if link.kind == LinkKind.TABLE and link.game is not None and link.game.ended is not None:
         return link.game.ended + TABLE_LINK_GRACE > now
     return link.kind in (LinkKind.TABLE, LinkKind.WATCH)
+
+
+def link_lasts_until(link: Link) -> datetime | None:
+    """Until when ``link_is_live`` will keep saying yes, time alone passing (None: no end)."""
+    ends = [link.expires_at] if link.expires_at is not None else []
+    if link.kind == LinkKind.TABLE and link.game is not None and link.game.ended is not None:
+        ends.append(link.game.ended + TABLE_LINK_GRACE)
+    return min(ends, default=None)
+
+
+def good_until(when: datetime | None) -> None:
+    """What the gate decides for this request holds no later than ``when`` (a session's or a
+    link's end, a cookie's): the fast lane's passes (games/fast_lane.py) end there too."""
+    if when is None:
+        return
+    held = g.get("good_until")
+    if held is None or when < held:
+        g.good_until = when
 
 
 def _session_link() -> Link | None:

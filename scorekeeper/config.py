@@ -34,8 +34,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         "SESSION_CHECK_SECONDS": 5,
         # Seconds the fast lane (games/fast_lane.py) answers a phone's unchanged polls without
         # asking Flask's gate again. Any change to accounts, sessions, links or households, on
-        # any server, ends every pass at once (the access version); what this bounds is how long
-        # a time limit (a session's 30 days, a table link's day after its game) may be overrun.
+        # any server, ends every pass at once (the access version), and a pass ends with the
+        # first time limit it rests on (a session's, a link's); this bounds the rest (SQL typed
+        # by hand outside the app).
         # 0, or SESSION_CHECK_SECONDS 0: every poll goes through the gate.
         "FAST_LANE_SECONDS": 30,
         # Behind a TLS proxy (Caddy), the number of proxies: trusts their X-Forwarded-* headers

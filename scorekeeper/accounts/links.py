@@ -21,7 +21,7 @@ from markupsafe import Markup
 from sqlalchemy import select
 
 from .. import scope
-from ..access import link_is_live
+from ..access import good_until, link_is_live, link_lasts_until
 from ..extensions import db
 from ..models import Game, Link, LinkKind, Role, access_version_now, utcnow
 
@@ -122,7 +122,10 @@ def link_in_session() -> Link | None:
     link = db.session.get(Link, held[0])
     if link is None or not hmac.compare_digest(str(held[1]), link.token_hash):
         return None
-    return link if link_is_live(link) else None
+    if not link_is_live(link):
+        return None
+    good_until(link_lasts_until(link))
+    return link
 
 
 def links_of_game(game: Game) -> list[Link]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app, g, has_app_context, session
@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from .. import scope
-from ..access import Account
+from ..access import Account, good_until
 from ..extensions import db, login_manager
 from ..models import (
     USERNAME_LENGTH,
@@ -226,9 +226,10 @@ def _load_session(token: str) -> SignedIn | None:
     checked = checked_sessions()
     seconds = float(current_app.config.get("SESSION_CHECK_SECONDS") or 0)
     held = checked.get(digest, seconds)
-    if held is not None:
-        g.access_version = held[1]
-        return SignedIn(held[0], token)
+    if held is not None and held[2] > utcnow():  # checked lately, and not ended since
+        account, g.access_version, ends = held
+        good_until(ends)
+        return SignedIn(account, token)
     generation = checked.generation
     with scope.unscoped():
         found = db.session.execute(
@@ -254,16 +255,19 @@ def _load_session(token: str) -> SignedIn | None:
     if last_seen + SEEN_EVERY < now:
         _touch(session_id, now)
     account = Account(*person)
+    ends = last_seen + SESSION_LIFETIME
     if seconds > 0:
-        checked.put(digest, (account, version), generation)
-    # What the gate's decision rests on was read under this access version (the fast lane's
-    # passes name it: games.fast_lane).
+        checked.put(digest, (account, version, ends), generation)
+    # What the gate's decision rests on was read under this access version, and holds until
+    # the session ends (the fast lane's passes name both: games.fast_lane).
     g.access_version = version
+    good_until(ends)
     return SignedIn(account, token)
 
 
-# A session's account, and the access version it was read under (None: no such row).
-Checked = tuple[Account, int | None]
+# A session's account, the access version it was read under (None: no such row), and when
+# the session ends unless used again.
+Checked = tuple[Account, int | None, datetime]
 
 
 class CheckedSessions(Recent[str, Checked]):

@@ -17,9 +17,10 @@ Who decides what:
   household moves on, in the change's own transaction). The fast lane answers only a request
   carrying the very same headers about the same game, while the access version is still the
   pass's (read in the same statement as the game's version, so a sign-out, a role changed or
-  a link revoked on any server ends every pass at once), and for at most
-  ``FAST_LANE_SECONDS`` (30): past that, the gate looks again, which bounds how long a time
-  limit (a session's 30 days, a table link's day after its game) can be overrun.
+  a link revoked on any server ends every pass at once), until the first time limit the
+  decision rests on (a session's 30 days since its last use, the cookie's, a link's expiry, a
+  table link's day after its game: ``access.good_until``), and for at most
+  ``FAST_LANE_SECONDS`` (30): past that, the gate looks again.
   ``SESSION_CHECK_SECONDS`` 0 (check every request) turns the fast lane off.
 - **Whether the game changed is decided by the database, every time**: the scoreboard's own
   stamp statement (``scoreboard.stamp_statement``), scoped to the pass's household with the
@@ -44,7 +45,7 @@ from sqlalchemy import Engine
 from werkzeug.http import parse_etags
 
 from scorekeeper import scope
-from scorekeeper.access import visitor
+from scorekeeper.access import good_until, visitor
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.recent import Recent
@@ -82,6 +83,7 @@ class Pass(NamedTuple):
     can: scoreboard.Can
     person: str
     access: int  # the access version the decision was read under
+    until: datetime | None  # the earliest end of what it rests on: a session, a link, a cookie
 
 
 class Passes(Recent[tuple[str, str, int], Pass]):
@@ -146,7 +148,9 @@ def admit(stamp: scoreboard.Stamp, can: scoreboard.Can) -> None:
         or (who.user is None and who.link is None)
     ):
         return
-    found = Pass(who.household_id, stamp.created, can, person_tag(), access)
+    if signed_at is not None:
+        good_until(signed_at + app.permanent_session_lifetime)
+    found = Pass(who.household_id, stamp.created, can, person_tag(), access, g.get("good_until"))
     passes_of(app).put((cookie, host, stamp.game_id), found, g.get("passes_generation", -1))
 
 
@@ -194,7 +198,7 @@ class FastLane:
         if seconds <= 0 or not cookie or not host:
             return None
         found = passes_of(self.app).get((cookie, host, game_id), seconds)
-        if found is None:
+        if found is None or (found.until is not None and datetime.now(UTC) >= found.until):
             return None
         stamp, access = self.stamp(game_id, found.household_id)
         if stamp is None or access != found.access or stamp.created != found.created:

@@ -367,3 +367,65 @@ def test_a_core_statement_moves_the_access_version_and_a_session_s_last_use_does
             connection.execute(delete(User).where(User.username == "viewer"))
         assert _access_version(app) == start + 2
         db.session.remove()
+
+
+def test_a_pass_ends_when_its_table_link_does(
+    app: Flask, client: FlaskClient, through_flask: list[str]
+) -> None:
+    """A table link opens its game until a day after the game ended: a pass filed a moment
+    before that ends with it, not FAST_LANE_SECONDS later."""
+    from datetime import timedelta
+
+    from scorekeeper.access import TABLE_LINK_GRACE
+    from scorekeeper.models import utcnow
+
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    with app.test_request_context(), scope.household(family_id(app)):
+        _, token = links.make_link(LinkKind.TABLE, "owner", game=db.session.get(Game, game_id))
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        # Ended (without a new version: only the clock will shut the link) a day ago, less 1 s.
+        game.ended = utcnow() - TABLE_LINK_GRACE + timedelta(seconds=1)
+        db.session.commit()
+        db.session.remove()
+    phone = app.test_client()
+    assert phone.get(f"/t/{token}").status_code in (302, 303)
+    poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
+    assert phone.get(poll, headers=HTMX).status_code == 204
+    through_flask.clear()
+    assert phone.get(poll, headers=HTMX).status_code == 204
+    assert through_flask == []
+    time.sleep(1.2)
+    assert phone.get(poll, headers=HTMX).status_code == 401
+    assert through_flask == [f"/games/{game_id}/board"]
+
+
+def test_a_pass_ends_when_its_session_does(
+    app: Flask, client: FlaskClient, through_flask: list[str]
+) -> None:
+    """A session ends 30 days after its last use: a pass filed a moment before that ends with
+    it, and the gate looks again (the poll it let in was a use, so the session lives on)."""
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from scorekeeper.accounts.services import KEEPS_ACCESS, SESSION_LIFETIME, checked_sessions
+    from scorekeeper.models import UserSession, utcnow
+
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    with app.app_context():
+        with db.engine.begin() as connection:
+            connection.execute(
+                update(UserSession)
+                .values(last_seen=utcnow() - SESSION_LIFETIME + timedelta(seconds=1))
+                .execution_options(**{KEEPS_ACCESS: True})
+            )
+        checked_sessions().forget()
+    poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
+    assert client.get(poll, headers=HTMX).status_code == 204
+    through_flask.clear()
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert through_flask == []
+    time.sleep(1.2)
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert through_flask == [f"/games/{game_id}/board"]
