@@ -41,8 +41,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from flask import Flask, current_app, g, has_app_context, request, session
+from flask_wtf.csrf import generate_csrf
+from markupsafe import escape
 from sqlalchemy import Engine
-from werkzeug.http import parse_etags
+from werkzeug.http import parse_accept_header, parse_etags
 
 from scorekeeper import scope
 from scorekeeper.access import good_until, visitor
@@ -84,6 +86,11 @@ class Pass(NamedTuple):
     person: str
     access: int  # the access version the decision was read under
     until: datetime | None  # the earliest end of what it rests on: a session, a link, a cookie
+    # For the page itself (``FastLane.page``): the layout's key, the name it shows (escaped)
+    # and the CSRF token Flask made for this session (None: the session had no secret yet).
+    layout: tuple[Any, ...]
+    name: str
+    token: str | None
 
 
 class Passes(Recent[tuple[str, str, int], Pass]):
@@ -150,7 +157,20 @@ def admit(stamp: scoreboard.Stamp, can: scoreboard.Can) -> None:
         return
     if signed_at is not None:
         good_until(signed_at + app.permanent_session_lifetime)
-    found = Pass(who.household_id, stamp.created, can, person_tag(), access, g.get("good_until"))
+    # The token as the page Flask is about to draw holds it: signed from the session's secret
+    # (which only a session that has one can give without changing).
+    token = generate_csrf() if "csrf_token" in session else None
+    found = Pass(
+        who.household_id,
+        stamp.created,
+        can,
+        person_tag(),
+        access,
+        g.get("good_until"),
+        scoreboard.layout_of(who),
+        str(escape(who.user.username)) if who.user is not None else "",
+        token,
+    )
     passes_of(app).put((cookie, host, stamp.game_id), found, g.get("passes_generation", -1))
 
 
@@ -172,12 +192,13 @@ class FastLane:
             except Exception:  # the database away or busy, a setting mistyped: Flask answers
                 answer = None
             if answer is not None:
-                start_response(*answer)
-                return [b""]
+                status, headers, body = answer
+                start_response(status, headers)
+                return [body]
         return self.inner(environ, start_response)  # type: ignore[no-any-return]
 
-    def answer(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]]] | None:
-        """(status, headers) of the answer Flask would give, or None to let Flask give it."""
+    def answer(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        """(status, headers, body) of the answer Flask would give, or None to let Flask."""
         address = _ADDRESS.fullmatch(environ.get("PATH_INFO") or "")
         if address is None or environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST"):
             return None
@@ -204,7 +225,7 @@ class FastLane:
         if stamp is None or access != found.access or stamp.created != found.created:
             return None
         if kind == "/tv":
-            return (NO_CHANGE, list(_TV_POLL)) if shown == str(stamp.version) else None
+            return (NO_CHANGE, list(_TV_POLL), b"") if shown == str(stamp.version) else None
         parts: tuple[object, ...] = (stamp.tag(found.can),)
         if kind == "/board":
             parts = (*parts, "same" if shown == str(stamp.version) else "new")
@@ -212,10 +233,52 @@ class FastLane:
         headers = [("ETag", f'W/"{etag}"'), *_VALIDATED, *SECURITY_HEADERS]
         asked = environ.get("HTTP_IF_NONE_MATCH")
         if asked and parse_etags(asked).contains_weak(etag):
-            return NOT_MODIFIED, headers
+            return NOT_MODIFIED, headers, b""
         if parts[-1] == "same":
-            return NO_CHANGE, [("Content-Type", "text/html; charset=utf-8"), *headers]
+            return NO_CHANGE, [("Content-Type", "text/html; charset=utf-8"), *headers], b""
+        if kind is None and not htmx:
+            return self.page(environ, found, stamp, headers)
         return None
+
+    def page(
+        self,
+        environ: dict[str, Any],
+        found: Pass,
+        stamp: scoreboard.Stamp,
+        headers: list[tuple[str, str]],
+    ) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        """The game page, when its shell and its board are both drawn already for exactly
+        this stamp (``views._page_from_shell`` draws them; the fast lane never renders):
+        the same join, gzipped from pieces compressed once where the phone takes gzip."""
+        if found.token is None:
+            return None
+        key = scoreboard.shell_key(
+            stamp,
+            found.can,
+            found.layout,
+            environ.get("wsgi.url_scheme", "http"),
+            environ.get("HTTP_HOST", ""),
+        )
+        shell = scoreboard.page_shells(self.app).get(key)
+        board = scoreboard.drawn_boards(self.app).kept(stamp, found.can)
+        if shell is None or board is None:
+            return None
+        if parse_accept_header(environ.get("HTTP_ACCEPT_ENCODING")).quality("gzip") > 0:
+            body = shell.gzipped(found.name, found.token, board)
+            extra = [("Content-Encoding", "gzip")]
+        else:
+            body = shell.page(found.name, found.token, board).encode()
+            extra = []
+        return (
+            "200 OK",
+            [
+                ("Content-Type", "text/html; charset=utf-8"),
+                ("Content-Length", str(len(body))),
+                *headers,
+                *extra,
+            ],
+            body,
+        )
 
     def stamp(self, game_id: int, household_id: int) -> tuple[scoreboard.Stamp | None, int | None]:
         """The game's stamp from the scoreboard's own statement (``scoreboard.stamp_select``,

@@ -17,8 +17,10 @@ token's places, and serving it is one ``str.join``, no rendering.
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,7 +32,7 @@ from markupsafe import Markup
 from sqlalchemy import ColumnElement, Select, bindparam, select, update
 
 from scorekeeper import scope
-from scorekeeper.access import Permission, visitor
+from scorekeeper.access import Permission, Visitor, visitor
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, access_version_now, utcnow
 
@@ -199,16 +201,21 @@ class DrawnBoards:
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self.drawn: OrderedDict[tuple[int, int, datetime, Can], tuple[str, ...]] = OrderedDict()
+        self.drawn: OrderedDict[tuple[int, int, datetime, Can], Pieces] = OrderedDict()
         self.lock = threading.Lock()
         self.token_slot = f"csrf-{secrets.token_hex(16)}"
 
-    def get(self, stamp: Stamp, can: Can) -> Markup:
+    def kept(self, stamp: Stamp, can: Can) -> Pieces | None:
+        """The board of exactly this stamp, if it is drawn already (the fast lane draws none)."""
         key = (stamp.game_id, stamp.version, stamp.created, can)
         with self.lock:
             pieces = self.drawn.get(key)
             if pieces is not None:
                 self.drawn.move_to_end(key)
+        return pieces
+
+    def pieces(self, stamp: Stamp, can: Can) -> Pieces:
+        pieces = self.kept(stamp, can)
         if pieces is None:
             game = db.session.get(Game, stamp.game_id)
             if game is None:
@@ -216,18 +223,167 @@ class DrawnBoards:
             html = render_template(
                 BOARD_TEMPLATE, **board_context(game, can), csrf_token=lambda: self.token_slot
             )
-            pieces = tuple(html.split(self.token_slot))
+            pieces = Pieces.of(html.split(self.token_slot))
             # Drawn from the rows just read: filed under their version, not the one asked.
             with self.lock:
                 self.drawn[(stamp.game_id, game.version, stamp.created, can)] = pieces
                 while len(self.drawn) > self.size:
                     self.drawn.popitem(last=False)
-        if len(pieces) == 1:
-            return Markup(pieces[0])
-        return Markup(generate_csrf().join(pieces))
+        return pieces
+
+    def get(self, stamp: Stamp, can: Can) -> Markup:
+        return Markup(self.pieces(stamp, can).joined(generate_csrf()))
+
+
+def drawn_boards(app: Any = None) -> DrawnBoards:
+    extensions = (app or current_app).extensions
+    boards: DrawnBoards | None = extensions.get("scoreboards")
+    if boards is None:
+        boards = extensions.setdefault("scoreboards", DrawnBoards())
+    return boards
 
 
 def drawn_board(stamp: Stamp, can: Can) -> Markup:
     """The game's board as this viewer sees it, drawn once per version and shared."""
-    boards: DrawnBoards = current_app.extensions.setdefault("scoreboards", DrawnBoards())
-    return boards.get(stamp, can)
+    return drawn_boards().get(stamp, can)
+
+
+# --- the page around the board ----------------------------------------------------------------
+#
+# The scoreboard's page is a layout (what the viewer's role may open, their name, the CSRF
+# token) around the drawn board. It is drawn once per game version, what the viewer may do,
+# their role or link, and the address the page names (its preview's absolute links), with
+# stand-ins where the name, the token and the board go; serving it is a join. Its gzip is
+# joined the same way: each fixed piece is compressed once, on its own, and ends on a byte
+# boundary (a sync flush), so the pieces and the few bytes compressed per request make one
+# valid gzip stream (RFC 1951 blocks, RFC 1952 trailer), with no piece referring to another.
+
+
+class Pieces(NamedTuple):
+    """Text split at one kind of per-request place, and each piece deflated on its own."""
+
+    text: tuple[str, ...]
+    deflated: tuple[bytes, ...]
+
+    @classmethod
+    def of(cls, text: list[str] | tuple[str, ...]) -> Pieces:
+        return cls(tuple(text), tuple(deflate(piece.encode()) for piece in text))
+
+    def joined(self, between: str) -> str:
+        return between.join(self.text)
+
+
+def deflate(data: bytes) -> bytes:
+    """``data`` as raw deflate blocks ending on a byte boundary, referring to nothing before."""
+    packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)
+
+
+GZIP_LEVEL = 3  # as Flask-Compress is set (config COMPRESS_LEVEL): a third of level 6's time
+_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+_LAST_BLOCK = b"\x03\x00"  # an empty final block
+
+
+class Shell(NamedTuple):
+    """A game page split where the name, the token and the board go."""
+
+    pieces: Pieces
+    slots: tuple[str, ...]  # what goes between pieces: "name", "token" or "board"
+
+    def page(self, name: str, token: str, board: Pieces) -> str:
+        out = [self.pieces.text[0]]
+        for slot, piece in zip(self.slots, self.pieces.text[1:], strict=True):
+            out.append(
+                name if slot == "name" else token if slot == "token" else board.joined(token)
+            )
+            out.append(piece)
+        return "".join(out)
+
+    def gzipped(self, name: str, token: str, board: Pieces) -> bytes:
+        """``page(...)`` gzipped, from the pieces compressed once and the rest now."""
+        filled = {"name": name.encode(), "token": token.encode()}
+        packed = {slot: deflate(value) for slot, value in filled.items()}
+        texts = [self.pieces.text[0].encode()]
+        out = [_GZIP_HEADER, self.pieces.deflated[0]]
+        for slot, text, deflated in zip(
+            self.slots, self.pieces.text[1:], self.pieces.deflated[1:], strict=True
+        ):
+            if slot == "board":
+                for index, (board_text, board_deflated) in enumerate(
+                    zip(board.text, board.deflated, strict=True)
+                ):
+                    if index:
+                        texts.append(filled["token"])
+                        out.append(packed["token"])
+                    texts.append(board_text.encode())
+                    out.append(board_deflated)
+            else:
+                texts.append(filled[slot])
+                out.append(packed[slot])
+            texts.append(text.encode())
+            out.append(deflated)
+        crc = 0
+        for chunk in texts:
+            crc = zlib.crc32(chunk, crc)
+        size = sum(len(chunk) for chunk in texts) & 0xFFFFFFFF
+        out += [_LAST_BLOCK, crc.to_bytes(4, "little"), size.to_bytes(4, "little")]
+        return b"".join(out)
+
+
+class PageShells:
+    """Shells by (game id, version, created_at, Can, who as the layout shows them, address),
+    least recently used out. The stand-ins are random for this process."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.held: OrderedDict[tuple[Any, ...], Shell] = OrderedDict()
+        self.lock = threading.Lock()
+        nonce = secrets.token_hex(16)
+        self.stand_ins = {
+            f"name-{nonce}": "name",
+            f"token-{nonce}": "token",
+            f"board-{nonce}": "board",
+        }
+        self.splitter = re.compile("(" + "|".join(self.stand_ins) + ")")
+
+    def stand_in(self, slot: str) -> str:
+        return next(marker for marker, name in self.stand_ins.items() if name == slot)
+
+    def get(self, key: tuple[Any, ...]) -> Shell | None:
+        with self.lock:
+            shell = self.held.get(key)
+            if shell is not None:
+                self.held.move_to_end(key)
+        return shell
+
+    def put(self, key: tuple[Any, ...], html: str) -> Shell:
+        parts = self.splitter.split(html)
+        shell = Shell(Pieces.of(parts[0::2]), tuple(self.stand_ins[m] for m in parts[1::2]))
+        with self.lock:
+            self.held[key] = shell
+            while len(self.held) > self.size:
+                self.held.popitem(last=False)
+        return shell
+
+
+def page_shells(app: Any = None) -> PageShells:
+    extensions = (app or current_app).extensions
+    shells: PageShells | None = extensions.get("page_shells")
+    if shells is None:
+        shells = extensions.setdefault("page_shells", PageShells())
+    return shells
+
+
+def layout_of(who: Visitor) -> tuple[Any, ...]:
+    """What of the viewer the layout shows but their name: their role, or their link's kind."""
+    if who.user is not None:
+        return ("user", who.user.role, who.user.is_admin)
+    return ("link", who.link.kind if who.link is not None else None)
+
+
+def shell_key(
+    stamp: Stamp, can: Can, who: tuple[Any, ...], scheme: str, host: str
+) -> tuple[Any, ...]:
+    """Everything a game page's layout depends on but the name and the token: the game as
+    stamped, what the viewer may do, their role (or link kind), and the address."""
+    return (stamp.game_id, stamp.version, stamp.created, can, who, scheme, host)

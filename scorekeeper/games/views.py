@@ -23,17 +23,19 @@ from flask import (
     current_app,
     flash,
     redirect,
+    render_template,
     request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from markupsafe import Markup
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import house_rules
-from scorekeeper.access import Permission, requires
+from scorekeeper.access import Permission, Visitor, requires, visitor
 from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
@@ -230,17 +232,52 @@ def show(game_id: int) -> ResponseReturnValue:
     unchanged = not_modified(etag)
     if unchanged is not None:
         return unchanged
-    response = render(
-        "games/show.html",
-        "games/_board_drawn.html",
-        game_id=game_id,
-        rules_name=stamp.rules_name,
-        board=_drawn_or_404(stamp, can),
-        result=result_card(game_id, version=stamp.version)[0],
-    )
+    who = visitor()
+    if etag is not None and not is_htmx() and (who.user is not None or who.link is not None):
+        response = _page_from_shell(stamp, can, who)
+    else:
+        response = render(
+            "games/show.html",
+            "games/_board_drawn.html",
+            game_id=game_id,
+            rules_name=stamp.rules_name,
+            board=_drawn_or_404(stamp, can),
+            result=result_card(game_id, version=stamp.version)[0],
+        )
     # Again after rendering: a first page makes the session's CSRF secret, which the ETag
     # names (and none where a flashed message was shown, which rendering took away).
     return validated(response, etag and page_etag(stamp.tag(can)))
+
+
+def _page_from_shell(stamp: scoreboard.Stamp, can: scoreboard.Can, who: Visitor) -> Response:
+    """The game page as the shell kept for this game version, role and address, with this
+    viewer's name, token and the drawn board joined in (``scoreboard.PageShells``): drawn
+    through the template once, then a join (the fast lane serves the same join)."""
+    shells = scoreboard.page_shells()
+    key = scoreboard.shell_key(stamp, can, scoreboard.layout_of(who), request.scheme, request.host)
+    try:
+        board = scoreboard.drawn_boards().pieces(stamp, can)
+    except LookupError:
+        abort(404)
+    shell = shells.get(key)
+    if shell is None:
+        stand_in = who
+        if who.user is not None:
+            stand_in = replace(who, user=replace(who.user, username=shells.stand_in("name")))
+        html = render_template(
+            "games/show.html",
+            game_id=stamp.game_id,
+            rules_name=stamp.rules_name,
+            board=Markup(shells.stand_in("board")),
+            result=result_card(stamp.game_id, version=stamp.version)[0],
+            csrf_token=lambda: shells.stand_in("token"),
+            visitor=stand_in,
+        )
+        shell = shells.put(key, html)
+    name = str(escape(who.user.username)) if who.user is not None else ""
+    response = Response(shell.page(name, generate_csrf(), board), mimetype="text/html")
+    response.vary.add("HX-Request")
+    return response
 
 
 @bp.get("/<int:game_id>/board")

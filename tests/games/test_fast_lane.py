@@ -5,7 +5,9 @@ revoked link, the bin) has made wrong."""
 
 from __future__ import annotations
 
+import re
 import time
+import zlib
 from collections.abc import Iterator
 
 import pytest
@@ -61,11 +63,27 @@ def _access_version(app: Flask) -> int:
     return int(found)
 
 
-def _same(fast: TestResponse, slow: TestResponse) -> None:
-    def headers(answer: TestResponse) -> list[tuple[str, str]]:
-        return sorted((name, value) for name, value in answer.headers if name != "Date")
+TOKEN = re.compile(r'"X-CSRFToken": "([^"]+)"')
 
-    assert (fast.status, headers(fast), fast.data) == (slow.status, headers(slow), slow.data)
+
+def _same(fast: TestResponse, slow: TestResponse) -> None:
+    """The same answer: status, headers (but the date and, for a page, the length of its
+    gzip) and body (unzipped, each page's CSRF token, signed afresh, aside)."""
+
+    def body(answer: TestResponse) -> bytes:
+        data = answer.data
+        if answer.headers.get("Content-Encoding") == "gzip":
+            unpacker = zlib.decompressobj(31)
+            data = unpacker.decompress(data)
+            assert unpacker.eof and not unpacker.unused_data, "not one whole gzip stream"
+        token = TOKEN.search(data.decode())
+        return data.replace(token.group(1).encode(), b"TOKEN") if token else data
+
+    def headers(answer: TestResponse) -> list[tuple[str, str]]:
+        skipped = {"Date", "Content-Length"} if answer.status_code == 200 else {"Date"}
+        return sorted((name, value) for name, value in answer.headers if name not in skipped)
+
+    assert (fast.status, headers(fast), body(fast)) == (slow.status, headers(slow), body(slow))
 
 
 def _asks(game_id: int, version: int, etags: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
@@ -75,6 +93,8 @@ def _asks(game_id: int, version: int, etags: dict[str, str]) -> list[tuple[str, 
         (f"/games/{game_id}/board?v={version}", HTMX),
         (f"/games/{game_id}/board?v={version}", {**HTMX, "If-None-Match": etags["poll"]}),
         (f"/games/{game_id}/tv?v={version}", HTMX),
+        (f"/games/{game_id}", {"Accept-Encoding": "gzip"}),
+        (f"/games/{game_id}", {}),
     ]
 
 
@@ -93,7 +113,7 @@ def test_the_fast_lane_answers_as_flask_does(
     through_flask.clear()
     fast = [client.get(path, headers=headers) for path, headers in asks]
     assert through_flask == [], "the fast lane let Flask answer"
-    assert [answer.status_code for answer in fast] == [304, 304, 204, 304, 204]
+    assert [answer.status_code for answer in fast] == [304, 304, 204, 304, 204, 200, 200]
     app.config["SESSION_CHECK_SECONDS"] = 0  # the fast lane off: Flask answers everything
     slow = [client.get(path, headers=headers) for path, headers in asks]
     assert len(through_flask) == len(asks)
@@ -429,3 +449,29 @@ def test_a_pass_ends_when_its_session_does(
     time.sleep(1.2)
     assert client.get(poll, headers=HTMX).status_code == 204
     assert through_flask == [f"/games/{game_id}/board"]
+
+
+def test_the_page_s_layout_is_shared_by_role_never_by_person(
+    app: Flask, client: FlaskClient, through_flask: list[str]
+) -> None:
+    """Two viewers share one drawing of the page's layout, each with their own name and token;
+    a scorer's page (its forms and buttons) is another drawing, never served to a viewer."""
+    from scorekeeper.games import scoreboard
+
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    scorer_page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    ann, bo = signed_in(app, "ann", "viewer"), signed_in(app, "bo", "viewer")
+    pages = {}
+    for name, phone in (("ann", ann), ("bo", bo)):
+        phone.get(f"/games/{game_id}")  # Flask: the session's CSRF secret (a new cookie)
+        phone.get(f"/games/{game_id}")  # Flask: the pass for that cookie, with its token
+        through_flask.clear()
+        pages[name] = phone.get(f"/games/{game_id}").get_data(as_text=True)
+        assert through_flask == [], "Flask drew the page: the fast lane did not serve it"
+    assert len(scoreboard.page_shells(app).held) == 2  # the owner's, and the viewers' one
+    tokens = {name: TOKEN.search(page).group(1) for name, page in pages.items()}  # type: ignore[union-attr]
+    assert tokens["ann"] != tokens["bo"]
+    assert ">ann</a>" in pages["ann"] and ">bo</a>" not in pages["ann"]
+    assert ">bo</a>" in pages["bo"] and ">ann</a>" not in pages["bo"]
+    assert "Let the table score" in scorer_page
+    assert all("Let the table score" not in page for page in pages.values())
