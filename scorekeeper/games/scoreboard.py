@@ -263,11 +263,13 @@ class Pieces(NamedTuple):
     """Text split at one kind of per-request place, and each piece deflated on its own."""
 
     text: tuple[str, ...]
+    raw: tuple[bytes, ...]  # the text encoded (UTF-8)
     deflated: tuple[bytes, ...]
 
     @classmethod
     def of(cls, text: list[str] | tuple[str, ...]) -> Pieces:
-        return cls(tuple(text), tuple(deflate(piece.encode()) for piece in text))
+        raw = tuple(piece.encode() for piece in text)
+        return cls(tuple(text), raw, tuple(deflate(piece) for piece in raw))
 
     def joined(self, between: str) -> str:
         return between.join(self.text)
@@ -303,24 +305,24 @@ class Shell(NamedTuple):
         """``page(...)`` gzipped, from the pieces compressed once and the rest now."""
         filled = {"name": name.encode(), "token": token.encode()}
         packed = {slot: deflate(value) for slot, value in filled.items()}
-        texts = [self.pieces.text[0].encode()]
+        texts = [self.pieces.raw[0]]
         out = [_GZIP_HEADER, self.pieces.deflated[0]]
         for slot, text, deflated in zip(
-            self.slots, self.pieces.text[1:], self.pieces.deflated[1:], strict=True
+            self.slots, self.pieces.raw[1:], self.pieces.deflated[1:], strict=True
         ):
             if slot == "board":
                 for index, (board_text, board_deflated) in enumerate(
-                    zip(board.text, board.deflated, strict=True)
+                    zip(board.raw, board.deflated, strict=True)
                 ):
                     if index:
                         texts.append(filled["token"])
                         out.append(packed["token"])
-                    texts.append(board_text.encode())
+                    texts.append(board_text)
                     out.append(board_deflated)
             else:
                 texts.append(filled[slot])
                 out.append(packed[slot])
-            texts.append(text.encode())
+            texts.append(text)
             out.append(deflated)
         crc = 0
         for chunk in texts:
