@@ -40,8 +40,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     fast_lane.init_app(app)  # inside ProxyFix: it sees the addresses and hosts the views see
     if app.config["PROXY_COUNT"]:
         hops = int(app.config["PROXY_COUNT"])
+        # What Caddy sets (X-Forwarded-For, -Proto, -Host) and nothing else: a header the proxy
+        # passes on from the client as it came (X-Forwarded-Prefix, -Port) must not move the
+        # addresses the pages name.
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=0, x_prefix=0
         )
     inputs.init_app(app)
 

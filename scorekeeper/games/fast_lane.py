@@ -35,6 +35,7 @@ the two lanes answer by answer.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
@@ -44,7 +45,7 @@ from flask import Flask, current_app, g, has_app_context, request, session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import escape
 from sqlalchemy import Engine
-from werkzeug.http import parse_accept_header, parse_etags
+from werkzeug.http import parse_etags
 
 from scorekeeper import scope
 from scorekeeper.access import good_until, visitor
@@ -93,9 +94,15 @@ class Pass(NamedTuple):
     token: str | None
 
 
-class Passes(Recent[tuple[str, str, int], Pass]):
+class Passes(Recent[tuple[bytes, str, int], Pass]):
     """Passes by (Cookie, Host, game id), least recently used out; emptied whenever this
     process changes an account, a session or a link (``forget``)."""
+
+
+def _key(cookie: str, host: str, game_id: int) -> tuple[bytes, str, int]:
+    """A pass's key: the Cookie header by its digest (a client's cookies may fill 8 KB)."""
+    digest = hashlib.blake2b(cookie.encode("latin-1", "replace"), digest_size=20).digest()
+    return digest, host, game_id
 
 
 def passes_of(app: Flask) -> Passes:
@@ -171,7 +178,7 @@ def admit(stamp: scoreboard.Stamp, can: scoreboard.Can) -> None:
         str(escape(who.user.username)) if who.user is not None else "",
         token,
     )
-    passes_of(app).put((cookie, host, stamp.game_id), found, g.get("passes_generation", -1))
+    passes_of(app).put(_key(cookie, host, stamp.game_id), found, g.get("passes_generation", -1))
 
 
 # --- the lane itself -----------------------------------------------------------------------------
@@ -218,7 +225,7 @@ class FastLane:
         cookie, host = environ.get("HTTP_COOKIE"), environ.get("HTTP_HOST")
         if seconds <= 0 or not cookie or not host:
             return None
-        found = passes_of(self.app).get((cookie, host, game_id), seconds)
+        found = passes_of(self.app).get(_key(cookie, host, game_id), seconds)
         if found is None or (found.until is not None and datetime.now(UTC) >= found.until):
             return None
         stamp, access = self.stamp(game_id, found.household_id)
@@ -250,32 +257,23 @@ class FastLane:
         """The game page, when its shell and its board are both drawn already for exactly
         this stamp (``views._page_from_shell`` draws them; the fast lane never renders):
         the same join, gzipped from pieces compressed once where the phone takes gzip."""
-        if found.token is None:
-            return None
-        key = scoreboard.shell_key(
-            stamp,
-            found.can,
-            found.layout,
-            environ.get("wsgi.url_scheme", "http"),
-            environ.get("HTTP_HOST", ""),
+        if found.token is None or not scoreboard.takes_gzip(environ):
+            return None  # Flask answers: it may send another encoding, or none
+        address = scoreboard.address_of_environ(environ)
+        shell = scoreboard.page_shells(self.app).get(
+            scoreboard.shell_key(stamp, found.can, found.layout, address)
         )
-        shell = scoreboard.page_shells(self.app).get(key)
-        board = scoreboard.drawn_boards(self.app).kept(stamp, found.can)
+        board = scoreboard.drawn_boards(self.app).kept(stamp, found.can, address)
         if shell is None or board is None:
             return None
-        if parse_accept_header(environ.get("HTTP_ACCEPT_ENCODING")).quality("gzip") > 0:
-            body = shell.gzipped(found.name, found.token, board)
-            extra = [("Content-Encoding", "gzip")]
-        else:
-            body = shell.page(found.name, found.token, board).encode()
-            extra = []
+        body = shell.gzipped(found.name, found.token, board)
         return (
             "200 OK",
             [
                 ("Content-Type", "text/html; charset=utf-8"),
                 ("Content-Length", str(len(body))),
                 *headers,
-                *extra,
+                ("Content-Encoding", "gzip"),
             ],
             body,
         )

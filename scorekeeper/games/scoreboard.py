@@ -26,10 +26,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from flask import current_app, render_template
+from flask import current_app, render_template, request
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from sqlalchemy import ColumnElement, Select, bindparam, select, update
+from werkzeug.http import parse_accept_header
+from werkzeug.wsgi import get_host
 
 from scorekeeper import scope
 from scorekeeper.access import Permission, Visitor, visitor
@@ -201,13 +203,13 @@ class DrawnBoards:
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self.drawn: OrderedDict[tuple[int, int, datetime, Can], Pieces] = OrderedDict()
+        self.drawn: OrderedDict[tuple[Any, ...], Pieces] = OrderedDict()
         self.lock = threading.Lock()
         self.token_slot = f"csrf-{secrets.token_hex(16)}"
 
-    def kept(self, stamp: Stamp, can: Can) -> Pieces | None:
+    def kept(self, stamp: Stamp, can: Can, address: Address) -> Pieces | None:
         """The board of exactly this stamp, if it is drawn already (the fast lane draws none)."""
-        key = (stamp.game_id, stamp.version, stamp.created, can)
+        key = (stamp.game_id, stamp.version, stamp.created, can, address)
         with self.lock:
             pieces = self.drawn.get(key)
             if pieces is not None:
@@ -215,7 +217,9 @@ class DrawnBoards:
         return pieces
 
     def pieces(self, stamp: Stamp, can: Can) -> Pieces:
-        pieces = self.kept(stamp, can)
+        """The board, drawn now where it is not kept (in a request: its links are absolute)."""
+        address = address_of_request()
+        pieces = self.kept(stamp, can, address)
         if pieces is None:
             game = db.session.get(Game, stamp.game_id)
             if game is None:
@@ -226,7 +230,7 @@ class DrawnBoards:
             pieces = Pieces.of(html.split(self.token_slot))
             # Drawn from the rows just read: filed under their version, not the one asked.
             with self.lock:
-                self.drawn[(stamp.game_id, game.version, stamp.created, can)] = pieces
+                self.drawn[(stamp.game_id, game.version, stamp.created, can, address)] = pieces
                 while len(self.drawn) > self.size:
                     self.drawn.popitem(last=False)
         return pieces
@@ -260,19 +264,19 @@ def drawn_board(stamp: Stamp, can: Can) -> Markup:
 
 
 class Pieces(NamedTuple):
-    """Text split at one kind of per-request place, and each piece deflated on its own."""
+    """Text split at one kind of per-request place (kept encoded, UTF-8), and each piece
+    deflated on its own."""
 
-    text: tuple[str, ...]
-    raw: tuple[bytes, ...]  # the text encoded (UTF-8)
+    raw: tuple[bytes, ...]
     deflated: tuple[bytes, ...]
 
     @classmethod
     def of(cls, text: list[str] | tuple[str, ...]) -> Pieces:
         raw = tuple(piece.encode() for piece in text)
-        return cls(tuple(text), raw, tuple(deflate(piece) for piece in raw))
+        return cls(raw, tuple(deflate(piece) for piece in raw))
 
     def joined(self, between: str) -> str:
-        return between.join(self.text)
+        return between.encode().join(self.raw).decode()
 
 
 def deflate(data: bytes) -> bytes:
@@ -293,13 +297,12 @@ class Shell(NamedTuple):
     slots: tuple[str, ...]  # what goes between pieces: "name", "token" or "board"
 
     def page(self, name: str, token: str, board: Pieces) -> str:
-        out = [self.pieces.text[0]]
-        for slot, piece in zip(self.slots, self.pieces.text[1:], strict=True):
-            out.append(
-                name if slot == "name" else token if slot == "token" else board.joined(token)
-            )
+        filled = {"name": name.encode(), "token": token.encode()}
+        out = [self.pieces.raw[0]]
+        for slot, piece in zip(self.slots, self.pieces.raw[1:], strict=True):
+            out.append(filled["token"].join(board.raw) if slot == "board" else filled[slot])
             out.append(piece)
-        return "".join(out)
+        return b"".join(out).decode()
 
     def gzipped(self, name: str, token: str, board: Pieces) -> bytes:
         """``page(...)`` gzipped, from the pieces compressed once and the rest now."""
@@ -383,9 +386,27 @@ def layout_of(who: Visitor) -> tuple[Any, ...]:
     return ("link", who.link.kind if who.link is not None else None)
 
 
-def shell_key(
-    stamp: Stamp, can: Can, who: tuple[Any, ...], scheme: str, host: str
-) -> tuple[Any, ...]:
+def shell_key(stamp: Stamp, can: Can, who: tuple[Any, ...], address: Address) -> tuple[Any, ...]:
     """Everything a game page's layout depends on but the name and the token: the game as
     stamped, what the viewer may do, their role (or link kind), and the address."""
-    return (stamp.game_id, stamp.version, stamp.created, can, who, scheme, host)
+    return (stamp.game_id, stamp.version, stamp.created, can, who, address)
+
+
+def takes_gzip(environ: dict[str, Any]) -> bool:
+    """Whether the phone takes gzip: the page is then sent as its pieces joined, gzipped."""
+    return parse_accept_header(environ.get("HTTP_ACCEPT_ENCODING")).quality("gzip") > 0
+
+
+# Where the app is reached, as the pages' absolute links name it: scheme, host (as werkzeug
+# spells it: no default port) and the path the app is mounted at.
+Address = tuple[str, str, str]
+
+
+def address_of_request() -> Address:
+    return address_of_environ(request.environ)
+
+
+def address_of_environ(environ: dict[str, Any]) -> Address:
+    """The same, from a WSGI environ (the fast lane, before Flask)."""
+    scheme = environ.get("wsgi.url_scheme", "http")
+    return (scheme, get_host(environ), environ.get("SCRIPT_NAME", "").rstrip("/"))

@@ -254,7 +254,9 @@ def _page_from_shell(stamp: scoreboard.Stamp, can: scoreboard.Can, who: Visitor)
     viewer's name, token and the drawn board joined in (``scoreboard.PageShells``): drawn
     through the template once, then a join (the fast lane serves the same join)."""
     shells = scoreboard.page_shells()
-    key = scoreboard.shell_key(stamp, can, scoreboard.layout_of(who), request.scheme, request.host)
+    key = scoreboard.shell_key(
+        stamp, can, scoreboard.layout_of(who), scoreboard.address_of_request()
+    )
     try:
         board = scoreboard.drawn_boards().pieces(stamp, can)
     except LookupError:
@@ -275,7 +277,13 @@ def _page_from_shell(stamp: scoreboard.Stamp, can: scoreboard.Can, who: Visitor)
         )
         shell = shells.put(key, html)
     name = str(escape(who.user.username)) if who.user is not None else ""
-    response = Response(shell.page(name, generate_csrf(), board), mimetype="text/html")
+    if scoreboard.takes_gzip(request.environ):
+        # Joined from pieces compressed once, as the fast lane sends it (Flask-Compress leaves
+        # an answer that is encoded already as it is).
+        response = Response(shell.gzipped(name, generate_csrf(), board), mimetype="text/html")
+        response.content_encoding = "gzip"
+    else:
+        response = Response(shell.page(name, generate_csrf(), board), mimetype="text/html")
     response.vary.add("HX-Request")
     return response
 

@@ -94,7 +94,7 @@ def _asks(game_id: int, version: int, etags: dict[str, str]) -> list[tuple[str, 
         (f"/games/{game_id}/board?v={version}", {**HTMX, "If-None-Match": etags["poll"]}),
         (f"/games/{game_id}/tv?v={version}", HTMX),
         (f"/games/{game_id}", {"Accept-Encoding": "gzip"}),
-        (f"/games/{game_id}", {}),
+        (f"/games/{game_id}", {"Accept-Encoding": "gzip, deflate, br, zstd"}),  # as Chromium
     ]
 
 
@@ -119,6 +119,12 @@ def test_the_fast_lane_answers_as_flask_does(
     assert len(through_flask) == len(asks)
     for one, other in zip(fast, slow, strict=True):
         _same(one, other)
+    # A phone that takes no gzip gets the page from Flask, which chooses what to send.
+    app.config["SESSION_CHECK_SECONDS"] = 5
+    client.get(f"/games/{game_id}/board?v={version}", headers=HTMX)  # a pass again
+    through_flask.clear()
+    assert client.get(f"/games/{game_id}").status_code == 200
+    assert through_flask == [f"/games/{game_id}"]
 
 
 def test_a_saved_round_goes_through_at_once(
@@ -466,8 +472,9 @@ def test_the_page_s_layout_is_shared_by_role_never_by_person(
         phone.get(f"/games/{game_id}")  # Flask: the session's CSRF secret (a new cookie)
         phone.get(f"/games/{game_id}")  # Flask: the pass for that cookie, with its token
         through_flask.clear()
-        pages[name] = phone.get(f"/games/{game_id}").get_data(as_text=True)
+        served = phone.get(f"/games/{game_id}", headers={"Accept-Encoding": "gzip"})
         assert through_flask == [], "Flask drew the page: the fast lane did not serve it"
+        pages[name] = zlib.decompress(served.data, 31).decode()
     assert len(scoreboard.page_shells(app).held) == 2  # the owner's, and the viewers' one
     tokens = {name: TOKEN.search(page).group(1) for name, page in pages.items()}  # type: ignore[union-attr]
     assert tokens["ann"] != tokens["bo"]
@@ -475,3 +482,19 @@ def test_the_page_s_layout_is_shared_by_role_never_by_person(
     assert ">bo</a>" in pages["bo"] and ">ann</a>" not in pages["bo"]
     assert "Let the table score" in scorer_page
     assert all("Let the table score" not in page for page in pages.values())
+
+
+def test_a_forwarded_prefix_or_port_does_not_move_the_page_s_addresses(app: Flask) -> None:
+    """Behind one proxy (Caddy sets X-Forwarded-For, -Proto and -Host, and passes any other
+    header on as the client sent it), a client's X-Forwarded-Prefix or -Port must not reach
+    the addresses in a page that is drawn once and shared."""
+    proxied = create_app({**app.config, "PROXY_COUNT": 1})
+    owner = signed_in(proxied, "owner")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    forged = {"X-Forwarded-Prefix": "//evil.example", "X-Forwarded-Port": "6666"}
+    page = owner.get(f"/games/{game_id}", headers=forged).get_data(as_text=True)
+    assert "evil.example" not in page and "6666" not in page
+    assert 'href="/static/' in page or "/static/" in page
+    with proxied.app_context():
+        db.session.remove()
+        db.engine.dispose()
