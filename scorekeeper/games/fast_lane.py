@@ -43,7 +43,6 @@ from typing import Any, NamedTuple
 
 from flask import Flask, current_app, g, has_app_context, request, session
 from flask_wtf.csrf import generate_csrf
-from markupsafe import escape
 from sqlalchemy import Engine
 from werkzeug.http import parse_etags
 
@@ -175,7 +174,7 @@ def admit(stamp: scoreboard.Stamp, can: scoreboard.Can) -> None:
         access,
         g.get("good_until"),
         scoreboard.layout_of(who),
-        str(escape(who.user.username)) if who.user is not None else "",
+        scoreboard.shown_name(who),
         token,
     )
     passes_of(app).put(_key(cookie, host, stamp.game_id), found, g.get("passes_generation", -1))

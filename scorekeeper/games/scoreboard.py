@@ -22,13 +22,14 @@ import secrets
 import threading
 import zlib
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from flask import current_app, render_template, request
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from sqlalchemy import ColumnElement, Select, bindparam, select, update
 from werkzeug.http import parse_accept_header
 from werkzeug.wsgi import get_host
@@ -377,6 +378,35 @@ def page_shells(app: Any = None) -> PageShells:
     if shells is None:
         shells = extensions.setdefault("page_shells", PageShells())
     return shells
+
+
+def page_shell(stamp: Stamp, can: Can, who: Visitor, result: Callable[[], Any]) -> Shell:
+    """The game page's shell for this stamp, viewer and address: kept, or drawn now through
+    ``games/show.html`` with stand-ins for the name, the token and the board (``result``
+    gives the result card the page's preview shows, asked only when drawing)."""
+    shells = page_shells()
+    key = shell_key(stamp, can, layout_of(who), address_of_request())
+    shell = shells.get(key)
+    if shell is None:
+        stand_in = who
+        if who.user is not None:
+            stand_in = replace(who, user=replace(who.user, username=shells.stand_in("name")))
+        html = render_template(
+            "games/show.html",
+            game_id=stamp.game_id,
+            rules_name=stamp.rules_name,
+            board=Markup(shells.stand_in("board")),
+            result=result(),
+            csrf_token=lambda: shells.stand_in("token"),
+            visitor=stand_in,
+        )
+        shell = shells.put(key, html)
+    return shell
+
+
+def shown_name(who: Visitor) -> str:
+    """The name the layout shows for the viewer, escaped as the template would."""
+    return str(escape(who.user.username)) if who.user is not None else ""
 
 
 def layout_of(who: Visitor) -> tuple[Any, ...]:

@@ -23,13 +23,12 @@ from flask import (
     current_app,
     flash,
     redirect,
-    render_template,
     request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from werkzeug.datastructures import MultiDict
@@ -250,40 +249,23 @@ def show(game_id: int) -> ResponseReturnValue:
 
 
 def _page_from_shell(stamp: scoreboard.Stamp, can: scoreboard.Can, who: Visitor) -> Response:
-    """The game page as the shell kept for this game version, role and address, with this
-    viewer's name, token and the drawn board joined in (``scoreboard.PageShells``): drawn
-    through the template once, then a join (the fast lane serves the same join)."""
-    shells = scoreboard.page_shells()
-    key = scoreboard.shell_key(
-        stamp, can, scoreboard.layout_of(who), scoreboard.address_of_request()
-    )
+    """The game page as its kept shell with this viewer's name, token and the drawn board
+    joined in (``scoreboard.page_shell``); the fast lane serves the same join."""
     try:
         board = scoreboard.drawn_boards().pieces(stamp, can)
     except LookupError:
         abort(404)
-    shell = shells.get(key)
-    if shell is None:
-        stand_in = who
-        if who.user is not None:
-            stand_in = replace(who, user=replace(who.user, username=shells.stand_in("name")))
-        html = render_template(
-            "games/show.html",
-            game_id=stamp.game_id,
-            rules_name=stamp.rules_name,
-            board=Markup(shells.stand_in("board")),
-            result=result_card(stamp.game_id, version=stamp.version)[0],
-            csrf_token=lambda: shells.stand_in("token"),
-            visitor=stand_in,
-        )
-        shell = shells.put(key, html)
-    name = str(escape(who.user.username)) if who.user is not None else ""
+    shell = scoreboard.page_shell(
+        stamp, can, who, lambda: result_card(stamp.game_id, version=stamp.version)[0]
+    )
+    name, token = scoreboard.shown_name(who), generate_csrf()
     if scoreboard.takes_gzip(request.environ):
         # Joined from pieces compressed once, as the fast lane sends it (Flask-Compress leaves
         # an answer that is encoded already as it is).
-        response = Response(shell.gzipped(name, generate_csrf(), board), mimetype="text/html")
+        response = Response(shell.gzipped(name, token, board), mimetype="text/html")
         response.content_encoding = "gzip"
     else:
-        response = Response(shell.page(name, generate_csrf(), board), mimetype="text/html")
+        response = Response(shell.page(name, token, board), mimetype="text/html")
     response.vary.add("HX-Request")
     return response
 
