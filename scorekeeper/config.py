@@ -39,9 +39,14 @@ def defaults(instance: Path) -> dict[str, Any]:
         # by hand outside the app).
         # 0, or SESSION_CHECK_SECONDS 0: every poll goes through the gate.
         "FAST_LANE_SECONDS": 30,
-        # Behind a TLS proxy (Caddy), the number of proxies: trusts their X-Forwarded-* headers
-        # and marks the cookies Secure.
+        # Behind a TLS proxy (Caddy), the number of proxies: trusts their X-Forwarded-For,
+        # -Proto and -Host headers, marks the cookies Secure and sends Strict-Transport-Security.
         "PROXY_COUNT": 0,
+        # The address the proxy connects from; `serve` takes forwarded headers from it alone.
+        "TRUSTED_PROXY": "127.0.0.1",
+        # A session ends this many days after sign-in however often it is used (and sooner,
+        # PERMANENT_SESSION_LIFETIME after its last use).
+        "SESSION_MAX_DAYS": 30,
         # Host names the server answers to besides localhost, IP addresses and its own name.
         "EXTRA_HOSTS": [],
         # Where links and QR codes point, e.g. "https://cards.example.org".
@@ -49,8 +54,6 @@ def defaults(instance: Path) -> dict[str, Any]:
         # Argon2id: 3 passes over 64 MiB (argon2-cffi's RFC 9106 low-memory profile).
         "PASSWORD_TIME_COST": 3,
         "PASSWORD_MEMORY_KIB": 64 * 1024,
-        "RATELIMIT_STORAGE_URI": "memory://",
-        "RATELIMIT_HEADERS_ENABLED": True,
         # The largest request, a whole-history restore; every other page takes far less
         # (``limits.REQUEST_BYTES``).
         "MAX_CONTENT_LENGTH": limits.RESTORE_BYTES,

@@ -21,6 +21,9 @@ from .limits import RESTORE_BYTES
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_THREADS = 8
+# Where the proxy in front connects from when ``TRUSTED_PROXY`` names nothing else: Caddy on
+# the same machine (deploy/Caddyfile).
+DEFAULT_TRUSTED_PROXY = "127.0.0.1"
 # Each open socket costs a file descriptor and a few KB; 1000 fits the usual limit of 1024
 # descriptors per process with room for the database and log files.
 CONNECTION_LIMIT = 1000
@@ -29,21 +32,43 @@ CONNECTION_LIMIT = 1000
 CHANNEL_TIMEOUT = 30
 
 
-def server_settings(
-    host: str, port: int, threads: int, largest_request: int | None = None
-) -> dict[str, Any]:
-    """The waitress settings ``serve`` uses, shared with the benchmarks so they measure the
-    server that ships."""
-    return {
+# What Caddy sets on every request it passes on; the app reads these and nothing else
+# (X-Forwarded-Port and -Prefix come from the client unchanged through Caddy).
+PROXY_HEADERS = frozenset({"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"})
+
+
+def server_settings(app: Any, host: str, port: int, threads: int) -> dict[str, Any]:
+    """The waitress settings ``serve`` uses for ``app`` as it is configured.
+
+    Behind a declared proxy (``PROXY_COUNT`` hops), waitress takes the ``X-Forwarded-*``
+    headers Caddy sets from requests that come from the proxy's address (``TRUSTED_PROXY``)
+    only, and strips them from any other, so a client that reaches the port directly cannot
+    name its own address. With no proxy declared, the headers are passed on untouched: the app
+    then counts none of them, and treats a request that carries them as forwarded, never as
+    one from this machine (``access.from_this_machine``)."""
+    config = getattr(app, "config", {})
+    settings: dict[str, Any] = {
         # Waitress buffers a body whole (to disk past 512 KB) before the app can refuse it:
         # nothing larger than the app would take is worth reading at all.
-        "max_request_body_size": largest_request or RESTORE_BYTES,
+        "max_request_body_size": config.get("MAX_CONTENT_LENGTH") or RESTORE_BYTES,
         "host": host,
         "port": port,
         "threads": threads,
         "connection_limit": CONNECTION_LIMIT,
         "channel_timeout": CHANNEL_TIMEOUT,
+        "clear_untrusted_proxy_headers": False,
     }
+    proxies = int(config.get("PROXY_COUNT") or 0)
+    if proxies:
+        settings |= {
+            "trusted_proxy": config.get("TRUSTED_PROXY") or DEFAULT_TRUSTED_PROXY,
+            "trusted_proxy_count": proxies,
+            "trusted_proxy_headers": set(PROXY_HEADERS),
+            "clear_untrusted_proxy_headers": True,
+            # A forwarded request from any other address is a proxy set up wrong: say so.
+            "log_untrusted_proxy_headers": True,
+        }
+    return settings
 
 
 def _keep_alive_channel() -> type:
@@ -93,11 +118,7 @@ def run(
     if processes > 1:
         _run_processes(app, host, port, threads, processes)
         return
-    _serve(app, server_settings(host, port, threads, _largest(app)))
-
-
-def _largest(app: Any) -> int | None:
-    return getattr(app, "config", {}).get("MAX_CONTENT_LENGTH")
+    _serve(app, server_settings(app, host, port, threads))
 
 
 def _serve(app: Any, settings: dict[str, Any]) -> None:
@@ -130,7 +151,7 @@ def _run_processes(app: Any, host: str, port: int, threads: int, processes: int)
 
     family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
     listening = socket.create_server((host, port), family=family, backlog=1024)
-    settings = server_settings(host, port, threads, _largest(app))
+    settings = server_settings(app, host, port, threads)
     del settings["host"], settings["port"]
     settings["sockets"] = [listening]
     children: list[int] = []
