@@ -13,7 +13,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import access, assets, config, errors, inputs, security, server
-from .extensions import compress, csrf, db, limiter, login_manager, migrate
+from .extensions import compress, csrf, db, login_manager, migrate
 from .status import GameStatus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +53,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     login_manager.init_app(app)
     login_manager.session_protection = None  # sessions are ended server-side instead
-    limiter.init_app(app)
     access.init_app(app)
     compress.init_app(app)
     security.init_app(app)

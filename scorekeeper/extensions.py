@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from flask_compress import Compress
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -31,6 +29,3 @@ migrate = Migrate()
 csrf = CSRFProtect()
 compress = Compress()
 login_manager = LoginManager()
-# In memory by default; RATELIMIT_STORAGE_URI (e.g. redis://...) shares the counts between
-# several servers.
-limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=True)

@@ -155,6 +155,20 @@ class UserSession(db.Model):
     user: Mapped[User] = relationship(lazy="joined")
 
 
+class SignInAttempt(db.Model):
+    """A password tried (at sign-in, or as the current one on the account page), under the
+    account's name and under the address it came from: ``accounts.throttle`` counts them, so
+    every process and server on the database shares one count."""
+
+    __tablename__ = "sign_in_attempts"
+    __table_args__ = (Index("ix_sign_in_attempts_key_at", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # "account:<name key>" or "address:<IP address>"
+    key: Mapped[str] = mapped_column(String(300))
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+
 class Link(HouseholdOwned, db.Model):
     """A table link, a watch link (both for one game) or an invitation to join the household.
 

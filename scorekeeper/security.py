@@ -1,11 +1,12 @@
 """Response headers that keep the pages from being framed, sniffed or scripted from elsewhere,
-and the session cookie, signed again only when it changes or grows old."""
+kept out of caches and on HTTPS, and the session cookie, signed again only when it changes or
+grows old."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from flask import Flask, Request, Response
+from flask import Flask, Request, Response, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 
@@ -37,6 +38,18 @@ SECURITY_HEADERS = (
     ("X-Frame-Options", "DENY"),
 )
 
+# Behind the declared HTTPS proxy, browsers are told to come back by HTTPS only, for a year
+# (OWASP ASVS 9.1.1; deploy/Caddyfile sends the same).
+STRICT_TRANSPORT = ("Strict-Transport-Security", "max-age=31536000")
+
+
+def security_headers(app: Flask, scheme: str) -> tuple[tuple[str, str], ...]:
+    """The headers every answer carries, the fast lane's (``games.fast_lane``) included: with
+    ``Strict-Transport-Security`` where the request came by HTTPS through the declared proxy."""
+    if scheme == "https" and app.config.get("PROXY_COUNT"):
+        return (*SECURITY_HEADERS, STRICT_TRANSPORT)
+    return SECURITY_HEADERS
+
 
 def init_app(app: Flask) -> None:
     app.session_interface = RenewedNowAndThen()
@@ -44,9 +57,23 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def add_security_headers(response: Response) -> Response:
         headers = response.headers
-        for name, value in SECURITY_HEADERS:
+        for name, value in security_headers(current_app, request.scheme):
             headers.setdefault(name, value)
+        if "Cache-Control" not in headers and _private():
+            # A household's people, links, exports and accounts stay out of every cache, the
+            # browser's own included. Pages that say otherwise chose to: a scoreboard is
+            # "private, no-cache", asked again (conditionally) each time (web.validated).
+            headers["Cache-Control"] = "no-store"
         return response
+
+
+def _private() -> bool:
+    """Whether this request's answer may carry a household's data or an account's: it was
+    made by a member signed in or a phone let in by a link."""
+    from .access import visitor
+
+    who = visitor()
+    return who.user is not None or who.link is not None
 
 
 class SignedAt(SecureCookieSession):

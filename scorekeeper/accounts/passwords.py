@@ -6,12 +6,20 @@ the purpose, so it takes as long as a wrong password for a real account and says
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from flask import current_app
+from zxcvbn import zxcvbn
 
 MIN_LENGTH = 8
 MAX_LENGTH = 256
+# zxcvbn's scores run 0 to 4; 3 is "safely unguessable: moderate protection from an offline
+# slow-hash scenario" (its authors' words), what OWASP ASVS 2.1.7 asks a password to be.
+LEAST_SCORE = 3
+# zxcvbn reads at most this much (its own limit): a longer passphrase is judged by its start.
+SCORED_LENGTH = 72
 
 
 def _hasher() -> PasswordHasher:
@@ -30,13 +38,26 @@ def _decoy() -> str:
     return current_app.extensions["password_hasher"][2]  # type: ignore[no-any-return]
 
 
-def problem_with(password: str) -> str | None:
-    """Why ``password`` cannot be used, or None."""
+def problem_with(password: str, known_words: Iterable[str] = ()) -> str | None:
+    """Why ``password`` cannot be used, or None: too short or long, or easy to guess (zxcvbn
+    scores it below ``LEAST_SCORE``, counting ``known_words``, such as the username and the
+    household's name, as the first words an attacker would try), with zxcvbn's advice."""
     if len(password) < MIN_LENGTH:
         return f"A password has at least {MIN_LENGTH} characters."
     if len(password) > MAX_LENGTH:
         return f"A password has at most {MAX_LENGTH} characters."
-    return None
+    words = [word for word in known_words if word]
+    verdict = zxcvbn(password[:SCORED_LENGTH], user_inputs=words)
+    if verdict["score"] >= LEAST_SCORE:
+        return None
+    feedback = verdict["feedback"]
+    advice = [feedback.get("warning") or "", *feedback.get("suggestions", [])]
+    said = " ".join(part.strip() for part in advice if part.strip())
+    return (
+        "That password would be easy to guess. "
+        + (said + " " if said else "")
+        + "A few uncommon words together make a strong one."
+    )
 
 
 def hash_password(password: str) -> str:

@@ -119,8 +119,10 @@ def check_username(username: str) -> str:
     return tidy
 
 
-def check_password(password: str) -> None:
-    problem = passwords.problem_with(password)
+def check_password(password: str, username: str, household_name: str) -> None:
+    """Refuse a password too short, too long or easy to guess for this person (their name
+    and their household's are the first words a guess would use)."""
+    problem = passwords.problem_with(password, (username, household_name))
     if problem:
         raise AccountError(problem, "password")
 
@@ -130,7 +132,7 @@ def add_user(
 ) -> User:
     """Make an account; the server's first account administers the server."""
     tidy = check_username(username)
-    check_password(password)
+    check_password(password, tidy, household.name)
     role = Role(role)
     with scope.unscoped():
         first = db.session.scalar(select(User.id).limit(1)) is None
@@ -160,7 +162,7 @@ def users() -> list[User]:
 
 def set_password(user: User, password: str, *, keep_token: str | None = None) -> None:
     """A new password ends every session of the person but, where given, the one in use."""
-    check_password(password)
+    check_password(password, user.username, user.household.name)
     user.password_hash = passwords.hash_password(password)
     ending = delete(UserSession).where(UserSession.user_id == user.id)
     if keep_token is not None:
@@ -236,6 +238,7 @@ def _load_session(token: str) -> SignedIn | None:
             select(
                 access_version_now(),
                 UserSession.id,
+                UserSession.created_at,
                 UserSession.last_seen,
                 User.id,
                 User.username,
@@ -248,14 +251,18 @@ def _load_session(token: str) -> SignedIn | None:
         ).one_or_none()
     if found is None:
         return None
-    version, session_id, last_seen, *person = found
+    version, session_id, created_at, last_seen, *person = found
     now = utcnow()
-    if last_seen + SESSION_LIFETIME < now:
+    # 30 days since last use, and never longer than SESSION_MAX_DAYS since sign-in.
+    ends = min(
+        last_seen + SESSION_LIFETIME,
+        created_at + timedelta(days=float(current_app.config["SESSION_MAX_DAYS"])),
+    )
+    if ends < now:
         return None
     if last_seen + SEEN_EVERY < now:
         _touch(session_id, now)
     account = Account(*person)
-    ends = last_seen + SESSION_LIFETIME
     if seconds > 0:
         checked.put(digest, (account, version, ends), generation)
     # What the gate's decision rests on was read under this access version, and holds until

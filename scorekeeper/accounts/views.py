@@ -14,11 +14,11 @@ from sqlalchemy import func, select
 
 from .. import scope
 from ..access import Permission, from_this_machine, requires, visitor
-from ..extensions import db, limiter
+from ..extensions import db
 from ..models import Game, Link, LinkKind, Role, User, utcnow
 from ..names import name_key
 from ..web import UNPROCESSABLE, render
-from . import bp, links, services
+from . import bp, links, passwords, services, throttle
 from . import setup as setup_code
 from .forms import (
     AcceptInviteForm,
@@ -33,14 +33,6 @@ from .forms import (
 )
 
 WRONG_SIGN_IN = "That username and password do not match an account."
-
-
-def _failed(response: Any) -> bool:
-    return bool(response.status_code != 303)
-
-
-def _username_key() -> str:
-    return "user:" + name_key(str(request.form.get("username", ""))[:240])
 
 
 def _safe_next(target: str | None) -> str:
@@ -73,16 +65,29 @@ def _form_problems(
         form.form_errors.append(str(problem))
 
 
+def _too_many(page: Response, refused: throttle.TooManyAttempts) -> Response:
+    """``page`` as the answer of a password try over the limit: 429, and when to try again."""
+    page.status_code = 429
+    page.headers["Retry-After"] = str(refused.retry_after)
+    return page
+
+
 @bp.route("/login", methods=["GET", "POST"])
 @requires(Permission.PUBLIC)
-@limiter.limit("10 per 15 minutes", key_func=_username_key, methods=["POST"], deduct_when=_failed)
-@limiter.limit("30 per 15 minutes", methods=["POST"], deduct_when=_failed)
 def login() -> ResponseReturnValue:
     form = LoginForm()
     next_page = _safe_next(request.values.get("next"))
     if form.validate_on_submit():
-        user = services.authenticate(form.username.data or "", form.password.data or "")
+        username = (form.username.data or "")[:240]
+        try:
+            place = throttle.take_place(name_key(username), request.remote_addr)
+        except throttle.TooManyAttempts as refused:
+            form.form_errors.append(str(refused))
+            page = render("accounts/login.html", form=form, next_page=next_page)
+            return _too_many(page, refused)
+        user = services.authenticate(username, form.password.data or "")
         if user is not None:
+            throttle.give_back(place)
             services.sign_in(user)
             return redirect(next_page, code=303)
         form.form_errors.append(WRONG_SIGN_IN)
@@ -121,8 +126,11 @@ def setup() -> ResponseReturnValue:
             ]
         else:
             try:
-                # Every check first: a refused username leaves no household behind.
-                services.check_username(form.username.data or "")
+                # Every check first: a refused username or password leaves no household behind.
+                username = services.check_username(form.username.data or "")
+                services.check_password(
+                    form.password.data or "", username, form.household.data or ""
+                )
                 household = adopted
                 if household is None:
                     household = services.add_household(form.household.data or "")
@@ -152,11 +160,16 @@ def account() -> ResponseReturnValue:
     form = PasswordForm()
     me = _me()
     if form.validate_on_submit():
-        from . import passwords
-
+        try:
+            place = throttle.take_place(me.username_key, request.remote_addr)
+        except throttle.TooManyAttempts as refused:
+            form.current.errors = [str(refused)]
+            page = render("accounts/account.html", form=form, me=me)
+            return _too_many(page, refused)
         if not passwords.verify(me.password_hash, form.current.data or ""):
             form.current.errors = ["That is not your password now."]
         else:
+            throttle.give_back(place)
             try:
                 services.set_password(
                     me, form.password.data or "", keep_token=getattr(current_user, "token", None)
@@ -427,8 +440,8 @@ def households() -> ResponseReturnValue:
     form = HouseholdForm()
     if form.validate_on_submit():
         try:
-            if services.user_named(form.username.data or "") is not None:
-                raise services.AccountError("That username is taken.", "username")
+            username = services.check_username(form.username.data or "")
+            services.check_password(form.password.data or "", username, form.name.data or "")
             household = services.add_household(form.name.data or "")
             services.add_user(
                 form.username.data or "", form.password.data or "", household, Role.OWNER

@@ -51,7 +51,7 @@ from scorekeeper.access import good_until, visitor
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.recent import Recent
-from scorekeeper.security import COOKIE_RENEWED_AFTER, SECURITY_HEADERS
+from scorekeeper.security import COOKIE_RENEWED_AFTER, security_headers
 from scorekeeper.web import etag_text, person_tag
 
 from . import scoreboard
@@ -68,11 +68,8 @@ _VALIDATED = (
     ("Cache-Control", "private, no-cache"),
     ("Vary", "HX-Request, Cookie, Accept-Encoding"),
 )
-_TV_POLL = (
-    ("Content-Type", "text/html; charset=utf-8"),
-    *SECURITY_HEADERS,
-    ("Vary", "Accept-Encoding, Cookie"),
-)
+_TV_POLL_TYPE = ("Content-Type", "text/html; charset=utf-8")
+_TV_POLL_VARY = ("Vary", "Accept-Encoding, Cookie")
 
 StartResponse = Callable[..., Any]
 
@@ -230,13 +227,16 @@ class FastLane:
         stamp, access = self.stamp(game_id, found.household_id)
         if stamp is None or access != found.access or stamp.created != found.created:
             return None
+        secured = security_headers(self.app, environ.get("wsgi.url_scheme", "http"))
         if kind == "/tv":
-            return (NO_CHANGE, list(_TV_POLL), b"") if shown == str(stamp.version) else None
+            if shown != str(stamp.version):
+                return None
+            return NO_CHANGE, [_TV_POLL_TYPE, *secured, _TV_POLL_VARY], b""
         parts: tuple[object, ...] = (stamp.tag(found.can),)
         if kind == "/board":
             parts = (*parts, "same" if shown == str(stamp.version) else "new")
         etag = etag_text("f" if htmx else "p", parts, found.person)
-        headers = [("ETag", f'W/"{etag}"'), *_VALIDATED, *SECURITY_HEADERS]
+        headers = [("ETag", f'W/"{etag}"'), *_VALIDATED, *secured]
         asked = environ.get("HTTP_IF_NONE_MATCH")
         if asked and parse_etags(asked).contains_weak(etag):
             return NOT_MODIFIED, headers, b""

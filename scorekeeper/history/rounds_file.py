@@ -103,7 +103,8 @@ def download(filename: str) -> Response:
 
 def _headers(response: Response, etag: str) -> Response:
     response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
+    # An export of the household's every round: kept by no cache (security.py).
+    response.headers["Cache-Control"] = "no-store"
     response.vary.update(("Cookie", "Accept-Encoding"))
     return response
 

@@ -1,0 +1,90 @@
+"""How many passwords may be tried: 10 for one account, 30 from one address, in 15 minutes
+(``shared/spec/access.md``), counted in the database so that every process and every server
+on it shares one count.
+
+An attempt takes its place before the password is checked, so that forty guesses sent at once
+are held to the limit as surely as forty sent one after another; a right password gives its
+place back, and so does an attempt refused for being over the limit (it tried nothing).
+
+Why not counting after the check: the check is Argon2, a deliberately slow hash, so many
+guesses sent together would all be checked before the first one was counted.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import delete, func, select
+
+from ..extensions import db
+from ..models import SignInAttempt, utcnow
+
+WINDOW = timedelta(minutes=15)
+PER_ACCOUNT = 10
+PER_ADDRESS = 30
+
+
+class TooManyAttempts(Exception):
+    """Over the limit: nothing was tried; ``retry_after`` seconds until a place is free."""
+
+    def __init__(self, retry_after: int) -> None:
+        minutes = max(1, math.ceil(retry_after / 60))
+        super().__init__(
+            "Too many wrong passwords: wait "
+            + ("a minute" if minutes == 1 else f"{minutes} minutes")
+            + " and try again."
+        )
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class Place:
+    """The rows an attempt took, to give back when its password was right."""
+
+    ids: tuple[int, ...]
+
+
+def _keys(account_key: str, address: str | None) -> list[tuple[str, int]]:
+    keys = [(f"account:{account_key}"[:300], PER_ACCOUNT)]
+    if address:
+        keys.append((f"address:{address}"[:300], PER_ADDRESS))
+    return keys
+
+
+def take_place(account_key: str, address: str | None) -> Place:
+    """Count one attempt at the account named ``account_key`` (its name key) from
+    ``address``, before its password is checked; ``TooManyAttempts`` where either is over its
+    limit (then nothing is counted).
+
+    Every attempt's row is written and committed before anyone counts, and each attempt
+    counts every row it can see: so the last of any number of attempts made at once sees all
+    the others, and no more than the limit are ever let through (at the edge, two made at
+    the very same moment may both be refused)."""
+    now = utcnow()
+    since = now - WINDOW
+    rows = [SignInAttempt(key=key, at=now) for key, _limit in _keys(account_key, address)]
+    db.session.add_all(rows)
+    db.session.execute(delete(SignInAttempt).where(SignInAttempt.at < since))
+    db.session.commit()
+    place = Place(tuple(row.id for row in rows))
+    waits = []
+    for key, limit in _keys(account_key, address):
+        count, first = db.session.execute(
+            select(func.count(SignInAttempt.id), func.min(SignInAttempt.at)).where(
+                SignInAttempt.key == key, SignInAttempt.at >= since
+            )
+        ).one()
+        if count > limit:
+            waits.append(math.ceil((first + WINDOW - now).total_seconds()))
+    if waits:
+        give_back(place)
+        raise TooManyAttempts(max(1, *waits))
+    return place
+
+
+def give_back(place: Place) -> None:
+    """The attempt's places are free again: its password was right, or it tried nothing."""
+    db.session.execute(delete(SignInAttempt).where(SignInAttempt.id.in_(place.ids)))
+    db.session.commit()
