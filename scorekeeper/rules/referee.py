@@ -495,12 +495,13 @@ def _extend_run(
 
 
 def check_layoff(
-    meld_on_table: CardsLike, added: CardsLike, rules: RulesLike, contract_turn: bool = True
+    meld_on_table: CardsLike, added: CardsLike, rules: RulesLike, contract_turn: bool = False
 ) -> Ruling:
     """Rule whether ``added`` may be laid off on ``meld_on_table``.
 
-    Laying off is allowed once your own contract is made (the caller knows that);
-    ``contract_turn`` says the lay-off is on the very turn the contract went down,
+    Laying off is allowed once your own contract is made (the caller knows that).
+    Asked with no turn, the question is about a later turn, the usual one at the
+    table; ``contract_turn=True`` asks about the very turn the contract went down,
     which the rules may forbid (``layoff_on_contract_turn``: the refusal then comes
     first, with every other problem). A set takes cards of its rank; a run grows
     only at its ends and never past an ace; the meld's wild-card rules still hold

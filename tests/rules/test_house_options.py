@@ -152,9 +152,12 @@ def test_layoff_on_contract_turn(
 
 
 @pytest.mark.parametrize("slug", PRESETS)
-def test_contract_turn_defaults_to_true(slug: str) -> None:
-    rules = get_ruleset(slug)
-    assert check_layoff("JS JD JC", "JH", rules).valid is rules.layoff_on_contract_turn
+@pytest.mark.parametrize("value", [True, False])
+def test_contract_turn_defaults_to_a_later_turn(slug: str, value: bool) -> None:
+    rules = get_ruleset({"base": slug, "layoff_on_contract_turn": value})
+    asked = check_layoff("JS JD JC", "JH", rules)
+    assert asked.valid
+    assert asked == check_layoff("JS JD JC", "JH", rules, contract_turn=False)
 
 
 def test_a_refused_layoff_lists_every_problem() -> None:

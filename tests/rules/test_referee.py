@@ -124,6 +124,10 @@ LAYOFFS = [
     ("bellevue", "5S JK 5H 2C", "JK", True, None, []),
     ("bellevue", "5S JK 5H 2C", "JK 2D", False, None, ["side by side"]),
     ("bellevue", "AH AS", "AD", True, "A♠-A♥-A♦", []),
+    # Asked with no turn, the question is about a later turn: contract-rummy allows these.
+    ("contract-rummy", "JD QD KD AD", "JK JK", True, "9♦(JK)-10♦(JK)-J♦-Q♦-K♦-A♦", ["from the turn after"]),
+    ("contract-rummy", "3S 4S 5S 6S", "AS 2S", True, "A♠-2♠-3♠-4♠-5♠-6♠", ["from the turn after", "the ace is low"]),
+    ("contract-rummy", "JS JD JC", "JH", True, "J♠-J♥-J♦-J♣", ["from the turn after"]),
 ]  # fmt: skip
 
 
@@ -140,6 +144,23 @@ def test_check_layoff(
         assert str(ruling.meld) == result
     for word in words:
         assert word.lower() in text.lower(), text
+
+
+# (meld on the table, cards added): lay-offs that fit, asked about in contract-rummy.
+CONTRACT_RUMMY_LAYOFFS = [
+    ("JD QD KD AD", "JK JK"),
+    ("3S 4S 5S 6S", "AS 2S"),
+    ("JS JD JC", "JH"),
+]
+
+
+@pytest.mark.parametrize(("table", "added"), CONTRACT_RUMMY_LAYOFFS)
+def test_contract_rummy_refuses_a_layoff_on_the_contract_turn(table: str, added: str) -> None:
+    ruling = check_layoff(table, added, "contract-rummy", contract_turn=True)
+    assert not ruling.valid
+    assert ruling.reasons[0].rule == "layoff_on_contract_turn"
+    assert "You may not lay off on the turn you lay your contract down" in ruling.reasons[0]
+    assert check_layoff(table, added, "contract-rummy", contract_turn=False).valid
 
 
 # (preset, meld, real card, own meld, valid, freed, words)
