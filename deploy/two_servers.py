@@ -27,7 +27,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -60,11 +60,25 @@ http://127.0.0.1:{port} {{
 @contextmanager
 def caddy(port: int, upstreams: list[str], folder: Path) -> Iterator[str]:
     """Caddy on ``port`` in front of ``upstreams`` (``host:port``), until the block ends."""
+    base = f"http://127.0.0.1:{port}"
+
+    def answers() -> bool:
+        with urllib.request.urlopen(base + "/healthz", timeout=2):
+            return True
+
+    with running_caddy(caddyfile(port, upstreams, folder), folder, answers):
+        yield base
+
+
+@contextmanager
+def running_caddy(config: str, folder: Path, answers: Callable[[], bool]) -> Iterator[None]:
+    """Caddy run with the Caddyfile ``config``, its HOME and data in ``folder``, until the
+    block ends; ready once ``answers()`` is true (an OSError counts as not yet)."""
     binary = shutil.which("caddy")
     if binary is None:
         raise SystemExit("Caddy is not installed: apt-get install caddy")
-    config = folder / "Caddyfile"
-    config.write_text(caddyfile(port, upstreams, folder))
+    path = folder / "Caddyfile"
+    path.write_text(config)
     home = folder / "caddy-home"
     home.mkdir(exist_ok=True)
     environment = {
@@ -75,26 +89,26 @@ def caddy(port: int, upstreams: list[str], folder: Path) -> Iterator[str]:
     }
     log = open(folder / "caddy.log", "w")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
-        [binary, "run", "--config", str(config), "--adapter", "caddyfile"],
+        [binary, "run", "--config", str(path), "--adapter", "caddyfile"],
         env=environment,
         stdout=log,
         stderr=log,
     )
-    base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
         while True:
             try:
-                with urllib.request.urlopen(base + "/healthz", timeout=2):
+                if answers():
                     break
             except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    log.flush()
-                    raise RuntimeError(
-                        "Caddy did not start:\n" + (folder / "caddy.log").read_text()[-2000:]
-                    ) from None
-                time.sleep(0.1)
-        yield base
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                raise RuntimeError(
+                    "Caddy did not start:\n" + (folder / "caddy.log").read_text()[-2000:]
+                )
+            time.sleep(0.1)
+        yield
     finally:
         process.terminate()
         try:
