@@ -28,8 +28,11 @@ def tool(name: str) -> str:
         ["ruff", "check", "."],
         ["ruff", "format", "--check", "."],
         ["mypy", "scorekeeper/rules"],
+        # Findings of medium severity or above; each one judged safe carries `# nosec <id>`
+        # with the reason beside it.
+        ["bandit", "--recursive", "--severity-level", "medium", "--quiet", "scorekeeper"],
     ],
-    ids=["ruff-check", "ruff-format", "mypy-strict-rules"],
+    ids=["ruff-check", "ruff-format", "mypy-strict-rules", "bandit"],
 )
 def test_tool_is_clean(command: list[str]) -> None:
     if command[-1] == "scorekeeper/rules" and not (ROOT / "scorekeeper/rules/__init__.py").exists():

@@ -122,9 +122,7 @@ def check_username(username: str) -> str:
 def check_password(password: str, username: str, household_name: str) -> None:
     """Refuse a password too short, too long or easy to guess for this person (their name
     and their household's are the first words a guess would use)."""
-    problem = passwords.problem_with(
-        password, (username, household_name, *household_name.split())
-    )
+    problem = passwords.problem_with(password, (username, household_name, *household_name.split()))
     if problem:
         raise AccountError(problem, "password")
 
