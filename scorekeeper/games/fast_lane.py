@@ -69,7 +69,8 @@ _VALIDATED = (
     ("Vary", "HX-Request, Cookie, Accept-Encoding"),
 )
 _TV_POLL_TYPE = ("Content-Type", "text/html; charset=utf-8")
-_TV_POLL_VARY = ("Vary", "Accept-Encoding, Cookie")
+# The TV's poll chooses no caching of its own: security.py's no-store for a household's answer.
+_TV_POLL_VARY = (("Cache-Control", "no-store"), ("Vary", "Accept-Encoding, Cookie"))
 
 StartResponse = Callable[..., Any]
 
@@ -231,7 +232,7 @@ class FastLane:
         if kind == "/tv":
             if shown != str(stamp.version):
                 return None
-            return NO_CHANGE, [_TV_POLL_TYPE, *secured, _TV_POLL_VARY], b""
+            return NO_CHANGE, [_TV_POLL_TYPE, *secured, *_TV_POLL_VARY], b""
         parts: tuple[object, ...] = (stamp.tag(found.can),)
         if kind == "/board":
             parts = (*parts, "same" if shown == str(stamp.version) else "new")
