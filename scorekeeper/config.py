@@ -15,6 +15,7 @@ from . import limits
 from .db import engine_options
 
 SECRET_KEY_FILE = "secret_key"
+HOST_ONLY_SESSION_COOKIE = "__Host-session"
 
 
 def defaults(instance: Path) -> dict[str, Any]:
@@ -97,6 +98,10 @@ def load(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     if app.config["PROXY_COUNT"]:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["REMEMBER_COOKIE_SECURE"] = True
+        if app.config["SESSION_COOKIE_NAME"] == "session":
+            # Behind HTTPS the browser holds the cookie to this exact host, path and scheme:
+            # no sibling subdomain may set or shadow it (OWASP ASVS 3.4.4).
+            app.config["SESSION_COOKIE_NAME"] = HOST_ONLY_SESSION_COOKIE
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret_key(instance)
     uri = app.config["SQLALCHEMY_DATABASE_URI"]

@@ -251,7 +251,9 @@ def test_cookies_and_strict_transport_over_https_through_the_declared_proxy(
         )
         assert status == 303
         cookie = headers["Set-Cookie"]
-        assert "HttpOnly" in cookie
+        assert "HttpOnly" in cookie and "Path=/" in cookie and "Domain" not in cookie
+        # A host-only cookie behind HTTPS: no sibling subdomain can set or shadow it.
+        assert cookie.startswith("__Host-session=") == (proxies == "1")
         # Behind the declared proxy the cookie is Secure whatever the scheme (the proxy is
         # HTTPS); Strict-Transport-Security only on an answer that went out by HTTPS.
         assert ("Secure" in cookie) == (proxies == "1")

@@ -27,6 +27,7 @@ import pytest
 
 from bench.load import hidden_fields
 from bench.web_bench import thirty_round_game
+from scorekeeper.config import HOST_ONLY_SESSION_COOKIE
 
 from .conftest import IN_CI
 from .postgres import server_binaries
@@ -36,6 +37,8 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "deploy" / "two-servers"
 PASSWORD = "two servers password"
+# Behind the proxy the session cookie is host-only (scorekeeper.config).
+SESSION_COOKIE = HOST_ONLY_SESSION_COOKIE
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 VERSION = re.compile(r"/games/\d+/board\?v=(\d+)")
 # What differs between two drawings of the same board: the CSRF tokens joined in per request.
@@ -63,7 +66,7 @@ class Phone:
     ) -> tuple[int, Message, str]:
         sent = {**(headers or {})}
         if self.cookie:
-            sent["Cookie"] = f"session={self.cookie}"
+            sent["Cookie"] = f"{SESSION_COOKIE}={self.cookie}"
         body = urllib.parse.urlencode(data).encode() if data is not None else None
         request = urllib.request.Request(url, data=body, headers=sent)
         try:
@@ -73,7 +76,7 @@ class Phone:
             status, got = refused.code, refused.headers
             text = refused.read().decode(errors="replace")
         for cookie in got.get_all("Set-Cookie") or []:
-            found = re.match(r"session=([^;]*)", cookie)
+            found = re.match(rf"{re.escape(SESSION_COOKIE)}=([^;]*)", cookie)
             if found:
                 self.cookie = found.group(1)
         return status, got, text
