@@ -97,7 +97,7 @@ class HouseholdForm(NewPasswordFields):
 class SettingsForm(FlaskForm):
     """The household's settings: the time zone its times are shown in ("" is the server's)."""
 
-    time_zone = SelectField("Time zone", default="", validate_choice=False)
+    time_zone = SelectField("Show every time in", default="", validate_choice=False)
 
     def __init__(self, *args: Any, server_zone: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
