@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access, assets, config, errors, inputs, security, server
+from . import access, assets, config, errors, inputs, local_time, security, server
 from .extensions import compress, csrf, db, login_manager, migrate
 from .status import GameStatus
 
@@ -58,6 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     assets.init_app(app)
     errors.init_app(app)
+    local_time.init_app(app)
     # Templates compare a game's status with the enum, not with strings of their own.
     app.jinja_env.globals["GameStatus"] = GameStatus
     server.init_app(app)

@@ -48,6 +48,7 @@ class Permission(enum.StrEnum):
     BACKUP_RESTORE = "backup_restore"
     LINKS = "links"  # make and revoke table and watch links
     MEMBERS = "members"  # add and remove members, change roles, invitations
+    SETTINGS = "settings"  # the household's settings: its time zone
     ADMIN = "admin"  # the server's first account: add households
 
 
@@ -62,7 +63,8 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
     Role.VIEWER: _VIEWER,
     Role.SCORER: frozenset(_SCORER),
     Role.OWNER: frozenset(
-        _SCORER | {Permission.MANAGE, Permission.BACKUP_RESTORE, Permission.MEMBERS}
+        _SCORER
+        | {Permission.MANAGE, Permission.BACKUP_RESTORE, Permission.MEMBERS, Permission.SETTINGS}
     ),
 }
 # A table link may see and score its own game; a watch link may only watch its scoreboard.
@@ -72,7 +74,7 @@ LINK_PERMISSIONS: dict[LinkKind, frozenset[Permission]] = {
 }
 ROLE_CAN = {
     Role.OWNER: "An owner may do everything in the household: games, rounds, house rules, "
-    "players, backups, members and links.",
+    "players, backups, members, links and the household's settings.",
     Role.SCORER: "A scorer may start games, enter and correct rounds, make house rules, "
     "download a backup, and make table and watch links.",
     Role.VIEWER: "A viewer may look at the household's games, history, players, records and "

@@ -61,6 +61,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         # How often an open scoreboard asks whether another phone saved a round.
         "SCOREBOARD_POLL_SECONDS": 3,
         "HISTORY_PAGE_SIZE": 25,
+        # The IANA time zone (e.g. "America/New_York") of a household that chose none; unset:
+        # the machine's own, else UTC (``local_time``). Times are stored in UTC regardless.
+        "TIME_ZONE": None,
         # A restore answers at once and reads the backup in a thread (off: before answering).
         "RESTORE_IN_BACKGROUND": True,
         # Phones on a slow connection: pages, styles, scripts and exports travel compressed.

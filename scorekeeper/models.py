@@ -46,6 +46,7 @@ from .status import GameStatus
 
 USERNAME_LENGTH = NAME_LENGTH
 UID_LENGTH = 64
+TIME_ZONE_LENGTH = 64
 
 
 def utcnow() -> datetime:
@@ -96,6 +97,9 @@ class Household(db.Model):
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     name_key: Mapped[str] = mapped_column(String(NAME_LENGTH), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # An IANA name (``America/New_York``) the family reads its times in; None: the server's
+    # (``local_time``). Times are stored in UTC all the same.
+    time_zone: Mapped[str | None] = mapped_column(String(TIME_ZONE_LENGTH), default=None)
 
     def __repr__(self) -> str:
         return f"<Household {self.id} {self.name!r}>"

@@ -83,6 +83,8 @@ def app(database_uri: str, instance_path: Path) -> Iterator[Flask]:
             "SCOREBOARD_POLL_SECONDS": 1,
             # One test reads a restore in its thread (tests/history/test_restore_jobs.py).
             "RESTORE_IN_BACKGROUND": False,
+            # Dates as the tests write them, whatever zone the machine running them is in.
+            "TIME_ZONE": "UTC",
             **FAST_PASSWORDS,
         }
     )

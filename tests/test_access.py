@@ -55,6 +55,7 @@ SPEC: dict[Permission, set[str]] = {
     Permission.BACKUP_RESTORE: {"owner", "other"},
     Permission.LINKS: {"owner", "scorer", "other"},
     Permission.MEMBERS: {"owner", "other"},
+    Permission.SETTINGS: {"owner", "other"},
     Permission.ADMIN: {"owner"},  # the server's first account is the family owner here
 }
 WHO = ("stranger", "viewer", "watch", "table", "other", "scorer", "owner")

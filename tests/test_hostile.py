@@ -220,6 +220,7 @@ ROUTES: dict[str, Urls] = {
     "accounts.setup": lambda s: ["/setup"],
     "accounts.account": lambda s: ["/account"],
     "accounts.members": lambda s: ["/members"],
+    "accounts.settings": lambda s: ["/household"],
     "accounts.add_member": lambda s: ["/members"],
     "accounts.change_role": lambda s: [f"/members/{s.member}/role"],
     "accounts.remove_member": lambda s: [f"/members/{s.member}/remove"],

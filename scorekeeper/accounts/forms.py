@@ -1,12 +1,16 @@
-"""The forms of signing in, first-run setup, passwords, members, invitations and links."""
+"""The forms of signing in, first-run setup, passwords, members, invitations, links and the
+household's settings."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, EqualTo, Length
+from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
 
+from .. import local_time
 from ..models import USERNAME_LENGTH, LinkKind, Role
 from .passwords import MAX_LENGTH, MIN_LENGTH
 
@@ -88,3 +92,25 @@ class HouseholdForm(NewPasswordFields):
     username = StringField(
         "Its owner's username", [DataRequired("Choose a username."), _name_length]
     )
+
+
+class SettingsForm(FlaskForm):
+    """The household's settings: the time zone its times are shown in ("" is the server's)."""
+
+    time_zone = SelectField("Show every time in", default="", validate_choice=False)
+
+    def __init__(self, *args: Any, server_zone: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.time_zone.choices = [
+            SelectChoice("", f"The server's ({server_zone})"),
+            *(SelectChoice(name, name.replace("_", " ")) for name in local_time.zone_names()),
+        ]
+
+    def validate_time_zone(self, field: SelectField) -> None:
+        chosen = field.data or ""
+        if chosen and not local_time.is_zone(chosen):
+            shown = chosen if len(chosen) <= 60 else chosen[:60] + "…"
+            raise ValidationError(
+                f"“{shown}” is not a time zone: choose one from the list, a place like "
+                "America/New_York or Europe/Berlin."
+            )

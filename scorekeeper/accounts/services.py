@@ -13,11 +13,11 @@ from typing import Any
 
 from flask import current_app, g, has_app_context, session
 from flask_login import UserMixin, login_user, logout_user
-from sqlalchemy import Delete, Update, delete, event, func, select
+from sqlalchemy import Delete, Update, delete, event, func, select, true
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import ORMExecuteState, Session
 
-from .. import scope
+from .. import local_time, scope
 from ..access import Account, good_until
 from ..extensions import db, login_manager
 from ..models import (
@@ -84,6 +84,26 @@ def add_household(name: str) -> Household:
     db.session.add(household)
     db.session.commit()
     return household
+
+
+def set_time_zone(household: Household, name: str) -> None:
+    """Show ``household``'s times in the IANA zone ``name`` ("" or None: the server's), and
+    commit. Every game of the household moves to a new version (a drawn board, a result card
+    and a phone's copy show its dates), and so do its history pages and rounds CSV.
+
+    Raises AccountError (field ``time_zone``) for a name that is not a zone known here."""
+    from ..games import scoreboard
+
+    chosen = (name or "").strip()
+    if chosen and not local_time.is_zone(chosen):
+        raise AccountError(
+            "That is not a time zone: choose one from the list, like Europe/Berlin.", "time_zone"
+        )
+    household.time_zone = chosen or None
+    with scope.household(household.id), scope.with_bin():
+        scoreboard.bump_games(true(), counts=False)
+        db.session.commit()
+    local_time.forget_zone()
 
 
 def households() -> list[Household]:

@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import func, select
 
-from .. import scope
+from .. import local_time, scope
 from ..access import Permission, from_this_machine, requires, visitor
 from ..extensions import db
 from ..models import Game, Link, LinkKind, Role, User, utcnow
@@ -29,6 +29,7 @@ from .forms import (
     MemberForm,
     PasswordForm,
     RoleForm,
+    SettingsForm,
     SetupForm,
 )
 
@@ -429,6 +430,38 @@ def table_link(token: str) -> ResponseReturnValue:
 @requires(Permission.PUBLIC)
 def watch_link(token: str) -> ResponseReturnValue:
     return _open_link(token, LinkKind.WATCH)
+
+
+# --- the household's settings ---------------------------------------------------------------
+
+
+@bp.route("/household", methods=["GET", "POST"])
+@requires(Permission.SETTINGS)
+def settings() -> ResponseReturnValue:
+    """The household's settings (its owner's): the time zone its times are shown in."""
+    household = _me().household
+    server_zone = local_time.server_zone_name()
+    form = SettingsForm(server_zone=server_zone)
+    if request.method == "GET":
+        form.time_zone.data = household.time_zone or ""
+    elif form.validate_on_submit():
+        try:
+            services.set_time_zone(household, form.time_zone.data or "")
+        except services.AccountError as problem:
+            db.session.rollback()
+            _form_problems(form, problem)
+        else:
+            flash(f"Times are shown in {local_time.zone_name()} now.", "success")
+            return redirect(url_for("accounts.settings"), code=303)
+    status = UNPROCESSABLE if request.method == "POST" else 200
+    return render(
+        "accounts/settings.html",
+        status=status,
+        form=form,
+        household=household,
+        shown=local_time.zone_name(),
+        now=local_time.short_day_time(utcnow()),
+    )
 
 
 # --- households of the server ------------------------------------------------------------------

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .. import local_time
 from .tally import Tally, names_in_words
 
 WIDTH, HEIGHT = 1200, 630
@@ -50,7 +51,8 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
     else:
         headline = "In progress"
     totals = tuple((s.name, s.total, s.is_winner) for s in tally.standings)
-    subline = f"{rules_name} · {started.strftime('%d %b %Y')} · {played}"
+    # The family's date: an evening game in the Americas is not dated the next day.
+    subline = f"{rules_name} · {local_time.day(started)} · {played}"
     description = "; ".join(f"{name} {total}" for name, total, _ in totals) + f". {subline}."
     return Result(
         title=f"{headline}: {rules_name}",

@@ -22,7 +22,7 @@ from flask import current_app, has_app_context
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from .. import scope
+from .. import local_time, scope
 from ..extensions import db
 from ..games.gamefile import GameFile
 from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
@@ -384,7 +384,7 @@ def csv_lines() -> Iterator[str]:
         writer.writerow(
             [
                 game_id,
-                started.isoformat(timespec="seconds"),
+                local_time.moment(started, "seconds"),
                 _spreadsheet_text(rules),
                 status,
                 number,

@@ -1,8 +1,6 @@
-"""Template filters for numbers and dates in the statistics."""
+"""Template filters for numbers in the statistics (dates: ``scorekeeper.local_time``)."""
 
 from __future__ import annotations
-
-from datetime import datetime
 
 
 def percent(value: float | None) -> str:
@@ -13,8 +11,3 @@ def percent(value: float | None) -> str:
 def decimal(value: float | None) -> str:
     """One decimal place, or an en dash."""
     return "–" if value is None else f"{value:.1f}"
-
-
-def day(value: datetime | None) -> str:
-    """``24 Dec 2025``, or an en dash."""
-    return "–" if value is None else value.strftime("%d %b %Y").lstrip("0")

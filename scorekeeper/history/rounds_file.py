@@ -4,10 +4,11 @@ Building the CSV reads every hand the household ever played (seconds for 10,000 
 first download after a change streams it to the phone while writing it to
 ``instance/rounds/rounds-<household>-<key>.csv`` (0600, in a 0700 folder); later downloads of the
 same data are that file, sent with ``send_file`` (its ETag the key, so a phone that holds it
-gets 304). The key is a digest of the household, its creation time and its kept statistics'
-version (``history.stats``), which moves with every write to a game (rounds, corrections, the
-bin, imports and restores, merges) and with every rename: so the first download after any of
-them is built afresh. A file is kept only when the version read after building it is still
+gets 304). The key is a digest of the household, its creation time, its time zone (the CSV's
+times are local) and its kept statistics' version (``history.stats``), which moves with every
+write to a game (rounds, corrections, the bin, imports and restores, merges), with every
+rename and with a change of time zone: so the first download after any of them is built
+afresh. A file is kept only when the version read after building it is still
 the one read before (else a write came in between and the next download builds again); when a
 household's new file is in place its older ones are removed.
 
@@ -28,7 +29,7 @@ from pathlib import Path
 from flask import Response, current_app, request, send_file, stream_with_context
 from sqlalchemy import select
 
-from .. import scope
+from .. import local_time, scope
 from ..extensions import db
 from ..models import Household, StatsVersion
 from . import backup
@@ -45,17 +46,21 @@ def folder() -> Path:
 
 def key(household_id: int) -> str:
     """What the household's CSV is made from, as a digest (one small query)."""
+    households = Household.__table__
     row = db.session.execute(
-        select(
-            select(Household.created_at).where(Household.id == household_id).scalar_subquery(),
+        select(households.c.created_at, households.c.time_zone)
+        .where(households.c.id == household_id)
+        .add_columns(
             select(StatsVersion.version)
             .where(StatsVersion.household_id == household_id)
-            .scalar_subquery(),
+            .scalar_subquery()
         )
-    ).one()
-    created, version = row
+    ).one_or_none()
+    created, chosen, version = row if row is not None else (None, None, 0)
     made = created.isoformat() if created is not None else ""
-    text = f"{household_id}|{made}|{version or 0}"
+    # The CSV's times are in the household's zone: another zone is another file.
+    zone = local_time.chosen_zone(household_id, chosen)
+    text = f"{household_id}|{made}|{version or 0}|{zone}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 

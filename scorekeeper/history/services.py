@@ -6,15 +6,25 @@ per game out of the bin, and only the page's games are then read whole."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from math import ceil
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import defer, selectinload
 
+from .. import local_time, scope
 from ..extensions import db
-from ..models import Game, GameStat, HouseRules, Player, Seat, SeatStat, StatsVersion
+from ..models import (
+    Game,
+    GameStat,
+    Household,
+    HouseRules,
+    Player,
+    Seat,
+    SeatStat,
+    StatsVersion,
+)
 from . import stats as _stats  # noqa: F401  (installs the statistics' commit hook)
 
 
@@ -38,11 +48,17 @@ class Filters:
             conditions.append(SeatStat.player_id == self.player)
         if self.rules:
             conditions.append(kept.rules_slug == self.rules)
-        if self.since:
-            conditions.append(kept.started >= _midnight(self.since))
-        # The last day a date can name (9999-12-31) has no next day: nothing is later anyway.
+        # A day is the household's, midnight to midnight, compared as the UTC moments it
+        # starts and ends at: the stored column stays bare, so its index is used. A bound
+        # beyond the years a datetime holds (a day next to 0001-01-01 or 9999-12-31) leaves
+        # out nothing a game could have.
+        since = local_time.midnight(self.since) if self.since else None
+        if since is not None:
+            conditions.append(kept.started >= since)
         if self.until and self.until < date.max:
-            conditions.append(kept.started < _midnight(self.until + timedelta(days=1)))
+            until = local_time.midnight(self.until + timedelta(days=1))
+            if until is not None:
+                conditions.append(kept.started < until)
         if self.status:
             conditions.append(kept.status == self.status)
         return conditions
@@ -57,10 +73,6 @@ class Filters:
             "status": self.status,
         }
         return {key: value for key, value in args.items() if value}
-
-
-def _midnight(day: date) -> datetime:
-    return datetime.combine(day, time(), UTC)
 
 
 @dataclass(frozen=True)
@@ -138,7 +150,8 @@ def data_version() -> str:
     """What every history page is drawn from, in a few aggregates (one query): it changes
     whenever a game is added, changed or deleted (each moves the household's kept statistics'
     version, ``history.stats``), and when players or house rules are added, renamed or
-    removed. The ETag of the history pages is made of it."""
+    removed, and the time zone its dates are shown in. The ETag of the history pages is made
+    of it."""
     aggregates = (
         func.coalesce(func.max(StatsVersion.version), 0),
         func.count(Player.id),
@@ -147,9 +160,17 @@ def data_version() -> str:
         func.count(HouseRules.id),
         func.max(HouseRules.updated_at),
     )
+    # The dates shown are in the household's zone: read here too (none outside a household).
+    household = scope.current()
+    household_id = household if isinstance(household, int) else scope.NOBODY
+    chosen = select(Household.time_zone).where(Household.id == household_id).scalar_subquery()
     row = db.session.execute(
-        select(*(select(aggregate).scalar_subquery() for aggregate in aggregates))
+        select(*(select(aggregate).scalar_subquery() for aggregate in aggregates), chosen)
     ).one()
+    *counted, zone = row
     return "h" + ".".join(
-        str(value.timestamp()) if isinstance(value, datetime) else str(value) for value in row
+        [
+            *(str(v.timestamp()) if isinstance(v, datetime) else str(v) for v in counted),
+            local_time.chosen_zone(household_id, zone),
+        ]
     )

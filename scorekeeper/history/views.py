@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 
 from flask import (
     Blueprint,
@@ -20,6 +19,7 @@ from werkzeug.datastructures import Headers
 
 from scorekeeper.access import Permission, requires
 
+from .. import local_time
 from ..extensions import db
 from ..models import RestoreJob
 from ..web import UNPROCESSABLE, not_modified, page_etag, render, validated
@@ -31,7 +31,6 @@ bp = Blueprint("history", __name__, cli_group="history")
 
 bp.add_app_template_filter(formatting.percent, "percent")
 bp.add_app_template_filter(formatting.decimal, "decimal")
-bp.add_app_template_filter(formatting.day, "day")
 bp.add_app_template_global(services.standings, "standings")
 bp.add_app_template_global(backup.summary, "summary")
 
@@ -102,10 +101,6 @@ def _download(lines: Iterator[str], filename: str, mimetype: str) -> Response:
     return Response(stream_with_context(lines), mimetype=mimetype, headers=headers)
 
 
-def _stamp() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%d")
-
-
 @bp.get("/history/backup")
 @requires(Permission.BACKUP_DOWNLOAD)
 def backup_page() -> Response:
@@ -116,14 +111,16 @@ def backup_page() -> Response:
 @requires(Permission.BACKUP_DOWNLOAD)
 def download() -> Response:
     return _download(
-        backup.export_lines(), f"scorekeeper-games-{_stamp()}.jsonl", "application/x-ndjson"
+        backup.export_lines(),
+        f"scorekeeper-games-{local_time.stamp()}.jsonl",
+        "application/x-ndjson",
     )
 
 
 @bp.get("/history/rounds.csv")
 @requires(Permission.VIEW)
 def rounds_csv() -> Response:
-    return rounds_file.download(f"scorekeeper-rounds-{_stamp()}.csv")
+    return rounds_file.download(f"scorekeeper-rounds-{local_time.stamp()}.csv")
 
 
 @bp.post("/history/backup")

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import aliased
 
-from .. import scope
+from .. import local_time, scope
 from ..extensions import db
 from ..games import scoreboard
 from ..history.queries import rate
@@ -236,7 +236,7 @@ def merge(keep: Player, absorb: Player) -> int:
             .where(mine.player_id == keep.id, theirs.player_id == absorb.id)
         ).one()
     if shared[0]:
-        first = shared[1].strftime("%d %b %Y") if shared[1] else "an earlier game"
+        first = local_time.day(shared[1]) if shared[1] else "an earlier game"
         games = "a game" if shared[0] == 1 else f"{shared[0]} games"
         raise PlayerError(
             f"{keep.name} and {absorb.name} both sat at {games} (the first on {first}), "

@@ -44,6 +44,7 @@ PAGES = [
     ("upload", "/games/import"),
     ("backup", "/history/backup"),
     ("members", "/members"),
+    ("household-settings", "/household"),
     ("account", "/account"),
     ("table-links", "{playing}/links"),
     ("bin", "/bin"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, select
@@ -111,11 +112,15 @@ def _explain(app: Flask, statement: str, parameters: Any) -> str:
         raw.close()
 
 
+# A day of the history is the household's: its bounds are UTC moments all the same, compared
+# with the bare column.
+@pytest.mark.parametrize("zone", ["UTC", "America/New_York"])
 def test_no_history_query_scans_games_rounds_seats_or_hands(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, zone: str
 ) -> None:
     # Pages far shorter than the history: a page that holds every game reads them all.
     app.config["HISTORY_PAGE_SIZE"] = 3
+    app.config["TIME_ZONE"] = zone
     with app.app_context():
         _games()
     captured: list[tuple[str, str, Any]] = []

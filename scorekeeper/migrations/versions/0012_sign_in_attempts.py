@@ -1,7 +1,7 @@
 """sign_in_attempts: the passwords tried lately, counted by every process and server alike
 
 Revision ID: 0012
-Revises: 0009
+Revises: 0011
 Create Date: 2026-11-24
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0012"
-down_revision = "0009"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,207 @@
+"""Times as the family reads them: in its household's time zone.
+
+Every moment is stored in UTC (``models.UTCDateTime``) and turned into the household's local
+time only where it is shown, here and nowhere else: the templates' filters (``day``,
+``day_time``, ``short_day``, ``short_day_time``, ``moment``) and the same functions for the
+CSV, the result card and file names. A day the family names (the history's ``from`` and
+``to``) runs from local midnight to local midnight; ``midnight`` gives the UTC moment it
+starts, so that a query compares the stored column with it and keeps its index.
+
+A household's zone is an IANA name (``America/New_York``) kept on the household; where it has
+none, the server's is used: ``SCOREKEEPER_TIME_ZONE``, else the machine's own zone, else UTC.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import suppress
+from datetime import UTC, date, datetime, time, tzinfo
+from functools import cache
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from flask import Flask, current_app, g, has_app_context
+from sqlalchemy import select
+
+from . import scope
+from .extensions import db
+
+FALLBACK = "UTC"
+# Where Debian and most Linux machines name their zone, and where /etc/localtime points.
+_MACHINE_ZONE_FILE = Path("/etc/timezone")
+_LOCALTIME = Path("/etc/localtime")
+
+
+@cache
+def zone_names() -> tuple[str, ...]:
+    """Every IANA zone this machine knows, sorted (UTC at least)."""
+    names = set(available_timezones()) | {FALLBACK}
+    return tuple(sorted(names))
+
+
+def is_zone(name: str | None) -> bool:
+    """Whether ``name`` is an IANA zone this machine knows (exactly as spelled)."""
+    return bool(name) and name in _known()
+
+
+@cache
+def _known() -> frozenset[str]:
+    return frozenset(zone_names())
+
+
+@cache
+def zone_named(name: str) -> tzinfo:
+    """The zone ``name`` names; UTC where it is not known here (its data gone since)."""
+    if name == FALLBACK or not is_zone(name):
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return UTC
+
+
+def machine_zone_name() -> str | None:
+    """The IANA name of the machine's own zone: ``TZ``, ``/etc/timezone``, or where
+    ``/etc/localtime`` points; None where none of them names a zone known here."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    with suppress(OSError):
+        candidates.append(_MACHINE_ZONE_FILE.read_text(encoding="utf-8").strip())
+    with suppress(OSError, RuntimeError):
+        target = str(_LOCALTIME.resolve())
+        if "zoneinfo/" in target:
+            candidates.append(target.split("zoneinfo/", 1)[1])
+    return next((name for name in candidates if is_zone(name)), None)
+
+
+def server_zone_name(app: Flask | None = None) -> str:
+    """The zone of a household that chose none: the configured one, the machine's, or UTC."""
+    app = app or current_app
+    configured = app.config.get("TIME_ZONE")
+    if is_zone(configured):
+        return str(configured)
+    return machine_zone_name() or FALLBACK
+
+
+def init_app(app: Flask) -> None:
+    """Check the configured zone (a wrong one is said once, and the machine's used instead)
+    and give the templates the filters."""
+    configured = app.config.get("TIME_ZONE")
+    if configured and not is_zone(configured):
+        app.logger.warning(
+            "SCOREKEEPER_TIME_ZONE=%r is not an IANA time zone known here (like "
+            "Europe/Berlin): using %s instead.",
+            configured,
+            server_zone_name(app),
+        )
+    for name, fn in (
+        ("day", day),
+        ("day_time", day_time),
+        ("short_day", short_day),
+        ("short_day_time", short_day_time),
+        ("moment", moment),
+    ):
+        app.add_template_filter(fn, name)
+
+
+# --- the household's zone ---------------------------------------------------------------------
+
+
+def zone_name() -> str:
+    """The name of the zone of the household in scope (the server's outside any)."""
+    household = scope.current()
+    if not isinstance(household, int) or household == scope.NOBODY or not has_app_context():
+        return server_zone_name()
+    name = g.setdefault("time_zones", {}).get(household)
+    if name is None:
+        from .models import Household
+
+        with scope.unscoped():
+            chosen = db.session.scalar(select(Household.time_zone).where(Household.id == household))
+        name = chosen_zone(household, chosen)
+    return name
+
+
+def chosen_zone(household: int, chosen: str | None) -> str:
+    """The zone ``household`` is shown in, given what it chose (read by a caller that asked
+    the database anyway): kept for the rest of the request, and returned."""
+    name = chosen if chosen is not None and is_zone(chosen) else server_zone_name()
+    if has_app_context():
+        g.setdefault("time_zones", {})[household] = name
+    return name
+
+
+def forget_zone() -> None:
+    """The zone was changed in this request: read it again when next asked."""
+    if has_app_context():
+        g.pop("time_zones", None)
+
+
+def zone() -> tzinfo:
+    return zone_named(zone_name())
+
+
+def local(value: datetime) -> datetime:
+    """``value`` (aware; a naive one is taken as UTC) in the household's zone."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(zone())
+
+
+def today() -> date:
+    return datetime.now(zone()).date()
+
+
+def midnight(day: date) -> datetime | None:
+    """The UTC moment ``day`` starts in the household's zone (at a jump over midnight, the
+    first moment of the day); None where that lies beyond the years a datetime holds."""
+    try:
+        return datetime.combine(day, time(), zone()).astimezone(UTC)
+    except (OverflowError, ValueError):
+        return None
+
+
+# --- how times read ---------------------------------------------------------------------------
+
+
+def _day_of(value: datetime) -> str:
+    return f"{value.day} {value:%b %Y}"
+
+
+def day(value: datetime | None) -> str:
+    """``24 Dec 2025`` in the household's zone, or an en dash."""
+    return "–" if value is None else _day_of(local(value))
+
+
+def day_time(value: datetime | None) -> str:
+    """``24 Dec 2025 19:30``, or an en dash."""
+    if value is None:
+        return "–"
+    shown = local(value)
+    return f"{_day_of(shown)} {shown:%H:%M}"
+
+
+def short_day(value: datetime | None) -> str:
+    """``24 Dec``, or an en dash."""
+    if value is None:
+        return "–"
+    shown = local(value)
+    return f"{shown.day} {shown:%b}"
+
+
+def short_day_time(value: datetime | None) -> str:
+    """``24 Dec 19:30``, or an en dash."""
+    if value is None:
+        return "–"
+    shown = local(value)
+    return f"{shown.day} {shown:%b %H:%M}"
+
+
+def moment(value: datetime | None, timespec: str = "auto") -> str:
+    """ISO 8601 with the household's offset (``2025-12-24T19:30:00-05:00``): for a
+    ``<time datetime>`` and the CSV; empty for None."""
+    return "" if value is None else local(value).isoformat(timespec=timespec)
+
+
+def stamp() -> str:
+    """Today's date in the household's zone, for the names of downloaded files."""
+    return today().isoformat()
