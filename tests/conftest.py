@@ -83,6 +83,8 @@ def app(database_uri: str, instance_path: Path) -> Iterator[Flask]:
             "SCOREBOARD_POLL_SECONDS": 1,
             # One test reads a restore in its thread (tests/history/test_restore_jobs.py).
             "RESTORE_IN_BACKGROUND": False,
+            # The daily backups are tested on their own (tests/history/test_kept_backups.py).
+            "DAILY_BACKUPS": False,
             **FAST_PASSWORDS,
         }
     )
