@@ -5,7 +5,8 @@ feature's ``export_game``. Writing streams: games are loaded a batch at a time w
 the export reads (seats, players, rounds, hands) fetched in a few ``selectin`` queries per
 batch, and each batch is let go before the next. Reading checks each line with the rules
 engine and stores the games a batch at a time with Core inserts (``read_backup_batches``); one
-refused game never costs the others.
+refused game never costs the others. A household's backup (``household_file``) has one more
+line first, the household's document: it is restored before the games that follow it.
 """
 
 from __future__ import annotations

@@ -102,8 +102,7 @@ def write(household_id: int, name: str) -> Path:
     its path. Where a file of that name is there already (another process wrote it a moment
     ago), that one is kept."""
     assert NAME.match(name), name
-    place = folder(household_id)
-    place.mkdir(mode=0o700, parents=True, exist_ok=True)
+    place = _made(folder(household_id))
     final = place / name
     descriptor, temporary = tempfile.mkstemp(dir=place, prefix=_TEMPORARY, suffix=".tmp")
     try:
@@ -120,6 +119,13 @@ def write(household_id: int, name: str) -> Path:
         db.session.rollback()
         Path(temporary).unlink(missing_ok=True)
     return final
+
+
+def _made(place: Path) -> Path:
+    """``place`` and the ``backups`` folder above it, made readable by the server's user only."""
+    place.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    place.mkdir(mode=0o700, exist_ok=True)
+    return place
 
 
 def _publish(temporary: Path, final: Path) -> None:
@@ -163,7 +169,7 @@ def prune(household_id: int, keep: int, now: datetime | None = None) -> list[str
 @contextmanager
 def _writer_of(place: Path) -> Iterator[bool]:
     """Whether this process may write in ``place`` now: False while another one holds it."""
-    place.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _made(place)
     if fcntl is None:
         yield True
         return

@@ -131,6 +131,7 @@ def test_a_household_comes_back_whole_on_a_fresh_server_and_twice_changes_nothin
     path = written_by_cli(runner)
     assert path.parent == Path(app.instance_path) / "backups" / str(home)
     assert backup_files.NAME.match(path.name) and oct(path.stat().st_mode & 0o777) == "0o600"
+    assert oct(path.parent.parent.stat().st_mode & 0o777) == "0o700"
     text = path.read_text(encoding="utf-8")
     head = json.loads(text.splitlines()[0])
     assert head["format"] == "scorekeeper-household" and head["version"] == 1
