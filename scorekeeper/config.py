@@ -66,6 +66,12 @@ def defaults(instance: Path) -> dict[str, Any]:
         "TIME_ZONE": None,
         # A restore answers at once and reads the backup in a thread (off: before answering).
         "RESTORE_IN_BACKGROUND": True,
+        # Each household's backup is written once a day into instance/backups/<household id>/
+        # (``history.backup_files``), in a thread (off: before the request that finds it due);
+        # the last BACKUP_KEEP files are kept.
+        "DAILY_BACKUPS": True,
+        "BACKUPS_IN_BACKGROUND": True,
+        "BACKUP_KEEP": 14,
         # Phones on a slow connection: pages, styles, scripts and exports travel compressed.
         "COMPRESS_MIMETYPES": [
             "text/html",

@@ -88,7 +88,7 @@ def save(name: str, options: Mapping[str, Any]) -> HouseRules:
     check_name_free(name, None)
     ruleset = get_ruleset({**options, "name": name, "slug": slug_for(name)})
     for attempt in range(1, 20):
-        slug = _free_slug(slug_for(name), attempt)
+        slug = free_slug(slug_for(name), attempt)
         options_out = get_ruleset({**ruleset.to_dict(), "slug": slug}).to_dict()
         record = HouseRules(slug=slug, name=name, base=ruleset.base, options=options_out)
         db.session.add(record)
@@ -135,7 +135,7 @@ def check_name_free(name: str, own_id: int | None) -> None:
             raise NameTaken(name)
 
 
-def _free_slug(wanted: str, attempt: int) -> str:
+def free_slug(wanted: str, attempt: int) -> str:
     """``wanted``, or with the first free number after it ("grandmas-rules-2")."""
     # Slugs of rules in the bin are taken too: they may come back.
     with scope.with_bin():

@@ -45,6 +45,8 @@ from .scope import household_for_insert
 from .status import GameStatus
 
 USERNAME_LENGTH = NAME_LENGTH
+# The password hash of an account with no password yet: no hash of anything looks like it.
+NO_PASSWORD = "!none"
 UID_LENGTH = 64
 TIME_ZONE_LENGTH = 64
 
@@ -133,12 +135,18 @@ class User(HouseholdOwned, db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(USERNAME_LENGTH))
     username_key: Mapped[str] = mapped_column(String(USERNAME_LENGTH), unique=True)
+    # ``NO_PASSWORD`` for a member a restore brought back: nobody signs in as them until a
+    # password is set (``users password``).
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(20))
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     household: Mapped[Household] = relationship(lazy="joined")
+
+    @property
+    def has_password(self) -> bool:
+        return self.password_hash != NO_PASSWORD
 
     def __repr__(self) -> str:
         return f"<User {self.id} {self.username!r} {self.role}>"
@@ -212,6 +220,24 @@ class Player(HouseholdOwned, db.Model):
 
     def __repr__(self) -> str:
         return f"<Player {self.id} {self.name!r}>"
+
+
+class PlayerMerge(HouseholdOwned, db.Model):
+    """That the entry named ``absorbed_name`` was merged into ``player``
+    (``players.services.merge``): kept so that a household's backup carries its merges, and a
+    restore applies each once."""
+
+    __tablename__ = "player_merges"
+    __table_args__ = (UniqueConstraint("player_id", "absorbed_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    absorbed_name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    absorbed_key: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    merged_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    merged_by: Mapped[str] = mapped_column(String(120), default=scope.actor)
+
+    player: Mapped[Player] = relationship()
 
 
 class HouseRules(HouseholdOwned, Binnable, db.Model):
@@ -426,6 +452,9 @@ class RestoreJob(HouseholdOwned, db.Model):
     refused: Mapped[int] = mapped_column(Integer, default=0)
     # [[line number, [problem, ...]], ...], the first ``REFUSED_LINES_KEPT`` of them.
     refused_lines: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # What a household's backup brought besides games (house rules, members, players, merges),
+    # one sentence each; empty for a backup of games only.
+    notes: Mapped[list[str] | None] = mapped_column(JSON, default=list)
     cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False)
     started_by: Mapped[str] = mapped_column(String(120), default=scope.actor)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -85,6 +85,8 @@ def app(database_uri: str, instance_path: Path) -> Iterator[Flask]:
             "RESTORE_IN_BACKGROUND": False,
             # Dates as the tests write them, whatever zone the machine running them is in.
             "TIME_ZONE": "UTC",
+            # The daily backups are tested on their own (tests/history/test_kept_backups.py).
+            "DAILY_BACKUPS": False,
             **FAST_PASSWORDS,
         }
     )

@@ -84,6 +84,7 @@ def _make_world(uri: str, instance: Path) -> World:
             "TESTING": True,
             "SQLALCHEMY_DATABASE_URI": uri,
             "WTF_CSRF_ENABLED": False,
+            "DAILY_BACKUPS": False,
             **conftest.FAST_PASSWORDS,
         }
     )
@@ -167,6 +168,8 @@ def _address(world: World, endpoint: str, arguments: set[str]) -> str:
                 "number": 1,
                 # No restore is seeded: a 404 for those let in, a refusal for the others.
                 "job_id": 1,
+                # No backup is kept: a 404 for those let in, a refusal for the others.
+                "backup_name": "2025-01-01.jsonl",
                 "slug": world.rules,
                 "filename": "css/app.css",
                 "token": world.tokens.get(

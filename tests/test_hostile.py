@@ -35,6 +35,7 @@ from scorekeeper.bin import services as bin_services
 from scorekeeper.extensions import db
 from scorekeeper.games import drafts
 from scorekeeper.games.services import import_game
+from scorekeeper.history import backup_files
 from scorekeeper.models import (
     Game,
     GameEvent,
@@ -85,6 +86,7 @@ class Seeds:
     tokens: dict[str, str]  # a live token of each kind: table, watch, invite
     binned: int  # a game in the bin
     restore_job: int  # a restore shown as running (no thread reads it): its page has Cancel
+    kept_backup: str = "2026-01-01.jsonl"  # the name of a backup the server keeps
 
 
 _SEEDS: dict[int, Seeds] = {}
@@ -137,6 +139,9 @@ def seeded(app: Flask, client: FlaskClient) -> Seeds:
         db.session.commit()
         restore_job = job.id
         db.session.remove()
+    with app.app_context():
+        kept_backup = backup_files.write(family_id(app), "2026-01-01.jsonl").name
+        db.session.remove()
     seeds = Seeds(
         playing,
         finished,
@@ -149,6 +154,7 @@ def seeded(app: Flask, client: FlaskClient) -> Seeds:
         tokens,
         binned,
         restore_job,
+        kept_backup,
     )
     _SEEDS[id(app)] = seeds
     return seeds
@@ -200,6 +206,9 @@ ROUTES: dict[str, Urls] = {
     "history.records_page": lambda s: ["/records"],
     "history.backup_page": lambda s: ["/history/backup"],
     "history.download": lambda s: ["/history/backup/games.jsonl"],
+    "history.download_household": lambda s: ["/history/backup/household.jsonl"],
+    "history.download_kept": lambda s: [f"/history/backups/{s.kept_backup}"],
+    "history.restore_kept": lambda s: [f"/history/backups/{s.kept_backup}/restore"],
     "history.rounds_csv": lambda s: ["/history/rounds.csv"],
     "history.restore": lambda s: ["/history/backup"],
     "history.restore_job": lambda s: [f"/history/restores/{s.restore_job}"],
@@ -250,6 +259,7 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "games.abandon": lambda s, url: f"/games/{s.playing}",
     "games.may_i": lambda s, url: f"/games/{s.playing}",
     "history.restore": lambda s, url: "/history/backup",
+    "history.restore_kept": lambda s, url: "/history/backup",
     "history.cancel_restore": lambda s, url: url.rsplit("/", 1)[0],
     "players.rename": lambda s, url: url.rsplit("/", 1)[0],
     "players.merge": lambda s, url: url.rsplit("/", 1)[0],
@@ -888,6 +898,7 @@ def _path_values(seeds: Seeds) -> dict[str, list[str]]:
         "house_rules_id": ["1"],
         "token": [*seeds.tokens.values(), "x" * 43],
         "job_id": [str(seeds.restore_job)],
+        "backup_name": [seeds.kept_backup, "2026-01-01.jsonl.tmp", ".lock"],
     }
 
 

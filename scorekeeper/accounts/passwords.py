@@ -13,6 +13,8 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from flask import current_app
 from zxcvbn import zxcvbn
 
+from ..models import NO_PASSWORD
+
 MIN_LENGTH = 8
 MAX_LENGTH = 256
 # zxcvbn's scores run 0 to 4; 3 is "safely unguessable: moderate protection from an offline
@@ -65,9 +67,11 @@ def hash_password(password: str) -> str:
 
 
 def verify(stored_hash: str | None, password: str) -> bool:
-    """Whether ``password`` matches; with no hash (no such account), the same work, False."""
+    """Whether ``password`` matches; with no hash (no such account, or one a restore brought
+    back with no password yet: ``NO_PASSWORD``), the same work, False."""
+    usable = stored_hash is not None and stored_hash != NO_PASSWORD
     try:
-        return _hasher().verify(stored_hash or _decoy(), password) and stored_hash is not None
+        return _hasher().verify(stored_hash if usable else _decoy(), password) and usable
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 

@@ -5,7 +5,8 @@ feature's ``export_game``. Writing streams: games are loaded a batch at a time w
 the export reads (seats, players, rounds, hands) fetched in a few ``selectin`` queries per
 batch, and each batch is let go before the next. Reading checks each line with the rules
 engine and stores the games a batch at a time with Core inserts (``read_backup_batches``); one
-refused game never costs the others.
+refused game never costs the others. A household's backup (``household_file``) has one more
+line first, the household's document: it is restored before the games that follow it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
-from typing import BinaryIO, Literal
+from typing import Any, BinaryIO, Literal
 
 from flask import current_app, has_app_context
 from sqlalchemy import func, select
@@ -88,6 +89,19 @@ class ImportReport:
     refused: list[tuple[int, list[str]]] = field(default_factory=list)
     # (line, id of the game held) for games the household had already: restoring twice is safe.
     already: list[tuple[int, int]] = field(default_factory=list)
+    # What a household's backup brought besides games (``household_file``), one sentence each.
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, line: LineRead) -> None:
+        """Count what became of one line."""
+        if line.outcome == "stored":
+            self.stored.append((line.number, line.game_id or 0))
+        elif line.outcome == "already":
+            self.already.append((line.number, line.game_id or 0))
+        elif line.outcome == "household":
+            self.notes.extend(line.notes)
+        else:
+            self.refused.append((line.number, list(line.problems)))
 
     @property
     def summary(self) -> str:
@@ -128,24 +142,22 @@ def read_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
 @dataclass(frozen=True)
 class LineRead:
     """What became of one line of a backup: ``stored`` (``game_id`` is the new game),
-    ``already`` (``game_id`` is the game held) or ``refused`` (``problems`` says why)."""
+    ``already`` (``game_id`` is the game held), ``refused`` (``problems`` says why), or
+    ``household``: the household's line of a household's backup, restored (``notes`` says
+    what it brought and what it could not)."""
 
     number: int
-    outcome: Literal["stored", "already", "refused"]
+    outcome: Literal["stored", "already", "refused", "household"]
     game_id: int | None = None
     problems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 def import_lines(stream: BinaryIO) -> ImportReport:
     """Store the game on each line of ``stream`` (``read_backup``) and report on them all."""
     report = ImportReport()
     for line in read_backup(stream):
-        if line.outcome == "stored":
-            report.stored.append((line.number, line.game_id or 0))
-        elif line.outcome == "already":
-            report.already.append((line.number, line.game_id or 0))
-        else:
-            report.refused.append((line.number, list(line.problems)))
+        report.add(line)
     return report
 
 
@@ -174,11 +186,22 @@ def read_backup_batches(stream: BinaryIO) -> Iterator[list[LineRead]]:
     # Games stored, or found already there: a restore run again after one whose end was cut
     # short (the server stopped, the database busy) stores nothing but still rebuilds.
     seen = 0
+    # Only the first line that is not blank may be a household's (``household_file``).
+    first = True
     try:
         for number, raw in read_lines(stream):
             read = _read_line(number, raw, rules_kept)
             if read is None:
                 continue
+            if isinstance(read, _Household):
+                done_household = _restore_household(read, first)
+                seen += done_household.outcome == "household"
+                read = done_household
+                if first:
+                    first = False
+                    yield [read]
+                    continue
+            first = False
             pending.append(read)
             if isinstance(read, _Checked):
                 games += 1
@@ -212,6 +235,38 @@ def restored() -> None:
 
 
 @dataclass(frozen=True)
+class _Household:
+    """A household's line (``household_file``), read but not yet restored."""
+
+    number: int
+    document: dict[str, Any]
+
+
+def _restore_household(line: _Household, first: bool) -> LineRead:
+    """Restore a household's line where it is the backup's first; refuse it elsewhere."""
+    from . import household_file
+
+    if not first:
+        return _refused(
+            line.number, "A household's line belongs first in its backup: it was not read."
+        )
+    try:
+        applied = household_file.apply(line.document)
+    except household_file.HouseholdFileError as error:
+        return _refused(line.number, str(error))
+    except Exception:
+        db.session.rollback()
+        current_app.logger.exception("restoring the household's line %d failed", line.number)
+        return _refused(
+            line.number, "The household's line could not be restored (an error in the app)."
+        )
+    notes = [*applied.notes, *applied.problems]
+    if applied.members_made:
+        notes.append(household_file.password_note(applied.members_made))
+    return LineRead(line.number, "household", notes=tuple(notes))
+
+
+@dataclass(frozen=True)
 class _Checked:
     """A line whose game the rules engine passed, waiting for its batch to be stored."""
 
@@ -225,7 +280,7 @@ class _Checked:
 
 def _read_line(
     number: int, raw: bytes | None, rules_kept: dict[str, RuleSet]
-) -> LineRead | _Checked | None:
+) -> LineRead | _Checked | _Household | None:
     """The checked game of one line, the line refused, or None for a blank line."""
     from ..games.services import GameFileError, check_game_document, text_may_hold_nul
 
@@ -258,6 +313,8 @@ def _read_line(
         del text
     if not isinstance(document, dict):
         return _refused(number, "This line is not a game document.")
+    if document.get("format") == "scorekeeper-household":
+        return _Household(number, document)
     try:
         return _Checked(
             number, check_game_document(document, may_hold_nul=may_hold_nul, rules_kept=rules_kept)

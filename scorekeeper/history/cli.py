@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from typing import IO, BinaryIO
 
 import click
+from flask import current_app
 
+from ..accounts import services
 from ..accounts.cli import household_option, in_household
-from . import backup
+from ..limits import BACKUP_LINE_BYTES
+from ..models import utcnow
+from . import backup, backup_files, household_file
 from .views import bp
 
 # Where an export goes; both exports take it.
@@ -36,6 +41,21 @@ def export_command(output: IO[str], household_name: str | None) -> None:
     click.echo(f"Exported {count} game{'' if count == 1 else 's'}.", err=True)
 
 
+@bp.cli.command("backup")
+@household_option
+def backup_command(household_name: str | None) -> None:
+    """Write the household's backup now (games, players, merges, house rules, members) into
+    instance/backups/, keeping the last BACKUP_KEEP; print its path on the last line."""
+    with in_household(household_name) as household:
+        household_id, name = household.id, household.name
+        path = backup_files.write(household_id, backup_files.on_demand_name(utcnow()))
+        gone = backup_files.prune(household_id, int(current_app.config["BACKUP_KEEP"]))
+    click.echo(f"Wrote the backup of {name} ({path.stat().st_size} bytes).", err=True)
+    if gone:
+        click.echo(f"Deleted {len(gone)} older: {', '.join(gone)}.", err=True)
+    click.echo(str(path))
+
+
 @bp.cli.command("import")
 @click.argument("file", type=click.File("rb"))
 @household_option
@@ -46,6 +66,8 @@ def import_command(file: BinaryIO, household_name: str | None) -> None:
     the exit status is 1 when any line was refused.
     """
     report = backup.ImportReport()
+    if household_name is None:
+        household_name = _household_made_for(file)
     with (
         in_household(household_name),
         click.progressbar(
@@ -58,12 +80,7 @@ def import_command(file: BinaryIO, household_name: str | None) -> None:
     ):
         read = 0
         for line in backup.read_backup(file):
-            if line.outcome == "stored":
-                report.stored.append((line.number, line.game_id or 0))
-            elif line.outcome == "already":
-                report.already.append((line.number, line.game_id or 0))
-            else:
-                report.refused.append((line.number, list(line.problems)))
+            report.add(line)
             position = _position(file)
             if position is not None:
                 bar.update(position - read)
@@ -71,9 +88,30 @@ def import_command(file: BinaryIO, household_name: str | None) -> None:
     for number, problems in report.refused:
         for problem in problems:
             click.echo(f"line {number}: {problem}", err=True)
+    for note in report.notes:
+        click.echo(note)
     click.echo(report.summary)
     if report.refused:
         sys.exit(1)
+
+
+def _household_made_for(file: BinaryIO) -> str | None:
+    """On a server with no household yet, the household a household's backup (``FILE``) was
+    written of, made under its name; None elsewhere (the usual default then applies)."""
+    if services.households() or not file.seekable():
+        return None
+    try:
+        first = file.readline(BACKUP_LINE_BYTES + 1)
+        file.seek(0)
+        name = household_file.household_name(json.loads(first.decode("utf-8-sig")))
+    except (ValueError, RecursionError, OSError):
+        return None
+    if name is None:
+        return None
+    try:
+        return services.add_household(name).name
+    except services.AccountError:
+        return None
 
 
 def _size(file: BinaryIO) -> int | None:

@@ -101,6 +101,7 @@ def run(app: Flask, job_id: int, household_id: int, actor: str) -> None:
 def _read(job_id: int, path: Path) -> None:
     counts = {"stored": 0, "already": 0, "refused": 0}
     refused: list[list[Any]] = []
+    notes: list[str] = []
     done = 0
     _write(job_id, status=RestoreStatus.RUNNING.value)
     saved = time.monotonic()
@@ -109,6 +110,10 @@ def _read(job_id: int, path: Path) -> None:
         for batch in batches:
             for line in batch:
                 done = line.number
+                if line.outcome == "household":
+                    notes.extend(line.notes)
+                    _write(job_id, notes=list(notes))
+                    continue
                 counts[line.outcome] += 1
                 if line.outcome == "refused" and len(refused) < REFUSED_LINES_KEPT:
                     refused.append([line.number, list(line.problems)])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from flask import (
     Blueprint,
@@ -11,19 +12,30 @@ from flask import (
     current_app,
     redirect,
     request,
+    send_file,
     stream_with_context,
     url_for,
 )
 from sqlalchemy import select
 from werkzeug.datastructures import Headers
 
-from scorekeeper.access import Permission, requires
+from scorekeeper.access import Permission, requires, visitor
 
 from .. import local_time
 from ..extensions import db
+from ..limits import size_in_words
 from ..models import RestoreJob
 from ..web import UNPROCESSABLE, not_modified, page_etag, render, validated
-from . import backup, formatting, records, restores, rounds_file, services
+from . import (
+    backup,
+    backup_files,
+    formatting,
+    household_file,
+    records,
+    restores,
+    rounds_file,
+    services,
+)
 from .forms import FilterForm, RestoreForm
 from .queries import STATUS_LABELS
 
@@ -33,6 +45,7 @@ bp.add_app_template_filter(formatting.percent, "percent")
 bp.add_app_template_filter(formatting.decimal, "decimal")
 bp.add_app_template_global(services.standings, "standings")
 bp.add_app_template_global(backup.summary, "summary")
+bp.add_app_template_filter(size_in_words, "size")
 
 
 @bp.app_context_processor
@@ -101,10 +114,73 @@ def _download(lines: Iterator[str], filename: str, mimetype: str) -> Response:
     return Response(stream_with_context(lines), mimetype=mimetype, headers=headers)
 
 
+def _household() -> int:
+    household_id = visitor().household_id
+    if household_id is None:  # the gate lets no one here without a household
+        abort(404)
+    return household_id
+
+
+def _backup_page(form: RestoreForm, status: int = 200) -> Response:
+    response = render(
+        "history/backup.html",
+        status=status,
+        form=form,
+        report=None,
+        kept=backup_files.kept(_household()),
+        keep=current_app.config["BACKUP_KEEP"],
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/history/backup")
 @requires(Permission.BACKUP_DOWNLOAD)
 def backup_page() -> Response:
-    return render("history/backup.html", form=RestoreForm(), report=None)
+    return _backup_page(RestoreForm())
+
+
+@bp.get("/history/backup/household.jsonl")
+@requires(Permission.BACKUP_DOWNLOAD)
+def download_household() -> Response:
+    """The household's backup as of now (``household_file``): what the daily files hold."""
+    return _download(
+        household_file.lines(),
+        f"scorekeeper-household-{local_time.stamp()}.jsonl",
+        "application/x-ndjson",
+    )
+
+
+def _kept_or_404(backup_name: str) -> Path:
+    """One of the household's kept backups; any other name (another household's file, a path
+    that leads out of the folder) is not there."""
+    path = backup_files.find(_household(), backup_name)
+    if path is None:
+        abort(404)
+    return path
+
+
+@bp.get("/history/backups/<backup_name>")
+@requires(Permission.BACKUP_DOWNLOAD)
+def download_kept(backup_name: str) -> Response:
+    response = send_file(
+        _kept_or_404(backup_name),
+        mimetype="application/x-ndjson",
+        as_attachment=True,
+        download_name=f"scorekeeper-household-{backup_name}",
+        conditional=False,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/history/backups/<backup_name>/restore")
+@requires(Permission.BACKUP_RESTORE)
+def restore_kept(backup_name: str) -> Response:
+    """Restore one of the household's kept backups, as an upload of it would be."""
+    with _kept_or_404(backup_name).open("rb") as stream:
+        job_id = restores.start(stream)
+    return redirect(url_for("history.restore_job", job_id=job_id), code=303)
 
 
 @bp.get("/history/backup/games.jsonl")
@@ -130,7 +206,7 @@ def restore() -> Response:
     job's progress page, which lists each refused line when it is done."""
     form = RestoreForm()
     if not form.validate_on_submit():
-        return render("history/backup.html", status=UNPROCESSABLE, form=form, report=None)
+        return _backup_page(form, UNPROCESSABLE)
     job_id = restores.start(form.file.data.stream)
     return redirect(url_for("history.restore_job", job_id=job_id), code=303)
 

@@ -18,7 +18,7 @@ from ..extensions import db
 from ..games import scoreboard
 from ..history.queries import rate
 from ..limits import NAME_LENGTH
-from ..models import Game, Player, PlayerStat, Seat
+from ..models import Game, Player, PlayerMerge, PlayerStat, Seat
 from ..names import name_key, tidy_name
 
 
@@ -253,6 +253,7 @@ def merge(keep: Player, absorb: Player) -> int:
             .values(player_id=keep.id)
             .execution_options(synchronize_session=False)
         )
+        _record_merge(keep, absorb)
         db.session.execute(delete(Player).where(Player.id == absorb.id))
         db.session.commit()
     except Exception:
@@ -260,6 +261,38 @@ def merge(keep: Player, absorb: Player) -> int:
         raise
     db.session.expire_all()
     return int(moved or 0)
+
+
+def _record_merge(keep: Player, absorb: Player) -> None:
+    """Note that ``absorb`` became part of ``keep`` (a household's backup carries it), with the
+    merges ``absorb`` had taken in before: they are ``keep``'s now. A merge of the same name
+    into the same player is noted once."""
+    held = set(
+        db.session.scalars(select(PlayerMerge.absorbed_key).where(PlayerMerge.player_id == keep.id))
+    )
+    for earlier in db.session.scalars(
+        select(PlayerMerge).where(PlayerMerge.player_id == absorb.id)
+    ).all():
+        if earlier.absorbed_key in held:
+            db.session.delete(earlier)
+        else:
+            earlier.player_id = keep.id
+            held.add(earlier.absorbed_key)
+    if absorb.name_key not in held:
+        db.session.add(
+            PlayerMerge(player_id=keep.id, absorbed_name=absorb.name, absorbed_key=absorb.name_key)
+        )
+    db.session.flush()
+
+
+def merges() -> list[tuple[str, str]]:
+    """(kept player's name, name merged into it) of every merge the household made, in order."""
+    rows = db.session.execute(
+        select(Player.name, PlayerMerge.absorbed_name)
+        .join(Player, Player.id == PlayerMerge.player_id)
+        .order_by(PlayerMerge.merged_at, PlayerMerge.id)
+    )
+    return [(kept, absorbed) for kept, absorbed in rows]
 
 
 def _redraw_games_of(player_id: int) -> None:

@@ -1,0 +1,346 @@
+"""A household's backup: everything needed to bring the household back on a fresh server.
+
+It is a backup of games (``backup.py``: JSON lines, one game document of
+``shared/spec/game-format.md`` per line) with one more line first, the household's document::
+
+    {"format": "scorekeeper-household", "version": 1, "written": "2026-11-26T03:00:00+00:00",
+     "household": {"name": "Smiths"},
+     "members": [{"username": "ann", "role": "owner"}, {"username": "cy", "role": "viewer"}],
+     "players": ["Ann", "Ben", "Robert"],
+     "house_rules": [{"name": "Gran", "slug": "gran", "rules": {"base": "twelve-step", ...}}],
+     "merges": [{"player": "Bob", "merged": "Robert"}]}
+
+- ``household``: the household's settings: its name and its time zone (null: the server's). A
+  restore never renames the household it restores into (``history import`` on a server with
+  no household names the one it makes after it), and sets its time zone only where it has
+  none of its own.
+- ``members``: usernames and roles only, never a password hash, a session or a link token. A
+  member restored has no password until one is set (``flask users password NAME``); a
+  username another household of the server holds is not restored, and said so.
+- ``players``: every player by name, those with no game too.
+- ``house_rules``: each saved rule set, as the rules engine's ``to_dict()`` (its ``name`` and
+  ``slug`` beside it); the rules in the bin are left out, as are the games in the bin.
+- ``merges``: each merge of two entries of one person, the name kept and the name merged
+  into it.
+
+Restoring it (the same readers as every backup: ``backup.read_backup_batches``) applies the
+household's line first, in one transaction, and then stores the games. Every part is matched
+to what the household holds already, so that restoring the same file twice stores everything
+once: games by their uid, house rules by name (ignoring case), members by username, players
+by name, merges by the two names. A merge whose merged name is a player of the household is
+made (their games become the kept player's); one that is not is only noted. A backup of games
+only (no household line) is read as before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import select
+
+from .. import house_rules, local_time, scope
+from ..extensions import db
+from ..limits import NAME_LENGTH
+from ..models import NO_PASSWORD, Household, HouseRules, Player, PlayerMerge, Role, User, utcnow
+from ..names import name_key, tidy_name
+from ..players import services as players
+from ..rules import get_ruleset
+from . import backup
+
+FORMAT = "scorekeeper-household"
+VERSION = 1
+
+
+class HouseholdFileError(ValueError):
+    """A household's line that cannot be read at all; the message says why."""
+
+
+@dataclass
+class Applied:
+    """What a household's line brought: one sentence per kind of thing, and the problems."""
+
+    notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    # Usernames of members made by this restore: they need a password before they sign in.
+    members_made: list[str] = field(default_factory=list)
+
+
+def is_household_line(document: object) -> bool:
+    return isinstance(document, dict) and document.get("format") == FORMAT
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def document() -> dict[str, Any]:
+    """The household's document, of the household in scope."""
+    household_id = scope.current()
+    assert isinstance(household_id, int), "a household's backup is of one household"
+    with scope.unscoped():
+        household = db.session.get(Household, household_id)
+    assert household is not None
+    members = db.session.scalars(select(User).order_by(User.username_key)).all()
+    player_names = db.session.scalars(select(Player.name).order_by(Player.name_key)).all()
+    rules = db.session.scalars(select(HouseRules).order_by(HouseRules.name)).all()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "written": utcnow().isoformat(timespec="seconds"),
+        "household": {"name": household.name, "time_zone": household.time_zone},
+        "members": [{"username": user.username, "role": user.role} for user in members],
+        "players": list(player_names),
+        "house_rules": [
+            {"name": record.name, "slug": record.slug, "rules": record.options} for record in rules
+        ],
+        "merges": [{"player": kept, "merged": absorbed} for kept, absorbed in players.merges()],
+    }
+
+
+def lines() -> Iterator[str]:
+    """The household in scope as a backup: its document's line, then one line per game."""
+    yield json.dumps(document(), ensure_ascii=False, separators=(",", ":")) + "\n"
+    db.session.rollback()  # what the document read is let go before the games are read
+    yield from backup.export_lines()
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def household_name(document: object) -> str | None:
+    """The name of the household a household's line was written of, or None."""
+    if not is_household_line(document):
+        return None
+    assert isinstance(document, dict)
+    household = document.get("household")
+    name = household.get("name") if isinstance(household, dict) else None
+    if not isinstance(name, str):
+        return None
+    return tidy_name(name)[:NAME_LENGTH] or None
+
+
+def apply(document: dict[str, Any]) -> Applied:
+    """Bring the household's line into the household in scope (see the module's docstring).
+
+    Everything but the merges is stored in one transaction; each merge is its own (it moves a
+    player's games). An item that cannot be restored is named in ``problems`` and the others
+    are still restored. Raises ``HouseholdFileError`` where the line is not a household's
+    document this version reads."""
+    version = document.get("version")
+    if version != VERSION:
+        raise HouseholdFileError(
+            f"This household backup is version {version!r}; this Scorekeeper reads version "
+            f"{VERSION}."
+        )
+    applied = Applied()
+    try:
+        _settings(document.get("household"), applied)
+        _rules(_items(document, "house_rules", dict, applied), applied)
+        _members(_items(document, "members", dict, applied), applied)
+        _players(_items(document, "players", str, applied), applied)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    _merges(_items(document, "merges", dict, applied), applied)
+    return applied
+
+
+def _settings(settings: object, applied: Applied) -> None:
+    """The household's time zone, where it has none of its own yet (a restore never changes
+    what the household chose)."""
+    zone = settings.get("time_zone") if isinstance(settings, dict) else None
+    if not zone:
+        return
+    household = db.session.get(Household, scope.current())
+    if household is None or household.time_zone:
+        return
+    if isinstance(zone, str) and local_time.is_zone(zone):
+        household.time_zone = zone
+        local_time.forget_zone()
+    else:
+        applied.problems.append(f"The time zone {str(zone)[:80]!r} is not known here: left out.")
+
+
+def _items(document: dict[str, Any], key: str, kind: type, applied: Applied) -> list[Any]:
+    found = document.get(key, [])
+    if not isinstance(found, list):
+        applied.problems.append(f"{key!r} is not a list: none of it was restored.")
+        return []
+    good = [item for item in found if isinstance(item, kind)]
+    if len(good) < len(found):
+        wrong = len(found) - len(good)
+        applied.problems.append(
+            f"{wrong} of the entries of {key!r} are not {'names' if kind is str else 'objects'}: "
+            "they were left out."
+        )
+    return good
+
+
+def _counted(made: int, held: int, one: str, many: str) -> str:
+    text = f"{made} {one if made == 1 else many} restored"
+    if held:
+        text += f", {held} {'was' if held == 1 else 'were'} here already"
+    return text + "."
+
+
+def _rules(items: list[dict[str, Any]], applied: Applied) -> None:
+    from ..rules import RuleSetError
+
+    made = held = 0
+    for item in items:
+        name = item.get("name")
+        rules = item.get("rules")
+        if not isinstance(name, str) or not " ".join(name.split()) or not isinstance(rules, dict):
+            applied.problems.append(f"House rules {str(name)[:80]!r} have no name or no rules.")
+            continue
+        name = " ".join(name.split())[:80]
+        try:
+            house_rules.check_name_free(name, None)
+        except house_rules.NameTaken:
+            if any(get_ruleset(slug).name.casefold() == name.casefold() for slug in _presets()):
+                applied.problems.append(f"House rules {name!r} share a preset's name: left out.")
+            else:
+                held += 1
+            continue
+        wanted = item.get("slug")
+        if not isinstance(wanted, str) or house_rules.slug_for(wanted) != wanted:
+            wanted = house_rules.slug_for(name)
+        slug = house_rules.free_slug(wanted, 1)
+        try:
+            options = get_ruleset({**rules, "name": name, "slug": slug}).to_dict()
+        except (RuleSetError, ValueError, TypeError) as error:
+            applied.problems.append(f"House rules {name!r} cannot be read: {error}")
+            continue
+        db.session.add(HouseRules(slug=slug, name=name, base=options["base"], options=options))
+        db.session.flush()
+        made += 1
+    if made or held:
+        applied.notes.append(_counted(made, held, "set of house rules", "sets of house rules"))
+
+
+def _presets() -> tuple[str, ...]:
+    from ..rules import PRESETS
+
+    return tuple(PRESETS)
+
+
+def _members(items: list[dict[str, Any]], applied: Applied) -> None:
+    household_id = scope.current()
+    assert isinstance(household_id, int)
+    made = held = 0
+    with scope.unscoped():
+        first = db.session.scalar(select(User.id).limit(1)) is None
+    for item in items:
+        username, role = item.get("username"), item.get("role")
+        tidy = tidy_name(username) if isinstance(username, str) else ""
+        if not tidy or len(tidy) > NAME_LENGTH or role not in set(Role):
+            applied.problems.append(f"Member {str(username)[:80]!r} has no username or no role.")
+            continue
+        with scope.unscoped():
+            other = db.session.scalar(select(User).where(User.username_key == name_key(tidy)))
+        if other is not None:
+            if other.household_id == household_id:
+                held += 1
+            else:
+                applied.problems.append(
+                    f"The username {tidy} belongs to another household of this server: "
+                    "that member was not restored."
+                )
+            continue
+        # The server's first account administers it, as when made by setup or ``users add``.
+        admin = first and role == Role.OWNER
+        first = first and not admin
+        db.session.add(
+            User(
+                username=tidy,
+                username_key=name_key(tidy),
+                password_hash=NO_PASSWORD,
+                role=role,
+                is_admin=admin,
+                household_id=household_id,
+            )
+        )
+        db.session.flush()
+        applied.members_made.append(tidy)
+        made += 1
+    if made:
+        current_app.extensions["scorekeeper_accounts_exist"] = True
+    if made or held:
+        applied.notes.append(_counted(made, held, "member", "members"))
+
+
+def _players(items: list[str], applied: Applied) -> None:
+    made = held = 0
+    known = set(db.session.scalars(select(Player.name_key)))
+    for name in items:
+        tidy = tidy_name(name)
+        if not tidy or len(tidy) > NAME_LENGTH:
+            applied.problems.append(f"The player name {name[:80]!r} is empty or too long.")
+            continue
+        key = name_key(tidy)
+        if key in known:
+            held += 1
+            continue
+        db.session.add(Player(name=tidy, name_key=key))
+        known.add(key)
+        made += 1
+    db.session.flush()
+    if made or held:
+        applied.notes.append(_counted(made, held, "player", "players"))
+
+
+def _merges(items: list[dict[str, Any]], applied: Applied) -> None:
+    made = held = 0
+    for item in items:
+        kept_name, merged_name = item.get("player"), item.get("merged")
+        if not isinstance(kept_name, str) or not isinstance(merged_name, str):
+            applied.problems.append("A merge names no player or no merged name: left out.")
+            continue
+        kept = db.session.scalar(select(Player).where(Player.name_key == name_key(kept_name)))
+        merged_key = name_key(merged_name)
+        if kept is None or not merged_key or merged_key == kept.name_key:
+            applied.problems.append(
+                f"The merge of {merged_name[:80]!r} into {kept_name[:80]!r} names no player "
+                "of the household: left out."
+            )
+            continue
+        absorbed = db.session.scalar(select(Player).where(Player.name_key == merged_key))
+        noted = db.session.scalar(
+            select(PlayerMerge.id).where(
+                PlayerMerge.player_id == kept.id, PlayerMerge.absorbed_key == merged_key
+            )
+        )
+        if absorbed is not None:
+            try:
+                players.merge(kept, absorbed)
+            except players.PlayerError as refused:
+                applied.problems.append(str(refused))
+                continue
+            made += 1
+        elif noted is None:
+            db.session.add(
+                PlayerMerge(
+                    player_id=kept.id,
+                    absorbed_name=tidy_name(merged_name)[:NAME_LENGTH],
+                    absorbed_key=merged_key[:NAME_LENGTH],
+                )
+            )
+            db.session.commit()
+            made += 1
+        else:
+            held += 1
+    if made or held:
+        applied.notes.append(_counted(made, held, "merge", "merges"))
+
+
+def password_note(usernames: list[str]) -> str:
+    """What to do about members a restore made, who have no password yet."""
+    names = ", ".join(usernames)
+    return (
+        f"Members restored with no password yet: {names}. Nobody can sign in as them until "
+        "the server's owner sets one: flask --app scorekeeper users password USERNAME."
+    )
