@@ -201,3 +201,24 @@ def test_no_strict_transport_without_the_declared_proxy(app: Flask) -> None:
     answer = client.get("/history", headers={"X-Forwarded-Proto": "https"})
     assert answer.status_code == 200
     assert "Strict-Transport-Security" not in answer.headers
+
+
+def test_password_fields_speak_to_password_managers(app: Flask) -> None:
+    """Every password field says whether it wants the current password or a new one, so a
+    password manager fills the one and offers to make the other (and pasting is never
+    stopped: no field carries an onpaste or a pattern)."""
+    client = signed_in(app, "ann")
+    pages = {
+        "/login": app.test_client(),
+        "/account": client,
+        "/members": client,
+        "/households": client,
+    }
+    seen = 0
+    for address, asker in pages.items():
+        page = asker.get(address).get_data(as_text=True)
+        for field in re.findall(r"<input[^>]*type=\"password\"[^>]*>", page):
+            seen += 1
+            assert re.search(r'autocomplete="(current|new)-password"', field), (address, field)
+            assert "onpaste" not in field and "pattern=" not in field
+    assert seen >= 5
