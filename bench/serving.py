@@ -56,13 +56,14 @@ class Server:
     log: IO[str]
     ready_path: str
     base: str
+    cwd: Path = ROOT
     process: subprocess.Popen[bytes] | None = field(default=None)
 
     def start(self) -> None:
         self.process = subprocess.Popen(
             self.command,
             env=self.environment,
-            cwd=ROOT,
+            cwd=self.cwd,
             stdout=self.log,
             stderr=self.log,
         )
@@ -102,10 +103,11 @@ def served(
     ready_path: str = "/",
     port: int | None = None,
     log_folder: Path | None = None,
+    cwd: Path = ROOT,
 ) -> Iterator[Server]:
     """Run ``command`` (default: the app's ``serve``) on a free loopback port until the block
     ends; the command is built by ``serve_command`` unless given (then ``{port}`` and
-    ``{threads}`` in it are filled in)."""
+    ``{threads}`` in it are filled in), and runs in ``cwd`` (default: the checkout)."""
     port = port or free_port()
     if command is None:
         command = serve_command(port, threads, processes)
@@ -121,6 +123,7 @@ def served(
         log=log,
         ready_path=ready_path,
         base=f"http://127.0.0.1:{port}",
+        cwd=cwd,
     )
     try:
         server.start()

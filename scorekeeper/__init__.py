@@ -16,12 +16,30 @@ from . import access, assets, config, errors, inputs, local_time, security, serv
 from .extensions import compress, csrf, db, login_manager, migrate
 from .status import GameStatus
 
-ROOT = Path(__file__).resolve().parent.parent
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+__version__ = "0.1.0"
+
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+MIGRATIONS = PACKAGE / "migrations"
+# In a checkout (an editable install, or the tests) the templates and static files are the
+# repository's own, beside the package; an installed wheel carries copies inside the package
+# (setup.py), and keeps its instance folder in the user's data folder, not in site-packages.
+FROM_CHECKOUT = (ROOT / "pyproject.toml").is_file() and (ROOT / "templates").is_dir()
+PAGES = ROOT if FROM_CHECKOUT else PACKAGE
 
 # One blueprint per feature; a feature package exposes ``bp``. Features not written yet are
 # simply absent, so each can land on its own.
 FEATURES = ("main", "accounts", "games", "referee", "rulebook", "players", "history", "bin")
+
+
+def default_instance() -> Path:
+    """Where the database, the secret key and ``config.py`` live unless
+    ``SCOREKEEPER_INSTANCE_PATH`` says: ``instance/`` in a checkout; installed, the user's data
+    folder (``$XDG_DATA_HOME/scorekeeper``, by default ``~/.local/share/scorekeeper``), which
+    outlives the virtual environment it is installed in."""
+    if FROM_CHECKOUT:
+        return ROOT / "instance"
+    return config.user_data_folder() / "scorekeeper"
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -29,10 +47,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     then ``test_config``; bring the database up to date; register every feature."""
     app = Flask(
         __name__,
-        instance_path=os.environ.get("SCOREKEEPER_INSTANCE_PATH") or str(ROOT / "instance"),
+        instance_path=os.environ.get("SCOREKEEPER_INSTANCE_PATH") or str(default_instance()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(PAGES / "templates"),
+        static_folder=str(PAGES / "static"),
     )
     config.load(app, test_config)
     from .games import fast_lane

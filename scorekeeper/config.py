@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,18 @@ def defaults(instance: Path) -> dict[str, Any]:
         "COMPRESS_LEVEL": 3,
         "COMPRESS_DEFLATE_LEVEL": 3,
     }
+
+
+def user_data_folder() -> Path:
+    """The folder the platform gives a user's application data: ``$XDG_DATA_HOME``, by default
+    ``~/.local/share`` (the XDG Base Directory specification; a relative value is ignored, as it
+    says); ``%LOCALAPPDATA%`` on Windows; ``~/Library/Application Support`` on macOS."""
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"])
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support"
+    chosen = os.environ.get("XDG_DATA_HOME", "")
+    return Path(chosen) if os.path.isabs(chosen) else Path.home() / ".local" / "share"
 
 
 def load(app: Flask, test_config: Mapping[str, Any] | None) -> None:

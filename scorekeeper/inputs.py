@@ -44,6 +44,9 @@ class CleanParameters(ImmutableMultiDict[str, Any]):
 
 class CleanRequest(Request):
     parameter_storage_class = CleanParameters
+    # A limit set on this one request (``request.max_content_length = ...``), kept here rather
+    # than in Flask's own attribute for it, which Flask 3.0 does not have.
+    chosen_max_content_length: int | None = None
 
     def _load_form_data(self) -> None:
         super()._load_form_data()
@@ -58,8 +61,8 @@ class CleanRequest(Request):
         """The most a request may carry (413 beyond it, before the body is read): what its
         endpoint takes (``limits.REQUEST_BYTES``, or a form's ``FORM_BYTES``), never more than
         ``MAX_CONTENT_LENGTH``."""
-        if self._max_content_length is not None:
-            return self._max_content_length
+        if self.chosen_max_content_length is not None:
+            return self.chosen_max_content_length
         largest: int | None = current_app.config["MAX_CONTENT_LENGTH"] if current_app else None
         endpoint = self.url_rule.endpoint if self.url_rule is not None else None
         taken = REQUEST_BYTES.get(endpoint or "", FORM_BYTES)
@@ -69,7 +72,7 @@ class CleanRequest(Request):
 
     @max_content_length.setter
     def max_content_length(self, value: int | None) -> None:
-        self._max_content_length = value
+        self.chosen_max_content_length = value
 
 
 class IdConverter(IntegerConverter):

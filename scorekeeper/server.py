@@ -10,7 +10,7 @@ cannot take every place; the channel timeout drops the ones that stop sending al
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 from flask import Flask
@@ -122,12 +122,12 @@ def run(
 
 
 def _serve(app: Any, settings: dict[str, Any]) -> None:
-    import logging
-
     from waitress.server import BaseWSGIServer, create_server
 
-    logging.basicConfig()
-    server = create_server(app, **settings)
+    from . import request_log
+
+    _configure_logging(app)
+    server = create_server(request_log.logged(app), **settings)
     channel = _keep_alive_channel()
     # One listening socket, or several (a name with more than one address): each makes the
     # connections it accepts of its ``channel_class``.
@@ -138,46 +138,137 @@ def _serve(app: Any, settings: dict[str, Any]) -> None:
     server.run()
 
 
+def _configure_logging(app: Any) -> None:
+    """Logs to standard error at ``SCOREKEEPER_LOG_LEVEL`` (request_log.py), and the app's own
+    log through them only, not through Flask's handler as well."""
+    from . import request_log
+
+    request_log.configure(request_log.level(getattr(app, "config", None)))
+    if isinstance(app, Flask):
+        from flask.logging import default_handler
+
+        app.logger.removeHandler(default_handler)
+
+
+# A server process that ends is started again at once; after the second in a row to end sooner
+# than QUICK_END_SECONDS after its start, only after a pause, 1 s doubled each time (at most
+# RESTART_PAUSE_LONGEST), so that one failing at once (a database that refuses it) is not
+# started again hundreds of times a second.
+QUICK_END_SECONDS = 10.0
+RESTART_PAUSE_LONGEST = 30.0
+
+
 def _run_processes(app: Any, host: str, port: int, threads: int, processes: int) -> None:
     """Fork ``processes`` servers on one listening socket: the kernel hands each connection to
     one of them, so the interpreter lock of one process no longer holds up the others. What
     they must agree on lives in the database, as for two servers (a game's version, sessions,
-    the access version); each keeps its own caches. A child dies with its parent (Linux), and
-    the parent stops every child when it is stopped."""
+    the access version); each keeps its own caches. A server that ends (a crash, the kernel's
+    out-of-memory killer) is replaced at once, so the command keeps its number of processes
+    for as long as it runs. A child dies with its parent (Linux), and the parent stops every
+    child when it is stopped."""
     import contextlib
-    import ctypes
+    import logging
     import signal
     import socket
+    import time
 
+    _configure_logging(app)
+    log = logging.getLogger(__name__)
     family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
     listening = socket.create_server((host, port), family=family, backlog=1024)
     settings = server_settings(app, host, port, threads)
     del settings["host"], settings["port"]
     settings["sockets"] = [listening]
-    children: list[int] = []
-    for _ in range(processes):
-        child = os.fork()
-        if child == 0:
-            try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: go when the parent goes
-            except (OSError, AttributeError):
-                pass  # not Linux: the parent still stops its children when stopped
-            _fresh_connections(app)
-            _serve(app, settings)
-            os._exit(0)
-        children.append(child)
+    parent = os.getpid()
+    children: dict[int, float] = {}  # each server's process id, and when it started
+    stopping = False
+    stop_signals = {signal.SIGTERM, signal.SIGINT}
 
     def stop(*_: object) -> None:
-        for child in children:
+        nonlocal stopping
+        stopping = True
+        for child in list(children):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(child, signal.SIGTERM)
 
+    def start_one() -> None:
+        # No stop may fall between the check and the new child's place in ``children``: it
+        # would miss the child, which would then serve on alone.
+        signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+        try:
+            if stopping:
+                return
+            child = os.fork()
+            if child == 0:
+                _child(app, settings, parent, stop_signals)
+            children[child] = time.monotonic()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    for child in children:
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(child, 0)
+    for _ in range(processes):
+        start_one()
+    quick_ends = 0
+    while children:
+        try:
+            ended, status = os.wait()
+        except ChildProcessError:
+            break
+        started = children.pop(ended, None)
+        if started is None or stopping:
+            continue
+        lived = time.monotonic() - started
+        quick_ends = quick_ends + 1 if lived < QUICK_END_SECONDS else 0
+        pause = min(RESTART_PAUSE_LONGEST, 2.0 ** (quick_ends - 2)) if quick_ends > 1 else 0.0
+        log.warning(
+            "server process %d %s after %.0f s; starting another%s",
+            ended,
+            _ending(status),
+            lived,
+            f" in {pause:.0f} s" if pause else "",
+        )
+        resume = time.monotonic() + pause
+        while not stopping and time.monotonic() < resume:
+            time.sleep(0.1)
+        start_one()
+
+
+def _ending(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"was ended by signal {os.WTERMSIG(status)}"
+    return f"exited with status {os.waitstatus_to_exitcode(status)}"
+
+
+def _child(app: Any, settings: dict[str, Any], parent: int, stop_signals: set[int]) -> NoReturn:
+    """A forked server process: serves until stopped, and never returns into the command."""
+    import ctypes
+    import signal
+    import sys
+    import traceback
+
+    code = 0
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: go when the parent goes
+        except (OSError, AttributeError):
+            pass  # not Linux: the parent still stops its children when stopped
+        if os.getppid() != parent:
+            return  # the parent went before the line above: go too (finally)
+        _fresh_connections(app)
+        _serve(app, settings)
+    except KeyboardInterrupt:
+        pass
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    finally:
+        sys.stderr.flush()
+        os._exit(code)
 
 
 def _fresh_connections(app: Any) -> None:

@@ -176,6 +176,20 @@ def test_other_forms_take_far_less_than_an_upload(app: Flask, client: FlaskClien
     assert "at most 1 MB" in response.get_data(as_text=True)
 
 
+def test_the_limits_hold_on_flask_3_0_which_keeps_no_limit_of_its_own_per_request(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Flask 3.0, which pyproject.toml allows, has no ``Request._max_content_length`` (3.1 added
+    it): the per-page limits must not rest on it."""
+    import flask.wrappers
+
+    monkeypatch.delattr(flask.wrappers.Request, "_max_content_length", raising=False)
+    assert client.get("/games/new").status_code == 200
+    response = client.post("/games/new", data={"rules": "x" * (2 * 1024 * 1024)})
+    assert response.status_code == 413
+    assert "at most 1 MB" in response.get_data(as_text=True)
+
+
 # --- backups: any length, line by line ---------------------------------------------------------
 
 

@@ -9,6 +9,9 @@ gunicorn's sync workers) three such sockets were enough to stop it answering at 
 from __future__ import annotations
 
 import http.client
+import os
+import re
+import signal
 import socket
 import threading
 import time
@@ -149,3 +152,116 @@ def test_processes_share_the_port_and_end_with_the_server(tmp_path: Path, stoppe
         assert all(_gone(child) for child in children)
         with pytest.raises(OSError):
             urllib.request.urlopen(running.base + "/healthz", timeout=2)
+
+
+def _status(base: str, path: str) -> int:
+    """The answer's status, redirects not followed."""
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        connection.close()
+
+
+def _request_lines(server: Server, count: int, but: str = "\n") -> list[str]:
+    """The request log's lines, but those holding ``but``, once there are ``count`` (a line is
+    written as the answer is closed, a moment after the client has it)."""
+    log = Path(server.log.name)
+    deadline = time.monotonic() + 5
+    while True:
+        lines = [
+            line
+            for line in log.read_text().splitlines()
+            if "scorekeeper.requests" in line and but not in line
+        ]
+        if len(lines) >= count or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
+
+
+REQUEST_LINE = re.compile(
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \[(\d+)\] INFO scorekeeper\.requests: "
+    r"(GET|POST) (\S+) (\d{3}) \d+\.\d ms"
+)
+
+
+def test_each_request_is_logged_with_link_tokens_and_query_values_masked(server: Server) -> None:
+    asked = {
+        "/": "/",
+        "/t/SECRET-table-token": "/t/***",
+        "/w/SECRET-watch-token": "/w/***",
+        "/w/SECRET-watch-token/card.png": "/w/***/card.png",
+        "/invite/SECRET-invite-token": "/invite/***",
+        "//t//SECRET-doubled": "/t/***",
+        "/setup?code=SECRET-CODE&next=%2F": "/setup?code=***&next=***",
+        "/no/such/page%0Aforged": "/no/such/page%0Aforged",
+    }
+    statuses = {path: _status(server.base, path) for path in asked}
+    lines = _request_lines(server, len(asked), but="/healthz")  # the readiness checks'
+    assert len(lines) == len(asked), lines
+    logged = []
+    for line in lines:
+        found = REQUEST_LINE.fullmatch(line)
+        assert found, line
+        logged.append((found.group(3), int(found.group(4))))
+    # A line is written when the server closes the answer, after the phone has it: the next
+    # request's line may come first.
+    assert sorted(logged) == sorted((asked[path], statuses[path]) for path in asked)
+    assert "SECRET" not in Path(server.log.name).read_text()
+
+
+@pytest.mark.parametrize(("level", "requests_logged"), [("warning", False), ("DEBUG", True)])
+def test_the_log_level_decides_whether_requests_are_logged(
+    tmp_path: Path, level: str, requests_logged: bool
+) -> None:
+    environment = {
+        "SCOREKEEPER_INSTANCE_PATH": str(tmp_path),
+        "SCOREKEEPER_SECRET_KEY": "serve",
+        "SCOREKEEPER_LOG_LEVEL": level,
+    }
+    with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as running:
+        assert _status(running.base, "/setup") == 200
+        lines = _request_lines(running, 1, but="/healthz") if requests_logged else []
+        time.sleep(0.2)
+        assert _request_lines(running, 0, but="/healthz") == lines
+        assert bool(lines) is requests_logged
+
+
+def _answering(server: Server) -> set[int]:
+    """The processes the request log says answered."""
+    lines = _request_lines(server, 0)
+    return {int(found.group(1)) for line in lines if (found := REQUEST_LINE.fullmatch(line))}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_a_server_process_that_dies_is_replaced(tmp_path: Path) -> None:
+    """``serve --processes 2`` keeps two: a child killed outright is replaced by a new one,
+    which answers requests (the request log names the process that answered)."""
+    environment = {"SCOREKEEPER_INSTANCE_PATH": str(tmp_path), "SCOREKEEPER_SECRET_KEY": "serve"}
+    with served(
+        environment=environment, processes=2, ready_path="/healthz", log_folder=tmp_path
+    ) as running:
+        assert running.process is not None
+        first = _children(running.process.pid)
+        assert len(first) == 2
+        os.kill(first[0], signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            now = _children(running.process.pid)
+            if len(now) == 2 and first[0] not in now:
+                break
+            time.sleep(0.05)
+        assert len(now) == 2 and first[0] not in now, now
+        [new] = set(now) - set(first)
+        for _ in range(200):
+            assert _status(running.base, "/healthz") == 200
+            if new in _answering(running):
+                break
+        assert new in _answering(running), (new, _answering(running))
+        assert (
+            f"server process {first[0]} was ended by signal 9" in Path(running.log.name).read_text()
+        )
