@@ -1,5 +1,9 @@
 """Which rules a family can pick: the presets and their own saved house rules, by slug; and
-saving, changing and deleting house rules (stored as the engine's ``RuleSet.to_dict()``)."""
+saving, changing and deleting house rules (stored as the engine's ``RuleSet.to_dict()``).
+
+A phone let in by a link is shown the presets only (``access.sees_house_rules``): every read of
+saved house rules here finds none for it.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from . import scope
+from .access import sees_house_rules, visitor
 from .extensions import db
 from .models import HouseRules
 from .rules import PRESETS, RuleSet, get_ruleset
@@ -28,6 +33,8 @@ class UnknownRules(LookupError):
 def choices() -> list[tuple[str, str]]:
     """(slug, name) of every preset, then of every saved house rule set, by name."""
     presets = [(slug, get_ruleset(slug).name) for slug in PRESETS]
+    if not sees_house_rules(visitor()):
+        return presets
     saved = db.session.execute(select(HouseRules.slug, HouseRules.name).order_by(HouseRules.name))
     return presets + [(slug, name) for slug, name in saved]
 
@@ -38,7 +45,7 @@ def load(slug: str) -> RuleSet:
     key = slug.strip().lower()
     if key in PRESETS:
         return get_ruleset(key)
-    saved = db.session.scalar(select(HouseRules).where(HouseRules.slug == key))
+    saved = _saved(key)
     if saved is None:
         raise UnknownRules(slug)
     return get_ruleset(saved.options)
@@ -59,15 +66,23 @@ class NameTaken(ValueError):
 
 def saved() -> list[HouseRules]:
     """Every saved house rule set, by name."""
+    if not sees_house_rules(visitor()):
+        return []
     return list(db.session.scalars(select(HouseRules).order_by(HouseRules.name)))
 
 
 def get(slug: str) -> HouseRules:
     """The saved house rules with this slug. Raises ``UnknownRules``."""
-    record = db.session.scalar(select(HouseRules).where(HouseRules.slug == slug))
+    record = _saved(slug)
     if record is None:
         raise UnknownRules(slug)
     return record
+
+
+def _saved(slug: str) -> HouseRules | None:
+    if not sees_house_rules(visitor()):
+        return None
+    return db.session.scalar(select(HouseRules).where(HouseRules.slug == slug))
 
 
 def slug_for(name: str) -> str:

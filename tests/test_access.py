@@ -6,6 +6,8 @@ the command line.
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import re
 import stat
@@ -20,7 +22,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorekeeper import create_app, house_rules, scope
-from scorekeeper.access import Permission, declared
+from scorekeeper.access import LINK_REACHES, Permission, declared
 from scorekeeper.accounts import links
 from scorekeeper.extensions import db
 from scorekeeper.games.services import import_game
@@ -244,11 +246,13 @@ def test_the_role_table(world: World, who: str, endpoint: str, method: str) -> N
     access = declared(app, endpoint)
     assert access is not None
     url = _address(world, endpoint, set(rule.arguments))
-    about_a_game = "game_id" in rule.arguments
     allowed = who in SPEC[access.permission]
-    if who in ("table", "watch") and access.permission is not Permission.PUBLIC:
-        # A link opens its own game's pages only, and a watch link only the scoreboard.
-        allowed = allowed and about_a_game and (who == "table" or access.watch)
+    if who in ("table", "watch"):
+        # A link reaches the pages listed for its kind, and nothing else whatever the
+        # arguments: here, a page not listed is asked about the link's own game.
+        allowed = allowed and endpoint in LINK_REACHES[LinkKind(who)]
+        if not allowed:
+            url += ("&" if "?" in url else "?") + f"game={world.playing}"
     client = _client(world, who)
     before = _fingerprint(world) if method == "POST" and not allowed else None
     response = client.open(url, method=method, data={})
@@ -310,6 +314,68 @@ def test_a_watch_link_sees_the_board_and_nothing_to_change(world: World) -> None
     assert "Enter round" not in page and "Abandon" not in page and "May I" not in page
     assert 'method="post"' not in page
     assert watcher.get(f"/referee?game={world.playing}").status_code == 404
+
+
+def test_what_a_link_reaches_is_listed_within_the_spec() -> None:
+    """The lists name pages that exist, a watch link reaches less than a table link, and
+    neither reaches a page whose declaration the spec's link columns do not grant."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": "sqlite://",
+            "AUTO_MIGRATE": False,
+            "SECRET_KEY": "x",
+        }
+    )
+    endpoints = {rule.endpoint for rule in app.url_map.iter_rules()}
+    table, watch = LINK_REACHES[LinkKind.TABLE], LINK_REACHES[LinkKind.WATCH]
+    assert table <= endpoints and watch <= table
+    for kind, reached in (("table", table), ("watch", watch)):
+        for endpoint in reached:
+            access = declared(app, endpoint)
+            assert access is not None and kind in SPEC[access.permission], endpoint
+
+
+def test_a_table_link_reaches_nothing_else_of_the_household(world: World) -> None:
+    """The pages of the household's, asked about the link's own game, show none of it, and a
+    new game made through them is not made."""
+    phone = _client(world, "table")
+    game = f"?game={world.playing}"
+    for page in ("/history", "/players", "/records", "/history/rounds.csv", "/games/new", "/"):
+        answer = phone.get(page + game)
+        assert answer.status_code == 302, page
+        assert answer.headers["Location"] == f"/games/{world.playing}", page
+        assert phone.get(page + game, headers={"HX-Request": "true"}).status_code == 403, page
+    before = _fingerprint(world)
+    form = {"rules": "twelve-step", "players-0": "Zed", "players-1": "Yan", "first_dealer": "0"}
+    assert phone.post("/games/new" + game, data={**form, "start": "1"}).status_code == 403
+    document = json.dumps(game_document("contract-rummy", ["Zed", "Yan"], []))
+    upload = {"file": (io.BytesIO(document.encode()), "game.json")}
+    assert phone.post("/games/import" + game, data=upload).status_code == 403
+    assert _fingerprint(world) == before
+
+
+@pytest.mark.parametrize("kind", [LinkKind.TABLE, LinkKind.WATCH])
+def test_a_link_is_shown_the_presets_only(app: Flask, kind: LinkKind) -> None:
+    owner = signed_in(app, "ann")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    with app.test_request_context(), scope.household(family_id(app)):
+        slug = house_rules.save("Gran", {"base": "twelve-step"}).slug
+        _, token = links.make_link(kind, "ann", game=db.session.get(Game, game_id))
+        db.session.remove()
+    assert "Gran" in owner.get("/rules").text
+    assert owner.get(f"/referee?rules={slug}").status_code == 200
+    phone = app.test_client()
+    phone.get(f"/{kind.value[0]}/{token}")
+    listed = phone.get("/rules")
+    assert listed.status_code == 200 and "Gran" not in listed.text
+    assert phone.get(f"/rules/{slug}").status_code == 404
+    refused = phone.get(f"/referee?rules={slug}")
+    assert refused.status_code == 404 and "Gran" not in refused.text
+    assert phone.get("/referee?rules=twelve-step&cards=7H+7S+7C").status_code == 200
+    # The table rules under its game's own rules; the watchers have no table.
+    under_game = phone.get(f"/referee?game={game_id}")
+    assert under_game.status_code == (200 if kind is LinkKind.TABLE else 404)
 
 
 # --- sign-in and sessions -----------------------------------------------------------------------

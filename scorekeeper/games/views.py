@@ -222,7 +222,7 @@ def _drawn_or_404(stamp: scoreboard.Stamp, can: scoreboard.Can) -> Markup:
 
 
 @bp.get("/<int:game_id>")
-@requires(Permission.VIEW, watch=True)
+@requires(Permission.VIEW)
 def show(game_id: int) -> ResponseReturnValue:
     stamp = _stamp_or_404(game_id)
     can = scoreboard.viewer_can()
@@ -271,7 +271,7 @@ def _page_from_shell(stamp: scoreboard.Stamp, can: scoreboard.Can, who: Visitor)
 
 
 @bp.get("/<int:game_id>/board")
-@requires(Permission.VIEW, watch=True)
+@requires(Permission.VIEW)
 def board(game_id: int) -> ResponseReturnValue:
     """What an open scoreboard polls: 204 while the game is unchanged, else the new board."""
     stamp = _stamp_or_404(game_id)
@@ -294,7 +294,7 @@ def board(game_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/<int:game_id>/tv")
-@requires(Permission.VIEW, watch=True)
+@requires(Permission.VIEW)
 def tv(game_id: int) -> ResponseReturnValue:
     """The scoreboard in large type for a tablet or a TV beside the table: standings and who
     deals next. Polls itself like the board: 204 while the game is unchanged; a conditional
@@ -352,7 +352,7 @@ def result_card(
 
 
 @bp.get("/<int:game_id>/card.png")
-@requires(Permission.VIEW, watch=True)
+@requires(Permission.VIEW)
 def card(game_id: int) -> ResponseReturnValue:
     """The result card to share: the picture a link to the game previews with in a chat.
     The same picture for everyone who may see it: its ETag is the game's version alone."""
