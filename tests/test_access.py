@@ -40,7 +40,7 @@ from scorekeeper.models import (
 )
 
 from . import conftest
-from .conftest import PASSWORD, add_member, family_id, sign_in, signed_in
+from .conftest import PASSWORD, add_member, family_id, household_id, sign_in, signed_in
 from .helpers import game_document, save_round, start_game, twelve_step_to_the_end
 
 # --- the spec's table, written out here on its own (not read from the code) -------------------
@@ -357,21 +357,21 @@ def test_a_table_link_reaches_nothing_else_of_the_household(world: World) -> Non
 
 @pytest.mark.parametrize("kind", [LinkKind.TABLE, LinkKind.WATCH])
 def test_a_link_is_shown_the_presets_only(app: Flask, kind: LinkKind) -> None:
-    owner = signed_in(app, "ann")
+    owner = signed_in(app, "nan", household="Nans")
     game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
-    with app.test_request_context(), scope.household(family_id(app)):
-        slug = house_rules.save("Gran", {"base": "twelve-step"}).slug
-        _, token = links.make_link(kind, "ann", game=db.session.get(Game, game_id))
+    with app.test_request_context(), scope.household(household_id(app, "Nans")):
+        slug = house_rules.save("Nana Rules", {"base": "twelve-step"}).slug
+        _, token = links.make_link(kind, "nan", game=db.session.get(Game, game_id))
         db.session.remove()
-    assert "Gran" in owner.get("/rules").text
+    assert "Nana Rules" in owner.get("/rules").text
     assert owner.get(f"/referee?rules={slug}").status_code == 200
     phone = app.test_client()
     phone.get(f"/{kind.value[0]}/{token}")
     listed = phone.get("/rules")
-    assert listed.status_code == 200 and "Gran" not in listed.text
+    assert listed.status_code == 200 and "Nana Rules" not in listed.text
     assert phone.get(f"/rules/{slug}").status_code == 404
     refused = phone.get(f"/referee?rules={slug}")
-    assert refused.status_code == 404 and "Gran" not in refused.text
+    assert refused.status_code == 404 and "Nana Rules" not in refused.text
     assert phone.get("/referee?rules=twelve-step&cards=7H+7S+7C").status_code == 200
     # The table rules under its game's own rules; the watchers have no table.
     under_game = phone.get(f"/referee?game={game_id}")
