@@ -758,6 +758,49 @@ def test_a_watch_link_pasted_in_a_chat_previews_the_result(app: Flask) -> None:
     assert app.test_client().get(f"/games/{game_id}/card.png").status_code == 302
 
 
+@pytest.mark.parametrize("kind", [LinkKind.TABLE, LinkKind.WATCH])
+def test_a_member_opening_another_households_link_is_asked_before_signing_out(
+    app: Flask, kind: LinkKind
+) -> None:
+    owner = signed_in(app, "ann")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    with app.test_request_context(), scope.household(family_id(app)):
+        _, token = links.make_link(kind, "ann", game=db.session.get(Game, game_id))
+        db.session.remove()
+    zed = signed_in(app, "zed", household="Others")
+    app.config["WTF_CSRF_ENABLED"] = True
+    address = f"/{kind.value[0]}/{token}"
+
+    def sessions() -> int:
+        with app.app_context():
+            held = db.session.scalar(
+                select(func.count(UserSession.id)).join(User).where(User.username == "zed")
+            )
+            db.session.remove()
+        return int(held or 0)
+
+    asked = zed.get(address)
+    assert asked.status_code == 200 and "Sign out and follow the link" in asked.text
+    assert "zed" in asked.text and "Ann" not in asked.text
+    # Nothing changed: zed is signed in, the link's game is not theirs to see.
+    assert sessions() == 1
+    assert zed.get("/account").status_code == 200
+    assert zed.get(f"/games/{game_id}").status_code == 404
+    assert zed.post(address).status_code == 400  # no CSRF token: refused, nothing changes
+    assert zed.get("/account").status_code == 200 and sessions() == 1
+    form = re.search(r'name="csrf_token" value="([^"]+)"', asked.text)
+    assert form
+    followed = zed.post(address, data={"csrf_token": form.group(1)})
+    assert followed.status_code == 303
+    assert followed.headers["Location"] == f"/games/{game_id}"
+    assert sessions() == 0  # signed out for real, not only in this browser
+    assert zed.get(f"/games/{game_id}").status_code == 200
+    assert zed.get("/account").status_code == 302
+    # A member of the link's own household goes on as themselves.
+    assert owner.get(address).status_code in (200, 303)
+    assert owner.get("/account").status_code == 200
+
+
 @pytest.mark.parametrize("token", ["", "x", "A" * 43, "A" * 400, "%00", "..%2F"])
 def test_a_malformed_or_unknown_token_answers_404(app: Flask, token: str) -> None:
     add_member(app, "ann")

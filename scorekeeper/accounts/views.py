@@ -366,14 +366,23 @@ def revoke_link(link_id: int) -> ResponseReturnValue:
 
 
 def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
+    """Let this browser in by the link. A member of the link's household goes on to the game
+    as themselves; a member of another household is first asked whether to sign out and follow
+    it (the GET changes nothing; the POST from that page signs them out)."""
     link = links.find(token, kind)
     if link is None or link.game_id is None:
         abort(404)
     who = visitor()
-    if who.user is None or who.user.household_id != link.household_id:
-        links.open_in_session(link)
     board = url_for("games.show", game_id=link.game_id)
-    if kind != LinkKind.WATCH:
+    if who.user is not None and who.user.household_id != link.household_id:
+        if request.method != "POST":
+            return render("accounts/follow_link.html", kind=kind.value)
+        services.sign_out(getattr(current_user, "token", None))
+        links.open_in_session(link)
+        return redirect(board, code=303)
+    if who.user is None:
+        links.open_in_session(link)
+    if kind != LinkKind.WATCH or request.method == "POST":
         return redirect(board, code=303)
     # A watch link is what a family pastes into a chat: its own page carries the preview (the
     # chat's robot has no session), and a browser goes on to the live board at once.
@@ -406,13 +415,13 @@ def watch_card(token: str) -> ResponseReturnValue:
     return response
 
 
-@bp.get("/t/<token>")
+@bp.route("/t/<token>", methods=["GET", "POST"])
 @requires(Permission.PUBLIC)
 def table_link(token: str) -> ResponseReturnValue:
     return _open_link(token, LinkKind.TABLE)
 
 
-@bp.get("/w/<token>")
+@bp.route("/w/<token>", methods=["GET", "POST"])
 @requires(Permission.PUBLIC)
 def watch_link(token: str) -> ResponseReturnValue:
     return _open_link(token, LinkKind.WATCH)
