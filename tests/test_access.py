@@ -6,11 +6,13 @@ the command line.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import re
 import stat
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -858,6 +860,60 @@ def test_an_invitation_makes_an_account_once(app: Flask) -> None:
     assert guest.get("/history").status_code == 200
     assert guest.get("/games/new").status_code == 403
     assert app.test_client().get(found.group(1)).status_code == 404
+
+
+def test_an_invitation_accepted_twice_at_once_makes_one_account(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two people accept one invitation at the same moment: both have passed the first look
+    at it before either has stored an account (they meet while their passwords are hashed,
+    or one waits there in vain while the other waits for it). One account is made."""
+    from scorekeeper.accounts import passwords
+
+    owner = signed_in(app, "ann")
+    page = owner.post("/members/invite", data={"role": "viewer"}).get_data(as_text=True)
+    found = re.search(r'value="http://localhost(/invite/[^"]+)"', page)
+    assert found
+    both_hashing = threading.Barrier(2)
+    hash_password = passwords.hash_password
+
+    def meeting(password: str) -> str:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_hashing.wait(timeout=3)
+        return hash_password(password)
+
+    monkeypatch.setattr(passwords, "hash_password", meeting)
+    answers: dict[str, int] = {}
+
+    def accept(username: str) -> None:
+        form = {"username": username, "password": PASSWORD, "confirm": PASSWORD}
+        answers[username] = app.test_client().post(found.group(1), data=form).status_code
+
+    guests = [threading.Thread(target=accept, args=(name,)) for name in ("gran", "gramps")]
+    for guest in guests:
+        guest.start()
+    for guest in guests:
+        guest.join(timeout=30)
+    assert sorted(answers.values()) == [303, 404], answers
+    with app.app_context():
+        joined = db.session.scalars(
+            select(User.username).where(User.username.in_(["gran", "gramps"]))
+        ).all()
+        db.session.remove()
+    assert len(joined) == 1
+
+
+def test_a_refused_acceptance_keeps_the_invitation(app: Flask) -> None:
+    owner = signed_in(app, "ann")
+    page = owner.post("/members/invite", data={"role": "viewer"}).get_data(as_text=True)
+    found = re.search(r'value="http://localhost(/invite/[^"]+)"', page)
+    assert found
+    guest = app.test_client()
+    taken = {"username": "ann", "password": PASSWORD, "confirm": PASSWORD}
+    refused = guest.post(found.group(1), data=taken)
+    assert refused.status_code == 422 and "taken" in refused.get_data(as_text=True)
+    joined = guest.post(found.group(1), data={**taken, "username": "gran"})
+    assert joined.status_code == 303
 
 
 def test_members_page_adds_changes_and_removes(app: Flask) -> None:

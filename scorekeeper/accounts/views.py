@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from .. import scope
 from ..access import Permission, from_this_machine, requires, visitor
 from ..extensions import db, limiter
-from ..models import Game, Link, LinkKind, Role, User, utcnow
+from ..models import Game, Link, LinkKind, Role, User
 from ..names import name_key
 from ..web import UNPROCESSABLE, render
 from . import bp, links, services
@@ -286,19 +286,20 @@ def invite(token: str) -> ResponseReturnValue:
         household = db.session.get(Household, link.household_id)
     assert household is not None
     if form.validate_on_submit():
+        username, password = form.username.data or "", form.password.data or ""
         try:
-            user = services.add_user(
-                form.username.data or "", form.password.data or "", household, link.role or "viewer"
-            )
+            # What is typed is checked before the invitation is taken: a refusal keeps it.
+            services.check_username(username)
+            services.check_password(password)
+            if not links.take_invitation(link):
+                db.session.rollback()
+                abort(404)  # someone else used it a moment ago
+            # The account is stored in the transaction that took the invitation.
+            user = services.add_user(username, password, household, link.role or "viewer")
         except services.AccountError as problem:
             db.session.rollback()
             _form_problems(form, problem)
         else:
-            with scope.unscoped():
-                used = db.session.get(Link, link.id)
-                assert used is not None
-                used.used_at = utcnow()
-                db.session.commit()
             services.sign_in(user)
             flash(f"Welcome to {household.name}, {user.username}.", "success")
             return redirect(url_for("main.index"), code=303)
