@@ -134,7 +134,13 @@ def restore() -> Response:
     form = RestoreForm()
     if not form.validate_on_submit():
         return render("history/backup.html", status=UNPROCESSABLE, form=form, report=None)
-    job_id = restores.start(form.file.data.stream)
+    try:
+        job_id = restores.start(form.file.data.stream)
+    except restores.RestoreBusy as busy:
+        form.file.errors = [str(busy)]
+        return render(
+            "history/backup.html", status=UNPROCESSABLE, form=form, report=None, busy=busy.job_id
+        )
     return redirect(url_for("history.restore_job", job_id=job_id), code=303)
 
 
