@@ -5,6 +5,7 @@ run before every request, finds who is asking (a signed-in account, or a phone l
 table or watch link), scopes every query to their household (``scope.py``), and lets the
 request through only where their role, or their link, grants what the view declares. A view
 with no declaration is refused, and a test walks ``app.url_map`` so none is left without one.
+A link goes no further than the views ``LINK_REACHES`` lists for its kind, whatever it declares.
 
 What each role and link may do is ``shared/spec/access.md``'s table, written out below once.
 """
@@ -72,6 +73,49 @@ LINK_PERMISSIONS: dict[LinkKind, frozenset[Permission]] = {
     LinkKind.TABLE: frozenset({Permission.VIEW, Permission.SCORE}),
     LinkKind.WATCH: frozenset({Permission.VIEW}),
 }
+
+# What a link reaches, by endpoint, and nothing else whatever the arguments: a page that is not
+# listed here refuses a link (a new page too, until it is added here on purpose). Of the pages
+# about a game, a link reaches its own game's only; another game is not there (404).
+# The pages every visitor may open that hold no family data: the ways in, the app's own files.
+_WAYS_IN = frozenset(
+    {
+        "static",
+        "main.health",
+        "main.manifest",
+        "main.service_worker",
+        "accounts.login",
+        "accounts.setup",
+        "accounts.invite",
+        "accounts.table_link",
+        "accounts.watch_link",
+        "accounts.watch_card",
+    }
+)
+# The rules and the referee, of the presets only (``house_rules`` shows a link no house
+# rules); a table link's referee may also rule under its game's own rules (``?game=``).
+_RULES = frozenset({"rules.index", "rules.show", "referee.index"})
+# The game's scoreboard, its TV view and its result card.
+_WATCHING = frozenset({"games.show", "games.board", "games.tv", "games.card"})
+# What the table does with its game: rounds, hands, seats, May I, abandon, its game file.
+_SCORING = frozenset(
+    {
+        "games.new_round",
+        "games.edit_round",
+        "games.delete_round",
+        "games.undo_round",
+        "games.pick_seat",
+        "games.hand",
+        "games.close_round",
+        "games.may_i",
+        "games.abandon",
+        "games.export",
+    }
+)
+LINK_REACHES: dict[LinkKind, frozenset[str]] = {
+    LinkKind.TABLE: _WAYS_IN | _RULES | _WATCHING | _SCORING,
+    LinkKind.WATCH: _WAYS_IN | _RULES | _WATCHING,
+}
 ROLE_CAN = {
     Role.OWNER: "An owner may do everything in the household: games, rounds, house rules, "
     "players, backups, members, links and the household's settings.",
@@ -89,15 +133,14 @@ LINK_CAN = {
 @dataclass(frozen=True)
 class Access:
     permission: Permission
-    # Whether a watch link may call it: only what draws that game's scoreboard.
-    watch: bool = False
 
 
-def requires(permission: Permission, *, watch: bool = False) -> Callable[[F], F]:
-    """Declare what a view needs. Every view has one; ``check_request`` enforces it."""
+def requires(permission: Permission) -> Callable[[F], F]:
+    """Declare what a view needs. Every view has one; ``check_request`` enforces it (and
+    ``LINK_REACHES`` says which views a link may call at all)."""
 
     def declare(view: F) -> F:
-        view.access = Access(permission, watch)  # type: ignore[attr-defined]
+        view.access = Access(permission)  # type: ignore[attr-defined]
         return view
 
     return declare
@@ -381,40 +424,42 @@ def check_request() -> Response | None:
     if access is None:
         # A view somebody forgot to declare is refused, never opened (and a test fails).
         abort(403)
+    if who.user is None and who.link is not None:
+        return _check_link(who, endpoint, access)
     if access.permission is Permission.PUBLIC:
-        if who.link is not None and who.user is None and request.args.get("game"):
-            return _check_link_game(who, access)
         return None
-    if who.user is None and who.link is None:
-        return refuse_unknown()
     if who.user is None:
-        return _check_link_game(who, access)
+        return refuse_unknown()
     if not who.may(access.permission):
         return forbidden(who, access.permission)
     return None
 
 
-def _check_link_game(who: Visitor, access: Access) -> Response | None:
-    """A link opens one game: anything about another game is not there (404); anything
-    beyond what the link grants is refused."""
+def _check_link(who: Visitor, endpoint: str, access: Access) -> Response | None:
+    """A link opens its own game, and only the pages ``LINK_REACHES`` lists: another game is
+    not there (404), and any other page is refused (a page of the household's, opened in the
+    browser, leads back to the link's game instead)."""
     link = who.link
     assert link is not None
+    kind = LinkKind(link.kind)
     named = _game_named()
-    if named is None:
-        if access.permission is Permission.PUBLIC:
-            return None
-        if request.method == "GET" and not is_htmx() and link.game_id is not None:
+    if named is not None and named != link.game_id:
+        abort(404)
+    if endpoint not in LINK_REACHES[kind] or not who.may(access.permission):
+        about_the_game = "game_id" in (request.view_args or {})
+        if request.method == "GET" and not is_htmx() and not about_the_game:
             return redirect(url_for("games.show", game_id=link.game_id))  # type: ignore[return-value]
         return forbidden(who, access.permission)
-    if named != link.game_id:
-        abort(404)
-    if link.kind == LinkKind.WATCH and not access.watch:
-        if access.permission is Permission.PUBLIC:
-            abort(404)  # the referee under a game's rules is for the table, not the watchers
-        return forbidden(who, access.permission)
-    if access.permission is not Permission.PUBLIC and not who.may(access.permission):
-        return forbidden(who, access.permission)
+    if kind is LinkKind.WATCH and request.args.get("game"):
+        abort(404)  # the referee under a game's rules is for the table, not the watchers
     return None
+
+
+def sees_house_rules(who: Visitor) -> bool:
+    """Whether ``who`` is shown the household's house rules (to see, or to rule under): its
+    members are; a phone let in by a link is shown the presets only (a table link's referee
+    rules under its game's own copy of its rules, ``/referee?game=``)."""
+    return who.user is not None or who.link is None
 
 
 def accounts_exist(app: Flask) -> bool:

@@ -1,5 +1,9 @@
 """Which rules a family can pick: the presets and their own saved house rules, by slug; and
-saving, changing and deleting house rules (stored as the engine's ``RuleSet.to_dict()``)."""
+saving, changing and deleting house rules (stored as the engine's ``RuleSet.to_dict()``).
+
+A phone let in by a link is shown the presets only (``access.sees_house_rules``): every read of
+saved house rules here finds none for it.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +16,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from . import scope
+from .access import sees_house_rules, visitor
 from .extensions import db
 from .models import HouseRules
+from .names import name_key, tidy_name
 from .rules import PRESETS, RuleSet, get_ruleset
 
 
@@ -28,6 +34,8 @@ class UnknownRules(LookupError):
 def choices() -> list[tuple[str, str]]:
     """(slug, name) of every preset, then of every saved house rule set, by name."""
     presets = [(slug, get_ruleset(slug).name) for slug in PRESETS]
+    if not sees_house_rules(visitor()):
+        return presets
     saved = db.session.execute(select(HouseRules.slug, HouseRules.name).order_by(HouseRules.name))
     return presets + [(slug, name) for slug, name in saved]
 
@@ -38,7 +46,7 @@ def load(slug: str) -> RuleSet:
     key = slug.strip().lower()
     if key in PRESETS:
         return get_ruleset(key)
-    saved = db.session.scalar(select(HouseRules).where(HouseRules.slug == key))
+    saved = _saved(key)
     if saved is None:
         raise UnknownRules(slug)
     return get_ruleset(saved.options)
@@ -59,15 +67,23 @@ class NameTaken(ValueError):
 
 def saved() -> list[HouseRules]:
     """Every saved house rule set, by name."""
+    if not sees_house_rules(visitor()):
+        return []
     return list(db.session.scalars(select(HouseRules).order_by(HouseRules.name)))
 
 
 def get(slug: str) -> HouseRules:
     """The saved house rules with this slug. Raises ``UnknownRules``."""
-    record = db.session.scalar(select(HouseRules).where(HouseRules.slug == slug))
+    record = _saved(slug)
     if record is None:
         raise UnknownRules(slug)
     return record
+
+
+def _saved(slug: str) -> HouseRules | None:
+    if not sees_house_rules(visitor()):
+        return None
+    return db.session.scalar(select(HouseRules).where(HouseRules.slug == slug))
 
 
 def slug_for(name: str) -> str:
@@ -81,8 +97,8 @@ def save(name: str, options: Mapping[str, Any]) -> HouseRules:
     """Save new house rules: ``options`` as ``get_ruleset`` reads them (``{"base": ..., ...}``)
     under ``name``, with a slug made from the name and unique among saved rules.
 
-    Raises ``NameTaken``, or the engine's ``RuleSetError`` (listing every bad option);
-    stores nothing then.
+    Raises ``NameMissing``, ``NameTaken``, or the engine's ``RuleSetError`` (listing every bad
+    option); stores nothing then.
     """
     name = _clean_name(name)
     check_name_free(name, None)
@@ -104,8 +120,8 @@ def save(name: str, options: Mapping[str, Any]) -> HouseRules:
 
 def update(slug: str, name: str, options: Mapping[str, Any]) -> HouseRules:
     """Change saved house rules (the slug stays, so links to them keep working). Games
-    already played keep their own frozen copy. Raises ``UnknownRules``, ``NameTaken`` or
-    ``RuleSetError``; stores nothing then."""
+    already played keep their own frozen copy. Raises ``UnknownRules``, ``NameMissing``,
+    ``NameTaken`` or ``RuleSetError``; stores nothing then."""
     record = get(slug)
     name = _clean_name(name)
     check_name_free(name, record.id)
@@ -121,17 +137,30 @@ def update(slug: str, name: str, options: Mapping[str, Any]) -> HouseRules:
     return record
 
 
+class NameMissing(ValueError):
+    """The name is empty once tidied (only spaces and invisible characters)."""
+
+    def __init__(self) -> None:
+        super().__init__("Give these rules a name.")
+
+
 def _clean_name(name: str) -> str:
-    return " ".join(name.split())
+    """The name as it is stored: tidied as every name is (``names.tidy_name``: NFKC, no
+    invisible or direction characters, single spaces). Raises ``NameMissing``."""
+    tidy = tidy_name(name)
+    if not tidy:
+        raise NameMissing()
+    return tidy
 
 
 def check_name_free(name: str, own_id: int | None) -> None:
-    """Raise ``NameTaken`` where a preset or other saved house rules in use have ``name``."""
-    key = name.casefold()
-    if any(get_ruleset(slug).name.casefold() == key for slug in PRESETS):
+    """Raise ``NameTaken`` where a preset or other saved house rules in use have ``name``,
+    spelled the same way or another that tidies alike ("Ｇran", "G\u200bran")."""
+    key = name_key(name)
+    if any(name_key(get_ruleset(slug).name) == key for slug in PRESETS):
         raise NameTaken(name)
     for other_id, other_name in db.session.execute(select(HouseRules.id, HouseRules.name)):
-        if other_id != own_id and other_name.casefold() == key:
+        if other_id != own_id and name_key(other_name) == key:
             raise NameTaken(name)
 
 

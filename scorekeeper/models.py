@@ -72,6 +72,12 @@ class UTCDateTime(TypeDecorator[datetime]):
         return None if value is None else value.replace(tzinfo=UTC)
 
 
+# SQLite gives a deleted row's id to the next row unless told not to (AUTOINCREMENT): the tables
+# whose ids appear in addresses and caches never give one again (PostgreSQL's sequences never
+# do). Migration 0010.
+NEVER_AGAIN: dict[str, Any] = {"sqlite_autoincrement": True}
+
+
 def new_uid() -> str:
     return str(uuid.uuid4())
 
@@ -131,6 +137,7 @@ class User(HouseholdOwned, db.Model):
     """A person's account: one household, one role. The server's first account administers it."""
 
     __tablename__ = "users"
+    __table_args__ = NEVER_AGAIN
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(USERNAME_LENGTH))
@@ -189,6 +196,7 @@ class Link(HouseholdOwned, db.Model):
     """
 
     __tablename__ = "links"
+    __table_args__ = NEVER_AGAIN
 
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(10))
@@ -209,7 +217,7 @@ class Link(HouseholdOwned, db.Model):
 
 class Player(HouseholdOwned, db.Model):
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("household_id", "name_key"),)
+    __table_args__ = (UniqueConstraint("household_id", "name_key"), NEVER_AGAIN)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
@@ -244,7 +252,7 @@ class HouseRules(HouseholdOwned, Binnable, db.Model):
     """A family's own rule set: a preset with some options changed, saved under a name."""
 
     __tablename__ = "house_rules"
-    __table_args__ = (UniqueConstraint("household_id", "slug"),)
+    __table_args__ = (UniqueConstraint("household_id", "slug"), NEVER_AGAIN)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(80))
@@ -272,6 +280,7 @@ class Game(HouseholdOwned, Binnable, db.Model):
             "rules_name",
             "updated_at",
         ),
+        NEVER_AGAIN,
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -442,6 +451,7 @@ class RestoreJob(HouseholdOwned, db.Model):
     was left behind by a server that stopped (``history.restores.INTERRUPTED_AFTER``)."""
 
     __tablename__ = "restore_jobs"
+    __table_args__ = NEVER_AGAIN
 
     id: Mapped[int] = mapped_column(primary_key=True)
     status: Mapped[str] = mapped_column(String(16), default=RestoreStatus.QUEUED.value)

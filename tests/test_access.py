@@ -6,9 +6,13 @@ the command line.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
 import re
 import stat
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +24,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorekeeper import create_app, house_rules, scope
-from scorekeeper.access import Permission, declared
+from scorekeeper.access import LINK_REACHES, Permission, declared
 from scorekeeper.accounts import links
 from scorekeeper.extensions import db
 from scorekeeper.games.services import import_game
@@ -38,7 +42,7 @@ from scorekeeper.models import (
 )
 
 from . import conftest
-from .conftest import PASSWORD, add_member, family_id, sign_in, signed_in
+from .conftest import PASSWORD, add_member, family_id, household_id, sign_in, signed_in
 from .helpers import game_document, save_round, start_game, twelve_step_to_the_end
 
 # --- the spec's table, written out here on its own (not read from the code) -------------------
@@ -248,11 +252,13 @@ def test_the_role_table(world: World, who: str, endpoint: str, method: str) -> N
     access = declared(app, endpoint)
     assert access is not None
     url = _address(world, endpoint, set(rule.arguments))
-    about_a_game = "game_id" in rule.arguments
     allowed = who in SPEC[access.permission]
-    if who in ("table", "watch") and access.permission is not Permission.PUBLIC:
-        # A link opens its own game's pages only, and a watch link only the scoreboard.
-        allowed = allowed and about_a_game and (who == "table" or access.watch)
+    if who in ("table", "watch"):
+        # A link reaches the pages listed for its kind, and nothing else whatever the
+        # arguments: here, a page not listed is asked about the link's own game.
+        allowed = allowed and endpoint in LINK_REACHES[LinkKind(who)]
+        if not allowed:
+            url += ("&" if "?" in url else "?") + f"game={world.playing}"
     client = _client(world, who)
     before = _fingerprint(world) if method == "POST" and not allowed else None
     response = client.open(url, method=method, data={})
@@ -314,6 +320,68 @@ def test_a_watch_link_sees_the_board_and_nothing_to_change(world: World) -> None
     assert "Enter round" not in page and "Abandon" not in page and "May I" not in page
     assert 'method="post"' not in page
     assert watcher.get(f"/referee?game={world.playing}").status_code == 404
+
+
+def test_what_a_link_reaches_is_listed_within_the_spec() -> None:
+    """The lists name pages that exist, a watch link reaches less than a table link, and
+    neither reaches a page whose declaration the spec's link columns do not grant."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": "sqlite://",
+            "AUTO_MIGRATE": False,
+            "SECRET_KEY": "x",
+        }
+    )
+    endpoints = {rule.endpoint for rule in app.url_map.iter_rules()}
+    table, watch = LINK_REACHES[LinkKind.TABLE], LINK_REACHES[LinkKind.WATCH]
+    assert table <= endpoints and watch <= table
+    for kind, reached in (("table", table), ("watch", watch)):
+        for endpoint in reached:
+            access = declared(app, endpoint)
+            assert access is not None and kind in SPEC[access.permission], endpoint
+
+
+def test_a_table_link_reaches_nothing_else_of_the_household(world: World) -> None:
+    """The pages of the household's, asked about the link's own game, show none of it, and a
+    new game made through them is not made."""
+    phone = _client(world, "table")
+    game = f"?game={world.playing}"
+    for page in ("/history", "/players", "/records", "/history/rounds.csv", "/games/new", "/"):
+        answer = phone.get(page + game)
+        assert answer.status_code == 302, page
+        assert answer.headers["Location"] == f"/games/{world.playing}", page
+        assert phone.get(page + game, headers={"HX-Request": "true"}).status_code == 403, page
+    before = _fingerprint(world)
+    form = {"rules": "twelve-step", "players-0": "Zed", "players-1": "Yan", "first_dealer": "0"}
+    assert phone.post("/games/new" + game, data={**form, "start": "1"}).status_code == 403
+    document = json.dumps(game_document("contract-rummy", ["Zed", "Yan"], []))
+    upload = {"file": (io.BytesIO(document.encode()), "game.json")}
+    assert phone.post("/games/import" + game, data=upload).status_code == 403
+    assert _fingerprint(world) == before
+
+
+@pytest.mark.parametrize("kind", [LinkKind.TABLE, LinkKind.WATCH])
+def test_a_link_is_shown_the_presets_only(app: Flask, kind: LinkKind) -> None:
+    owner = signed_in(app, "nan", household="Nans")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    with app.test_request_context(), scope.household(household_id(app, "Nans")):
+        slug = house_rules.save("Nana Rules", {"base": "twelve-step"}).slug
+        _, token = links.make_link(kind, "nan", game=db.session.get(Game, game_id))
+        db.session.remove()
+    assert "Nana Rules" in owner.get("/rules").text
+    assert owner.get(f"/referee?rules={slug}").status_code == 200
+    phone = app.test_client()
+    phone.get(f"/{kind.value[0]}/{token}")
+    listed = phone.get("/rules")
+    assert listed.status_code == 200 and "Nana Rules" not in listed.text
+    assert phone.get(f"/rules/{slug}").status_code == 404
+    refused = phone.get(f"/referee?rules={slug}")
+    assert refused.status_code == 404 and "Nana Rules" not in refused.text
+    assert phone.get("/referee?rules=twelve-step&cards=7H+7S+7C").status_code == 200
+    # The table rules under its game's own rules; the watchers have no table.
+    under_game = phone.get(f"/referee?game={game_id}")
+    assert under_game.status_code == (200 if kind is LinkKind.TABLE else 404)
 
 
 # --- sign-in and sessions -----------------------------------------------------------------------
@@ -696,6 +764,49 @@ def test_a_watch_link_pasted_in_a_chat_previews_the_result(app: Flask) -> None:
     assert app.test_client().get(f"/games/{game_id}/card.png").status_code == 302
 
 
+@pytest.mark.parametrize("kind", [LinkKind.TABLE, LinkKind.WATCH])
+def test_a_member_opening_another_households_link_is_asked_before_signing_out(
+    app: Flask, kind: LinkKind
+) -> None:
+    owner = signed_in(app, "ann")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    with app.test_request_context(), scope.household(family_id(app)):
+        _, token = links.make_link(kind, "ann", game=db.session.get(Game, game_id))
+        db.session.remove()
+    zed = signed_in(app, "zed", household="Others")
+    app.config["WTF_CSRF_ENABLED"] = True
+    address = f"/{kind.value[0]}/{token}"
+
+    def sessions() -> int:
+        with app.app_context():
+            held = db.session.scalar(
+                select(func.count(UserSession.id)).join(User).where(User.username == "zed")
+            )
+            db.session.remove()
+        return int(held or 0)
+
+    asked = zed.get(address)
+    assert asked.status_code == 200 and "Sign out and follow the link" in asked.text
+    assert "zed" in asked.text and "Ann" not in asked.text
+    # Nothing changed: zed is signed in, the link's game is not theirs to see.
+    assert sessions() == 1
+    assert zed.get("/account").status_code == 200
+    assert zed.get(f"/games/{game_id}").status_code == 404
+    assert zed.post(address).status_code == 400  # no CSRF token: refused, nothing changes
+    assert zed.get("/account").status_code == 200 and sessions() == 1
+    form = re.search(r'name="csrf_token" value="([^"]+)"', asked.text)
+    assert form
+    followed = zed.post(address, data={"csrf_token": form.group(1)})
+    assert followed.status_code == 303
+    assert followed.headers["Location"] == f"/games/{game_id}"
+    assert sessions() == 0  # signed out for real, not only in this browser
+    assert zed.get(f"/games/{game_id}").status_code == 200
+    assert zed.get("/account").status_code == 302
+    # A member of the link's own household goes on as themselves.
+    assert owner.get(address).status_code in (200, 303)
+    assert owner.get("/account").status_code == 200
+
+
 @pytest.mark.parametrize("token", ["", "x", "A" * 43, "A" * 400, "%00", "..%2F"])
 def test_a_malformed_or_unknown_token_answers_404(app: Flask, token: str) -> None:
     add_member(app, "ann")
@@ -753,6 +864,60 @@ def test_an_invitation_makes_an_account_once(app: Flask) -> None:
     assert guest.get("/history").status_code == 200
     assert guest.get("/games/new").status_code == 403
     assert app.test_client().get(found.group(1)).status_code == 404
+
+
+def test_an_invitation_accepted_twice_at_once_makes_one_account(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two people accept one invitation at the same moment: both have passed the first look
+    at it before either has stored an account (they meet while their passwords are hashed,
+    or one waits there in vain while the other waits for it). One account is made."""
+    from scorekeeper.accounts import passwords
+
+    owner = signed_in(app, "ann")
+    page = owner.post("/members/invite", data={"role": "viewer"}).get_data(as_text=True)
+    found = re.search(r'value="http://localhost(/invite/[^"]+)"', page)
+    assert found
+    both_hashing = threading.Barrier(2)
+    hash_password = passwords.hash_password
+
+    def meeting(password: str) -> str:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_hashing.wait(timeout=3)
+        return hash_password(password)
+
+    monkeypatch.setattr(passwords, "hash_password", meeting)
+    answers: dict[str, int] = {}
+
+    def accept(username: str) -> None:
+        form = {"username": username, "password": PASSWORD, "confirm": PASSWORD}
+        answers[username] = app.test_client().post(found.group(1), data=form).status_code
+
+    guests = [threading.Thread(target=accept, args=(name,)) for name in ("gran", "gramps")]
+    for guest in guests:
+        guest.start()
+    for guest in guests:
+        guest.join(timeout=30)
+    assert sorted(answers.values()) == [303, 404], answers
+    with app.app_context():
+        joined = db.session.scalars(
+            select(User.username).where(User.username.in_(["gran", "gramps"]))
+        ).all()
+        db.session.remove()
+    assert len(joined) == 1
+
+
+def test_a_refused_acceptance_keeps_the_invitation(app: Flask) -> None:
+    owner = signed_in(app, "ann")
+    page = owner.post("/members/invite", data={"role": "viewer"}).get_data(as_text=True)
+    found = re.search(r'value="http://localhost(/invite/[^"]+)"', page)
+    assert found
+    guest = app.test_client()
+    taken = {"username": "ann", "password": PASSWORD, "confirm": PASSWORD}
+    refused = guest.post(found.group(1), data=taken)
+    assert refused.status_code == 422 and "taken" in refused.get_data(as_text=True)
+    joined = guest.post(found.group(1), data={**taken, "username": "gran"})
+    assert joined.status_code == 303
 
 
 def test_members_page_adds_changes_and_removes(app: Flask) -> None:

@@ -26,7 +26,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from werkzeug.test import TestResponse
 
 from scorekeeper import house_rules, scope
@@ -276,6 +276,8 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "bin.empty": lambda s, url: "/bin",
 }
 UPLOADS = {"games.upload", "history.restore"}
+# A link's POST (a member of another household signing out to follow it) takes no field.
+NO_FIELDS = {"accounts.table_link", "accounts.watch_link"}
 # First-run setup answers 404 once the household has its owner, as it has here.
 GONE = {"accounts.setup"}
 # They change the seeded data whatever is sent (so they have a test of their own, last).
@@ -534,7 +536,7 @@ def test_every_field_of_every_form_with_each_killer_value(app: Flask, client: Fl
         url = ROUTES[endpoint](seeds)[0]
         page = FORM_PAGES[endpoint](seeds, url) if endpoint in FORM_PAGES else url
         names = field_names(app, client, page)
-        assert names, f"no fields found on {page}"
+        assert names or endpoint in NO_FIELDS, f"no fields found on {page}"
         for name in names:
             for value in KILLERS:
                 form = {name: value, "save": "y"}
@@ -729,6 +731,10 @@ def test_nul_bytes_and_huge_integers_are_refused_not_crashed(
     assert "Ann" in names
     assert not [name for name in names if "\x00" in name]
     before = _count(app)
+    with app.app_context():
+        # The seeded restore ends: a household reads one backup at a time.
+        db.session.execute(update(RestoreJob).values(status="done"))
+        db.session.commit()
     documents = [
         game_document("twelve-step", [NUL, "Ben", "Cy"], []),
         game_document("twelve-step", ["Ann", "Ben", "Cy"], [], first_dealer=2**64),

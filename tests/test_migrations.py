@@ -70,3 +70,95 @@ def test_a_family_database_on_the_previous_schema_is_upgraded_with_its_games(app
         after = without_export_time(export_game(db.session.get(Game, game_id)))
         db.engine.dispose()
     assert after == before
+
+
+NEVER_AGAIN = ("games", "players", "links", "house_rules", "users", "restore_jobs")
+
+
+def _schema(app: Flask) -> dict[str, object]:
+    """Every table's columns, key, indexes, unique constraints and foreign keys, as read back
+    from the database."""
+    with app.app_context():
+        inspector = inspect(db.engine)
+        found: dict[str, object] = {}
+        for table in inspector.get_table_names():
+            if table in ("alembic_version", "sqlite_sequence"):
+                continue
+            found[table] = (
+                [
+                    (c["name"], str(c["type"]), c["nullable"], c.get("default"))
+                    for c in inspector.get_columns(table)
+                ],
+                inspector.get_pk_constraint(table)["constrained_columns"],
+                sorted(
+                    (i["name"], tuple(i["column_names"]), i["unique"])
+                    for i in inspector.get_indexes(table)
+                ),
+                sorted(
+                    (u["name"], tuple(u["column_names"]))
+                    for u in inspector.get_unique_constraints(table)
+                ),
+                sorted(
+                    (
+                        f["name"],
+                        tuple(f["constrained_columns"]),
+                        f["referred_table"],
+                        tuple(f["referred_columns"]),
+                        str(f.get("options")),
+                    )
+                    for f in inspector.get_foreign_keys(table)
+                ),
+            )
+        db.session.remove()
+    return found
+
+
+def _autoincrement(app: Flask) -> set[str]:
+    """The tables SQLite will never give an id of again."""
+    with app.app_context():
+        rows = db.session.execute(
+            text("SELECT name, sql FROM sqlite_master WHERE type = 'table'")
+        ).all()
+        db.session.remove()
+    return {name for name, sql in rows if "AUTOINCREMENT" in sql.upper()}
+
+
+def test_ids_are_never_given_again_and_the_rebuilt_tables_keep_everything(app: Flask) -> None:
+    directory = app.extensions["migrate"].directory
+    sqlite = app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
+    tables = [(f"Ann{number}", "Ben", "Cy") for number in range(3)]
+    documents = [game_document("twelve-step", t, twelve_step_to_the_end(t)) for t in tables]
+    with app.app_context():
+        kept = [import_game(document).id for document in documents[:2]]
+        before = [without_export_time(export_game(db.session.get(Game, n))) for n in kept]
+        newest = import_game(documents[2]).id
+        db.session.remove()
+    at_head = _schema(app)
+    if sqlite:
+        assert _autoincrement(app) == set(NEVER_AGAIN)
+    with app.app_context():
+        # Later migrations change the schema too: 0010 alone changes nothing _schema sees.
+        flask_migrate.downgrade(directory=directory, revision="0010")
+    at_0010 = _schema(app)
+    with app.app_context():
+        flask_migrate.downgrade(directory=directory, revision="0009")
+    assert _schema(app) == at_0010
+    if sqlite:
+        assert _autoincrement(app) == set()
+    with app.app_context():
+        # A game removed for good before the upgrade (its number SQLite would give again);
+        # from the upgrade on, no number is given again.
+        db.session.execute(text("DELETE FROM games WHERE id = :id"), {"id": newest})
+        db.session.commit()
+        flask_migrate.upgrade(directory=directory)
+    upgraded = restart(app)
+    assert _schema(upgraded) == at_head
+    with upgraded.app_context():
+        after = [without_export_time(export_game(db.session.get(Game, n))) for n in kept]
+        latest = import_game(documents[2]).id
+        db.session.execute(text("DELETE FROM games WHERE id = :id"), {"id": latest})
+        db.session.commit()
+        assert import_game(documents[2]).id > latest
+        db.session.remove()
+        db.engine.dispose()
+    assert after == before

@@ -18,7 +18,7 @@ from datetime import timedelta
 import segno
 from flask import current_app, g, request, session, url_for
 from markupsafe import Markup
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from .. import scope
 from ..access import good_until, link_is_live, link_lasts_until
@@ -80,6 +80,28 @@ def find(token: str, kind: LinkKind) -> Link | None:
             live = link.revoked_at is None and link.used_at is None
             return link if live and link.expires_at and link.expires_at > utcnow() else None
         return link if link_is_live(link) else None
+
+
+def take_invitation(link: Link) -> bool:
+    """Mark the invitation used, unless it was used, revoked or expired meanwhile: whether it
+    was taken. One conditional UPDATE, so that of two people accepting it at once one takes it
+    (the other's UPDATE waits for the first to commit, then finds it used). Does not commit: the
+    account it makes is stored in the same transaction."""
+    now = utcnow()
+    with scope.unscoped():
+        taken = db.session.execute(
+            update(Link)
+            .where(
+                Link.id == link.id,
+                Link.kind == LinkKind.INVITE,
+                Link.used_at.is_(None),
+                Link.revoked_at.is_(None),
+                Link.expires_at > now,
+            )
+            .values(used_at=now)
+            .execution_options(synchronize_session=False)
+        )
+    return bool(getattr(taken, "rowcount", 0) == 1)
 
 
 def url_of(link: Link) -> str:

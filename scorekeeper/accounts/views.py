@@ -300,19 +300,20 @@ def invite(token: str) -> ResponseReturnValue:
         household = db.session.get(Household, link.household_id)
     assert household is not None
     if form.validate_on_submit():
+        username, password = form.username.data or "", form.password.data or ""
         try:
-            user = services.add_user(
-                form.username.data or "", form.password.data or "", household, link.role or "viewer"
-            )
+            # What is typed is checked before the invitation is taken: a refusal keeps it.
+            tidy = services.check_username(username)
+            services.check_password(password, tidy, household.name)
+            if not links.take_invitation(link):
+                db.session.rollback()
+                abort(404)  # someone else used it a moment ago
+            # The account is stored in the transaction that took the invitation.
+            user = services.add_user(username, password, household, link.role or "viewer")
         except services.AccountError as problem:
             db.session.rollback()
             _form_problems(form, problem)
         else:
-            with scope.unscoped():
-                used = db.session.get(Link, link.id)
-                assert used is not None
-                used.used_at = utcnow()
-                db.session.commit()
             services.sign_in(user)
             flash(f"Welcome to {household.name}, {user.username}.", "success")
             return redirect(url_for("main.index"), code=303)
@@ -380,14 +381,23 @@ def revoke_link(link_id: int) -> ResponseReturnValue:
 
 
 def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
+    """Let this browser in by the link. A member of the link's household goes on to the game
+    as themselves; a member of another household is first asked whether to sign out and follow
+    it (the GET changes nothing; the POST from that page signs them out)."""
     link = links.find(token, kind)
     if link is None or link.game_id is None:
         abort(404)
     who = visitor()
-    if who.user is None or who.user.household_id != link.household_id:
-        links.open_in_session(link)
     board = url_for("games.show", game_id=link.game_id)
-    if kind != LinkKind.WATCH:
+    if who.user is not None and who.user.household_id != link.household_id:
+        if request.method != "POST":
+            return render("accounts/follow_link.html", kind=kind.value)
+        services.sign_out(getattr(current_user, "token", None))
+        links.open_in_session(link)
+        return redirect(board, code=303)
+    if who.user is None:
+        links.open_in_session(link)
+    if kind != LinkKind.WATCH or request.method == "POST":
         return redirect(board, code=303)
     # A watch link is what a family pastes into a chat: its own page carries the preview (the
     # chat's robot has no session), and a browser goes on to the live board at once.
@@ -420,13 +430,13 @@ def watch_card(token: str) -> ResponseReturnValue:
     return response
 
 
-@bp.get("/t/<token>")
+@bp.route("/t/<token>", methods=["GET", "POST"])
 @requires(Permission.PUBLIC)
 def table_link(token: str) -> ResponseReturnValue:
     return _open_link(token, LinkKind.TABLE)
 
 
-@bp.get("/w/<token>")
+@bp.route("/w/<token>", methods=["GET", "POST"])
 @requires(Permission.PUBLIC)
 def watch_link(token: str) -> ResponseReturnValue:
     return _open_link(token, LinkKind.WATCH)

@@ -120,9 +120,10 @@ def draw_card(result: Result) -> bytes:
 
 
 class ResultCards:
-    """Results and their cards, by game id, version and creation time (as the drawn
-    scoreboards are: a version changes with every change; the creation time tells apart two
-    games of one id in a database restored under a running server). Bounded: the oldest go."""
+    """Results and their cards, by game id, version and creation time, never less (as the
+    drawn scoreboards are: a version changes with every change; the creation time tells apart
+    two games of one id: a database restored under a running server, or one made before game
+    ids were never given again). Bounded: the oldest go."""
 
     def __init__(self, size: int = 128) -> None:
         self.size = size
@@ -137,15 +138,6 @@ class ResultCards:
             if found is not None:
                 self.kept.move_to_end(key)
             return found
-
-    def seen(self, game_id: int, version: int) -> tuple[Result, bytes | None] | None:
-        """The newest kept of this game and version, whatever its creation time (for the
-        scoreboard's preview, which has read the version but not the creation time)."""
-        with self.lock:
-            for key in reversed(self.kept):
-                if key[:2] == (game_id, version):
-                    return self.kept[key]
-        return None
 
     def put(self, key: tuple[int, int, datetime], result: Result, png: bytes | None) -> None:
         with self.lock:

@@ -9,6 +9,7 @@ columns that the history pages aggregate in SQL.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -128,7 +129,15 @@ def _built_rules(rules: str) -> RuleSet:
 def _resolve_rules(rules: Any) -> RuleSet:
     if isinstance(rules, str):
         return house_rules.load(rules.strip())
-    return get_ruleset(rules)
+    return tidily_named(get_ruleset(rules))
+
+
+def tidily_named(rules: RuleSet) -> RuleSet:
+    """``rules`` under their name tidied as every name is (``names.tidy_name``: a game file's
+    rules may be named with invisible or direction characters); under their base preset's name
+    where nothing is left."""
+    tidy = tidy_name(rules.name) or get_ruleset(rules.base).name
+    return rules if tidy == rules.name else dataclasses.replace(rules, name=tidy)
 
 
 def entries_of(game: Game) -> list[RoundEntry]:
@@ -247,6 +256,7 @@ def _new_game(
     uid: str | None = None,
 ) -> Game:
     players = game_players_matching(names)
+    rules = tidily_named(rules)
     game = Game(
         uid=uid or new_uid(),
         rules=rules.to_dict(),

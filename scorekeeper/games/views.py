@@ -222,7 +222,7 @@ def _drawn_or_404(stamp: scoreboard.Stamp, can: scoreboard.Can) -> Markup:
 
 
 @bp.get("/<int:game_id>")
-@requires(Permission.VIEW, watch=True)
+@requires(Permission.VIEW)
 def show(game_id: int) -> ResponseReturnValue:
     stamp = _stamp_or_404(game_id)
     can = scoreboard.viewer_can()
@@ -241,7 +241,7 @@ def show(game_id: int) -> ResponseReturnValue:
             game_id=game_id,
             rules_name=stamp.rules_name,
             board=_drawn_or_404(stamp, can),
-            result=result_card(game_id, version=stamp.version)[0],
+            result=result_card(game_id, stamp=stamp)[0],
         )
     # Again after rendering: a first page makes the session's CSRF secret, which the ETag
     # names (and none where a flashed message was shown, which rendering took away).
@@ -256,7 +256,7 @@ def _page_from_shell(stamp: scoreboard.Stamp, can: scoreboard.Can, who: Visitor)
     except LookupError:
         abort(404)
     shell = scoreboard.page_shell(
-        stamp, can, who, lambda: result_card(stamp.game_id, version=stamp.version)[0]
+        stamp, can, who, lambda: result_card(stamp.game_id, stamp=stamp)[0]
     )
     name, token = scoreboard.shown_name(who), generate_csrf()
     if scoreboard.takes_gzip(request.environ):
@@ -271,7 +271,7 @@ def _page_from_shell(stamp: scoreboard.Stamp, can: scoreboard.Can, who: Visitor)
 
 
 @bp.get("/<int:game_id>/board")
-@requires(Permission.VIEW, watch=True)
+@requires(Permission.VIEW)
 def board(game_id: int) -> ResponseReturnValue:
     """What an open scoreboard polls: 204 while the game is unchanged, else the new board."""
     stamp = _stamp_or_404(game_id)
@@ -294,7 +294,7 @@ def board(game_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/<int:game_id>/tv")
-@requires(Permission.VIEW, watch=True)
+@requires(Permission.VIEW)
 def tv(game_id: int) -> ResponseReturnValue:
     """The scoreboard in large type for a tablet or a TV beside the table: standings and who
     deals next. Polls itself like the board: 204 while the game is unchanged; a conditional
@@ -326,20 +326,20 @@ def _cards() -> ResultCards:
 
 
 def result_card(
-    game_id: int, *, with_png: bool = False, version: int | None = None
+    game_id: int, *, with_png: bool = False, stamp: scoreboard.Stamp | None = None
 ) -> tuple[Result, bytes | None]:
-    """The game's result in words (and its card's PNG when asked), kept per game version.
-    The scoreboard knows the version already (``version``): no query while it is kept."""
-    if version is not None and not with_png:
-        seen = _cards().seen(game_id, version)
-        if seen is not None:
-            return seen
-    found = db.session.execute(
-        select(Game.version, Game.created_at).where(Game.id == game_id)
-    ).one_or_none()
-    if found is None:
-        abort(404)
-    key = (game_id, *found)
+    """The game's result in words (and its card's PNG when asked), kept per game version and
+    creation time (a game's id alone may have named another game: see ``ResultCards``). The
+    scoreboard has read the game's stamp already (``stamp``): no query while it is kept."""
+    if stamp is not None:
+        key = (game_id, stamp.version, stamp.created)
+    else:
+        found = db.session.execute(
+            select(Game.version, Game.created_at).where(Game.id == game_id)
+        ).one_or_none()
+        if found is None:
+            abort(404)
+        key = (game_id, *found)
     kept = _cards().get(key)
     if kept is not None and (kept[1] is not None or not with_png):
         return kept
@@ -352,7 +352,7 @@ def result_card(
 
 
 @bp.get("/<int:game_id>/card.png")
-@requires(Permission.VIEW, watch=True)
+@requires(Permission.VIEW)
 def card(game_id: int) -> ResponseReturnValue:
     """The result card to share: the picture a link to the game previews with in a chat.
     The same picture for everyone who may see it: its ETag is the game's version alone."""
@@ -361,7 +361,7 @@ def card(game_id: int) -> ResponseReturnValue:
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
-        _result_words, png = result_card(game_id, with_png=True)
+        _result_words, png = result_card(game_id, with_png=True, stamp=stamp)
         response = Response(png, mimetype="image/png")
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"

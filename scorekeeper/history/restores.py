@@ -6,7 +6,9 @@ goes (at least every ``PROGRESS_SECONDS``) and reads back, after every batch of 
 transaction, ``backup.BATCH_GAMES`` games at most), whether someone asked it to stop. A job
 still ``running`` whose row has not moved for ``INTERRUPTED_AFTER`` was left behind by a server
 that stopped; uploading the file again is safe, as the games already restored are counted as
-already there.
+already there. A household reads one backup at a time (``AT_ONCE``): each holds a thread and
+the database's write lock batch after batch, and a second upload while one is read is refused
+with a message, at the file's field.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from sqlalchemy import delete, select, update
 
 from .. import scope
 from ..extensions import db
-from ..models import RestoreJob, RestoreStatus, utcnow
+from ..models import Household, RestoreJob, RestoreStatus, utcnow
 from . import backup
 
 CHUNK = 64 * 1024
@@ -35,6 +37,19 @@ REFUSED_LINES_KEPT = 500
 # How long a finished job's row (its counts and refused lines) is kept for its page.
 JOBS_KEPT_FOR = timedelta(days=30)
 FINISHED = {RestoreStatus.DONE, RestoreStatus.CANCELLED, RestoreStatus.FAILED}
+# Restores a household may have being read at once.
+AT_ONCE = 1
+
+
+class RestoreBusy(RuntimeError):
+    """The household is reading as many backups as it may at once; ``job_id`` is one of them."""
+
+    def __init__(self, job_id: int) -> None:
+        super().__init__(
+            "A backup is being read already: wait until it is done, or stop it, "
+            "then read this file."
+        )
+        self.job_id = job_id
 
 
 def upload_path(job_id: int) -> Path:
@@ -58,7 +73,9 @@ def save_upload(stream: BinaryIO, path: Path) -> int:
 
 def start(stream: BinaryIO) -> int:
     """Save the upload, record its job and start reading it: in a background thread, or
-    before returning where ``RESTORE_IN_BACKGROUND`` is off (tests). Returns the job's id."""
+    before returning where ``RESTORE_IN_BACKGROUND`` is off (tests). Returns the job's id.
+    Raises ``RestoreBusy`` where the household reads ``AT_ONCE`` backups already."""
+    _check_room()
     job = RestoreJob()
     db.session.add(job)
     db.session.flush()
@@ -80,6 +97,27 @@ def start(stream: BinaryIO) -> int:
     else:
         run(*arguments)
     return job_id
+
+
+def _check_room() -> None:
+    """Raise ``RestoreBusy`` where the household reads ``AT_ONCE`` backups already (a job left
+    behind by a stopped server does not count). Two uploads at once are counted one after the
+    other: on PostgreSQL the household's row is locked until the new job is stored (SQLite's
+    write lock, taken from the request's first statement, does the same)."""
+    household = scope.current()
+    if isinstance(household, int):
+        db.session.execute(select(Household.id).where(Household.id == household).with_for_update())
+    reading = db.session.scalars(
+        select(RestoreJob.id)
+        .where(
+            RestoreJob.status.in_([RestoreStatus.QUEUED.value, RestoreStatus.RUNNING.value]),
+            RestoreJob.updated_at > utcnow() - INTERRUPTED_AFTER,
+        )
+        .order_by(RestoreJob.id)
+    ).all()
+    if len(reading) >= AT_ONCE:
+        db.session.rollback()
+        raise RestoreBusy(reading[0])
 
 
 def run(app: Flask, job_id: int, household_id: int, actor: str) -> None:

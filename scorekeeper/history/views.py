@@ -10,6 +10,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    flash,
     redirect,
     request,
     send_file,
@@ -121,7 +122,7 @@ def _household() -> int:
     return household_id
 
 
-def _backup_page(form: RestoreForm, status: int = 200) -> Response:
+def _backup_page(form: RestoreForm, status: int = 200, busy: int | None = None) -> Response:
     response = render(
         "history/backup.html",
         status=status,
@@ -129,6 +130,7 @@ def _backup_page(form: RestoreForm, status: int = 200) -> Response:
         report=None,
         kept=backup_files.kept(_household()),
         keep=current_app.config["BACKUP_KEEP"],
+        busy=busy,
     )
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -179,7 +181,11 @@ def download_kept(backup_name: str) -> Response:
 def restore_kept(backup_name: str) -> Response:
     """Restore one of the household's kept backups, as an upload of it would be."""
     with _kept_or_404(backup_name).open("rb") as stream:
-        job_id = restores.start(stream)
+        try:
+            job_id = restores.start(stream)
+        except restores.RestoreBusy as busy:
+            flash(str(busy), "error")
+            job_id = busy.job_id
     return redirect(url_for("history.restore_job", job_id=job_id), code=303)
 
 
@@ -207,7 +213,11 @@ def restore() -> Response:
     form = RestoreForm()
     if not form.validate_on_submit():
         return _backup_page(form, UNPROCESSABLE)
-    job_id = restores.start(form.file.data.stream)
+    try:
+        job_id = restores.start(form.file.data.stream)
+    except restores.RestoreBusy as busy:
+        form.file.errors = [str(busy)]
+        return _backup_page(form, UNPROCESSABLE, busy=busy.job_id)
     return redirect(url_for("history.restore_job", job_id=job_id), code=303)
 
 

@@ -30,6 +30,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional, Va
 
 from ..inputs import whole_number
 from ..limits import NAME_LENGTH, TEXT_LENGTH
+from ..names import tidy_name
 from ..rules import OptionProblem, Rank, RuleSet, describe_options
 
 CARD_VALUE_KEYS = ("joker", *(rank.symbol for rank in Rank))
@@ -115,7 +116,7 @@ class HouseRulesForm(FlaskForm):
     name = StringField(
         "Name",
         [DataRequired("Give these rules a name."), Length(max=NAME_LENGTH)],
-        filters=[lambda text: " ".join(text.split()) if isinstance(text, str) else text],
+        filters=[lambda text: tidy_name(text) if isinstance(text, str) else text],
     )
     base = HiddenField()
     contracts = TextAreaField(

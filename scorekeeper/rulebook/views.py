@@ -62,7 +62,7 @@ def new() -> Response:
     elif form.validate_on_submit():
         try:
             record = house_rules.save(form.name.data, form.options())
-        except house_rules.NameTaken as error:
+        except (house_rules.NameMissing, house_rules.NameTaken) as error:
             form.name.errors = [*form.name.errors, str(error)]
         except RuleSetError as error:
             form.show_problems(error.problems)
@@ -81,7 +81,7 @@ def edit(slug: str) -> Response:
     if request.method == "POST" and form.validate_on_submit():
         try:
             house_rules.update(slug, form.name.data, form.options())
-        except house_rules.NameTaken as error:
+        except (house_rules.NameMissing, house_rules.NameTaken) as error:
             form.name.errors = [*form.name.errors, str(error)]
         except RuleSetError as error:
             form.show_problems(error.problems)

@@ -9,7 +9,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import NARROW_PHONE, _page, fits_width, screenshot, serious_accessibility_violations
+from .conftest import (
+    NARROW_PHONE,
+    PASSWORD,
+    _page,
+    fits_width,
+    screenshot,
+    serious_accessibility_violations,
+    sign_in_cookie,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -77,3 +85,27 @@ def test_the_table_scores_through_a_qr_link_and_relatives_watch(
     phone.goto(board_url)
     phone.locator("details.log summary").click()
     expect(phone.locator(".log-list")).to_contain_text("table link made by family-owner")
+
+    # A member of another household who opens the link is asked first: nothing changes until
+    # they choose to sign out and follow it.
+    phone.goto("/households")
+    phone.fill("#name", "Neighbours")
+    phone.fill("#username", "nell")
+    phone.fill("#password", PASSWORD)
+    phone.fill("#confirm", PASSWORD)
+    phone.get_by_role("button", name="Add household").click()
+    expect(phone.locator(".flash")).to_contain_text("Neighbours is ready")
+    neighbours = _page(browser, live_server, NARROW_PHONE, sign_in_cookie(live_server, "nell"))
+    neighbour = next(neighbours)
+    neighbour.goto(table_url.removeprefix(live_server))
+    expect(neighbour.get_by_role("heading", level=1)).to_have_text("Sign out to follow this link?")
+    assert fits_width(neighbour)
+    assert serious_accessibility_violations(neighbour) == []
+    screenshot(neighbour, "links-follow-360")
+    neighbour.get_by_role("link", name="Stay signed in").click()
+    expect(neighbour.get_by_role("link", name="nell")).to_be_visible()
+    neighbour.goto(table_url.removeprefix(live_server))
+    neighbour.get_by_role("button", name="Sign out and follow the link").click()
+    neighbour.wait_for_url(board_url)
+    expect(neighbour.locator("#board table.rounds")).to_contain_text("20")
+    next(neighbours, None)

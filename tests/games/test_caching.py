@@ -5,13 +5,14 @@ conditional GET with 304, per person, without rendering."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from io import BytesIO
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
@@ -298,3 +299,42 @@ def test_every_game_page_answers_a_conditional_get_with_304(client: FlaskClient,
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
     assert changed.get_data() != first.get_data()
+
+
+def _preview(client: FlaskClient, game_id: int) -> str:
+    """What a chat shows of the game's page: its og:title and og:description."""
+    text = client.get(f"/games/{game_id}").get_data(as_text=True)
+    found = re.findall(r'<meta property="og:(?:title|description)" content="([^"]*)"', text)
+    assert len(found) == 2, text[:500]
+    return " ".join(found)
+
+
+def test_a_result_belongs_to_one_game_for_ever(app: Flask) -> None:
+    """A game removed for good leaves its number to no other game, and where a game with that
+    number is stored all the same (a database that takes the id it is given), its page shows
+    its own result, not the removed game's."""
+    ours = signed_in(app, "ann")
+    theirs = signed_in(app, "zed", household="Others")
+    removed = start_game(ours, "twelve-step", ["Ann", "Ben"])
+    save_round(ours, removed, "Ann", {"Ben": "K Q"})
+    assert "Ben 20" in _preview(ours, removed)
+    assert ours.post(f"/games/{removed}/delete").status_code in (302, 303)
+    assert ours.post("/bin/empty").status_code in (302, 303)
+
+    made = start_game(theirs, "twelve-step", ["Cy", "Dee"])
+    assert made > removed  # never given again (SQLite's AUTOINCREMENT, PostgreSQL's sequence)
+
+    def same_number(_mapper: object, _connection: object, game: Game) -> None:
+        game.id = removed
+
+    event.listen(Game, "before_insert", same_number)
+    try:
+        again = start_game(theirs, "twelve-step", ["Cy", "Dee"])
+    finally:
+        event.remove(Game, "before_insert", same_number)
+    assert again == removed
+    save_round(theirs, again, "Cy", {"Dee": "K Q"})
+    for game_id in (again, made):
+        shown = _preview(theirs, game_id)
+        assert "Dee" in shown and "Ann" not in shown and "Ben" not in shown
+    assert ours.get(f"/games/{removed}").status_code == 404

@@ -179,3 +179,34 @@ def test_old_jobs_and_interrupted_uploads_are_tidied_with_the_daily_purge(app: F
     assert not uploads["stale"].exists() and uploads["running"].exists()
     # The interrupted job still reads as interrupted; its Cancel needs no file.
     assert restores.interrupted(job(app, made["stale"]))
+
+
+def test_a_household_reads_one_backup_at_a_time(client: FlaskClient, app: Flask) -> None:
+    from datetime import timedelta
+
+    from scorekeeper.models import RestoreStatus, utcnow
+
+    raw = backup_of_three(client, app)
+    with app.app_context(), scope.household(family_id(app)):
+        reading = RestoreJob(status=RestoreStatus.RUNNING.value, total_lines=3)
+        db.session.add(reading)
+        db.session.commit()
+        reading_id = reading.id
+        db.session.remove()
+    refused = client.post("/history/backup", data={"file": (io.BytesIO(raw), "games.jsonl")})
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    assert 'id="restore-file-error"' in text and "being read already" in text
+    assert f'href="/history/restores/{reading_id}"' in text
+    with app.app_context():
+        assert db.session.scalar(select(func.count(RestoreJob.id))) == 1
+    # Another household is not held back by this one's.
+    assert upload(signed_in(app, "zed", household="Others"), raw).startswith("/history/restores/")
+    # A job left behind by a server that stopped holds nobody back.
+    with app.app_context(), scope.household(family_id(app)):
+        left = db.session.get(RestoreJob, reading_id)
+        assert left is not None
+        left.updated_at = utcnow() - restores.INTERRUPTED_AFTER - timedelta(seconds=1)
+        db.session.commit()
+        db.session.remove()
+    assert upload(client, raw).startswith("/history/restores/")

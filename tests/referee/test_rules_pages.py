@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -14,6 +15,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import HouseRules
 from scorekeeper.rulebook.forms import read_contracts
 from scorekeeper.rules import OPTION_KEYS, PRESETS, get_ruleset
+
+from ..helpers import game_document
 
 
 class FormReader(HTMLParser):
@@ -264,3 +267,45 @@ def test_contracts_in_words_name_the_line_that_is_wrong() -> None:
     ]
     assert contracts[0]["melds"] == [{"kind": "set", "size": 3}] * 2
     assert contracts[1]["melds"][0] == {"kind": "pair", "size": 2, "rank": "K"}
+
+
+@pytest.mark.parametrize("typed", ["Gr\u200ban", "\u202eGran\u202c", "Ｇｒａｎ", " gran "])
+def test_rule_set_names_are_tidied_as_player_names_are(client: FlaskClient, typed: str) -> None:
+    assert new_rules(client, "bellevue", "Gran").status_code == 303
+    again = new_rules(client, "bellevue", typed)
+    assert again.status_code == 422
+    assert "There are already rules called" in again.get_data(as_text=True)
+
+
+def test_a_rule_set_name_of_invisible_characters_is_refused_at_its_field(
+    app: Flask, client: FlaskClient
+) -> None:
+    blank = new_rules(client, "bellevue", "\u200b\u202e \u2066")
+    assert blank.status_code == 422
+    assert re.search(
+        r'id="name-error"[^>]*><p[^>]*>Give these rules a name', blank.get_data(as_text=True)
+    )
+    assert new_rules(client, "bellevue", "\u202eNan\u200bna\u202c").status_code == 303
+    with app.app_context():
+        assert [record.name for record in house_rules.saved()] == ["Nanna"]
+
+
+def test_the_rules_name_a_game_file_or_a_backup_brings_is_tidied(app: Flask) -> None:
+    import io
+    import json
+
+    from scorekeeper.games.services import import_game
+    from scorekeeper.history import backup
+    from scorekeeper.models import Game
+
+    rules = {"base": "twelve-step", "name": "\u202eGr\u200ban\u202c"}
+    document = game_document(rules, ["Ann", "Ben"], [])
+    with app.app_context():
+        imported = import_game(document)
+        assert imported.rules_name == "Gran" and imported.rules["name"] == "Gran"
+        line = json.dumps(game_document(rules, ["Cy", "Dee"], [])) + "\n"
+        report = backup.import_lines(io.BytesIO(line.encode()))
+        [(_number, game_id)] = report.stored
+        restored = db.session.get(Game, game_id)
+        assert restored is not None and restored.rules_name == "Gran"
+        assert restored.rules["name"] == "Gran"

@@ -1,7 +1,7 @@
 """households.time_zone: the IANA zone a family reads its times in (none: the server's)
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-11-24
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0009"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
