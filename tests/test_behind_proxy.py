@@ -58,10 +58,15 @@ class Phone:
             "127.0.0.1", self.port, timeout=30, source_address=(self.source, 0)
         )
 
+    def origin(self) -> str:
+        """Where the browser thinks its pages come from."""
+        scheme = self.forwarded.get("X-Forwarded-Proto", "http")
+        return f"{scheme}://{self.forwarded.get('X-Forwarded-Host', f'127.0.0.1:{self.port}')}"
+
     def ask(
-        self, method: str, path: str, form: dict[str, str] | None = None
+        self, method: str, path: str, form: dict[str, str] | None = None, **sent: str
     ) -> tuple[int, http.client.HTTPMessage, str]:
-        headers = dict(self.forwarded)
+        headers = {**self.forwarded, **sent}
         if self.cookie:
             headers["Cookie"] = self.cookie
         body = None
@@ -69,9 +74,7 @@ class Phone:
             body = urlencode(form)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             # As a browser does: over HTTPS the CSRF check wants the page the form came from.
-            scheme = self.forwarded.get("X-Forwarded-Proto", "http")
-            host = self.forwarded.get("X-Forwarded-Host", f"127.0.0.1:{self.port}")
-            headers["Referer"] = f"{scheme}://{host}{path}"
+            headers["Referer"] = self.origin() + path
         connection = self.connection()
         try:
             connection.request(method, path, body=body, headers=headers)
@@ -317,6 +320,20 @@ class Resolved(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(raw, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
+@dataclass
+class ThroughCaddy(Phone):
+    """A phone reaching ``host`` by HTTPS on Caddy's ``port``, with Caddy's own certificate."""
+
+    host: str = ""
+    context: ssl.SSLContext | None = None
+
+    def connection(self) -> http.client.HTTPConnection:
+        return Resolved(self.host, self.port, timeout=30, context=self.context)
+
+    def origin(self) -> str:
+        return f"https://{self.host}:{self.port}"
+
+
 @pytest.fixture
 def caddy_installed() -> None:
     if shutil.which("caddy") is None:
@@ -338,28 +355,8 @@ def test_deployed_as_written_behind_caddy(tmp_path: Path, caddy_installed: None)
     ) as server:
         config, host = deploy_caddyfile(https_port, port_of(server), tmp_path)
         context = ssl.create_default_context()
-        cookie = ""
-
-        def ask(
-            method: str, path: str, form: dict[str, str] | None = None, **headers: str
-        ) -> tuple[int, http.client.HTTPMessage, str]:
-            nonlocal cookie
-            connection = Resolved(host, https_port, timeout=30, context=context)
-            sent = {**headers, **({"Cookie": cookie} if cookie else {})}
-            body = None
-            if form is not None:
-                body = urlencode(form)
-                sent["Content-Type"] = "application/x-www-form-urlencoded"
-                sent["Referer"] = f"https://{host}:{https_port}{path}"
-            try:
-                connection.request(method, path, body=body, headers=sent)
-                answer = connection.getresponse()
-                text = answer.read().decode()
-            finally:
-                connection.close()
-            if answer.headers.get("Set-Cookie"):
-                cookie = answer.headers["Set-Cookie"].split(";", 1)[0]
-            return answer.status, answer.headers, text
+        phone = ThroughCaddy(https_port, host=host, context=context)
+        ask = phone.ask
 
         def answers() -> bool:
             # Caddy's own authority signs the certificate: trust it, and nothing else.
