@@ -60,7 +60,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "SCOREKEEPER_SCOREBOARD_POLL_SECONDS": "1",
     }
     with served(environment=environment, ready_path="/healthz", log_folder=instance) as server:
-        # The family's owner, made as the README says: on the command line.
+        # The family's owner, made as docs/operating.md says: on the command line.
         subprocess.run(
             [sys.executable, "-m", "flask", "--app", "scorekeeper", "users", "add", OWNER],
             input=PASSWORD + "\n",

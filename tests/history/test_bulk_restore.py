@@ -311,7 +311,7 @@ def test_a_restore_whose_end_was_cut_short_is_counted_when_run_again(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The statistics are rebuilt once, at a restore's end; where that end failed (a busy
-    database, a server stopped), running the restore again, which the README calls safe,
+    database, a server stopped), running the restore again, which docs/backups.md calls safe,
     stores nothing but still rebuilds them, so every game counts."""
     from sqlalchemy.exc import OperationalError
 
