@@ -306,14 +306,19 @@ def _machine_names() -> frozenset[str]:
     return frozenset(names)
 
 
-def host_allowed(app: Flask, host: str) -> bool:
-    """Whether ``host`` (a Host header, port and all) names this server."""
+def host_name(host: str) -> str:
+    """The name a Host header gives, without its port or brackets, lower case."""
     name = host.strip().lower()
     if name.startswith("["):
         name = name[1 : name.find("]")] if "]" in name else name
     elif name.count(":") == 1:
         name = name.partition(":")[0]
-    name = name.rstrip(".")
+    return name.rstrip(".")
+
+
+def host_allowed(app: Flask, host: str) -> bool:
+    """Whether ``host`` (a Host header, port and all) names this server."""
+    name = host_name(host)
     if not name:
         return False
     try:
@@ -334,17 +339,32 @@ def host_allowed(app: Flask, host: str) -> bool:
 
 
 def from_this_machine() -> bool:
-    """Whether the visitor is on the server itself. Behind a proxy that is not declared
-    (``PROXY_COUNT``), every request looks local: a forwarded one never counts."""
+    """Whether the visitor is surely on the server itself: it came from a loopback address,
+    asking for a loopback name, with no sign of having been forwarded. Anything in front of
+    the app (Caddy, nginx, a tunnel) connects from loopback too, so behind a declared proxy
+    nobody counts, and without one a request that names another host or carries forwarding
+    headers does not: first-run setup then asks for the code from the server's console."""
+    if current_app.config.get("PROXY_COUNT"):
+        return False
     forwarded = any(
         request.headers.get(header) for header in ("X-Forwarded-For", "Forwarded", "X-Real-Ip")
     )
-    if forwarded and not current_app.config.get("PROXY_COUNT"):
+    if forwarded:
         return False
+    return _is_loopback(request.remote_addr or "") and _names_loopback(request.host)
+
+
+def _is_loopback(address: str) -> bool:
     try:
-        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+        return ipaddress.ip_address(address).is_loopback
     except ValueError:
         return False
+
+
+def _names_loopback(host: str) -> bool:
+    """Whether a Host header (port and all) names this machine's loopback."""
+    name = host_name(host)
+    return name == "localhost" or name.endswith(".localhost") or _is_loopback(name)
 
 
 # --- the gate -------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import sys
@@ -118,6 +119,7 @@ def load(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         app.config["EXTRA_HOSTS"] = extra
     app.config["TRUSTED_HOSTS"] = None
     if app.config["PROXY_COUNT"]:
+        app.config["TRUSTED_PROXY"] = trusted_proxy(app.config.get("TRUSTED_PROXY"))
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["REMEMBER_COOKIE_SECURE"] = True
         if app.config["SESSION_COOKIE_NAME"] == "session":
@@ -131,6 +133,19 @@ def load(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     options = engine_options(uri)
     options.update(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+
+
+def trusted_proxy(value: object) -> str:
+    """The proxy's address as waitress compares it with each connection's (the very string):
+    an IP address, spelled the one way. A host name would never match, and every stranger
+    would then look like the proxy itself."""
+    try:
+        return str(ipaddress.ip_address(str(value or "127.0.0.1").strip().strip("[]")))
+    except ValueError:
+        raise ValueError(
+            f"SCOREKEEPER_TRUSTED_PROXY must be the IP address the proxy connects from "
+            f"(such as 127.0.0.1 or ::1), not {value!r}."
+        ) from None
 
 
 def private_sqlite_files(uri: str) -> None:

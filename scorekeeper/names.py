@@ -11,6 +11,8 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
+from .limits import NAME_LENGTH
+
 # Cc: control characters; Cf: invisible format characters (zero-width, bidi controls, BOM).
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf"})
 
@@ -45,3 +47,9 @@ _tidy_kept = lru_cache(maxsize=4096)(_tidy)
 def name_key(name: str) -> str:
     """What two spellings of one name share ("ann", " Ann ", "A\u200bnn")."""
     return tidy_name(name).casefold()
+
+
+def too_long(tidy: str, limit: int = NAME_LENGTH) -> bool:
+    """Whether the tidied name ``tidy`` or its key passes ``limit`` characters: case folding
+    can lengthen a name ("ß" is "ss"), and both are stored in columns of that size."""
+    return len(tidy) > limit or len(tidy.casefold()) > limit

@@ -31,7 +31,8 @@ DEFAULT_LEVEL = "INFO"
 FORMAT = "%(asctime)s [%(process)d] %(levelname)s %(name)s: %(message)s"
 MASK = "***"
 # Werkzeug merges repeated slashes (redirecting ``//t/<token>`` to ``/t/<token>``): so does this.
-LINK_PATH = re.compile(r"^/+(t|w|invite)/+[^/]+")
+# Anywhere in the path: "/./t/<token>" still reaches the link page.
+LINK_PATH = re.compile(r"/+(t|w|invite)/+[^/]+")
 # A path is written percent-encoded, so no line break or control character reaches the log,
 # and cut at this length.
 LONGEST_PATH = 300
@@ -44,7 +45,7 @@ def shown_path(path: str, query: str = "") -> str:
     """``path`` as the log writes it: a link's token masked, the query's values masked, the
     whole percent-encoded (a WSGI path is bytes read as Latin-1) and at most LONGEST_PATH long.
     """
-    masked = LINK_PATH.sub(lambda link: f"/{link.group(1)}/{MASK}", path, count=1)
+    masked = LINK_PATH.sub(lambda link: f"/{link.group(1)}/{MASK}", path)
     shown = quote(masked.encode("latin-1", "replace"), safe=UNESCAPED)
     if query:
         arguments = [

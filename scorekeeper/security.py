@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from flask import Flask, Request, Response, current_app, request
+from flask import Flask, Request, Response, current_app, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 
@@ -69,11 +69,21 @@ def init_app(app: Flask) -> None:
 
 def _private() -> bool:
     """Whether this request's answer may carry a household's data or an account's: it was
-    made by a member signed in or a phone let in by a link."""
+    made by a member signed in or a phone let in by a link, or it let one in (a link opened,
+    an invitation taken)."""
     from .access import visitor
 
     who = visitor()
-    return who.user is not None or who.link is not None
+    return (
+        who.user is not None
+        or who.link is not None
+        or any(key in session for key in LETTING_IN_KEYS)
+    )
+
+
+# What a session holds once it lets someone in: Flask-Login's account, or a link
+# (accounts/links.SESSION_KEY).
+LETTING_IN_KEYS = ("_user_id", "link")
 
 
 class SignedAt(SecureCookieSession):

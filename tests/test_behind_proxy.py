@@ -13,10 +13,12 @@ Skipped where Caddy is missing (the Caddy test), except under ``CI=true``, where
 from __future__ import annotations
 
 import http.client
+import os
 import re
 import shutil
 import socket
 import ssl
+import subprocess
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -116,8 +118,8 @@ def port_of(server: Server) -> int:
     return int(server.base.rsplit(":", 1)[1])
 
 
-def set_up(port: int, username: str = "ann") -> Phone:
-    """First-run setup from the machine itself (no setup code), as its owner."""
+def set_up(port: int, instance: Path, username: str = "ann") -> Phone:
+    """First-run setup, with the code from the server's console, as its owner."""
     owner = Phone(port)
     status, _headers, page = owner.post_form(
         "/setup",
@@ -126,6 +128,7 @@ def set_up(port: int, username: str = "ann") -> Phone:
             "username": username,
             "password": PASSWORD,
             "confirm": PASSWORD,
+            "setup_code": (instance / "setup_code").read_text().strip(),
         },
     )
     assert status == 303, page[:2000]
@@ -156,10 +159,11 @@ def test_a_stranger_is_asked_for_the_setup_code(tmp_path: Path, proxies: str) ->
         fields = {"household": "Mine now", "username": "mallory", "password": PASSWORD}
         status, _headers, page = stranger.post_form("/setup", {**fields, "confirm": PASSWORD})
         assert status == 422 and "That is not the setup code" in page
-        # Nobody became the owner: the server still sends everyone to setup, and the machine
-        # itself is not asked for the code.
+        # Nobody became the owner: the server still sends everyone to setup; the machine
+        # itself is not asked for the code unless a proxy is declared (everything in front
+        # of the app connects from this machine too).
         status, _headers, page = Phone(port).ask("GET", "/setup")
-        assert status == 200 and 'name="setup_code"' not in page
+        assert status == 200 and ('name="setup_code"' in page) == (proxies == "1")
         # With the code from the server's console, the stranger may set it up after all.
         code = (instance / "setup_code").read_text().strip()
         status, _headers, page = stranger.post_form(
@@ -176,9 +180,9 @@ def _wrong_sign_in(phone: Phone, username: str) -> int:
 
 
 def test_throttling_counts_each_phone_not_the_proxy(tmp_path: Path) -> None:
-    with serving(tmp_path, PROXY_COUNT="1") as (server, _instance):
+    with serving(tmp_path, PROXY_COUNT="1") as (server, instance):
         port = port_of(server)
-        set_up(port)
+        set_up(port, instance)
         guesser = via_proxy(port, STRANGER)
         for number in range(30):
             assert _wrong_sign_in(guesser, f"guess{number}") == 401
@@ -197,9 +201,9 @@ def test_throttling_counts_each_phone_not_the_proxy(tmp_path: Path) -> None:
 def test_a_client_that_bypasses_the_proxy_cannot_name_its_address(tmp_path: Path) -> None:
     """Only the trusted proxy (127.0.0.1) may say whom it forwards: a client reaching the
     port from another address is counted as itself, whatever address it claims."""
-    with serving(tmp_path, PROXY_COUNT="1") as (server, _instance):
+    with serving(tmp_path, PROXY_COUNT="1") as (server, instance):
         port = port_of(server)
-        set_up(port)
+        set_up(port, instance)
         for number in range(30):
             claimed = Phone(port, {"X-Forwarded-For": f"192.0.2.{number + 1}"}, "127.0.0.2")
             assert _wrong_sign_in(claimed, f"guess{number}") == 401
@@ -213,9 +217,9 @@ def test_a_client_that_bypasses_the_proxy_cannot_name_its_address(tmp_path: Path
 def test_forty_guesses_at_once_on_two_processes_try_at_most_ten(tmp_path: Path) -> None:
     """Each guess takes its place before its password is checked, in the database that both
     processes share: of forty sent together, no more than the limit are tried."""
-    with serving(tmp_path, processes=2, PROXY_COUNT="1") as (server, _instance):
+    with serving(tmp_path, processes=2, PROXY_COUNT="1") as (server, instance):
         port = port_of(server)
-        set_up(port)
+        set_up(port, instance)
         phones = [via_proxy(port, f"198.51.100.{number + 1}") for number in range(40)]
         forms = []
         for phone in phones:
@@ -245,9 +249,9 @@ def test_forty_guesses_at_once_on_two_processes_try_at_most_ten(tmp_path: Path) 
 def test_cookies_and_strict_transport_over_https_through_the_declared_proxy(
     tmp_path: Path, proxies: str, scheme: str, secure: bool
 ) -> None:
-    with serving(tmp_path, PROXY_COUNT=proxies) as (server, _instance):
+    with serving(tmp_path, PROXY_COUNT=proxies) as (server, instance):
         port = port_of(server)
-        set_up(port)
+        set_up(port, instance)
         phone = via_proxy(port, "198.51.100.4", scheme)
         status, headers, _page = phone.post_form(
             "/login", {"username": "ann", "password": PASSWORD}
@@ -370,7 +374,9 @@ def test_deployed_as_written_behind_caddy(tmp_path: Path, caddy_installed: None)
             status, headers, _page = ask("GET", "/")
             assert status == 302 and headers["Location"].endswith("/setup")
             status, headers, page = ask("GET", "/setup")
-            assert status == 200 and 'name="setup_code"' not in page  # on the machine itself
+            # Behind the proxy nobody counts as on the machine itself: the code, from the
+            # server's console (here its file).
+            assert status == 200 and 'name="setup_code"' in page
             assert headers["Strict-Transport-Security"] == "max-age=31536000"
             fields = {
                 **hidden_fields(page),
@@ -378,6 +384,7 @@ def test_deployed_as_written_behind_caddy(tmp_path: Path, caddy_installed: None)
                 "username": "ann",
                 "password": PASSWORD,
                 "confirm": PASSWORD,
+                "setup_code": (instance / "setup_code").read_text().strip(),
             }
             status, headers, page = ask("POST", "/setup", fields)
             assert status == 303, page[:2000]
@@ -406,3 +413,24 @@ def test_deployed_as_written_behind_caddy(tmp_path: Path, caddy_installed: None)
             assert status == 200 and headers["Cache-Control"] == "no-store"
             assert re.search(r"https://scores\.example\.org/t/[A-Za-z0-9_-]{43}", page)
             assert "/evil" not in page and ":666" not in page
+
+
+@pytest.mark.parametrize("name", ["localhost", "proxy.internal", ""])
+def test_a_trusted_proxy_that_is_not_an_address_stops_the_start(tmp_path: Path, name: str) -> None:
+    """waitress compares the proxy's address with each connection's as text: a name would
+    never match, and every stranger would then seem to be the proxy itself."""
+    environment = {
+        **os.environ,
+        "SCOREKEEPER_INSTANCE_PATH": str(tmp_path),
+        "SCOREKEEPER_PROXY_COUNT": "1",
+        "SCOREKEEPER_TRUSTED_PROXY": name or " ",
+    }
+    started = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", "serve", "--port", "1"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert started.returncode != 0
+    assert "SCOREKEEPER_TRUSTED_PROXY must be the IP address" in started.stderr

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from bench.serving import Server, served
+from scorekeeper.request_log import shown_path
 
 pytestmark = pytest.mark.slow
 
@@ -187,6 +188,19 @@ REQUEST_LINE = re.compile(
     r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \[(\d+)\] INFO scorekeeper\.requests: "
     r"(GET|POST) (\S+) (\d{3}) \d+\.\d ms"
 )
+
+
+@pytest.mark.parametrize(
+    ("path", "shown"),
+    [
+        ("/./t/SECRET", "/./t/***"),
+        ("/w//SECRET/card.png", "/w/***/card.png"),
+        ("/rules/twelve-step", "/rules/twelve-step"),
+        ("/games/1/board", "/games/1/board"),
+    ],
+)
+def test_a_token_is_masked_wherever_it_stands_in_the_path(path: str, shown: str) -> None:
+    assert shown_path(path) == shown
 
 
 def test_each_request_is_logged_with_link_tokens_and_query_values_masked(server: Server) -> None:

@@ -16,13 +16,13 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from scorekeeper import create_app
+from scorekeeper import create_app, scope
 from scorekeeper.access import Permission, declared
-from scorekeeper.accounts import passwords
+from scorekeeper.accounts import passwords, throttle
 from scorekeeper.extensions import db
 from scorekeeper.models import Household, User, UserSession
 
-from .conftest import FAST_PASSWORDS, PASSWORD, add_member, signed_in
+from .conftest import FAST_PASSWORDS, PASSWORD, add_member, family_id, signed_in
 from .helpers import start_game
 
 
@@ -222,3 +222,98 @@ def test_password_fields_speak_to_password_managers(app: Flask) -> None:
             assert re.search(r'autocomplete="(current|new)-password"', field), (address, field)
             assert "onpaste" not in field and "pattern=" not in field
     assert seen >= 5
+
+
+# --- from the security review ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("address", "sender"),
+    [
+        ("203.0.113.5", "203.0.113.5"),
+        ("::ffff:203.0.113.5", "203.0.113.5"),
+        ("2001:db8::1", "2001:db8::/64"),
+        ("2001:db8::29", "2001:db8::/64"),
+        ("2001:db8:0:1::29", "2001:db8:0:1::/64"),
+        ("not an address", "not an address"),
+    ],
+)
+def test_an_address_is_counted_as_the_sender_it_stands_for(address: str, sender: str) -> None:
+    assert throttle.where_from(address) == sender
+
+
+def test_guesses_from_one_ipv6_network_are_counted_together(app: Flask) -> None:
+    add_member(app, "ann")
+    client = app.test_client()
+    for number in range(30):
+        client.post(
+            "/login",
+            data={"username": f"guess{number}", "password": "x" * 9},
+            environ_base={"REMOTE_ADDR": f"2001:db8::{number + 1:x}"},
+        )
+    held = client.post(
+        "/login",
+        data={"username": "ann", "password": PASSWORD},
+        environ_base={"REMOTE_ADDR": "2001:db8::ff"},
+    )
+    assert held.status_code == 429
+
+
+@pytest.mark.parametrize("target", ["/%0D%0Ax", "/%0Ax", "/a%09b", "/%7F"])
+def test_a_next_with_a_control_character_goes_home(app: Flask, target: str) -> None:
+    add_member(app, "ann")
+    answer = app.test_client().post(
+        f"/login?next={target}", data={"username": "ann", "password": PASSWORD}
+    )
+    assert answer.status_code == 303 and answer.headers["Location"] == "/"
+
+
+def test_a_name_whose_key_outgrows_the_column_is_refused_at_its_field(app: Flask) -> None:
+    """Case folding lengthens "ß" to "ss": 60 of them fit as a name, not as its key."""
+    client = signed_in(app, "ann")
+    long_key = "ß" * 60
+    added = client.post(
+        "/members", data={"username": long_key, "role": "scorer", "password": PASSWORD}
+    )
+    assert added.status_code == 422 and "at most" in added.get_data(as_text=True)
+    form = {"rules": "twelve-step", "players-0": long_key, "players-1": "Ben"}
+    started = client.post("/games/new", data={**form, "first_dealer": "0", "start": "Start"})
+    assert started.status_code == 422 and "at most" in started.get_data(as_text=True)
+
+
+def test_pages_that_let_a_stranger_in_are_kept_by_no_cache(app: Flask) -> None:
+    from scorekeeper.accounts import links
+    from scorekeeper.models import Game, LinkKind
+
+    client = signed_in(app, "ann")
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    with app.test_request_context(), scope.household(family_id(app)):
+        game = db.session.get(Game, game_id)
+        _link, watch = links.make_link(LinkKind.WATCH, "ann", game=game)
+        _link, invite = links.make_link(LinkKind.INVITE, "ann", role=None)
+        db.session.remove()
+    stranger = app.test_client()
+    for address in (f"/w/{watch}", f"/invite/{invite}"):
+        answer = stranger.get(address)
+        assert answer.status_code == 200, address
+        assert answer.headers["Cache-Control"] == "no-store", address
+
+
+@pytest.mark.parametrize(
+    ("host", "asked"),
+    [
+        ("localhost:5000", False),
+        ("127.0.0.1:5000", False),
+        ("[::1]:8000", False),
+        ("192.168.1.20:8000", True),
+        ("cards.example.org", True),
+    ],
+)
+def test_only_a_visitor_asking_for_loopback_from_loopback_skips_the_setup_code(
+    fresh: Flask, host: str, asked: bool
+) -> None:
+    """A tunnel or a proxy that adds no forwarding header connects from loopback too, but it
+    passes on the name the stranger asked for."""
+    fresh.config["EXTRA_HOSTS"] = ["cards.example.org"]
+    page = fresh.test_client().get("/setup", headers={"Host": host}).get_data(as_text=True)
+    assert ('name="setup_code"' in page) == asked

@@ -31,7 +31,7 @@ from ..models import (
     move_access_version,
     utcnow,
 )
-from ..names import name_key, tidy_name
+from ..names import name_key, tidy_name, too_long
 from ..recent import Recent
 from . import passwords
 
@@ -65,7 +65,7 @@ def _tidy(text: str, field: str, empty: str) -> str:
     tidy = tidy_name(text)
     if not tidy:
         raise AccountError(empty, field)
-    if len(tidy) > USERNAME_LENGTH:
+    if too_long(tidy, USERNAME_LENGTH):
         raise AccountError(f"A name has at most {USERNAME_LENGTH} characters.", field)
     return tidy
 

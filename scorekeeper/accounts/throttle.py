@@ -12,6 +12,7 @@ guesses sent together would all be checked before the first one was counted.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 from dataclasses import dataclass
 from datetime import timedelta
@@ -49,8 +50,23 @@ class Place:
 def _keys(account_key: str, address: str | None) -> list[tuple[str, int]]:
     keys = [(f"account:{account_key}"[:300], PER_ACCOUNT)]
     if address:
-        keys.append((f"address:{address}"[:300], PER_ADDRESS))
+        keys.append((f"address:{where_from(address)}"[:300], PER_ADDRESS))
     return keys
+
+
+def where_from(address: str) -> str:
+    """The sender an address stands for: an IPv4 address itself (however spelled, mapped
+    into IPv6 too), an IPv6 address by its /64, the network one home or phone is given, so
+    that a client cannot try each guess from another address of its own."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
 
 
 def take_place(account_key: str, address: str | None) -> Place:

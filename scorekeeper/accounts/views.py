@@ -38,6 +38,8 @@ WRONG_SIGN_IN = "That username and password do not match an account."
 
 def _safe_next(target: str | None) -> str:
     """Where to go after signing in: a path on this server only."""
+    if target and any(ord(char) < 32 or ord(char) == 127 for char in target):
+        target = None  # a line break would split the Location header
     if target and target.startswith("/") and not target.startswith("//"):
         parts = urlsplit(target)
         if not parts.scheme and not parts.netloc and "\\" not in target:
@@ -318,9 +320,11 @@ def invite(token: str) -> ResponseReturnValue:
             flash(f"Welcome to {household.name}, {user.username}.", "success")
             return redirect(url_for("main.index"), code=303)
     status = UNPROCESSABLE if request.method == "POST" else 200
-    return render(
+    page = render(
         "accounts/invite.html", status=status, form=form, household=household, role=link.role
     )
+    page.headers["Cache-Control"] = "no-store"  # the household's name, for its invitee only
+    return page
 
 
 # --- table and watch links -------------------------------------------------------------------

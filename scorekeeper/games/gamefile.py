@@ -23,7 +23,7 @@ from scorekeeper.limits import (
     NAME_LENGTH,
     size_in_words,
 )
-from scorekeeper.names import name_key, tidy_name
+from scorekeeper.names import name_key, tidy_name, too_long
 from scorekeeper.rules import RuleSet, get_ruleset
 from scorekeeper.status import GameStatus
 
@@ -195,7 +195,7 @@ def _read_names(players: Any, problems: list[str]) -> list[str]:
         if not name:
             problems.append("A player's name is empty.")
             good = False
-        elif len(name) > NAME_LENGTH:
+        elif too_long(name):
             problems.append(f"The name {name[:20]!r}… is too long (at most {NAME_LENGTH} letters).")
             good = False
     if len(names) > MAX_PLAYERS:

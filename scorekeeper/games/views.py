@@ -40,6 +40,7 @@ from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.limits import NAME_LENGTH
 from scorekeeper.models import Game, Player
+from scorekeeper.names import tidy_name, too_long
 from scorekeeper.rules import CardError, RuleSet, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, not_modified, page_etag, render, validated
@@ -172,7 +173,7 @@ def _start(
     if rules is None:
         problems.setdefault("rules", []).append("Choose the rules you play.")
     for seat, name in enumerate(names):
-        if len(name) > NAME_LENGTH:
+        if too_long(tidy_name(name)):
             problems.setdefault(f"players-{seat}", []).append(
                 f"A name has at most {NAME_LENGTH} letters."
             )

@@ -46,7 +46,7 @@ from .. import house_rules, local_time, scope
 from ..extensions import db
 from ..limits import NAME_LENGTH
 from ..models import NO_PASSWORD, Household, HouseRules, Player, PlayerMerge, Role, User, utcnow
-from ..names import name_key, tidy_name
+from ..names import name_key, tidy_name, too_long
 from ..players import services as players
 from ..rules import get_ruleset
 from . import backup
@@ -237,7 +237,7 @@ def _members(items: list[dict[str, Any]], applied: Applied) -> None:
     for item in items:
         username, role = item.get("username"), item.get("role")
         tidy = tidy_name(username) if isinstance(username, str) else ""
-        if not tidy or len(tidy) > NAME_LENGTH or role not in set(Role):
+        if not tidy or too_long(tidy) or not (isinstance(role, str) and role in set(Role)):
             applied.problems.append(f"Member {str(username)[:80]!r} has no username or no role.")
             continue
         with scope.unscoped():
@@ -278,7 +278,7 @@ def _players(items: list[str], applied: Applied) -> None:
     known = set(db.session.scalars(select(Player.name_key)))
     for name in items:
         tidy = tidy_name(name)
-        if not tidy or len(tidy) > NAME_LENGTH:
+        if not tidy or too_long(tidy):
             applied.problems.append(f"The player name {name[:80]!r} is empty or too long.")
             continue
         key = name_key(tidy)

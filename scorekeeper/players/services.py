@@ -19,7 +19,7 @@ from ..games import scoreboard
 from ..history.queries import rate
 from ..limits import NAME_LENGTH
 from ..models import Game, Player, PlayerMerge, PlayerStat, Seat
-from ..names import name_key, tidy_name
+from ..names import name_key, tidy_name, too_long
 
 
 class PlayerError(ValueError):
@@ -196,7 +196,7 @@ def rename(player: Player, new_name: str) -> Player:
     name = tidy_name(new_name)
     if not name:
         raise PlayerError("Type a name.")
-    if len(name) > NAME_LENGTH:
+    if too_long(name):
         raise PlayerError(f"A name can be at most {NAME_LENGTH} characters long.")
     key = name_key(name)
     other = db.session.scalar(select(Player).where(Player.name_key == key, Player.id != player.id))

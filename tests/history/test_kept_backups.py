@@ -450,3 +450,24 @@ def test_the_household_backup_downloads_as_of_now(app: Flask, client: FlaskClien
     page = client.get(upload.headers["Location"]).get_data(as_text=True)
     assert "3 games were here already" in page
     assert "0 members restored, 4 were here already." in page
+
+
+@pytest.mark.parametrize("role", [["owner"], {"owner": True}, 7, None, "admin"])
+def test_a_crafted_role_leaves_that_member_out_and_restores_the_rest(app: Flask, role: Any) -> None:
+    home = family_id(app)
+    with app.app_context(), scope.household(home):
+        line = {
+            "format": "scorekeeper-household",
+            "version": 1,
+            "household": {"name": "Family"},
+            "members": [
+                {"username": "mallory", "role": role},
+                {"username": "ann", "role": "viewer"},
+            ],
+            "players": ["Zed"],
+        }
+        applied = household_file.apply(line)
+        assert any("mallory" in problem for problem in applied.problems)
+        assert sorted(db.session.scalars(select(User.username))) == ["ann"]
+        assert db.session.scalars(select(Player.name)).all() == ["Zed"]
+        db.session.remove()
