@@ -10,6 +10,8 @@ from flask import Flask, Request, Response, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 
+from .access import visitor
+
 # An unchanged session cookie is signed and sent again at most this often: its expiry (30
 # days, PERMANENT_SESSION_LIFETIME) then runs from at most this long before the last visit.
 COOKIE_RENEWED_AFTER = timedelta(hours=1)
@@ -70,8 +72,6 @@ def init_app(app: Flask) -> None:
 def _private() -> bool:
     """Whether this request's answer may carry a household's data or an account's: it was
     made by a member signed in or a phone let in by a link."""
-    from .access import visitor
-
     who = visitor()
     return who.user is not None or who.link is not None
 

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from .. import local_time, scope
 from ..access import Permission, from_this_machine, requires, visitor
 from ..extensions import db
-from ..models import Game, Link, LinkKind, Role, User, utcnow
+from ..models import Game, Household, Link, LinkKind, Role, User, utcnow
 from ..names import name_key
 from ..web import UNPROCESSABLE, render
 from . import bp, links, passwords, services, throttle
@@ -294,8 +294,6 @@ def invite(token: str) -> ResponseReturnValue:
     if link is None:
         abort(404)
     form = AcceptInviteForm()
-    from ..models import Household
-
     with scope.unscoped():
         household = db.session.get(Household, link.household_id)
     assert household is not None

@@ -48,7 +48,7 @@ from ..limits import NAME_LENGTH
 from ..models import NO_PASSWORD, Household, HouseRules, Player, PlayerMerge, Role, User, utcnow
 from ..names import name_key, tidy_name
 from ..players import services as players
-from ..rules import get_ruleset
+from ..rules import PRESETS, RuleSetError, get_ruleset
 from . import backup
 
 FORMAT = "scorekeeper-household"
@@ -188,8 +188,6 @@ def _counted(made: int, held: int, one: str, many: str) -> str:
 
 
 def _rules(items: list[dict[str, Any]], applied: Applied) -> None:
-    from ..rules import RuleSetError
-
     made = held = 0
     for item in items:
         name = item.get("name")
@@ -223,8 +221,6 @@ def _rules(items: list[dict[str, Any]], applied: Applied) -> None:
 
 
 def _presets() -> tuple[str, ...]:
-    from ..rules import PRESETS
-
     return tuple(PRESETS)
 
 

@@ -47,10 +47,12 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from .. import scope
+from ..extensions import db
 from ..models import (
     Game,
     GameStat,
     Hand,
+    Household,
     Player,
     PlayerStat,
     Seat,
@@ -646,8 +648,6 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
     INSERT ... SELECT of the contracts each), then every player's row at once
     (``_player_rows``)."""
     if connection is None:
-        from ..extensions import db
-
         db.session.flush()
         connection = db.session.connection()
     for table in (player_stats, seat_contracts, seat_stats, game_stats):
@@ -704,7 +704,5 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
 
 def rebuild_all(connection: Connection) -> None:
     """Every household's statistics (the migration that made the tables fills them so)."""
-    from ..models import Household
-
     for household_id in connection.execute(select(Household.__table__.c.id)).scalars():
         rebuild(household_id, connection)
