@@ -13,6 +13,7 @@ What each role and link may do is ``shared/spec/access.md``'s table, written out
 from __future__ import annotations
 
 import enum
+import hmac
 import ipaddress
 import socket
 from collections.abc import Callable
@@ -22,20 +23,24 @@ from functools import cache
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, current_app, g, redirect, request, url_for
+from flask import Flask, Response, abort, current_app, g, redirect, request, session, url_for
 from flask_login import current_user
+from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
 
 from . import scope
 from .db import READ_ONLY_METHODS
 from .extensions import db
-from .models import Link, LinkKind, Role, User, utcnow
+from .inputs import whole_number
+from .models import Link, LinkKind, Role, User, access_version_now, utcnow
 from .web import is_htmx, render
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # A table link still works this long after its game ended, to fix a last round.
 TABLE_LINK_GRACE = timedelta(days=1)
+# Where a browser let in by a link keeps it: the link's id and its token's hash.
+LINK_SESSION_KEY = "link"
 
 
 class Permission(enum.StrEnum):
@@ -265,10 +270,23 @@ def good_until(when: datetime | None) -> None:
         g.good_until = when
 
 
-def _session_link() -> Link | None:
-    from .accounts.links import link_in_session
-
-    return link_in_session()
+def link_in_session() -> Link | None:
+    """The live link this browser was let in by (``accounts.links.open_in_session``), or None."""
+    held = session.get(LINK_SESSION_KEY)
+    if not isinstance(held, list) or len(held) != 2:
+        return None
+    if not isinstance(held[0], int):
+        return None
+    # Read before the link: what the gate decides rests on rows no older than this version
+    # (the fast lane's passes name it: games.fast_lane).
+    g.access_version = db.session.scalar(select(access_version_now()))
+    link = db.session.get(Link, held[0])
+    if link is None or not hmac.compare_digest(str(held[1]), link.token_hash):
+        return None
+    if not link_is_live(link):
+        return None
+    good_until(link_lasts_until(link))
+    return link
 
 
 def _find_visitor() -> Visitor:
@@ -276,7 +294,7 @@ def _find_visitor() -> Visitor:
         user = current_user._get_current_object() if current_user.is_authenticated else None
         if user is not None:
             return Visitor(user=user.account)
-        link = _session_link()
+        link = link_in_session()
         if link is not None:
             return Visitor(link=LetIn.of(link))
     return Visitor()
@@ -401,8 +419,6 @@ def _game_named() -> int | None:
     """The game this request is about, from its address or its ``game`` argument."""
     game_id = (request.view_args or {}).get("game_id")
     if game_id is None and request.args.get("game"):
-        from .inputs import whole_number
-
         game_id = whole_number(request.args.get("game"))
         if game_id is None:
             return None
@@ -486,8 +502,6 @@ def accounts_exist(app: Flask) -> bool:
     """Whether anyone has an account yet (until then every page leads to setup)."""
     if app.extensions.get("scorekeeper_accounts_exist"):
         return True
-    from sqlalchemy import select
-
     with scope.unscoped():
         found = db.session.scalar(select(User.id).limit(1)) is not None
     if found:

@@ -15,6 +15,8 @@ from flask import Flask
 
 from . import limits
 from .db import engine_options
+from .extensions import db
+from .models import AccessVersion
 
 SECRET_KEY_FILE = "secret_key"
 HOST_ONLY_SESSION_COOKIE = "__Host-session"
@@ -196,9 +198,6 @@ def instance_secret_key(instance: Path) -> str:
 def upgrade_database(app: Flask) -> None:
     """Apply every migration the database lacks: a new file gets the whole schema."""
     from sqlalchemy.exc import IntegrityError
-
-    from .extensions import db
-    from .models import AccessVersion
 
     with app.app_context():
         flask_migrate.upgrade(directory=app.extensions["migrate"].directory)

@@ -25,6 +25,7 @@ from sqlalchemy import select
 
 from . import scope
 from .extensions import db
+from .models import Household
 
 FALLBACK = "UTC"
 # Where Debian and most Linux machines name their zone, and where /etc/localtime points.
@@ -113,8 +114,6 @@ def zone_name() -> str:
         return server_zone_name()
     name = g.setdefault("time_zones", {}).get(household)
     if name is None:
-        from .models import Household
-
         with scope.unscoped():
             chosen = db.session.scalar(select(Household.time_zone).where(Household.id == household))
         name = chosen_zone(household, chosen)

@@ -10,6 +10,7 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import selectinload
 
 from .access import Permission, declared, requires, visitor
+from .assets import HTMX_FILE
 from .extensions import db
 from .models import Game
 from .status import GameStatus
@@ -108,8 +109,6 @@ def service_worker() -> Response:
 @bp.app_context_processor
 def service_worker_address() -> dict[str, object]:
     """The worker's address, with the shell it keeps (versioned static addresses included)."""
-    from .assets import HTMX_FILE
-
     # The same for every page a process draws under one root: worked out once per root
     # (six addresses built on every page were a tenth of a scoreboard's time).
     known: dict[str, str] = current_app.extensions.setdefault("service_worker_urls", {})

@@ -23,11 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from flask import g, has_request_context
-from sqlalchemy import Select, bindparam, event, select
+from sqlalchemy import Select, Table, bindparam, event, select
 from sqlalchemy.orm import ORMExecuteState, Session, with_loader_criteria
+
+from .names import name_key
 
 
 class _Unscoped:
@@ -44,6 +47,17 @@ DEFAULT_HOUSEHOLD_NAME = "Family"
 _override: ContextVar[Any] = ContextVar("scorekeeper_household", default=_NOT_SET)
 _actor: ContextVar[str | None] = ContextVar("scorekeeper_actor", default=None)
 _bin: ContextVar[bool] = ContextVar("scorekeeper_bin", default=False)
+
+
+class _Scoped:
+    """What ``models`` hands ``install``: the scope sits below the models and names none."""
+
+    household_owned: type = object
+    binnable: type = object
+    households: Table | None = None
+
+
+_scoped = _Scoped()
 
 
 class NoHouseholdError(RuntimeError):
@@ -127,11 +141,9 @@ def core_read(
     work per statement is most of the cost. The hook below does not see Core statements, so
     their household and bin conditions are added here, beside it. ``build`` makes the
     statement without them; it is built once per ``key`` and kind of scope, then reused."""
-    from .models import Binnable, HouseholdOwned
-
     household = current()
-    scoped = household is not UNSCOPED and issubclass(model, HouseholdOwned)
-    hide_bin = not _bin.get() and issubclass(model, Binnable)
+    scoped = household is not UNSCOPED and issubclass(model, _scoped.household_owned)
+    hide_bin = not _bin.get() and issubclass(model, _scoped.binnable)
     statement = _core_reads.get((key, scoped, hide_bin))
     if statement is None:
         statement = build()
@@ -156,13 +168,11 @@ def household_for_insert() -> int:
 def sole_household(session: Session) -> int:
     """The database's one household, made (as ``Family``) where there is none; the command
     line's default. More than one is an error: the command must name one."""
-    from .models import Household, utcnow
-    from .names import name_key
-
     # Core statements on the session's connection: this runs inside a flush, where the
     # session itself cannot be asked to load or add anything.
     connection = session.connection()
-    table = Household.__table__
+    table = _scoped.households
+    assert table is not None, "models installs the scope"
     ids = connection.execute(select(table.c.id).limit(2)).scalars().all()
     if len(ids) > 1:
         raise NoHouseholdError("this database holds several households: name one")
@@ -172,15 +182,20 @@ def sole_household(session: Session) -> int:
         table.insert().values(
             name=DEFAULT_HOUSEHOLD_NAME,
             name_key=name_key(DEFAULT_HOUSEHOLD_NAME),
-            created_at=utcnow(),
+            created_at=datetime.now(UTC),
         )
     )
     return int(made.inserted_primary_key[0])
 
 
-def install() -> None:
-    """Attach the filter and the filling-in to every session (done once, at import)."""
-    from .models import Binnable, HouseholdOwned
+def install(household_owned: type, binnable: type, households: Table) -> None:
+    """Attach the filter and the filling-in to every session (done once, by ``models`` at its
+    import): rows of ``household_owned`` are kept to the household in scope, rows of
+    ``binnable`` in the bin are hidden, and ``households`` is the table ``sole_household``
+    reads and fills."""
+    _scoped.household_owned = household_owned
+    _scoped.binnable = binnable
+    _scoped.households = households
 
     @event.listens_for(Session, "do_orm_execute")
     def _scope_statement(state: ORMExecuteState) -> None:
@@ -194,7 +209,7 @@ def install() -> None:
             # Deleted games and house rules wait in the bin, out of every page and count.
             state.statement = state.statement.options(
                 with_loader_criteria(
-                    Binnable, lambda cls: cls.deleted_at.is_(None), include_aliases=True
+                    binnable, lambda cls: cls.deleted_at.is_(None), include_aliases=True
                 )
             )
         scope = current()
@@ -202,7 +217,7 @@ def install() -> None:
             return
         state.statement = state.statement.options(
             with_loader_criteria(
-                HouseholdOwned,
+                household_owned,
                 lambda cls: cls.household_id == scope,
                 include_aliases=True,
             )
@@ -210,7 +225,7 @@ def install() -> None:
 
     @event.listens_for(Session, "before_flush")
     def _fill_households(session: Session, _context: Any, _instances: Any) -> None:
-        fresh = [row for row in session.new if isinstance(row, HouseholdOwned)]
+        fresh = [row for row in session.new if isinstance(row, household_owned)]
         missing = [row for row in fresh if getattr(row, "household_id", None) is None]
         scope = current()
         if isinstance(scope, int) and any(

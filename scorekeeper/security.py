@@ -10,6 +10,8 @@ from flask import Flask, Request, Response, current_app, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 
+from .access import LINK_SESSION_KEY, visitor
+
 # An unchanged session cookie is signed and sent again at most this often: its expiry (30
 # days, PERMANENT_SESSION_LIFETIME) then runs from at most this long before the last visit.
 COOKIE_RENEWED_AFTER = timedelta(hours=1)
@@ -71,8 +73,6 @@ def _private() -> bool:
     """Whether this request's answer may carry a household's data or an account's: it was
     made by a member signed in or a phone let in by a link, or it let one in (a link opened,
     an invitation taken)."""
-    from .access import visitor
-
     who = visitor()
     return (
         who.user is not None
@@ -81,9 +81,8 @@ def _private() -> bool:
     )
 
 
-# What a session holds once it lets someone in: Flask-Login's account, or a link
-# (accounts/links.SESSION_KEY).
-LETTING_IN_KEYS = ("_user_id", "link")
+# What a session holds once it lets someone in: Flask-Login's account, or a link.
+LETTING_IN_KEYS = ("_user_id", LINK_SESSION_KEY)
 
 
 class SignedAt(SecureCookieSession):

@@ -16,6 +16,8 @@ import click
 from flask import Flask
 from flask.cli import with_appcontext
 
+from . import request_log
+from .extensions import db
 from .limits import RESTORE_BYTES
 
 DEFAULT_HOST = "127.0.0.1"
@@ -124,8 +126,6 @@ def run(
 def _serve(app: Any, settings: dict[str, Any]) -> None:
     from waitress.server import BaseWSGIServer, create_server
 
-    from . import request_log
-
     _configure_logging(app)
     server = create_server(request_log.logged(app), **settings)
     channel = _keep_alive_channel()
@@ -141,8 +141,6 @@ def _serve(app: Any, settings: dict[str, Any]) -> None:
 def _configure_logging(app: Any) -> None:
     """Logs to standard error at ``SCOREKEEPER_LOG_LEVEL`` (request_log.py), and the app's own
     log through them only, not through Flask's handler as well."""
-    from . import request_log
-
     request_log.configure(request_log.level(getattr(app, "config", None)))
     if isinstance(app, Flask):
         from flask.logging import default_handler
@@ -274,8 +272,6 @@ def _child(app: Any, settings: dict[str, Any], parent: int, stop_signals: set[in
 def _fresh_connections(app: Any) -> None:
     """A forked child must not share its parent's database connections."""
     if isinstance(app, Flask):
-        from .extensions import db
-
         with app.app_context():
             db.engine.dispose(close=False)
 

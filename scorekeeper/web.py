@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from flask import Response, make_response, render_template, request, session
+from flask import Response, g, make_response, render_template, request, session
 
 UNPROCESSABLE = 422
 
@@ -47,11 +47,11 @@ def render(page: str, fragment: str | None = None, status: int = 200, **context:
 def person_tag() -> str:
     """Who the layout around a page is drawn for: the account or link, and the session's CSRF
     secret (a page kept from before a sign-out holds a token that no longer works)."""
-    from .access import visitor
-
-    who = visitor()
-    user = who.user
-    link = who.link
+    # Who was let in, as the gate (``access.check_request``) left it for this request: web
+    # sits below access and reads the answer rather than asking.
+    who = g.get("visitor")
+    user = who.user if who is not None else None
+    link = who.link if who is not None else None
     parts = (
         f"u{user.id}.{user.username}.{user.role}" if user is not None else "",
         f"l{link.id}" if link is not None else "",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -39,5 +40,155 @@ def test_tool_is_clean(command: list[str]) -> None:
         pytest.skip("the rules engine is not there yet")
     result = subprocess.run(
         [tool(command[0]), *command[1:]], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# --- the shape of the imports ------------------------------------------------------------------
+#
+# Layers point down (features over the models and shared web pieces, those over the rules
+# engine: the contracts in pyproject.toml, checked by import-linter), and no module reaches its
+# own importers in a circle, not even through an import tucked inside a function, which is where
+# a circle hides. The tests below read every module with ``ast`` (import-linter does not see
+# inside functions the same way, nor say why an import is there).
+
+PACKAGE = ROOT / "scorekeeper"
+
+# The only imports of our own modules allowed inside a function, each with its reason.
+IMPORTS_IN_FUNCTIONS = {
+    # The factory loads the features when an app is made, not when the package is imported (the
+    # rules engine, the migrations and the benchmarks import ``scorekeeper`` without an app).
+    ("scorekeeper", "create_app"),
+}
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "migrations" in path.relative_to(PACKAGE).parts:
+            continue  # Alembic loads them by file, with the app already made
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        found[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    return found
+
+
+def _imported(
+    known: set[str], module: str, is_package: bool, node: ast.Import | ast.ImportFrom
+) -> list[str]:
+    """Our modules ``node`` imports (``from x import y`` names module x.y where it is one)."""
+    names: list[str] = []
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            parts = module.split(".")[: None if is_package else -1]
+            parts = parts[: len(parts) - node.level + 1]
+            base = ".".join([*parts, *([node.module] if node.module else [])])
+        names = [f"{base}.{alias.name}" for alias in node.names] if base else []
+        names = [name if name in known else base for name in names]
+    found = []
+    for name in names:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        if name.startswith("scorekeeper") and name != module:
+            found.append(name)
+    return found
+
+
+class _Imports(ast.NodeVisitor):
+    def __init__(self, known: set[str], module: str, is_package: bool) -> None:
+        self.known, self.module, self.is_package = known, module, is_package
+        self.functions: list[str] = []
+        self.edges: set[str] = set()
+        self.in_functions: list[tuple[str, int, str]] = []
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.functions.append(node.name)
+        self.generic_visit(node)
+        self.functions.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Import(self, node: ast.Import | ast.ImportFrom) -> None:
+        for target in _imported(self.known, self.module, self.is_package, node):
+            self.edges.add(target)
+            if self.functions:
+                self.in_functions.append((self.functions[0], node.lineno, target))
+
+    visit_ImportFrom = visit_Import
+
+
+def _read_imports() -> dict[str, _Imports]:
+    read = {}
+    modules = _modules()
+    for module, (path, is_package) in modules.items():
+        visitor = _Imports(set(modules), module, is_package)
+        visitor.visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        read[module] = visitor
+    return read
+
+
+def test_no_import_of_our_own_modules_inside_a_function() -> None:
+    found = [
+        f"{module}:{line} ({function}) imports {target}"
+        for module, imports in _read_imports().items()
+        for function, line, target in imports.in_functions
+        if (module, function) not in IMPORTS_IN_FUNCTIONS
+    ]
+    assert not found, "move these to the top of their modules, or the code where it belongs:\n" + (
+        "\n".join(found)
+    )
+
+
+def test_no_import_circles() -> None:
+    """No circle among our modules, imports inside functions counted. A blueprint package and
+    the modules it loads to attach their routes and commands (``package/__init__.py`` importing
+    ``package/views.py``, which imports ``bp`` back) are Flask's pattern, not a circle."""
+    read = _read_imports()
+    graph = {module: set(imports.edges) for module, imports in read.items()}
+    for module, targets in graph.items():
+        parent = module.rpartition(".")[0]
+        if parent in targets and module in graph.get(parent, set()):
+            targets.discard(parent)
+    circles = []
+    # Tarjan's strongly connected components: any of more than one module is a circle.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph.get(module, ())):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == module:
+                    break
+            if len(component) > 1:
+                circles.append(" <-> ".join(sorted(component)))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    assert not circles, "import circles:\n" + "\n".join(circles)
+
+
+def test_import_contracts_are_kept() -> None:
+    """The layers and the features' independence written in pyproject.toml ([tool.importlinter])."""
+    result = subprocess.run(
+        [tool("lint-imports")], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
     assert result.returncode == 0, result.stdout + result.stderr

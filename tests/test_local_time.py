@@ -78,7 +78,7 @@ def test_the_board_dates_an_evening_game_on_its_evening(client: FlaskClient, eve
 def test_the_result_card_and_the_preview_date_the_evening(
     client: FlaskClient, evening: int
 ) -> None:
-    from scorekeeper.games.views import result_card
+    from scorekeeper.games.card import result_card
 
     head = client.get(f"/games/{evening}").get_data(as_text=True).split("</head>")[0]
     assert f"· {EVENING} · 12 rounds played" in head and NEXT_DAY not in head

@@ -1,11 +1,11 @@
-"""``household add``, ``users add|password|list``, ``link add``, and the ``--household``
-option every command that works on a household's data takes (``shared/spec/access.md``)."""
+"""``household add``, ``users add|password|list``, ``link add`` (``shared/spec/access.md``); the
+``--household`` option every command that works on a household's data takes is
+``scorekeeper.households``."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
@@ -14,7 +14,8 @@ from flask.cli import AppGroup
 
 from .. import scope
 from ..extensions import db
-from ..models import Game, Household, LinkKind, Role
+from ..households import find_household, household_option
+from ..models import Game, LinkKind, Role
 from . import bp, links, services
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -22,48 +23,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 household_group = AppGroup("household", help="Households: the families this server keeps.")
 users_group = AppGroup("users", help="Accounts: who may sign in, in which household, as what.")
 link_group = AppGroup("link", help="Table and watch links to one game.")
-
-
-def household_option(view: F) -> F:
-    """``--household NAME``: which household; optional where the server holds at most one."""
-    return click.option(
-        "--household",
-        "household_name",
-        metavar="NAME",
-        default=None,
-        help="The household (may be left out where the server holds only one).",
-    )(view)
-
-
-def find_household(name: str | None) -> Household:
-    """The household named ``name``, or the server's only one (made, as ``Family``, where there
-    is none); exits with a message where that is not clear."""
-    if name is not None:
-        found = services.household_named(name)
-        if found is None:
-            known = ", ".join(h.name for h in services.households()) or "none yet"
-            raise click.ClickException(f"There is no household {name!r} (there are: {known}).")
-        return found
-    with scope.unscoped():
-        try:
-            household_id = scope.sole_household(db.session)
-        except scope.NoHouseholdError:
-            raise click.ClickException(
-                "This server holds several households: say which with --household NAME."
-            ) from None
-        db.session.commit()
-        found = db.session.get(Household, household_id)
-    assert found is not None
-    return found
-
-
-@contextmanager
-def in_household(name: str | None) -> Iterator[Household]:
-    """Run the block scoped to the household (see ``find_household``); changes it logs are
-    made by "command line"."""
-    household = find_household(name)
-    with scope.household(household.id), scope.acting_as("command line"):
-        yield household
 
 
 def _read_password(prompt: str) -> str:

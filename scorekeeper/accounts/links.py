@@ -16,17 +16,16 @@ import secrets
 from datetime import timedelta
 
 import segno
-from flask import current_app, g, request, session, url_for
+from flask import current_app, request, session, url_for
 from markupsafe import Markup
 from sqlalchemy import select, update
 
 from .. import scope
-from ..access import good_until, link_is_live, link_lasts_until
+from ..access import LINK_SESSION_KEY, link_is_live
 from ..extensions import db
-from ..models import Game, Link, LinkKind, Role, access_version_now, utcnow
+from ..models import Game, Link, LinkKind, Role, utcnow
 
 INVITE_LIFETIME = timedelta(days=7)
-SESSION_KEY = "link"
 # Tokens are url-safe base64 of 32 bytes: nothing longer or of other letters is looked up.
 TOKEN_LENGTH = 43
 TOKEN_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -129,26 +128,8 @@ def qr_svg(url: str) -> Markup:
 def open_in_session(link: Link) -> None:
     """This browser is now let in by ``link`` (until the link stops working)."""
     session.pop("_user_id", None)
-    session[SESSION_KEY] = [link.id, link.token_hash]
+    session[LINK_SESSION_KEY] = [link.id, link.token_hash]
     session.permanent = True
-
-
-def link_in_session() -> Link | None:
-    held = session.get(SESSION_KEY)
-    if not isinstance(held, list) or len(held) != 2:
-        return None
-    if not isinstance(held[0], int):
-        return None
-    # Read before the link: what the gate decides rests on rows no older than this version
-    # (the fast lane's passes name it: games.fast_lane).
-    g.access_version = db.session.scalar(select(access_version_now()))
-    link = db.session.get(Link, held[0])
-    if link is None or not hmac.compare_digest(str(held[1]), link.token_hash):
-        return None
-    if not link_is_live(link):
-        return None
-    good_until(link_lasts_until(link))
-    return link
 
 
 def links_of_game(game: Game) -> list[Link]:

@@ -20,6 +20,8 @@ from sqlalchemy.orm import ORMExecuteState, Session
 from .. import local_time, scope
 from ..access import Account, good_until
 from ..extensions import db, login_manager
+from ..games import fast_lane
+from ..households import household_named
 from ..models import (
     USERNAME_LENGTH,
     Household,
@@ -33,6 +35,7 @@ from ..models import (
 )
 from ..names import name_key, tidy_name, too_long
 from ..recent import Recent
+from ..versions import bump_games
 from . import passwords
 
 SESSION_LIFETIME = timedelta(days=30)
@@ -53,11 +56,6 @@ def _digest(token: str) -> str:
 
 
 # --- households ------------------------------------------------------------------------------
-
-
-def household_named(name: str) -> Household | None:
-    with scope.unscoped():
-        return db.session.scalar(select(Household).where(Household.name_key == name_key(name)))
 
 
 def _tidy(text: str, field: str, empty: str) -> str:
@@ -92,8 +90,6 @@ def set_time_zone(household: Household, name: str) -> None:
     and a phone's copy show its dates), and so do its history pages and rounds CSV.
 
     Raises AccountError (field ``time_zone``) for a name that is not a zone known here."""
-    from ..games import scoreboard
-
     chosen = (name or "").strip()
     if chosen and not local_time.is_zone(chosen):
         raise AccountError(
@@ -101,14 +97,9 @@ def set_time_zone(household: Household, name: str) -> None:
         )
     household.time_zone = chosen or None
     with scope.household(household.id), scope.with_bin():
-        scoreboard.bump_games(true(), counts=False)
+        bump_games(true(), counts=False)
         db.session.commit()
     local_time.forget_zone()
-
-
-def households() -> list[Household]:
-    with scope.unscoped():
-        return list(db.session.scalars(select(Household).order_by(Household.name_key)))
 
 
 def memberless_household() -> Household | None:
@@ -321,8 +312,6 @@ def _forget_checked_sessions() -> None:
         checked = current_app.extensions.get("checked_sessions")
         if checked is not None:
             checked.forget()
-        from ..games import fast_lane
-
         fast_lane.forget_passes()
 
 

@@ -15,7 +15,9 @@ from sqlalchemy import func, select
 from .. import local_time, scope
 from ..access import Permission, from_this_machine, requires, visitor
 from ..extensions import db
-from ..models import Game, Link, LinkKind, Role, User, utcnow
+from ..games.card import result_card
+from ..households import households as all_households
+from ..models import Game, Household, Link, LinkKind, Role, User, utcnow
 from ..names import name_key
 from ..web import UNPROCESSABLE, render
 from . import bp, links, passwords, services, throttle
@@ -296,8 +298,6 @@ def invite(token: str) -> ResponseReturnValue:
     if link is None:
         abort(404)
     form = AcceptInviteForm()
-    from ..models import Household
-
     with scope.unscoped():
         household = db.session.get(Household, link.household_id)
     assert household is not None
@@ -405,8 +405,6 @@ def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
         return redirect(board, code=303)
     # A watch link is what a family pastes into a chat: its own page carries the preview (the
     # chat's robot has no session), and a browser goes on to the live board at once.
-    from ..games.views import result_card
-
     with scope.household(link.household_id):
         result, _png = result_card(link.game_id)
     return render(
@@ -422,8 +420,6 @@ def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
 @requires(Permission.PUBLIC)
 def watch_card(token: str) -> ResponseReturnValue:
     """The result card of a watch link's game, for the chat that shows the link."""
-    from ..games.views import result_card
-
     link = links.find(token, LinkKind.WATCH)
     if link is None or link.game_id is None:
         abort(404)
@@ -500,6 +496,4 @@ def households() -> ResponseReturnValue:
             flash(f"{household.name} is ready; its owner can sign in.", "success")
             return redirect(url_for("accounts.households"), code=303)
     status = UNPROCESSABLE if request.method == "POST" else 200
-    return render(
-        "accounts/households.html", status=status, form=form, households=services.households()
-    )
+    return render("accounts/households.html", status=status, form=form, households=all_households())

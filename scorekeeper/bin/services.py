@@ -17,9 +17,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from .. import house_rules, scope
 from ..extensions import db
-from ..games import scoreboard
 from ..history import restores
 from ..models import Game, HouseRules, utcnow
+from ..versions import bump
 
 KEPT_FOR = timedelta(days=30)
 PURGE_EVERY = timedelta(days=1)
@@ -43,7 +43,7 @@ class Binned:
 def bin_game(game: Game) -> None:
     game.deleted_at = utcnow()
     game.deleted_by = scope.actor() or None
-    scoreboard.bump(game)
+    bump(game)
     db.session.commit()
 
 
@@ -97,7 +97,7 @@ def restore_game(game_id: int) -> Game:
             raise LookupError(game_id)
         game.deleted_at = None
         game.deleted_by = None
-        scoreboard.bump(game)
+        bump(game)
         db.session.commit()
     return game
 

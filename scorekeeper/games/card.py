@@ -11,9 +11,15 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
+from flask import abort, current_app
 from PIL import Image, ImageDraw, ImageFont
+from sqlalchemy import select
 
 from .. import local_time
+from ..extensions import db
+from ..models import Game
+from . import services
+from .scoreboard import Stamp
 from .tally import Tally, names_in_words
 
 WIDTH, HEIGHT = 1200, 630
@@ -145,3 +151,35 @@ class ResultCards:
             self.kept.move_to_end(key)
             while len(self.kept) > self.size:
                 self.kept.popitem(last=False)
+
+
+def _cards() -> ResultCards:
+    return current_app.extensions.setdefault("result_cards", ResultCards())
+
+
+def result_card(
+    game_id: int, *, with_png: bool = False, stamp: Stamp | None = None
+) -> tuple[Result, bytes | None]:
+    """The game's result in words (and its card's PNG when asked), kept per game version and
+    creation time (a game's id alone may have named another game: see ``ResultCards``). The
+    scoreboard has read the game's stamp already (``stamp``): no query while it is kept."""
+    if stamp is not None:
+        key = (game_id, stamp.version, stamp.created)
+    else:
+        found = db.session.execute(
+            select(Game.version, Game.created_at).where(Game.id == game_id)
+        ).one_or_none()
+        if found is None:
+            abort(404)
+        key = (game_id, *found)
+    kept = _cards().get(key)
+    if kept is not None and (kept[1] is not None or not with_png):
+        return kept
+    game = db.session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    result = result_of(services.tally_of(game), game.rules_name, game.started)
+    png = draw_card(result) if with_png else None
+    # Filed under the version of the rows just read, as the drawn boards are.
+    _cards().put((game_id, game.version, game.created_at), result, png)
+    return result, png

@@ -11,7 +11,7 @@ import click
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
-from ..accounts.cli import household_option, in_household
+from ..households import household_option, in_household
 from . import bp
 from .gamefile import load_document
 from .services import AlreadyStored, GameFileError, export_game, import_game

@@ -28,8 +28,9 @@ from scorekeeper.limits import CARDS_LENGTH
 from scorekeeper.models import DraftHand, Game, Round
 from scorekeeper.rules import CardError, parse_cards
 from scorekeeper.status import GameStatus
+from scorekeeper.versions import bump
 
-from . import scoreboard, services
+from . import services
 from .tally import HandEntry, Problem, RoundEntry, points_of
 
 __all__ = [
@@ -242,7 +243,7 @@ def write_hand(
             row.cards = _tidy(row.cards, game)
         row.done = done
     if (row.done or row.went_out) != was_in:
-        scoreboard.bump(game, counts=False)  # a draft changes no statistic
+        bump(game, counts=False)  # a draft changes no statistic
     _commit()
     return close_when_all_in(game) if closing else False
 
@@ -264,7 +265,7 @@ def go_out(game: Game, position: int, *, number: int | None, went_out: bool = Tr
         row.went_out = went_out
         if went_out:
             row.done = False
-        scoreboard.bump(game, counts=False)  # a draft changes no statistic
+        bump(game, counts=False)  # a draft changes no statistic
     _commit()
     return close_when_all_in(game) if went_out else False
 

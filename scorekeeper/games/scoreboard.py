@@ -1,8 +1,9 @@
 """The scoreboard of a game: what it shows, its charts, and its drawings, kept by game version.
 
 The rule everything here rests on: **every change to a game bumps its version** (``bump`` for
-a game in hand, ``bump_games`` for a bulk change such as a player's rename or merge), and the
-version lives in the database, so every process and every server agrees when a drawing is
+a game in hand, ``bump_games`` for a bulk change such as a player's rename or merge: both in
+``scorekeeper.versions``, below every feature that writes to a game), and the version lives in
+the database, so every process and every server agrees when a drawing is
 stale. A drawn board is then filed under (game id, version, created_at, what the viewer may
 do) and shared by every phone that may do the same: one small query (``stamp_of``) instead of
 replaying and drawing the whole game. ``created_at`` is there because a database restored
@@ -30,7 +31,7 @@ from typing import Any, NamedTuple
 from flask import current_app, render_template, request
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
-from sqlalchemy import ColumnElement, Select, bindparam, select, update
+from sqlalchemy import Select, bindparam, select
 from werkzeug.http import parse_accept_header
 from werkzeug.wsgi import get_host
 
@@ -39,44 +40,9 @@ from scorekeeper.access import Permission, Visitor, visitor
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, access_version_now, utcnow
 
-from . import charts
+from . import charts, drafts, services
 
 BOARD_TEMPLATE = "games/_board.html"
-
-
-# --- the version rule -------------------------------------------------------------------------
-
-
-def bump(game: Game, *, counts: bool = True) -> None:
-    """Mark ``game`` changed: its drawn board, its ETags and open scoreboards move on. Every
-    write to a game calls this (or ``bump_games``) before its commit, which also brings the
-    kept statistics up to date with the game (``history.stats``). ``counts=False`` says that
-    nothing the statistics count changed (a phone's draft of the round in progress): the board
-    moves on, the statistics are left be."""
-    from scorekeeper.history import stats
-
-    game.version = (game.version or 0) + 1
-    if counts:
-        stats.mark(db.session(), game)
-
-
-def bump_games(where: ColumnElement[bool], *, counts: bool = True) -> None:
-    """Mark every game matching ``where`` changed, in one UPDATE (a rename or merge of a
-    player redraws every game they sat at). Does not commit. ``counts=False`` says that no
-    number of the games changes (a rename: the pages read names fresh), so the kept statistics
-    need no refresh; their version moves all the same."""
-    from scorekeeper.history import stats
-
-    if counts:
-        stats.mark_ids(db.session(), db.session.scalars(select(Game.id).where(where)).all())
-    else:
-        stats.touch(db.session())
-    db.session.execute(
-        update(Game)
-        .where(where)
-        .values(version=Game.version + 1, updated_at=utcnow())
-        .execution_options(synchronize_session=False)
-    )
 
 
 # --- what the viewer may do -------------------------------------------------------------------
@@ -158,8 +124,6 @@ def _stamp_and_access_select() -> Select[Any]:
 
 def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
     """Everything ``games/_board.html`` draws, charts included."""
-    from . import drafts, services
-
     tally = services.tally_of(game)
     rules = tally.rules
     may_i = None
@@ -187,8 +151,6 @@ def _undo_until(game: Game) -> datetime | None:
     """Until when the board offers to undo the last round. The drawing is kept per version,
     so it may outlive the deadline: static/js/app.js hides the button then, and the server
     refuses a late undo anyway."""
-    from . import services
-
     deadline = services.undo_deadline(game)
     return deadline if deadline is not None and deadline > utcnow() else None
 

@@ -36,8 +36,8 @@ from scorekeeper.models import (
 )
 from scorekeeper.names import name_key, tidy_name
 from scorekeeper.rules import RuleSet, get_ruleset
+from scorekeeper.versions import bump
 
-from . import scoreboard
 from .gamefile import GameFile, GameFileError, read_game_file, write_game_file
 from .tally import (
     ABANDONED,
@@ -225,7 +225,7 @@ def recompute(game: Game, tally: Tally | None = None) -> Tally:
         game.ended = utcnow()
     elif not tally.is_over:
         game.ended = None
-    scoreboard.bump(game)
+    bump(game)
     return tally
 
 
@@ -655,7 +655,7 @@ def use_may_i(game: Game, position: int, change: int) -> Seat:
         )
     try:
         seat.may_i_used = used
-        scoreboard.bump(game)
+        bump(game)
         _log(game, f"{name} {'called' if change > 0 else 'took back'} a May I ({used} used).")
         db.session.commit()
     except Exception:
@@ -987,7 +987,7 @@ def _game_row(checked: GameFile, uid: str, household_id: int, now: datetime) -> 
         "first_dealer": checked.first_dealer,
         "round_count": len(tally.rounds),
         "tie_break": tally.tie_break,
-        # A new game's first version, as ``scoreboard.bump`` leaves a game made by the ORM.
+        # A new game's first version, as ``versions.bump`` leaves a game made by the ORM.
         "version": 1,
         "created_at": now,
         "updated_at": now,

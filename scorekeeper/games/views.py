@@ -35,6 +35,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper import house_rules
 from scorekeeper.access import Permission, Visitor, requires, visitor
+from scorekeeper.bin import services as bin_services
 from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
@@ -46,7 +47,7 @@ from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, not_modified, page_etag, render, validated
 
 from . import bp, fast_lane, scoreboard, services
-from .card import Result, ResultCards, draw_card, result_of
+from .card import result_card
 from .forms import (
     NOBODY,
     PAD_RANKS,
@@ -320,36 +321,6 @@ def tv(game_id: int) -> ResponseReturnValue:
     # Filed under the version of the rows just read (a save may have come in between).
     drawn = replace(stamp, version=game.version)
     return validated(response, etag and page_etag(drawn.tag(can), "tv"))
-
-
-def _cards() -> ResultCards:
-    return current_app.extensions.setdefault("result_cards", ResultCards())
-
-
-def result_card(
-    game_id: int, *, with_png: bool = False, stamp: scoreboard.Stamp | None = None
-) -> tuple[Result, bytes | None]:
-    """The game's result in words (and its card's PNG when asked), kept per game version and
-    creation time (a game's id alone may have named another game: see ``ResultCards``). The
-    scoreboard has read the game's stamp already (``stamp``): no query while it is kept."""
-    if stamp is not None:
-        key = (game_id, stamp.version, stamp.created)
-    else:
-        found = db.session.execute(
-            select(Game.version, Game.created_at).where(Game.id == game_id)
-        ).one_or_none()
-        if found is None:
-            abort(404)
-        key = (game_id, *found)
-    kept = _cards().get(key)
-    if kept is not None and (kept[1] is not None or not with_png):
-        return kept
-    game = game_or_404(game_id)
-    result = result_of(services.tally_of(game), game.rules_name, game.started)
-    png = draw_card(result) if with_png else None
-    # Filed under the version of the rows just read, as the drawn boards are.
-    _cards().put((game_id, game.version, game.created_at), result, png)
-    return result, png
 
 
 @bp.get("/<int:game_id>/card.png")
@@ -847,8 +818,6 @@ def may_i(game_id: int) -> ResponseReturnValue:
 @bp.post("/<int:game_id>/delete")
 @requires(Permission.MANAGE)
 def delete(game_id: int) -> ResponseReturnValue:
-    from scorekeeper.bin import services as bin_services
-
     bin_services.bin_game(game_or_404(game_id))
     flash("The game went to the bin: you can bring it back there for 30 days.", "success")
     return redirect(url_for("bin.index"), code=303)

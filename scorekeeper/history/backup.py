@@ -26,10 +26,19 @@ from sqlalchemy.orm import selectinload
 from .. import local_time, scope
 from ..extensions import db
 from ..games.gamefile import GameFile
+from ..games.services import (
+    AlreadyStored,
+    GameFileError,
+    check_game_document,
+    export_game,
+    store_game_file,
+    store_game_files,
+    text_may_hold_nul,
+)
 from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
 from ..models import Game, Hand, Player, Round, Seat
 from ..rules import RuleSet
-from . import stats
+from . import household_file, stats
 
 BATCH = 200
 # A restore stores its games in batches of at most this many games, hands or lines (a batch
@@ -58,10 +67,16 @@ CSV_COLUMNS = (
 )
 
 
+def household_lines() -> Iterator[str]:
+    """The household in scope as a backup (``household_file``): its document's line, then one
+    line per game."""
+    yield json.dumps(household_file.document(), ensure_ascii=False, separators=(",", ":")) + "\n"
+    db.session.rollback()  # what the document read is let go before the games are read
+    yield from export_lines()
+
+
 def export_lines() -> Iterator[str]:
     """Every game as one JSON line, oldest first."""
-    from ..games.services import export_game
-
     ids = db.session.scalars(select(Game.id).order_by(Game.started, Game.id)).all()
     for start in range(0, len(ids), BATCH):
         batch = ids[start : start + BATCH]
@@ -244,8 +259,6 @@ class _Household:
 
 def _restore_household(line: _Household, first: bool) -> LineRead:
     """Restore a household's line where it is the backup's first; refuse it elsewhere."""
-    from . import household_file
-
     if not first:
         return _refused(
             line.number, "A household's line belongs first in its backup: it was not read."
@@ -282,8 +295,6 @@ def _read_line(
     number: int, raw: bytes | None, rules_kept: dict[str, RuleSet]
 ) -> LineRead | _Checked | _Household | None:
     """The checked game of one line, the line refused, or None for a blank line."""
-    from ..games.services import GameFileError, check_game_document, text_may_hold_nul
-
     if raw is None:
         return _refused(
             number,
@@ -336,8 +347,6 @@ def _refused(number: int, *problems: str) -> LineRead:
 def _store_batch(pending: list[LineRead | _Checked]) -> list[LineRead]:
     """Store the checked games of ``pending`` in one transaction (or, where that fails, one
     by one) and return what became of every line of it, in order."""
-    from ..games.services import store_game_files
-
     checked = [line for line in pending if isinstance(line, _Checked)]
     outcomes: dict[int, LineRead] = {}
     if checked:
@@ -360,8 +369,6 @@ def _store_batch(pending: list[LineRead | _Checked]) -> list[LineRead]:
 
 def _store(line: _Checked) -> LineRead:
     """Store one checked game in its own transaction (a failed batch's fallback)."""
-    from ..games.services import AlreadyStored, store_game_file
-
     try:
         game = store_game_file(line.game)
     except AlreadyStored as held:

@@ -33,7 +33,7 @@ from sqlalchemy import select
 from .. import scope
 from ..extensions import db
 from ..models import Household, utcnow
-from . import household_file
+from . import backup
 
 try:
     import fcntl
@@ -110,7 +110,7 @@ def write(household_id: int, name: str) -> Path:
             os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as out,
             scope.household(household_id),
         ):
-            for line in household_file.lines():
+            for line in backup.household_lines():
                 out.write(line)
             out.flush()
             os.fsync(out.fileno())

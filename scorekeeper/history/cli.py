@@ -11,7 +11,7 @@ import click
 from flask import current_app
 
 from ..accounts import services
-from ..accounts.cli import household_option, in_household
+from ..households import household_option, households, in_household
 from ..limits import BACKUP_LINE_BYTES
 from ..models import utcnow
 from . import backup, backup_files, household_file
@@ -98,7 +98,7 @@ def import_command(file: BinaryIO, household_name: str | None) -> None:
 def _household_made_for(file: BinaryIO) -> str | None:
     """On a server with no household yet, the household a household's backup (``FILE``) was
     written of, made under its name; None elsewhere (the usual default then applies)."""
-    if services.households() or not file.seekable():
+    if households() or not file.seekable():
         return None
     try:
         first = file.readline(BACKUP_LINE_BYTES + 1)

@@ -1,7 +1,8 @@
 """A household's backup: everything needed to bring the household back on a fresh server.
 
-It is a backup of games (``backup.py``: JSON lines, one game document of
-``shared/spec/game-format.md`` per line) with one more line first, the household's document::
+It is a backup of games (``backup.py``, which writes it: ``backup.household_lines``; JSON
+lines, one game document of ``shared/spec/game-format.md`` per line) with one more line first,
+the household's document::
 
     {"format": "scorekeeper-household", "version": 1, "written": "2026-11-26T03:00:00+00:00",
      "household": {"name": "Smiths"},
@@ -34,8 +35,6 @@ only (no household line) is read as before.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,8 +47,7 @@ from ..limits import NAME_LENGTH
 from ..models import NO_PASSWORD, Household, HouseRules, Player, PlayerMerge, Role, User, utcnow
 from ..names import name_key, tidy_name, too_long
 from ..players import services as players
-from ..rules import get_ruleset
-from . import backup
+from ..rules import PRESETS, RuleSetError, get_ruleset
 
 FORMAT = "scorekeeper-household"
 VERSION = 1
@@ -98,13 +96,6 @@ def document() -> dict[str, Any]:
         ],
         "merges": [{"player": kept, "merged": absorbed} for kept, absorbed in players.merges()],
     }
-
-
-def lines() -> Iterator[str]:
-    """The household in scope as a backup: its document's line, then one line per game."""
-    yield json.dumps(document(), ensure_ascii=False, separators=(",", ":")) + "\n"
-    db.session.rollback()  # what the document read is let go before the games are read
-    yield from backup.export_lines()
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -188,8 +179,6 @@ def _counted(made: int, held: int, one: str, many: str) -> str:
 
 
 def _rules(items: list[dict[str, Any]], applied: Applied) -> None:
-    from ..rules import RuleSetError
-
     made = held = 0
     for item in items:
         name = item.get("name")
@@ -223,8 +212,6 @@ def _rules(items: list[dict[str, Any]], applied: Applied) -> None:
 
 
 def _presets() -> tuple[str, ...]:
-    from ..rules import PRESETS
-
     return tuple(PRESETS)
 
 

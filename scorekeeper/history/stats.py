@@ -9,7 +9,7 @@ the bin counts for, so that no page aggregates over every game, seat or hand:
   player of the game, before and after the change (``_player_rows``: a few aggregates grouped
   by player and one ordered read of their finished seat rows, for all of them at once).
 
-The hook is ``scoreboard.bump`` (and ``bump_games``), which every write to a game calls before
+The hook is ``versions.bump`` (and ``bump_games``), which every write to a game calls before
 its commit: it marks the game, and the session's ``before_commit`` brings the statistics up to
 date in the same transaction; a rollback forgets the marks. A household's rows are rebuilt by
 ``rebuild`` (after a restore, and by the migration that made the tables) in a few set-based
@@ -47,10 +47,12 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from .. import scope
+from ..extensions import db
 from ..models import (
     Game,
     GameStat,
     Hand,
+    Household,
     Player,
     PlayerStat,
     Seat,
@@ -59,6 +61,7 @@ from ..models import (
     StatsVersion,
 )
 from ..status import GameStatus
+from ..versions import STATS_MARKS, STATS_TOUCHED
 
 FINISHED = GameStatus.FINISHED.value
 IN_PROGRESS = GameStatus.IN_PROGRESS.value
@@ -68,8 +71,6 @@ TWELVE_STEP = "twelve-step"
 KEPT_CONTRACT_PRESETS = ("twelve-step", "russian-rummy")
 # How many candidates for each record a player row keeps: the family's top 3 are among them.
 TOP = 3
-_MARKS = "stats_games"
-_TOUCHED = "stats_touched"
 _deferred: ContextVar[bool] = ContextVar("scorekeeper_stats_deferred", default=False)
 
 games_t = Game.__table__
@@ -86,21 +87,6 @@ versions = StatsVersion.__table__
 # --- marking games changed ----------------------------------------------------------------------
 
 
-def mark(session: Session, game: Game) -> None:
-    """``game`` changes in this transaction: its statistics are refreshed before the commit."""
-    session.info.setdefault(_MARKS, set()).add(game)
-
-
-def mark_ids(session: Session, game_ids: Iterable[int]) -> None:
-    session.info.setdefault(_MARKS, set()).update(int(game_id) for game_id in game_ids)
-
-
-def touch(session: Session) -> None:
-    """Something the history pages show changed, though no number did: move the version."""
-    session.info.setdefault(_MARKS, set())
-    session.info[_TOUCHED] = True
-
-
 @contextmanager
 def deferred() -> Iterator[None]:
     """Leave the statistics be inside the block (a bulk load that ``rebuild`` follows)."""
@@ -113,8 +99,8 @@ def deferred() -> Iterator[None]:
 
 @event.listens_for(Session, "before_commit")
 def _before_commit(session: Session) -> None:
-    marked = session.info.pop(_MARKS, None)
-    touched = session.info.pop(_TOUCHED, False)
+    marked = session.info.pop(STATS_MARKS, None)
+    touched = session.info.pop(STATS_TOUCHED, False)
     if marked is None or _deferred.get():
         return
     session.flush()
@@ -130,14 +116,14 @@ def _before_commit(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _after_rollback(session: Session) -> None:
-    session.info.pop(_MARKS, None)
-    session.info.pop(_TOUCHED, None)
+    session.info.pop(STATS_MARKS, None)
+    session.info.pop(STATS_TOUCHED, None)
 
 
 @event.listens_for(Session, "after_soft_rollback")
 def _after_soft_rollback(session: Session, _previous: Any) -> None:
-    session.info.pop(_MARKS, None)
-    session.info.pop(_TOUCHED, None)
+    session.info.pop(STATS_MARKS, None)
+    session.info.pop(STATS_TOUCHED, None)
 
 
 # --- one game ----------------------------------------------------------------------------------
@@ -646,8 +632,6 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
     INSERT ... SELECT of the contracts each), then every player's row at once
     (``_player_rows``)."""
     if connection is None:
-        from ..extensions import db
-
         db.session.flush()
         connection = db.session.connection()
     for table in (player_stats, seat_contracts, seat_stats, game_stats):
@@ -704,7 +688,5 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
 
 def rebuild_all(connection: Connection) -> None:
     """Every household's statistics (the migration that made the tables fills them so)."""
-    from ..models import Household
-
     for household_id in connection.execute(select(Household.__table__.c.id)).scalars():
         rebuild(household_id, connection)

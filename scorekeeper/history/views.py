@@ -31,7 +31,6 @@ from . import (
     backup,
     backup_files,
     formatting,
-    household_file,
     records,
     restores,
     rounds_file,
@@ -147,7 +146,7 @@ def backup_page() -> Response:
 def download_household() -> Response:
     """The household's backup as of now (``household_file``): what the daily files hold."""
     return _download(
-        household_file.lines(),
+        backup.household_lines(),
         f"scorekeeper-household-{local_time.stamp()}.jsonl",
         "application/x-ndjson",
     )

@@ -15,11 +15,11 @@ from sqlalchemy.orm import aliased
 
 from .. import local_time, scope
 from ..extensions import db
-from ..games import scoreboard
 from ..history.queries import rate
 from ..limits import NAME_LENGTH
 from ..models import Game, Player, PlayerMerge, PlayerStat, Seat
 from ..names import name_key, tidy_name, too_long
+from ..versions import bump_games
 
 
 class PlayerError(ValueError):
@@ -245,7 +245,7 @@ def merge(keep: Player, absorb: Player) -> int:
     try:
         # Every moved game changes (its ``updated_at`` too, which the records cache watches);
         # open scoreboards redraw on the version.
-        scoreboard.bump_games(Game.id.in_(select(Seat.game_id).where(Seat.player_id == absorb.id)))
+        bump_games(Game.id.in_(select(Seat.game_id).where(Seat.player_id == absorb.id)))
         moved = db.session.scalar(select(func.count(Seat.id)).where(Seat.player_id == absorb.id))
         db.session.execute(
             update(Seat)
@@ -298,9 +298,7 @@ def merges() -> list[tuple[str, str]]:
 def _redraw_games_of(player_id: int) -> None:
     """Bump the version of every game the player sat at: open scoreboards redraw, and no game
     page drawn with the old name is served again (they are kept by version)."""
-    scoreboard.bump_games(
-        Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)), counts=False
-    )
+    bump_games(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)), counts=False)
 
 
 def merge_choices(player: Player) -> list[tuple[int, str]]:

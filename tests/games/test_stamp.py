@@ -57,7 +57,7 @@ def test_a_game_in_the_bin_has_no_stamp(app: Flask) -> None:
 
 
 def test_a_stamp_moves_with_the_version(app: Flask) -> None:
-    from scorekeeper.games.scoreboard import bump
+    from scorekeeper.versions import bump
 
     ours = family_id(app)
     game = _game(app, ours)
