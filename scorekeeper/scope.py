@@ -27,7 +27,13 @@ from typing import Any, Final
 
 from flask import g, has_request_context
 from sqlalchemy import Select, bindparam, event, select
-from sqlalchemy.orm import ORMExecuteState, Session, with_loader_criteria
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    ORMExecuteState,
+    Session,
+    scoped_session,
+    with_loader_criteria,
+)
 
 
 class _Unscoped:
@@ -55,7 +61,7 @@ def current() -> int | _Unscoped:
     ``UNSCOPED``."""
     override = _override.get()
     if override is not _NOT_SET:
-        return override  # type: ignore[no-any-return]
+        return override
     if has_request_context():
         return int(g.get("household_id") or NOBODY)
     return UNSCOPED
@@ -120,7 +126,7 @@ _core_reads: dict[tuple[Hashable, bool, bool], Select[Any]] = {}
 
 
 def core_read(
-    key: Hashable, build: Callable[[], Select[Any]], model: type
+    key: Hashable, build: Callable[[], Select[Any]], model: type[DeclarativeBase]
 ) -> tuple[Select[Any], dict[str, Any]]:
     """A Core ``select`` of ``model``'s table under this scope, and the parameters to run it
     with: for the hottest reads (a scoreboard's version, asked at every poll), where the ORM's
@@ -135,7 +141,7 @@ def core_read(
     statement = _core_reads.get((key, scoped, hide_bin))
     if statement is None:
         statement = build()
-        table = model.__table__  # type: ignore[attr-defined]
+        table = model.__table__
         if scoped:
             statement = statement.where(table.c.household_id == bindparam("scope_household"))
         if hide_bin:
@@ -153,7 +159,7 @@ def household_for_insert() -> int:
     raise NoHouseholdError("a household-owned row was inserted outside any household")
 
 
-def sole_household(session: Session) -> int:
+def sole_household(session: Session | scoped_session[Any]) -> int:
     """The database's one household, made (as ``Family``) where there is none; the command
     line's default. More than one is an error: the command must name one."""
     from .models import Household, utcnow
@@ -175,7 +181,9 @@ def sole_household(session: Session) -> int:
             created_at=utcnow(),
         )
     )
-    return int(made.inserted_primary_key[0])
+    key = made.inserted_primary_key
+    assert key is not None  # a one-row insert has its row's key
+    return int(key[0])
 
 
 def install() -> None:
@@ -213,10 +221,7 @@ def install() -> None:
         fresh = [row for row in session.new if isinstance(row, HouseholdOwned)]
         missing = [row for row in fresh if getattr(row, "household_id", None) is None]
         scope = current()
-        if isinstance(scope, int) and any(
-            row.household_id not in (None, scope)  # type: ignore[attr-defined]
-            for row in fresh
-        ):
+        if isinstance(scope, int) and any(row.household_id not in (None, scope) for row in fresh):
             raise NoHouseholdError("a row of another household was to be stored")
         if not missing:
             return
@@ -225,6 +230,7 @@ def install() -> None:
         elif scope == NOBODY:
             raise NoHouseholdError("a household-owned row was to be stored by nobody")
         else:
-            household_id = int(scope)  # type: ignore[arg-type]
+            assert isinstance(scope, int)  # neither UNSCOPED nor NOBODY: a household's id
+            household_id = scope
         for row in missing:
-            row.household_id = household_id  # type: ignore[attr-defined]
+            row.household_id = household_id

@@ -118,9 +118,7 @@ def _before_commit(session: Session) -> None:
     if marked is None or _deferred.get():
         return
     session.flush()
-    ids = sorted(
-        {item if isinstance(item, int) else item.id for item in marked} - {None}  # type: ignore[arg-type]
-    )
+    ids = sorted({item if isinstance(item, int) else item.id for item in marked} - {None})
     refresh_games(session.connection(), ids)
     if touched:
         household = scope.current()
@@ -300,14 +298,17 @@ def _refresh_game(
 def _bump_version(connection: Connection, household_id: int) -> None:
     """Move the household's version; its row is made by the first write (two first writes
     at once both get there: the second one's insert does nothing)."""
-    if connection.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as upsert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as upsert
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    upsert = (
+        postgresql.insert(versions)
+        if connection.dialect.name == "postgresql"
+        else sqlite.insert(versions)
+    )
     connection.execute(
-        upsert(versions)
-        .values(household_id=household_id, version=0)
-        .on_conflict_do_nothing(index_elements=["household_id"])
+        upsert.values(household_id=household_id, version=0).on_conflict_do_nothing(
+            index_elements=["household_id"]
+        )
     )
     connection.execute(
         update(versions)
@@ -671,11 +672,11 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
             break
         last = found[-1].id
         games = []
-        for game in found:
-            text = game.rules_text
+        for row in found:
+            text = row.rules_text
             if text not in rule_sets:
                 rule_sets[text] = json.loads(text) if text is not None else None
-            games.append(_Game(*game[:-1], rules=rule_sets[text]))
+            games.append(_Game._make((*row[:-1], rule_sets[text])))
         chunk = (
             seats_t.c.household_id == household_id,
             seats_t.c.game_id.between(games[0].id, last),
