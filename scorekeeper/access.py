@@ -362,7 +362,7 @@ def refuse_unknown() -> BaseResponse:
     return redirect(login)
 
 
-def forbidden(who: Visitor, needed: Permission) -> Response:
+def forbidden(who: Visitor) -> Response:
     if who.user is not None:
         can = ROLE_CAN[Role(who.user.role)]
         role = who.user.role
@@ -433,7 +433,7 @@ def check_request() -> BaseResponse | None:
     if who.user is None:
         return refuse_unknown()
     if not who.may(access.permission):
-        return forbidden(who, access.permission)
+        return forbidden(who)
     return None
 
 
@@ -451,7 +451,7 @@ def _check_link(who: Visitor, endpoint: str, access: Access) -> BaseResponse | N
         about_the_game = "game_id" in (request.view_args or {})
         if request.method == "GET" and not is_htmx() and not about_the_game:
             return redirect(url_for("games.show", game_id=link.game_id))
-        return forbidden(who, access.permission)
+        return forbidden(who)
     if kind is LinkKind.WATCH and request.args.get("game"):
         abort(404)  # the referee under a game's rules is for the table, not the watchers
     return None

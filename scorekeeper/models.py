@@ -560,7 +560,7 @@ class SeatStat(HouseholdOwned, Model):
     total: Mapped[int] = mapped_column(Integer)
     place: Mapped[int | None] = mapped_column(Integer)
     is_winner: Mapped[bool] = mapped_column(Boolean)
-    # Each player keeps their own contract in this game (``history.queries.kept_contract``).
+    # Each player keeps their own contract in this game (``history.stats.kept_contract``).
     kept_contract: Mapped[bool] = mapped_column(Boolean)
 
 

@@ -234,11 +234,6 @@ def sign_out(token: str | None) -> None:
     session.clear()
 
 
-def end_sessions(user: User) -> None:
-    db.session.execute(delete(UserSession).where(UserSession.user_id == user.id))
-    db.session.commit()
-
-
 @login_manager.user_loader
 def _load_session(token: str) -> SignedIn | None:
     """The account a session token stands for, or None where the session has ended: one

@@ -308,7 +308,7 @@ def _close(game: Game) -> ResponseReturnValue:
         if f"cards-{seat.position}" in request.form
     }
     if fills and visitor().user is None:
-        return forbidden(visitor(), Permission.SCORE)
+        return forbidden(visitor())
     draft = drafts.draft_of(game) if game.status == GameStatus.IN_PROGRESS else None
     filling: int | None = None
     try:

@@ -153,14 +153,6 @@ class LineRead:
     notes: tuple[str, ...] = ()
 
 
-def import_lines(stream: BinaryIO) -> ImportReport:
-    """Store the game on each line of ``stream`` (``read_backup``) and report on them all."""
-    report = ImportReport()
-    for line in read_backup(stream):
-        report.add(line)
-    return report
-
-
 def read_backup(stream: BinaryIO) -> Iterator[LineRead]:
     """What became of each line of ``stream`` (``read_backup_batches``), line by line."""
     with closing(read_backup_batches(stream)) as batches:

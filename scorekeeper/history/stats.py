@@ -24,8 +24,6 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -64,13 +62,14 @@ FINISHED = GameStatus.FINISHED.value
 IN_PROGRESS = GameStatus.IN_PROGRESS.value
 ABANDONED = GameStatus.ABANDONED.value
 TWELVE_STEP = "twelve-step"
-# Where each player keeps their own contract: see ``queries.kept_contract``.
+# Where each player keeps their own contract until they make it (the rules engine's
+# ``contract_order == "own"``). The presets are listed too, for games stored before the
+# frozen rules carried the option.
 KEPT_CONTRACT_PRESETS = ("twelve-step", "russian-rummy")
 # How many candidates for each record a player row keeps: the family's top 3 are among them.
 TOP = 3
 _MARKS = "stats_games"
 _TOUCHED = "stats_touched"
-_deferred: ContextVar[bool] = ContextVar("scorekeeper_stats_deferred", default=False)
 
 games_t = Game.__table__
 seats_t = Seat.__table__
@@ -101,21 +100,11 @@ def touch(session: Session) -> None:
     session.info[_TOUCHED] = True
 
 
-@contextmanager
-def deferred() -> Iterator[None]:
-    """Leave the statistics be inside the block (a bulk load that ``rebuild`` follows)."""
-    token = _deferred.set(True)
-    try:
-        yield
-    finally:
-        _deferred.reset(token)
-
-
 @event.listens_for(Session, "before_commit")
 def _before_commit(session: Session) -> None:
     marked = session.info.pop(_MARKS, None)
     touched = session.info.pop(_TOUCHED, False)
-    if marked is None or _deferred.get():
+    if marked is None:
         return
     session.flush()
     ids = sorted({item if isinstance(item, int) else item.id for item in marked} - {None})
@@ -142,8 +131,8 @@ def _after_soft_rollback(session: Session, _previous: Any) -> None:
 
 
 def kept_contract(rules: dict[str, Any] | None, slug: str) -> bool:
-    """Each player works on their own contract until they make it (as ``queries.kept_contract``
-    decides it in SQL)."""
+    """Each player works on their own contract until they make it (the tests decide it in SQL
+    too: ``tests/history/scratch.py``)."""
     rules = rules if isinstance(rules, dict) else {}
     order = rules.get("contract_order")
     if order is not None:
