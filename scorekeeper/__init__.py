@@ -61,6 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # What Caddy sets (X-Forwarded-For, -Proto, -Host) and nothing else: a header the proxy
         # passes on from the client as it came (X-Forwarded-Prefix, -Port) must not move the
         # addresses the pages name.
+        # Flask's way to wrap the app; mypy forbids assigning to a method.
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=0, x_prefix=0
         )

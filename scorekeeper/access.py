@@ -27,6 +27,7 @@ from flask import Flask, Response, abort, current_app, g, redirect, request, ses
 from flask_login import current_user
 from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as BaseResponse
 
 from . import scope
 from .db import READ_ONLY_METHODS
@@ -145,7 +146,7 @@ def requires(permission: Permission) -> Callable[[F], F]:
     ``LINK_REACHES`` says which views a link may call at all)."""
 
     def declare(view: F) -> F:
-        view.access = Access(permission)  # type: ignore[attr-defined]
+        view.access = Access(permission)  # type: ignore[attr-defined]  # F has no attributes
         return view
 
     return declare
@@ -388,7 +389,7 @@ def _names_loopback(host: str) -> bool:
 # --- the gate -------------------------------------------------------------------------------
 
 
-def refuse_unknown() -> Response:
+def refuse_unknown() -> BaseResponse:
     """401 for htmx (it follows ``HX-Redirect``), else a redirect to sign-in."""
     login = url_for("accounts.login", next=request.full_path.rstrip("?"))
     if is_htmx():
@@ -396,10 +397,10 @@ def refuse_unknown() -> Response:
         response = render("_error.html", status=401, code=401, message=message)
         response.headers["HX-Redirect"] = login
         return response
-    return redirect(login)  # type: ignore[return-value]
+    return redirect(login)
 
 
-def forbidden(who: Visitor, needed: Permission) -> Response:
+def forbidden(who: Visitor) -> Response:
     if who.user is not None:
         can = ROLE_CAN[Role(who.user.role)]
         role = who.user.role
@@ -425,8 +426,9 @@ def _game_named() -> int | None:
     return int(game_id) if game_id is not None else None
 
 
-def check_request() -> Response | None:
+def check_request() -> BaseResponse | None:
     """Run before every request: host, who is asking, their household, and what they may do."""
+    # Flask types current_app as the app, not the proxy it is.
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if not host_allowed(app, request.host):
         abort(400, "This server does not answer to that name.")
@@ -455,7 +457,7 @@ def check_request() -> Response | None:
     if endpoint is None:
         return None  # no such page: the 404 that follows needs nobody's permission
     if setting_up:
-        return redirect(url_for("accounts.setup"))  # type: ignore[return-value]
+        return redirect(url_for("accounts.setup"))
     access = declared(app, endpoint)
     if access is None:
         # A view somebody forgot to declare is refused, never opened (and a test fails).
@@ -467,11 +469,11 @@ def check_request() -> Response | None:
     if who.user is None:
         return refuse_unknown()
     if not who.may(access.permission):
-        return forbidden(who, access.permission)
+        return forbidden(who)
     return None
 
 
-def _check_link(who: Visitor, endpoint: str, access: Access) -> Response | None:
+def _check_link(who: Visitor, endpoint: str, access: Access) -> BaseResponse | None:
     """A link opens its own game, and only the pages ``LINK_REACHES`` lists: another game is
     not there (404), and any other page is refused (a page of the household's, opened in the
     browser, leads back to the link's game instead)."""
@@ -484,8 +486,8 @@ def _check_link(who: Visitor, endpoint: str, access: Access) -> Response | None:
     if endpoint not in LINK_REACHES[kind] or not who.may(access.permission):
         about_the_game = "game_id" in (request.view_args or {})
         if request.method == "GET" and not is_htmx() and not about_the_game:
-            return redirect(url_for("games.show", game_id=link.game_id))  # type: ignore[return-value]
-        return forbidden(who, access.permission)
+            return redirect(url_for("games.show", game_id=link.game_id))
+        return forbidden(who)
     if kind is LinkKind.WATCH and request.args.get("game"):
         abort(404)  # the referee under a game's rules is for the table, not the watchers
     return None
@@ -517,5 +519,5 @@ def init_app(app: Flask) -> None:
         return {"visitor": visitor(), "Permission": Permission}
 
     @app.errorhandler(401)
-    def unauthorised(error: HTTPException) -> Response:
+    def unauthorised(error: HTTPException) -> BaseResponse:
         return refuse_unknown()

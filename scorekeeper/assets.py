@@ -43,6 +43,7 @@ def init_app(app: Flask) -> None:
             return YEAR
         return default_max_age(filename)
 
+    # Flask's hook is the method itself; mypy forbids assigning to a method.
     app.get_send_file_max_age = send_file_max_age  # type: ignore[method-assign]
 
     @app.after_request

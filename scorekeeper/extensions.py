@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar
+
 from flask_compress import Compress
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy import MetaData
+from sqlalchemy import MetaData, Table
 from sqlalchemy.orm import DeclarativeBase
 
 # Named constraints, so that Alembic migrations can drop and alter them on SQLite too.
@@ -23,9 +25,24 @@ NAMING_CONVENTION = {
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
+    if TYPE_CHECKING:
+        # Every model here maps one table (SQLAlchemy types it as any ``FromClause``).
+        __table__: ClassVar[Table]
+
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 compress = Compress()
 login_manager = LoginManager()
+
+if TYPE_CHECKING:
+    from flask_sqlalchemy.model import Model as FlaskModel
+
+    # What ``db.Model`` is at run time (Flask-SQLAlchemy's mixins over ``Base``), named for
+    # mypy, which cannot take a base class from an attribute (python/mypy#8603).
+    class Model(FlaskModel, Base):
+        __abstract__ = True
+
+else:
+    Model = db.Model

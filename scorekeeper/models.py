@@ -39,7 +39,7 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from . import scope
-from .extensions import db
+from .extensions import Model
 from .limits import CARDS_LENGTH, NAME_LENGTH
 from .scope import household_for_insert
 from .status import GameStatus
@@ -96,7 +96,7 @@ class LinkKind(enum.StrEnum):
     INVITE = "invite"
 
 
-class Household(db.Model):
+class Household(Model):
     """One family: everything it keeps is invisible to every other household."""
 
     __tablename__ = "households"
@@ -133,7 +133,7 @@ class Binnable:
     deleted_by: Mapped[str | None] = mapped_column(String(120), default=None)
 
 
-class User(HouseholdOwned, db.Model):
+class User(HouseholdOwned, Model):
     """A person's account: one household, one role. The server's first account administers it."""
 
     __tablename__ = "users"
@@ -159,7 +159,7 @@ class User(HouseholdOwned, db.Model):
         return f"<User {self.id} {self.username!r} {self.role}>"
 
 
-class UserSession(db.Model):
+class UserSession(Model):
     """One signed-in browser. The cookie holds a random token; only its hash is kept here, so
     that signing out, or changing a password, ends the session wherever the cookie is."""
 
@@ -174,7 +174,7 @@ class UserSession(db.Model):
     user: Mapped[User] = relationship(lazy="joined")
 
 
-class SignInAttempt(db.Model):
+class SignInAttempt(Model):
     """A password tried (at sign-in, or as the current one on the account page), under the
     account's name and under the address it came from: ``accounts.throttle`` counts them, so
     every process and server on the database shares one count."""
@@ -188,7 +188,7 @@ class SignInAttempt(db.Model):
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
 
-class Link(HouseholdOwned, db.Model):
+class Link(HouseholdOwned, Model):
     """A table link, a watch link (both for one game) or an invitation to join the household.
 
     The token is derived from ``nonce`` and the server's secret key, and stored only as its
@@ -215,7 +215,7 @@ class Link(HouseholdOwned, db.Model):
     game: Mapped[Game | None] = relationship()
 
 
-class Player(HouseholdOwned, db.Model):
+class Player(HouseholdOwned, Model):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("household_id", "name_key"), NEVER_AGAIN)
 
@@ -230,7 +230,7 @@ class Player(HouseholdOwned, db.Model):
         return f"<Player {self.id} {self.name!r}>"
 
 
-class PlayerMerge(HouseholdOwned, db.Model):
+class PlayerMerge(HouseholdOwned, Model):
     """That the entry named ``absorbed_name`` was merged into ``player``
     (``players.services.merge``): kept so that a household's backup carries its merges, and a
     restore applies each once."""
@@ -248,7 +248,7 @@ class PlayerMerge(HouseholdOwned, db.Model):
     player: Mapped[Player] = relationship()
 
 
-class HouseRules(HouseholdOwned, Binnable, db.Model):
+class HouseRules(HouseholdOwned, Binnable, Model):
     """A family's own rule set: a preset with some options changed, saved under a name."""
 
     __tablename__ = "house_rules"
@@ -263,7 +263,7 @@ class HouseRules(HouseholdOwned, Binnable, db.Model):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
 
-class Game(HouseholdOwned, Binnable, db.Model):
+class Game(HouseholdOwned, Binnable, Model):
     __tablename__ = "games"
     __table_args__ = (
         Index("ix_games_status_started", "household_id", "status", "started"),
@@ -311,7 +311,7 @@ class Game(HouseholdOwned, Binnable, db.Model):
     )
 
 
-class Seat(HouseholdOwned, db.Model):
+class Seat(HouseholdOwned, Model):
     """A player's place at one game's table, and their standing in it."""
 
     __tablename__ = "seats"
@@ -349,7 +349,7 @@ class Seat(HouseholdOwned, db.Model):
     hands: Mapped[list[Hand]] = relationship(back_populates="seat")
 
 
-class Round(HouseholdOwned, db.Model):
+class Round(HouseholdOwned, Model):
     __tablename__ = "rounds"
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 
@@ -375,7 +375,7 @@ class Round(HouseholdOwned, db.Model):
     )
 
 
-class Hand(HouseholdOwned, db.Model):
+class Hand(HouseholdOwned, Model):
     """What one player held when a round ended: leftover cards, points, contract made."""
 
     __tablename__ = "hands"
@@ -399,7 +399,7 @@ class Hand(HouseholdOwned, db.Model):
     seat: Mapped[Seat] = relationship(back_populates="hands")
 
 
-class GameEvent(HouseholdOwned, db.Model):
+class GameEvent(HouseholdOwned, Model):
     """One line of a game's change log: what changed, when, and who changed it."""
 
     __tablename__ = "game_events"
@@ -414,7 +414,7 @@ class GameEvent(HouseholdOwned, db.Model):
     game: Mapped[Game] = relationship(back_populates="events")
 
 
-class DraftHand(HouseholdOwned, db.Model):
+class DraftHand(HouseholdOwned, Model):
     """One seat's hand of the round being played, as that player's own phone entered it:
     the round in progress is kept on the server, one row a seat, so that two phones never
     overwrite each other and nothing typed is lost by a reload. ``games.drafts`` closes the
@@ -445,7 +445,7 @@ class RestoreStatus(enum.StrEnum):
     FAILED = "failed"
 
 
-class RestoreJob(HouseholdOwned, db.Model):
+class RestoreJob(HouseholdOwned, Model):
     """A backup being read in the background: its progress, kept where every server process
     can read it. ``updated_at`` moves while the job runs; a running job that stopped moving
     was left behind by a server that stopped (``history.restores.INTERRUPTED_AFTER``)."""
@@ -472,7 +472,7 @@ class RestoreJob(HouseholdOwned, db.Model):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
 
 
-class GameStat(HouseholdOwned, db.Model):
+class GameStat(HouseholdOwned, Model):
     """What one game (out of the bin) counts for in the history: kept by ``history.stats`` in
     the same transaction as every change to the game, so the history pages read these narrow
     rows through their indexes instead of the games themselves."""
@@ -511,7 +511,7 @@ class GameStat(HouseholdOwned, db.Model):
     )
 
 
-class SeatStat(HouseholdOwned, db.Model):
+class SeatStat(HouseholdOwned, Model):
     """One player's result in one game out of the bin, with what the statistics need of the
     game beside it; rewritten with its game's ``GameStat``."""
 
@@ -560,11 +560,11 @@ class SeatStat(HouseholdOwned, db.Model):
     total: Mapped[int] = mapped_column(Integer)
     place: Mapped[int | None] = mapped_column(Integer)
     is_winner: Mapped[bool] = mapped_column(Boolean)
-    # Each player keeps their own contract in this game (``history.queries.kept_contract``).
+    # Each player keeps their own contract in this game (``history.stats.kept_contract``).
     kept_contract: Mapped[bool] = mapped_column(Boolean)
 
 
-class SeatContract(HouseholdOwned, db.Model):
+class SeatContract(HouseholdOwned, Model):
     """How one contract went for one player in one game where each keeps their own contract:
     rounds spent on it, and made (1 or 0); rewritten with its game's ``GameStat``."""
 
@@ -584,7 +584,7 @@ class SeatContract(HouseholdOwned, db.Model):
     made: Mapped[int] = mapped_column(Integer)
 
 
-class PlayerStat(HouseholdOwned, db.Model):
+class PlayerStat(HouseholdOwned, Model):
     """A player's statistics over every game out of the bin, recomputed from their
     ``SeatStat`` rows whenever one of their games changes: the players and records pages read
     one such row per player. ``detail`` holds the profile (per rules, head to head, contracts,
@@ -604,7 +604,7 @@ class PlayerStat(HouseholdOwned, db.Model):
     detail: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
-class StatsVersion(HouseholdOwned, db.Model):
+class StatsVersion(HouseholdOwned, Model):
     """Moves on every change to a household's kept statistics: the history pages' ETag."""
 
     __tablename__ = "stats_versions"
@@ -614,7 +614,7 @@ class StatsVersion(HouseholdOwned, db.Model):
     version: Mapped[int] = mapped_column(Integer, default=0)
 
 
-class AccessVersion(db.Model):
+class AccessVersion(Model):
     """One row (id 1) whose version moves, in the transaction of the change, with every change
     to what lets a phone in: an account, a session, a link, a household. The fast lane's
     passes (``games.fast_lane``) name the version they were decided under and lapse when it
@@ -638,4 +638,4 @@ def move_access_version(connection: Connection) -> None:
     connection.execute(update(table).where(table.c.id == 1).values(version=table.c.version + 1))
 
 
-scope.install(HouseholdOwned, Binnable, Household.__table__)  # type: ignore[arg-type]
+scope.install(HouseholdOwned, Binnable, Household.__table__)

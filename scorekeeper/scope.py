@@ -28,7 +28,13 @@ from typing import Any, Final
 
 from flask import g, has_request_context
 from sqlalchemy import Select, Table, bindparam, event, select
-from sqlalchemy.orm import ORMExecuteState, Session, with_loader_criteria
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    ORMExecuteState,
+    Session,
+    scoped_session,
+    with_loader_criteria,
+)
 
 from .names import name_key
 
@@ -69,7 +75,7 @@ def current() -> int | _Unscoped:
     ``UNSCOPED``."""
     override = _override.get()
     if override is not _NOT_SET:
-        return override  # type: ignore[no-any-return]
+        return override
     if has_request_context():
         return int(g.get("household_id") or NOBODY)
     return UNSCOPED
@@ -134,7 +140,7 @@ _core_reads: dict[tuple[Hashable, bool, bool], Select[Any]] = {}
 
 
 def core_read(
-    key: Hashable, build: Callable[[], Select[Any]], model: type
+    key: Hashable, build: Callable[[], Select[Any]], model: type[DeclarativeBase]
 ) -> tuple[Select[Any], dict[str, Any]]:
     """A Core ``select`` of ``model``'s table under this scope, and the parameters to run it
     with: for the hottest reads (a scoreboard's version, asked at every poll), where the ORM's
@@ -147,7 +153,7 @@ def core_read(
     statement = _core_reads.get((key, scoped, hide_bin))
     if statement is None:
         statement = build()
-        table = model.__table__  # type: ignore[attr-defined]
+        table = model.__table__
         if scoped:
             statement = statement.where(table.c.household_id == bindparam("scope_household"))
         if hide_bin:
@@ -165,7 +171,7 @@ def household_for_insert() -> int:
     raise NoHouseholdError("a household-owned row was inserted outside any household")
 
 
-def sole_household(session: Session) -> int:
+def sole_household(session: Session | scoped_session[Any]) -> int:
     """The database's one household, made (as ``Family``) where there is none; the command
     line's default. More than one is an error: the command must name one."""
     # Core statements on the session's connection: this runs inside a flush, where the
@@ -185,10 +191,12 @@ def sole_household(session: Session) -> int:
             created_at=datetime.now(UTC),
         )
     )
-    return int(made.inserted_primary_key[0])
+    key = made.inserted_primary_key
+    assert key is not None  # a one-row insert has its row's key
+    return int(key[0])
 
 
-def install(household_owned: type, binnable: type, households: Table) -> None:
+def install(household_owned: type[Any], binnable: type[Any], households: Table) -> None:
     """Attach the filter and the filling-in to every session (done once, by ``models`` at its
     import): rows of ``household_owned`` are kept to the household in scope, rows of
     ``binnable`` in the bin are hidden, and ``households`` is the table ``sole_household``
@@ -228,10 +236,7 @@ def install(household_owned: type, binnable: type, households: Table) -> None:
         fresh = [row for row in session.new if isinstance(row, household_owned)]
         missing = [row for row in fresh if getattr(row, "household_id", None) is None]
         scope = current()
-        if isinstance(scope, int) and any(
-            row.household_id not in (None, scope)  # type: ignore[attr-defined]
-            for row in fresh
-        ):
+        if isinstance(scope, int) and any(row.household_id not in (None, scope) for row in fresh):
             raise NoHouseholdError("a row of another household was to be stored")
         if not missing:
             return
@@ -240,6 +245,7 @@ def install(household_owned: type, binnable: type, households: Table) -> None:
         elif scope == NOBODY:
             raise NoHouseholdError("a household-owned row was to be stored by nobody")
         else:
-            household_id = int(scope)  # type: ignore[arg-type]
+            assert isinstance(scope, int)  # neither UNSCOPED nor NOBODY: a household's id
+            household_id = scope
         for row in missing:
-            row.household_id = household_id  # type: ignore[attr-defined]
+            row.household_id = household_id

@@ -10,6 +10,7 @@ cannot take every place; the channel timeout drops the ones that stop sending al
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Any, NoReturn
 
 import click
@@ -85,7 +86,7 @@ def _keep_alive_channel() -> type:
     from waitress.channel import HTTPChannel
     from waitress.task import WSGITask
 
-    class KeepAliveTask(WSGITask):  # type: ignore[misc]
+    class KeepAliveTask(WSGITask):
         bodiless_keep_alive = False
 
         def build_response_header(self) -> bytes:
@@ -94,7 +95,7 @@ def _keep_alive_channel() -> type:
                 self.version == "1.1" and not self.has_body and not asked_to_close
             )
             try:
-                return super().build_response_header()  # type: ignore[no-any-return]
+                return super().build_response_header()
             finally:
                 self.bodiless_keep_alive = False
 
@@ -102,7 +103,7 @@ def _keep_alive_channel() -> type:
             if not self.bodiless_keep_alive:
                 super().set_close_on_finish()
 
-    class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
+    class KeepAliveChannel(HTTPChannel):
         task_class = KeepAliveTask
 
     return KeepAliveChannel
@@ -238,7 +239,9 @@ def _ending(status: int) -> str:
     return f"exited with status {os.waitstatus_to_exitcode(status)}"
 
 
-def _child(app: Any, settings: dict[str, Any], parent: int, stop_signals: set[int]) -> NoReturn:
+def _child(
+    app: Any, settings: dict[str, Any], parent: int, stop_signals: Iterable[int]
+) -> NoReturn:
     """A forked server process: serves until stopped, and never returns into the command."""
     import ctypes
     import signal
@@ -255,10 +258,10 @@ def _child(app: Any, settings: dict[str, Any], parent: int, stop_signals: set[in
             libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: go when the parent goes
         except (OSError, AttributeError):
             pass  # not Linux: the parent still stops its children when stopped
-        if os.getppid() != parent:
-            return  # the parent went before the line above: go too (finally)
-        _fresh_connections(app)
-        _serve(app, settings)
+        # Where the parent went before the line above, go too (finally).
+        if os.getppid() == parent:
+            _fresh_connections(app)
+            _serve(app, settings)
     except KeyboardInterrupt:
         pass
     except BaseException:
@@ -298,6 +301,7 @@ def serve_command(host: str, port: int, threads: int, processes: int) -> None:
     """Serve the app for real (waitress): slow clients cost a socket, not a thread."""
     from flask import current_app
 
+    # Flask types current_app as the app, not the proxy it is.
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     if processes > 1 and not hasattr(os, "fork"):
         raise click.UsageError("--processes above 1 needs a system that can fork (Linux, macOS).")

@@ -9,10 +9,12 @@ web pages, or write a game file to import.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
+
+from scorekeeper.history import backup
 
 RoundSpec = tuple[str | None, Mapping[str, str], Iterable[str]]
 """(who went out or None, leftover cards by name for those who did not, names who made it)."""
@@ -120,3 +122,12 @@ def twelve_step_to_the_end(players: Sequence[str] = ("Ann", "Ben", "Cy")) -> lis
     first, second, *others = players
     holding = {second: "5", **{name: "K Q" for name in others}}
     return [(first, holding, {second}) for _ in range(12)]
+
+
+def import_lines(stream: BinaryIO) -> backup.ImportReport:
+    """Store the game on each line of ``stream`` and report on them all, as ``flask history
+    import`` does (in an app context)."""
+    report = backup.ImportReport()
+    for line in backup.read_backup(stream):
+        report.add(line)
+    return report

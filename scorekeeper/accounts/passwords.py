@@ -32,12 +32,12 @@ def _hasher() -> PasswordHasher:
         hasher = PasswordHasher(time_cost=key[0], memory_cost=key[1], parallelism=1)
         cached = (key, hasher, hasher.hash("not a password of anyone's"))
         current_app.extensions["password_hasher"] = cached
-    return cached[1]  # type: ignore[no-any-return]
+    return cached[1]
 
 
 def _decoy() -> str:
     _hasher()
-    return current_app.extensions["password_hasher"][2]  # type: ignore[no-any-return]
+    return current_app.extensions["password_hasher"][2]
 
 
 def problem_with(password: str, known_words: Iterable[str] = ()) -> str | None:
@@ -70,8 +70,9 @@ def verify(stored_hash: str | None, password: str) -> bool:
     """Whether ``password`` matches; with no hash (no such account, or one a restore brought
     back with no password yet: ``NO_PASSWORD``), the same work, False."""
     usable = stored_hash is not None and stored_hash != NO_PASSWORD
+    checked = stored_hash if stored_hash is not None and usable else _decoy()
     try:
-        return _hasher().verify(stored_hash if usable else _decoy(), password) and usable
+        return _hasher().verify(checked, password) and usable
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 

@@ -195,7 +195,7 @@ def authenticate(username: str, password: str) -> User | None:
 # --- sessions --------------------------------------------------------------------------------
 
 
-class SignedIn(UserMixin):  # type: ignore[misc]
+class SignedIn(UserMixin):
     """What Flask-Login keeps for a request: the account, known by its session's token."""
 
     def __init__(self, account: Account, token: str) -> None:
@@ -223,11 +223,6 @@ def sign_out(token: str | None) -> None:
         db.session.commit()
     logout_user()
     session.clear()
-
-
-def end_sessions(user: User) -> None:
-    db.session.execute(delete(UserSession).where(UserSession.user_id == user.id))
-    db.session.commit()
 
 
 @login_manager.user_loader
@@ -262,7 +257,7 @@ def _load_session(token: str) -> SignedIn | None:
         ).one_or_none()
     if found is None:
         return None
-    version, session_id, created_at, last_seen, *person = found
+    version, session_id, created_at, last_seen = found[:4]
     now = utcnow()
     # 30 days since last use, and never longer than SESSION_MAX_DAYS since sign-in.
     ends = min(
@@ -273,7 +268,7 @@ def _load_session(token: str) -> SignedIn | None:
         return None
     if last_seen + SEEN_EVERY < now:
         _touch(session_id, now)
-    account = Account(*person)
+    account = Account(*found[4:])
     if seconds > 0:
         checked.put(digest, (account, version, ends), generation)
     # What the gate's decision rests on was read under this access version, and holds until

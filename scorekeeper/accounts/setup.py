@@ -47,6 +47,7 @@ def ensure_code(app: Flask) -> str:
 
 
 def code_matches(typed: str) -> bool:
+    # Flask types current_app as the app, not the proxy it is.
     path = _path(current_app._get_current_object())  # type: ignore[attr-defined]
     try:
         code = path.read_text().strip()
@@ -57,4 +58,5 @@ def code_matches(typed: str) -> bool:
 
 
 def forget_code() -> None:
+    # As above: current_app's type is the app's.
     _path(current_app._get_current_object()).unlink(missing_ok=True)  # type: ignore[attr-defined]

@@ -106,7 +106,7 @@ def passes_of(app: Flask) -> Passes:
     found = app.extensions.get("fast_lane")
     if found is None:
         found = app.extensions.setdefault("fast_lane", Passes())
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def forget_passes() -> None:
@@ -137,6 +137,7 @@ def admit(stamp: scoreboard.Stamp, can: scoreboard.Can) -> None:
     headers: a session this request changed (its next request carries another cookie), a
     flashed message waiting, or a cookie due to be signed again within the pass's life (Flask
     renews it; the fast lane never sets one)."""
+    # Flask types current_app as the app, not the proxy it is.
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     cookie = request.environ.get("HTTP_COOKIE")
     host = request.environ.get("HTTP_HOST")
@@ -199,7 +200,7 @@ class FastLane:
                 status, headers, body = answer
                 start_response(status, headers)
                 return [body]
-        return self.inner(environ, start_response)  # type: ignore[no-any-return]
+        return self.inner(environ, start_response)
 
     def answer(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
         """(status, headers, body) of the answer Flask would give, or None to let Flask."""
@@ -310,22 +311,23 @@ class _StampQuery:
         held = self.compiled.get(id(statement))
         if held is None or held[0] is not statement:
             compiled = statement.compile(dialect=self.engine.dialect)
-            order = tuple(compiled.positiontup) if compiled.positional else None
+            order = tuple(compiled.positiontup or ()) if compiled.positional else None
             held = self.compiled[id(statement)] = (statement, compiled.string, order)
         _, text, order = held
         connection = self.engine.raw_connection()
         driver = connection.driver_connection
+        assert driver is not None  # a connection fresh from the pool has its DBAPI connection
         try:
             if self.own_statement:
                 # One statement is its own transaction: no BEGIN before it, no ROLLBACK after
                 # (PostgreSQL: two round trips of the four a poll cost).
-                driver.autocommit = True  # type: ignore[union-attr]
+                driver.autocommit = True
             cursor = connection.cursor()
             cursor.execute(text, values if order is None else tuple(values[n] for n in order))
             found = cursor.fetchone()
             cursor.close()
             if self.own_statement:
-                driver.autocommit = False  # type: ignore[union-attr]
+                driver.autocommit = False
         except Exception:
             connection.invalidate()  # in an unknown state: the pool makes a new one
             raise
@@ -342,4 +344,5 @@ class _StampQuery:
 def init_app(app: Flask) -> None:
     """Put the fast lane in front of the app (inside any ProxyFix, so that it sees the same
     addresses and hosts as the views)."""
+    # Flask's way to wrap the app; mypy forbids assigning to a method.
     app.wsgi_app = FastLane(app, app.wsgi_app)  # type: ignore[method-assign]

@@ -18,6 +18,7 @@ from typing import Any
 from flask import Response, current_app, flash, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.access import Permission, forbidden, requires, visitor
 from scorekeeper.db import reading_only
@@ -254,10 +255,10 @@ def _close_page(
     problems: list[str] | None = None,
     field_errors: dict[int, str] | None = None,
     typed: dict[int, str] | None = None,
-) -> Response:
+) -> BaseResponse:
     if game.status != GameStatus.IN_PROGRESS:
         flash("This game is over: no more rounds can be entered.", "warning")
-        return redirect(url_for("games.show", game_id=game.id))  # type: ignore[return-value]
+        return redirect(url_for("games.show", game_id=game.id))
     draft = drafts.draft_of(game)
     tally = services.tally_of(game)
     return render(
@@ -307,7 +308,7 @@ def _close(game: Game) -> ResponseReturnValue:
         if f"cards-{seat.position}" in request.form
     }
     if fills and visitor().user is None:
-        return forbidden(visitor(), Permission.SCORE)
+        return forbidden(visitor())
     draft = drafts.draft_of(game) if game.status == GameStatus.IN_PROGRESS else None
     filling: int | None = None
     try:

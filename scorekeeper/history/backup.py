@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal
@@ -168,14 +168,6 @@ class LineRead:
     notes: tuple[str, ...] = ()
 
 
-def import_lines(stream: BinaryIO) -> ImportReport:
-    """Store the game on each line of ``stream`` (``read_backup``) and report on them all."""
-    report = ImportReport()
-    for line in read_backup(stream):
-        report.add(line)
-    return report
-
-
 def read_backup(stream: BinaryIO) -> Iterator[LineRead]:
     """What became of each line of ``stream`` (``read_backup_batches``), line by line."""
     with closing(read_backup_batches(stream)) as batches:
@@ -183,7 +175,7 @@ def read_backup(stream: BinaryIO) -> Iterator[LineRead]:
             yield from batch
 
 
-def read_backup_batches(stream: BinaryIO) -> Iterator[list[LineRead]]:
+def read_backup_batches(stream: BinaryIO) -> Generator[list[LineRead]]:
     """Store the game on each line of ``stream``, yielding what became of the lines of each
     batch, in their order, once the batch is committed. Blank lines are skipped; a refused
     line comes with its number (counting from 1) and the problems found (at most

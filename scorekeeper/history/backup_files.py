@@ -38,7 +38,7 @@ from . import backup
 try:
     import fcntl
 except ImportError:  # not on POSIX: the hard link alone keeps a file whole and single
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the module, or None where there is none
 
 # What the server names its backups; a name from an address is used only if it is one of these.
 NAME = re.compile(r"\A\d{4}-\d{2}-\d{2}(?:-\d{6})?\.jsonl\Z")

@@ -90,6 +90,7 @@ def start(stream: BinaryIO) -> int:
         raise
     # Nothing more of this session until the job is read: on SQLite, a request that writes
     # would hold the database's write lock from its next statement on.
+    # Flask types current_app as the app, not the proxy it is.
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     arguments = (app, job_id, household_id, scope.actor())
     if app.config["RESTORE_IN_BACKGROUND"]:

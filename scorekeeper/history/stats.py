@@ -24,8 +24,6 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -67,11 +65,12 @@ FINISHED = GameStatus.FINISHED.value
 IN_PROGRESS = GameStatus.IN_PROGRESS.value
 ABANDONED = GameStatus.ABANDONED.value
 TWELVE_STEP = "twelve-step"
-# Where each player keeps their own contract: see ``queries.kept_contract``.
+# Where each player keeps their own contract until they make it (the rules engine's
+# ``contract_order == "own"``). The presets are listed too, for games stored before the
+# frozen rules carried the option.
 KEPT_CONTRACT_PRESETS = ("twelve-step", "russian-rummy")
 # How many candidates for each record a player row keeps: the family's top 3 are among them.
 TOP = 3
-_deferred: ContextVar[bool] = ContextVar("scorekeeper_stats_deferred", default=False)
 
 games_t = Game.__table__
 seats_t = Seat.__table__
@@ -84,29 +83,17 @@ seat_contracts = SeatContract.__table__
 versions = StatsVersion.__table__
 
 
-# --- marking games changed ----------------------------------------------------------------------
-
-
-@contextmanager
-def deferred() -> Iterator[None]:
-    """Leave the statistics be inside the block (a bulk load that ``rebuild`` follows)."""
-    token = _deferred.set(True)
-    try:
-        yield
-    finally:
-        _deferred.reset(token)
+# --- refreshing the games marked changed (versions.mark) -----------------------------------------
 
 
 @event.listens_for(Session, "before_commit")
 def _before_commit(session: Session) -> None:
     marked = session.info.pop(STATS_MARKS, None)
     touched = session.info.pop(STATS_TOUCHED, False)
-    if marked is None or _deferred.get():
+    if marked is None:
         return
     session.flush()
-    ids = sorted(
-        {item if isinstance(item, int) else item.id for item in marked} - {None}  # type: ignore[arg-type]
-    )
+    ids = sorted({item if isinstance(item, int) else item.id for item in marked} - {None})
     refresh_games(session.connection(), ids)
     if touched:
         household = scope.current()
@@ -130,8 +117,8 @@ def _after_soft_rollback(session: Session, _previous: Any) -> None:
 
 
 def kept_contract(rules: dict[str, Any] | None, slug: str) -> bool:
-    """Each player works on their own contract until they make it (as ``queries.kept_contract``
-    decides it in SQL)."""
+    """Each player works on their own contract until they make it (the tests decide it in SQL
+    too: ``tests/history/scratch.py``)."""
     rules = rules if isinstance(rules, dict) else {}
     order = rules.get("contract_order")
     if order is not None:
@@ -286,14 +273,17 @@ def _refresh_game(
 def _bump_version(connection: Connection, household_id: int) -> None:
     """Move the household's version; its row is made by the first write (two first writes
     at once both get there: the second one's insert does nothing)."""
-    if connection.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as upsert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as upsert
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    upsert = (
+        postgresql.insert(versions)
+        if connection.dialect.name == "postgresql"
+        else sqlite.insert(versions)
+    )
     connection.execute(
-        upsert(versions)
-        .values(household_id=household_id, version=0)
-        .on_conflict_do_nothing(index_elements=["household_id"])
+        upsert.values(household_id=household_id, version=0).on_conflict_do_nothing(
+            index_elements=["household_id"]
+        )
     )
     connection.execute(
         update(versions)
@@ -655,11 +645,11 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
             break
         last = found[-1].id
         games = []
-        for game in found:
-            text = game.rules_text
+        for row in found:
+            text = row.rules_text
             if text not in rule_sets:
                 rule_sets[text] = json.loads(text) if text is not None else None
-            games.append(_Game(*game[:-1], rules=rule_sets[text]))
+            games.append(_Game._make((*row[:-1], rule_sets[text])))
         chunk = (
             seats_t.c.household_id == household_id,
             seats_t.c.game_id.between(games[0].id, last),

@@ -17,6 +17,7 @@ from flask import (
     stream_with_context,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 from werkzeug.datastructures import Headers
 
@@ -177,7 +178,7 @@ def download_kept(backup_name: str) -> Response:
 
 @bp.post("/history/backups/<backup_name>/restore")
 @requires(Permission.BACKUP_RESTORE)
-def restore_kept(backup_name: str) -> Response:
+def restore_kept(backup_name: str) -> ResponseReturnValue:
     """Restore one of the household's kept backups, as an upload of it would be."""
     with _kept_or_404(backup_name).open("rb") as stream:
         try:
@@ -206,7 +207,7 @@ def rounds_csv() -> Response:
 
 @bp.post("/history/backup")
 @requires(Permission.BACKUP_RESTORE)
-def restore() -> Response:
+def restore() -> ResponseReturnValue:
     """Save an uploaded backup and start reading it; the answer is at once a redirect to the
     job's progress page, which lists each refused line when it is done."""
     form = RestoreForm()
@@ -244,6 +245,6 @@ def restore_job(job_id: int) -> Response:
 
 @bp.post("/history/restores/<int:job_id>/cancel")
 @requires(Permission.BACKUP_RESTORE)
-def cancel_restore(job_id: int) -> Response:
+def cancel_restore(job_id: int) -> ResponseReturnValue:
     restores.cancel(_job_or_404(job_id))
     return redirect(url_for("history.restore_job", job_id=job_id), code=303)

@@ -27,6 +27,7 @@ def _sqlite_foreign_keys(connection: Connection, on: bool) -> None:
     does nothing). Off while migrating: a batch migration rebuilds a table by dropping it,
     and dropping ``games`` with foreign keys on would cascade into every seat and round."""
     raw = connection.connection.driver_connection
+    assert raw is not None  # an open connection's DBAPI connection is there
     raw.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
 
 

@@ -9,6 +9,7 @@ from a preset; ``/rules/<slug>/edit`` and ``/rules/<slug>/delete`` change or rem
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 
 from scorekeeper.access import Permission, requires
 from scorekeeper.bin import services as bin_services
@@ -50,7 +51,7 @@ def show(slug: str) -> Response:
 
 @bp.route("/new", methods=["GET", "POST"])
 @requires(Permission.EDIT_RULES)
-def new() -> Response:
+def new() -> ResponseReturnValue:
     base = request.values.get("base", PRESETS[0])
     if base not in PRESETS:
         abort(404)
@@ -74,7 +75,7 @@ def new() -> Response:
 
 @bp.route("/<slug>/edit", methods=["GET", "POST"])
 @requires(Permission.EDIT_RULES)
-def edit(slug: str) -> Response:
+def edit(slug: str) -> ResponseReturnValue:
     record = _saved(slug)
     ruleset = get_ruleset(record.options)
     form = HouseRulesForm(ruleset)
@@ -93,7 +94,7 @@ def edit(slug: str) -> Response:
 
 @bp.route("/<slug>/delete", methods=["GET", "POST"])
 @requires(Permission.MANAGE)
-def delete(slug: str) -> Response:
+def delete(slug: str) -> ResponseReturnValue:
     record = _saved(slug)
     if request.method == "POST":
         name = bin_services.bin_house_rules(slug)

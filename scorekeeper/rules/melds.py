@@ -100,10 +100,6 @@ def windows(length: int, rules: RuleSet) -> list[tuple[int, int]]:
     return [(lo, lo + length - 1) for lo in range(low, high - length + 2)]
 
 
-def _source_text(rules: RuleSet, rule: str) -> str:
-    return str(rules.source(rule))
-
-
 def read_set(
     cards: Sequence[Card],
     rules: RuleSet,
@@ -181,13 +177,6 @@ class RunReading:
     lo: int
     hi: int
     meld: Meld
-
-    @property
-    def wild_positions(self) -> tuple[int, ...]:
-        """The places a wild card fills."""
-        return tuple(
-            self.lo + offset for offset, placed in enumerate(self.meld.placements) if placed.is_wild
-        )
 
 
 def arrange_run(

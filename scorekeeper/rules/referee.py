@@ -60,11 +60,6 @@ class Ruling:
         """The first meld of the arrangement, or None."""
         return self.arrangement[0] if self.arrangement else None
 
-    @property
-    def warnings(self) -> tuple[Reason, ...]:
-        """The notes (another name for them)."""
-        return self.notes
-
     def __str__(self) -> str:
         verdict = "valid" if self.valid else "not valid"
         return f"{verdict}: " + " ".join(self.reasons)

@@ -42,7 +42,6 @@ __all__ = [
     "UnknownRulesError",
     "WildSpacing",
     "Winner",
-    "as_ruleset",
     "describe_options",
     "get_ruleset",
 ]
@@ -195,17 +194,6 @@ class Packs:
     def total(self) -> int:
         """How many cards in all."""
         return 52 * self.decks + self.jokers
-
-    def copies_of_card(self, card: Card) -> int:
-        """How many of ``card`` the packs hold: a suited card, one a deck; a rank alone,
-        four a deck; a joker, the jokers."""
-        if card.rank is None:
-            return self.jokers
-        return self.decks if card.suit is not None else 4 * self.decks
-
-    def copies_of_rank(self, rank: Rank) -> int:
-        """How many cards of ``rank`` the packs hold."""
-        return 4 * self.decks
 
     def overflow(self, cards: Iterable[Card]) -> list[str]:
         """What in ``cards`` the packs cannot hold, e.g. ``"3 × 7♥, but 2 decks hold only 2"``.
@@ -799,11 +787,6 @@ def get_ruleset(rules: RulesLike) -> RuleSet:
             sources[key] = HOUSE
     object.__setattr__(built, "sources", sources)
     return built
-
-
-def as_ruleset(rules: RulesLike) -> RuleSet:
-    """Rules given as a RuleSet, a slug or house rules data, as a RuleSet."""
-    return get_ruleset(rules)
 
 
 _OPTION_TEXT: dict[str, tuple[str, str, tuple[str, ...], str]] = {

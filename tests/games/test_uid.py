@@ -20,7 +20,7 @@ from scorekeeper.history import backup
 from scorekeeper.models import Game, Round
 
 from ..conftest import household_id
-from ..helpers import game_document, twelve_step_to_the_end
+from ..helpers import game_document, import_lines, twelve_step_to_the_end
 
 
 def _games() -> int:
@@ -118,11 +118,11 @@ def test_restoring_the_same_backup_twice_or_after_a_cut_changes_nothing(app: Fla
         def stream(chosen: list[str]) -> io.BytesIO:
             return io.BytesIO("".join(chosen).encode())
 
-        cut_short = backup.import_lines(stream(lines[:2]))  # a restore killed after two games
+        cut_short = import_lines(stream(lines[:2]))  # a restore killed after two games
         assert len(cut_short.stored) == 2
-        whole = backup.import_lines(stream(lines))
+        whole = import_lines(stream(lines))
         assert len(whole.stored) == 1 and len(whole.already) == 2
-        again = backup.import_lines(stream(lines))
+        again = import_lines(stream(lines))
         assert again.stored == [] and len(again.already) == 3
         assert "3 games were here already" in again.summary
         assert _games() == 3

@@ -4,11 +4,11 @@ numbers must equal."""
 
 from __future__ import annotations
 
-from sqlalchemy import case, func, or_, select
+from sqlalchemy import CTE, ColumnElement, case, func, or_, select
 from sqlalchemy.orm import aliased
 
 from scorekeeper.extensions import db
-from scorekeeper.history.queries import FINISHED, game_summaries, kept_contract
+from scorekeeper.history.queries import FINISHED
 from scorekeeper.history.records import (
     MIN_GAMES_FOR_RATE,
     TOP,
@@ -29,6 +29,47 @@ from scorekeeper.players.services import (
 from scorekeeper.status import GameStatus
 
 FASTEST_RULES = "twelve-step"
+
+# Where each player keeps their own contract until they make it (the rules engine's
+# ``contract_order == "own"``). The presets are listed too, for games stored before the
+# frozen rules carried the option.
+KEPT_CONTRACT_PRESETS = ("twelve-step", "russian-rummy")
+
+
+def kept_contract() -> ColumnElement[bool]:
+    """A condition on ``Game``: each player works on their own contract until they make it."""
+    order = Game.rules["contract_order"].as_string()
+    base = Game.rules["base"].as_string()
+    return or_(
+        order == "own",
+        (
+            order.is_(None)
+            & (base.in_(KEPT_CONTRACT_PRESETS) | Game.rules_slug.in_(KEPT_CONTRACT_PRESETS))
+        ),
+    )
+
+
+def game_summaries(*conditions: ColumnElement[bool], name: str = "game_summary") -> CTE:
+    """The games that meet ``conditions``, as a common table expression of their summary
+    columns, read once before any join.
+
+    MATERIALIZED keeps SQLite from folding it into the join: looked up one by one, each game
+    row would be read in full (its frozen rules come first), while the summary is read whole
+    from the ``ix_games_summary`` index in one pass.
+    """
+    return (
+        select(
+            Game.id,
+            Game.status,
+            Game.started,
+            Game.round_count,
+            Game.rules_slug,
+            Game.rules_name,
+        )
+        .where(*conditions)
+        .cte(name)
+        .prefix_with("MATERIALIZED")
+    )
 
 
 def player_rows() -> list[PlayerRow]:

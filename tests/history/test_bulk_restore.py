@@ -19,6 +19,7 @@ from scorekeeper.history import backup
 from scorekeeper.models import Game, GameEvent, Hand, Player, Round
 
 from ..conftest import household_id
+from ..helpers import import_lines
 from .factory import contract_rummy, day, document, play, twelve_step_rounds
 
 VOLATILE = ("id", "exported")
@@ -150,7 +151,7 @@ def test_a_batch_stores_what_storing_one_by_one_stores(app: Flask) -> None:
             expected = stored_rows()
             expected_export = [lasting(line) for line in backup.export_lines()]
         with scope.household(batched):
-            report = backup.import_lines(stream(lines))
+            report = import_lines(stream(lines))
             assert [number for number, _ in report.stored] == [1, 2, 3, 4]
             assert stored_rows() == expected
             assert [lasting(line) for line in backup.export_lines()] == expected_export
@@ -165,7 +166,7 @@ def test_games_stored_after_a_batch_take_new_ids(app: Flask) -> None:
     its seats, rounds and hands, takes ids after them rather than colliding."""
     lines = backup_lines(app)
     with app.app_context(), scope.household(household_id(app, "Restored")):
-        report = backup.import_lines(stream(lines))
+        report = import_lines(stream(lines))
         ids = [game_id for _, game_id in report.stored]
         assert ids == sorted(ids) and len(set(ids)) == 4
         rounds_before = db.session.scalar(select(func.max(Round.id))) or 0
@@ -186,12 +187,12 @@ def test_games_stored_after_a_batch_take_new_ids(app: Flask) -> None:
 def test_a_uid_twice_in_one_file_is_stored_once(app: Flask) -> None:
     lines = backup_lines(app)
     with app.app_context(), scope.household(household_id(app, "Restored")):
-        report = backup.import_lines(stream([lines[0], lines[1], lines[0], lines[1]]))
+        report = import_lines(stream([lines[0], lines[1], lines[0], lines[1]]))
         assert [number for number, _ in report.stored] == [1, 2]
         assert report.already == [(3, report.stored[0][1]), (4, report.stored[1][1])]
         assert db.session.scalar(select(func.count(Game.id))) == 2
         # Once more, the whole file: every game is held already.
-        again = backup.import_lines(stream(lines))
+        again = import_lines(stream(lines))
         assert [number for number, _ in again.stored] == [3, 4]
         assert [number for number, _ in again.already] == [1, 2]
 
@@ -222,7 +223,7 @@ def test_a_batch_the_database_refuses_is_stored_game_by_game(
     with app.app_context(), scope.household(household_id(app, "Restored")):
         raced = services.import_game(json.loads(lines[2])).id
         monkeypatch.setattr(services, "_held_uids", lambda household, uids: {})
-        report = backup.import_lines(stream(lines))
+        report = import_lines(stream(lines))
         assert [number for number, _ in report.stored] == [1, 2, 4]
         assert report.already == [(3, raced)] and report.refused == []
         assert db.session.scalar(select(func.count(Game.id))) == 4
@@ -247,10 +248,10 @@ def test_a_game_the_database_refuses_costs_only_its_own_line(
     def refuse_the_batch(files: Any) -> Any:
         raise RuntimeError("the database refused the batch")
 
-    monkeypatch.setattr(services, "store_game_files", refuse_the_batch)
-    monkeypatch.setattr(services, "store_game_file", refuse_the_third)
+    monkeypatch.setattr(backup, "store_game_files", refuse_the_batch)
+    monkeypatch.setattr(backup, "store_game_file", refuse_the_third)
     with app.app_context(), scope.household(household_id(app, "Restored")):
-        report = backup.import_lines(stream(lines))
+        report = import_lines(stream(lines))
         assert [number for number, _ in report.stored] == [1, 2, 4]
         assert report.refused == [(3, ["This game could not be stored (an error in the app)."])]
         assert db.session.scalar(select(func.count(Game.id))) == 3
@@ -281,7 +282,7 @@ def test_a_nul_in_a_name_or_in_the_rules_is_refused(app: Flask) -> None:
     rules_nul = lines[1].replace('"base":', '"ba' + escape + 'se":', 1)
     assert escape in key_nul and escape in rules_nul
     with app.app_context(), scope.household(household_id(app, "Restored")):
-        report = backup.import_lines(stream([key_nul, rules_nul, lines[2]]))
+        report = import_lines(stream([key_nul, rules_nul, lines[2]]))
         assert [number for number, _ in report.refused] == [1, 2]
         assert all("NUL character" in problems[0] for _, problems in report.refused)
         assert [number for number, _ in report.stored] == [3]
@@ -296,7 +297,7 @@ def test_a_batched_restore_leaves_the_kept_statistics_right(app: Flask) -> None:
     lines = backup_lines(app)
     target = household_id(app, "Target")
     with app.app_context(), scope.household(target):
-        report = backup.import_lines(stream(lines))
+        report = import_lines(stream(lines))
         assert len(report.stored) == 4
         db.session.remove()
     with app.app_context(), scope.household(target):
@@ -328,10 +329,10 @@ def test_a_restore_whose_end_was_cut_short_is_counted_when_run_again(
     with app.app_context(), scope.household(target):
         monkeypatch.setattr(stats, "rebuild", busy)
         with pytest.raises(OperationalError):
-            backup.import_lines(stream(lines))
+            import_lines(stream(lines))
         db.session.rollback()
         monkeypatch.setattr(stats, "rebuild", real)
-        again = backup.import_lines(stream(lines))
+        again = import_lines(stream(lines))
         assert not again.stored and len(again.already) == 4
         games = db.session.scalar(select(func.count()).select_from(Game))
         kept = db.session.scalar(select(func.count()).select_from(GameStat))

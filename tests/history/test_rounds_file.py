@@ -20,7 +20,7 @@ from scorekeeper.extensions import db
 from scorekeeper.history import backup, rounds_file
 
 from ..conftest import family_id, household_id, signed_in
-from ..helpers import game_document, save_round, start_game
+from ..helpers import game_document, import_lines, save_round, start_game
 from .test_kept_stats import _write
 
 URL = "/history/rounds.csv"
@@ -106,7 +106,7 @@ def test_a_restore_makes_the_next_download_fresh(app: Flask, client: FlaskClient
     before = client.get(URL).data
     document = game_document("contract-rummy", ["Cy", "Dee"], [("Cy", {"Dee": "K Q"}, set())] * 7)
     with app.app_context(), scope.household(household):
-        report = backup.import_lines(io.BytesIO((json.dumps(document) + "\n").encode()))
+        report = import_lines(io.BytesIO((json.dumps(document) + "\n").encode()))
         db.session.remove()
     assert len(report.stored) == 1, report.refused
     after = client.get(URL).data

@@ -16,7 +16,7 @@ from scorekeeper.models import HouseRules
 from scorekeeper.rulebook.forms import read_contracts
 from scorekeeper.rules import OPTION_KEYS, PRESETS, get_ruleset
 
-from ..helpers import game_document
+from ..helpers import game_document, import_lines
 
 
 class FormReader(HTMLParser):
@@ -295,7 +295,6 @@ def test_the_rules_name_a_game_file_or_a_backup_brings_is_tidied(app: Flask) -> 
     import json
 
     from scorekeeper.games.services import import_game
-    from scorekeeper.history import backup
     from scorekeeper.models import Game
 
     rules = {"base": "twelve-step", "name": "\u202eGr\u200ban\u202c"}
@@ -304,7 +303,7 @@ def test_the_rules_name_a_game_file_or_a_backup_brings_is_tidied(app: Flask) -> 
         imported = import_game(document)
         assert imported.rules_name == "Gran" and imported.rules["name"] == "Gran"
         line = json.dumps(game_document(rules, ["Cy", "Dee"], [])) + "\n"
-        report = backup.import_lines(io.BytesIO(line.encode()))
+        report = import_lines(io.BytesIO(line.encode()))
         [(_number, game_id)] = report.stored
         restored = db.session.get(Game, game_id)
         assert restored is not None and restored.rules_name == "Gran"

@@ -10,9 +10,7 @@ import pytest
 
 from scorekeeper.rules import (
     PRESETS,
-    Card,
     ContractNumberError,
-    Rank,
     RuleSetError,
     UnknownRulesError,
     describe_options,
@@ -147,10 +145,10 @@ def test_cards_dealt(slug: str, dealt: list[int]) -> None:
 def test_packs(slug: str, players: int, decks: int, jokers: int) -> None:
     packs = get_ruleset(slug).packs(players)
     assert (packs.decks, packs.jokers) == (decks, jokers)
-    assert packs.copies_of_card(Card(Rank.SEVEN, parse_cards("7H")[0].suit)) == decks
-    assert packs.copies_of_card(Card(Rank.SEVEN, None)) == 4 * decks
-    assert packs.copies_of_card(parse_cards("JK")[0]) == jokers
-    assert packs.copies_of_rank(Rank.SEVEN) == 4 * decks
+    # A suited card, one a deck; a rank alone, four a deck; a joker, the jokers.
+    for cards, held in (("7H", decks), ("7", 4 * decks), ("JK", jokers)):
+        assert packs.overflow(parse_cards(" ".join([cards] * held))) == []
+        assert packs.overflow(parse_cards(" ".join([cards] * (held + 1)))) != []
 
 
 def test_packs_overflow_names_impossible_cards() -> None:

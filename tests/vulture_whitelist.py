@@ -1,0 +1,109 @@
+"""What vulture cannot see used in scorekeeper/ (tests/test_lint.py runs it over both).
+
+Views, CLI commands, error handlers and SQLAlchemy event hooks are handed over by their
+decorators: pyproject.toml's ``[tool.vulture] ignore_decorators`` covers those. Everything here
+is read by name from outside Python's sight: by a library, a template, a string key, or a value.
+"""
+
+# ruff: noqa: B018 (naming each attribute is how vulture reads it used)
+
+from vulture.whitelist_utils import Whitelist
+
+_ = Whitelist()
+
+# Alembic reads these from every migration module.
+_.revision
+_.down_revision
+_.branch_labels
+_.depends_on
+_.downgrade
+
+# Flask's CLI finds the factory by its name (``flask --app scorekeeper``).
+_.create_app
+
+# Settings that Flask, Werkzeug, Flask-Login, SQLite and psycopg read off the object they are
+# set on.
+_.session_protection  # LoginManager
+_.session_interface  # Flask
+_.request_class  # Flask
+_.open_session  # Flask's SessionInterface
+_.should_set_cookie  # Flask's SessionInterface
+_.get_id  # Flask-Login's user
+_.immutable  # Werkzeug's Cache-Control
+_.content_encoding  # Werkzeug's response
+_.isolation_level  # sqlite3's connection
+_.autocommit  # the DBAPI connection
+
+# waitress builds its channels and tasks from these classes.
+_.task_class
+_.channel_class
+
+# SQLAlchemy's TypeDecorator interface.
+_.impl
+_.cache_ok
+_.process_bind_param
+_.process_result_value
+
+# Columns their defaults fill and the database keeps (nothing reads them back yet).
+_.merged_by
+_.started_by
+
+# Read with ``g.get("...")`` (scorekeeper.games.fast_lane).
+_.access_version
+_.passes_generation
+
+# WTForms: ``validate_<field>`` methods are called for their field, ``Meta`` configures the form.
+_.validate_time_zone
+_.validate_other
+_.validate_contracts
+_.validate_cards_dealt
+_.Meta
+
+# Enum members reached by value (``Rank("7")``, ``Winner("lowest total")``), never by name.
+_.TWO
+_.THREE
+_.FOUR
+_.FIVE
+_.SIX
+_.SEVEN
+_.EIGHT
+_.NINE
+_.LOWEST_TOTAL
+_.ANY
+_.SAME_ROUND
+_.DISCARD
+_.PLAY
+
+# A card's repr is ``Card.parse('7♥')``: it evaluates back to the card.
+_.parse
+
+# Read by the Jinja templates (templates/...).
+_.confirm  # accounts/*.html, players/_merge.html
+_.gone_on  # bin/index.html
+_.style  # games/_charts.html
+_.y_ticks
+_.height
+_.bottom
+_.label_x
+_.score  # games/_board.html, the scoreboard's Can
+_.manage
+_.contract_text
+_.cards_to_deal  # games/_board.html, games/_tv.html
+_.lowest_totals  # history/records.html
+_.highest_totals
+_.has_previous  # history/_games.html
+_.has_next
+_.has_password  # accounts/members.html
+_.lines_done  # history/_restore_job.html
+_.refused_lines
+_.points_per_round  # players/show.html
+_.opponent_id
+_.ahead
+_.behind
+_.hardest_contract
+_.rule_labels  # referee/_ruling.html
+_.leftover_points
+_.decided
+_.help  # rules/edit.html
+_.described  # rules/show.html
+_.game_end
