@@ -291,7 +291,7 @@ def link_in_session() -> Link | None:
 
 
 def _find_visitor() -> Visitor:
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.VISITOR):
         user = current_user._get_current_object() if current_user.is_authenticated else None
         if user is not None:
             return Visitor(user=user.account)
@@ -504,7 +504,7 @@ def accounts_exist(app: Flask) -> bool:
     """Whether anyone has an account yet (until then every page leads to setup)."""
     if app.extensions.get("scorekeeper_accounts_exist"):
         return True
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.ANY_ACCOUNT):
         found = db.session.scalar(select(User.id).limit(1)) is not None
     if found:
         app.extensions["scorekeeper_accounts_exist"] = True

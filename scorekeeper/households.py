@@ -23,13 +23,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def household_named(name: str) -> Household | None:
-    with scope.unscoped():
-        return db.session.scalar(select(Household).where(Household.name_key == name_key(name)))
+    return db.session.scalar(select(Household).where(Household.name_key == name_key(name)))
 
 
 def households() -> list[Household]:
-    with scope.unscoped():
-        return list(db.session.scalars(select(Household).order_by(Household.name_key)))
+    return list(db.session.scalars(select(Household).order_by(Household.name_key)))
 
 
 def household_option(view: F) -> F:
@@ -52,15 +50,14 @@ def find_household(name: str | None) -> Household:
             known = ", ".join(h.name for h in households()) or "none yet"
             raise click.ClickException(f"There is no household {name!r} (there are: {known}).")
         return found
-    with scope.unscoped():
-        try:
-            household_id = scope.sole_household(db.session)
-        except scope.NoHouseholdError:
-            raise click.ClickException(
-                "This server holds several households: say which with --household NAME."
-            ) from None
-        db.session.commit()
-        found = db.session.get(Household, household_id)
+    try:
+        household_id = scope.sole_household(db.session)
+    except scope.NoHouseholdError:
+        raise click.ClickException(
+            "This server holds several households: say which with --household NAME."
+        ) from None
+    db.session.commit()
+    found = db.session.get(Household, household_id)
     assert found is not None
     return found
 

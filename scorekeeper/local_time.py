@@ -114,8 +114,7 @@ def zone_name() -> str:
         return server_zone_name()
     name = g.setdefault("time_zones", {}).get(household)
     if name is None:
-        with scope.unscoped():
-            chosen = db.session.scalar(select(Household.time_zone).where(Household.id == household))
+        chosen = db.session.scalar(select(Household.time_zone).where(Household.id == household))
         name = chosen_zone(household, chosen)
     return name
 

@@ -13,21 +13,57 @@ Where the scope comes from:
   household-owned table looks empty;
 - in a command or a test, from ``household(id)``; outside any request and any such block the
   query is unscoped (the command line's own work on the whole server), and new rows go to the
-  database's one household (made, named ``Family``, where there is none);
-- ``unscoped()`` lifts the filter inside a request, for the few reads that must look across
-  households: finding the account signing in, or the link a phone opened.
+  database's one household (made, named ``Family``, where there is none).
+
+The hook does not see Core statements. Those on a household's tables are made here too, and
+only in the modules ``CORE_MODULES`` names (``tests/test_lint.py`` holds every other module to
+the ORM, and every module but this one and ``models`` to never naming ``household_id`` in a
+statement or a row):
+
+- ``core_read``: a Core ``select`` under the scope in force, for the hottest reads;
+- ``for_household(id)`` (``CoreHousehold``): Core statements of one household named
+  explicitly, its conditions (``owns``) and its new rows (``rows``, ``row``, ``insert_from``),
+  for the statistics (kept in the session's ``before_commit``, for one household at a time)
+  and the bulk loader (its inserts and COPY name every row's household);
+- ``for_writing(session)``: the same, of the household new rows go to now.
+
+The few reads that must look across households go through ``server_wide(reason)``, which lifts
+the filter inside its block; ``ServerWide`` lists the reasons and ``SERVER_WIDE_SITES`` the
+functions that may give each (``tests/test_lint.py`` checks that list against the code, so a
+new escape needs a line there):
+
+- ``VISITOR``: who is visiting (the account of a session's token, the link of a token or of the
+  browser's session) is found before their household is known;
+- ``USERNAME``: usernames are unique on the whole server (signing in, a new account's name);
+- ``ANY_ACCOUNT``: whether the server holds any account yet (setup; the first administers it);
+- ``HOUSEKEEPING``: the daily housekeeping (the bin's purge, old restore jobs) runs once for
+  every household;
+- ``COMMAND_LINE``: an administrator's command names a game by id, or lists every account.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+import enum
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, Final
 
 from flask import g, has_request_context
-from sqlalchemy import Select, Table, bindparam, event, select
+from sqlalchemy import (
+    ColumnElement,
+    FromClause,
+    Insert,
+    Integer,
+    Select,
+    Table,
+    bindparam,
+    event,
+    insert,
+    literal,
+    select,
+)
 from sqlalchemy.orm import (
     DeclarativeBase,
     ORMExecuteState,
@@ -96,9 +132,68 @@ def household(household_id: int) -> Iterator[None]:
         _override.reset(token)
 
 
+class ServerWide(enum.Enum):
+    """Why a read looks across households (``server_wide``): the only reasons there are."""
+
+    VISITOR = "who is visiting is found before their household is known"
+    USERNAME = "usernames are unique on the whole server"
+    ANY_ACCOUNT = "whether the server holds any account yet"
+    HOUSEKEEPING = "the daily housekeeping runs once for every household"
+    COMMAND_LINE = "an administrator's command names a game by id, or lists every account"
+
+
+# The functions that look across households, by reason: ``tests/test_lint.py`` finds every
+# ``server_wide`` in the package and holds it to this list, both ways.
+SERVER_WIDE_SITES: Final[Mapping[ServerWide, frozenset[str]]] = {
+    ServerWide.VISITOR: frozenset(
+        {
+            "scorekeeper.access._find_visitor",
+            "scorekeeper.accounts.links.find",
+            "scorekeeper.accounts.services._load_session",
+        }
+    ),
+    ServerWide.USERNAME: frozenset(
+        {
+            "scorekeeper.accounts.services.user_named",
+            "scorekeeper.history.household_file._members",
+        }
+    ),
+    ServerWide.ANY_ACCOUNT: frozenset(
+        {
+            "scorekeeper.access.accounts_exist",
+            "scorekeeper.accounts.services.add_user",
+            "scorekeeper.accounts.views.setup",
+            "scorekeeper.history.household_file._members",
+        }
+    ),
+    ServerWide.HOUSEKEEPING: frozenset(
+        {"scorekeeper.bin.services.purge", "scorekeeper.history.restores.tidy"}
+    ),
+    ServerWide.COMMAND_LINE: frozenset(
+        {"scorekeeper.accounts.cli.link_add", "scorekeeper.accounts.services.users"}
+    ),
+}
+
+# The modules that run Core statements on a household's tables, each with how they are scoped
+# (``tests/test_lint.py`` holds every other module to the ORM, which the hook below scopes).
+CORE_MODULES: Final[Mapping[str, str]] = {
+    "scorekeeper.games.scoreboard": "a game's stamp, read at every poll: ``core_read``",
+    "scorekeeper.games.fast_lane": "runs ``scoreboard``'s ``core_read`` on a DB-API connection",
+    "scorekeeper.games.services": (
+        "the bulk loader (``store_game_files``): Core inserts and COPY of the household in"
+        " scope, ``for_writing``"
+    ),
+    "scorekeeper.history.stats": (
+        "the kept statistics, rewritten in ``before_commit`` from the games the session marked"
+        " (loaded under the scope) and rebuilt for one named household: ``for_household``"
+    ),
+}
+
+
 @contextmanager
-def unscoped() -> Iterator[None]:
-    """Look across households inside the block (sign-in and link look-ups only)."""
+def server_wide(reason: ServerWide) -> Iterator[None]:
+    """Look across households inside the block, for ``reason`` (one of the few there are:
+    ``ServerWide``, and only where ``SERVER_WIDE_SITES`` says)."""
     token = _override.set(UNSCOPED)
     try:
         yield
@@ -169,6 +264,60 @@ def household_for_insert() -> int:
     if isinstance(found, int) and found != NOBODY:
         return found
     raise NoHouseholdError("a household-owned row was inserted outside any household")
+
+
+HOUSEHOLD_COLUMN: Final = "household_id"
+
+
+class CoreHousehold:
+    """Core statements of one household, named explicitly (the hook does not see Core): the
+    conditions that keep a statement to it, and its new rows."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, household_id: int) -> None:
+        self.id = household_id
+
+    def owns(self, table: FromClause) -> ColumnElement[bool]:
+        """The condition keeping ``table``'s rows (or an alias's) to this household."""
+        column: ColumnElement[Any] = table.c[HOUSEHOLD_COLUMN]
+        return column == self.id
+
+    def rows(self, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``rows`` for a Core insert, each given this household (in place: the bulk loader's
+        batches are thousands of rows)."""
+        given = list(rows)
+        for row in given:
+            row[HOUSEHOLD_COLUMN] = self.id
+        return given
+
+    def row(self, **values: Any) -> dict[str, Any]:
+        """One row of this household for a Core insert."""
+        return {HOUSEHOLD_COLUMN: self.id, **values}
+
+    def insert_from(self, table: Table, names: list[str], selected: Select[Any]) -> Insert:
+        """``INSERT INTO table (names..., household) SELECT selected..., this household``."""
+        return insert(table).from_select(
+            [*names, HOUSEHOLD_COLUMN], selected.add_columns(literal(self.id, Integer))
+        )
+
+
+def for_household(household_id: int) -> CoreHousehold:
+    """Core statements of ``household_id``: for code that is given the household (the kept
+    statistics of a game or of a restore), never one sent by a client."""
+    return CoreHousehold(household_id)
+
+
+def for_writing(session: Session | scoped_session[Any]) -> CoreHousehold:
+    """Core statements of the household new rows go to now: the one in scope, or the
+    database's only one where nothing is scoped (the command line's default, as for ORM
+    inserts). Raises ``NoHouseholdError`` where the scope is nobody."""
+    found = current()
+    if found is UNSCOPED:
+        return CoreHousehold(sole_household(session))
+    if isinstance(found, int) and found != NOBODY:
+        return CoreHousehold(found)
+    raise NoHouseholdError("household rows were to be stored by nobody")
 
 
 def sole_household(session: Session | scoped_session[Any]) -> int:

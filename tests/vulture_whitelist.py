@@ -107,3 +107,7 @@ _.decided
 _.help  # rules/edit.html
 _.described  # rules/show.html
 _.game_end
+
+# scope.py's declarations of what its hook cannot see, read by tests/test_lint.py.
+_.SERVER_WIDE_SITES
+_.CORE_MODULES

@@ -92,7 +92,7 @@ def users_list() -> None:
 @click.option("--kind", type=click.Choice(["table", "watch"]), required=True)
 def link_add(game_id: int, kind: str) -> None:
     """Make a table or watch link to game GAME_ID; print its address on the last line."""
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.COMMAND_LINE):
         game = db.session.get(Game, game_id)
     if game is None:
         raise click.ClickException(f"There is no game {game_id}.")

@@ -71,7 +71,7 @@ def find(token: str, kind: LinkKind) -> Link | None:
     """The live link of ``kind`` with this token, whichever household holds it, or None."""
     if len(token) != TOKEN_LENGTH or not set(token) <= TOKEN_LETTERS:
         return None
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.VISITOR):
         link = db.session.scalar(select(Link).where(Link.token_hash == _digest(token)))
         if link is None or link.kind != kind:
             return None
@@ -87,7 +87,8 @@ def take_invitation(link: Link) -> bool:
     (the other's UPDATE waits for the first to commit, then finds it used). Does not commit: the
     account it makes is stored in the same transaction."""
     now = utcnow()
-    with scope.unscoped():
+    # The one accepting is of no household yet: the invitation's own is named.
+    with scope.household(link.household_id):
         taken = db.session.execute(
             update(Link)
             .where(

@@ -105,13 +105,11 @@ def set_time_zone(household: Household, name: str) -> None:
 def memberless_household() -> Household | None:
     """The household a database from before accounts holds (or the command line made), which
     setup gives its owner: the only one, where it has no members."""
-    with scope.unscoped():
-        found = db.session.scalars(select(Household).limit(2)).all()
-        if len(found) != 1:
-            return None
-        members = db.session.scalar(
-            select(func.count(User.id)).where(User.household_id == found[0].id)
-        )
+    found = db.session.scalars(select(Household).limit(2)).all()
+    if len(found) != 1:
+        return None
+    with scope.household(found[0].id):
+        members = db.session.scalar(select(func.count(User.id)))
     return found[0] if not members else None
 
 
@@ -119,7 +117,7 @@ def memberless_household() -> Household | None:
 
 
 def user_named(username: str) -> User | None:
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.USERNAME):
         return db.session.scalar(select(User).where(User.username_key == name_key(username)))
 
 
@@ -145,7 +143,7 @@ def add_user(
     tidy = check_username(username)
     check_password(password, tidy, household.name)
     role = Role(role)
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.ANY_ACCOUNT):
         first = db.session.scalar(select(User.id).limit(1)) is None
     with scope.household(household.id):
         user = User(
@@ -154,7 +152,6 @@ def add_user(
             password_hash=passwords.hash_password(password),
             role=role,
             is_admin=admin or first,
-            household_id=household.id,
         )
         db.session.add(user)
         db.session.commit()
@@ -163,7 +160,7 @@ def add_user(
 
 
 def users() -> list[User]:
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.COMMAND_LINE):
         return list(
             db.session.scalars(
                 select(User).join(User.household).order_by(Household.name_key, User.username_key)
@@ -239,7 +236,7 @@ def _load_session(token: str) -> SignedIn | None:
         good_until(ends)
         return SignedIn(account, token)
     generation = checked.generation
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.VISITOR):
         found = db.session.execute(
             select(
                 access_version_now(),

@@ -115,7 +115,7 @@ def logout() -> ResponseReturnValue:
 @bp.route("/setup", methods=["GET", "POST"])
 @requires(Permission.PUBLIC)
 def setup() -> ResponseReturnValue:
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.ANY_ACCOUNT):
         if db.session.scalar(select(User.id).limit(1)) is not None:
             abort(404)
     adopted = services.memberless_household()
@@ -298,8 +298,7 @@ def invite(token: str) -> ResponseReturnValue:
     if link is None:
         abort(404)
     form = AcceptInviteForm()
-    with scope.unscoped():
-        household = db.session.get(Household, link.household_id)
+    household = db.session.get(Household, link.household_id)
     assert household is not None
     if form.validate_on_submit():
         username, password = form.username.data or "", form.password.data or ""

@@ -135,7 +135,7 @@ def empty() -> int:
 def purge(now: datetime | None = None) -> int:
     """Delete for good, in every household, what has waited in the bin 30 days."""
     limit = (now or utcnow()) - KEPT_FOR
-    with scope.unscoped(), scope.with_bin():
+    with scope.server_wide(scope.ServerWide.HOUSEKEEPING), scope.with_bin():
         gone = 0
         old_games = db.session.scalars(select(Game).where(Game.deleted_at < limit)).all()
         for game in old_games:

@@ -758,11 +758,11 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
 
     What is stored is what ``store_game_file`` stores, row for row (the tally's summary
     columns, a new game's version, the change log's line and its actor), without the ORM.
-    Core statements are not scoped by ``scorekeeper.scope``: every row is given the household
-    here and every look-up names it. Does not commit: the caller's transaction holds the batch,
-    and a failure (a uid or player stored meanwhile by another writer) leaves it to be rolled
-    back whole."""
-    household_id = _household_for_core()
+    Core statements are not seen by ``scorekeeper.scope``'s hook: every row is given the
+    household in scope, and every look-up kept to it, through ``scope.for_writing``. Does not
+    commit: the caller's transaction holds the batch, and a failure (a uid or player stored
+    meanwhile by another writer) leaves it to be rolled back whole."""
+    household = scope.for_writing(db.session)
     now = utcnow()
     actor = scope.actor()
     games, seats, rounds, hands, events = (
@@ -773,24 +773,24 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
         GameEvent.__table__,
     )
     uids = [checked.uid or new_uid() for checked in files]
-    held = _held_uids(household_id, set(uids))
+    held = _held_uids(household, set(uids))
     first_of: dict[str, int] = {}
     fresh: list[int] = []
     for index, uid in enumerate(uids):
         if uid not in held and uid not in first_of:
             first_of[uid] = index
             fresh.append(index)
-    players = _players_by_key(household_id, [files[index] for index in fresh], now)
+    players = _players_by_key(household, [files[index] for index in fresh], now)
     game_ids: list[int] = []
     if fresh:
-        game_rows = [_game_row(files[index], uids[index], household_id, now) for index in fresh]
-        game_ids = _insert_with_ids(games, game_rows)
+        game_rows = [_game_row(files[index], uids[index], now) for index in fresh]
+        game_ids = _insert_with_ids(games, household.rows(game_rows))
         seat_rows = [
-            _seat_row(files[index], position, name, game_id, players, household_id)
+            _seat_row(files[index], position, name, game_id, players)
             for index, game_id in zip(fresh, game_ids, strict=True)
             for position, name in enumerate(files[index].names)
         ]
-        seat_ids = iter(_insert_with_ids(seats, seat_rows))
+        seat_ids = iter(_insert_with_ids(seats, household.rows(seat_rows)))
         seats_of = [[next(seat_ids) for _ in files[index].names] for index in fresh]
         round_rows: list[dict[str, Any]] = []
         for index, game_id, game_seats in zip(fresh, game_ids, seats_of, strict=True):
@@ -798,7 +798,6 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
                 out = None if entry.went_out is None else game_seats[entry.went_out]
                 round_rows.append(
                     {
-                        "household_id": household_id,
                         "game_id": game_id,
                         "number": number,
                         "went_out_id": out,
@@ -808,12 +807,11 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
                         "updated_at": now,
                     }
                 )
-        round_ids = _insert_with_ids(rounds, round_rows) if round_rows else []
+        round_ids = _insert_with_ids(rounds, household.rows(round_rows)) if round_rows else []
         # The rounds' ids in the order their rows were made: game by game, round by round.
         next_round = iter(round_ids)
         hand_rows = [
             {
-                "household_id": household_id,
                 "round_id": round_id,
                 "seat_id": game_seats[position],
                 "contract": hand.contract,
@@ -828,19 +826,13 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
             for position, hand in enumerate(result.hands)
         ]
         if hand_rows:
-            _insert_many(hands, hand_rows)
+            _insert_many(hands, household.rows(hand_rows))
         db.session.execute(
             events.insert(),
-            [
-                {
-                    "household_id": household_id,
-                    "game_id": game_id,
-                    "at": now,
-                    "text": _imported(files[index]),
-                    "actor": actor,
-                }
+            household.rows(
+                {"game_id": game_id, "at": now, "text": _imported(files[index]), "actor": actor}
                 for index, game_id in zip(fresh, game_ids, strict=True)
-            ],
+            ),
         )
     stored_as = dict(zip(fresh, game_ids, strict=True))
     outcome: list[tuple[bool, int]] = []
@@ -910,36 +902,25 @@ def _insert_many(table: Any, rows: list[dict[str, Any]]) -> None:
             )
 
 
-def _household_for_core() -> int:
-    """The household Core inserts go to: the one in scope, or the database's only one where
-    nothing is scoped (the command line's default, as for ORM inserts)."""
-    found = scope.current()
-    if found is scope.UNSCOPED:
-        return scope.sole_household(db.session)
-    if isinstance(found, int) and found != scope.NOBODY:
-        return found
-    raise scope.NoHouseholdError("games were to be stored by nobody")
-
-
 def _chunks(values: Sequence[str]) -> list[Sequence[str]]:
     return [values[start : start + _IN_CHUNK] for start in range(0, len(values), _IN_CHUNK)]
 
 
-def _held_uids(household_id: int, uids: set[str]) -> dict[str, int]:
+def _held_uids(household: scope.CoreHousehold, uids: set[str]) -> dict[str, int]:
     """The games of the household holding these uids (those in the bin too), by uid."""
     table = Game.__table__
     held: dict[str, int] = {}
     for chunk in _chunks(sorted(uids)):
         found = db.session.execute(
-            select(table.c.uid, table.c.id).where(
-                table.c.household_id == household_id, table.c.uid.in_(chunk)
-            )
+            select(table.c.uid, table.c.id).where(household.owns(table), table.c.uid.in_(chunk))
         )
         held.update({uid: int(game_id) for uid, game_id in found})
     return held
 
 
-def _players_by_key(household_id: int, files: Sequence[GameFile], now: datetime) -> dict[str, int]:
+def _players_by_key(
+    household: scope.CoreHousehold, files: Sequence[GameFile], now: datetime
+) -> dict[str, int]:
     """The household's player of each name in ``files`` (``game_players_matching``: the same
     name ignoring case is the same player), made where missing; by name key."""
     table = Player.__table__
@@ -951,7 +932,7 @@ def _players_by_key(household_id: int, files: Sequence[GameFile], now: datetime)
     for chunk in _chunks(sorted(names)):
         rows = db.session.execute(
             select(table.c.name_key, table.c.id).where(
-                table.c.household_id == household_id, table.c.name_key.in_(chunk)
+                household.owns(table), table.c.name_key.in_(chunk)
             )
         )
         found.update({key: int(player_id) for key, player_id in rows})
@@ -960,12 +941,7 @@ def _players_by_key(household_id: int, files: Sequence[GameFile], now: datetime)
         made = db.session.execute(
             table.insert().returning(table.c.id, sort_by_parameter_order=True),
             [
-                {
-                    "household_id": household_id,
-                    "name": tidy_name(names[key]),
-                    "name_key": key,
-                    "created_at": now,
-                }
+                household.row(name=tidy_name(names[key]), name_key=key, created_at=now)
                 for key in missing
             ],
         )
@@ -973,10 +949,10 @@ def _players_by_key(household_id: int, files: Sequence[GameFile], now: datetime)
     return found
 
 
-def _game_row(checked: GameFile, uid: str, household_id: int, now: datetime) -> dict[str, Any]:
+def _game_row(checked: GameFile, uid: str, now: datetime) -> dict[str, Any]:
+    """A game's row but for its household (``scope.CoreHousehold.rows`` gives it)."""
     tally = checked.tally
     return {
-        "household_id": household_id,
         "uid": uid,
         "rules": checked.rules.to_dict(),
         "rules_slug": checked.rules.slug,
@@ -1002,10 +978,9 @@ def _seat_row(
     name: str,
     game_id: int,
     players: Mapping[str, int],
-    household_id: int,
 ) -> dict[str, Any]:
+    """A seat's row but for its household (``scope.CoreHousehold.rows`` gives it)."""
     row: dict[str, Any] = {
-        "household_id": household_id,
         "game_id": game_id,
         "player_id": players[name_key(name)],
         "position": position,

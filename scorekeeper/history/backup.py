@@ -233,11 +233,7 @@ def restored() -> None:
     """What a restore that stored games does once, at its end (never per game or batch): the
     household's kept statistics rebuilt in one pass, as batches of Core inserts left them be.
     The household is the one in scope, or the database's only one where nothing is scoped."""
-    household = scope.current()
-    if household is scope.UNSCOPED:
-        household = scope.sole_household(db.session)
-    assert isinstance(household, int)
-    stats.rebuild(household)
+    stats.rebuild(scope.for_writing(db.session).id)
     db.session.commit()
 
 

@@ -191,8 +191,7 @@ def write_daily(now: datetime | None = None) -> tuple[list[Path], int]:
     is logged; the others are still written)."""
     now = now or utcnow()
     keep = int(current_app.config["BACKUP_KEEP"])
-    with scope.unscoped():
-        households = db.session.scalars(select(Household.id).order_by(Household.id)).all()
+    households = db.session.scalars(select(Household.id).order_by(Household.id)).all()
     db.session.rollback()
     written: list[Path] = []
     failed = 0

@@ -78,8 +78,7 @@ def document() -> dict[str, Any]:
     """The household's document, of the household in scope."""
     household_id = scope.current()
     assert isinstance(household_id, int), "a household's backup is of one household"
-    with scope.unscoped():
-        household = db.session.get(Household, household_id)
+    household = db.session.get(Household, household_id)
     assert household is not None
     members = db.session.scalars(select(User).order_by(User.username_key)).all()
     player_names = db.session.scalars(select(Player.name).order_by(Player.name_key)).all()
@@ -219,7 +218,7 @@ def _members(items: list[dict[str, Any]], applied: Applied) -> None:
     household_id = scope.current()
     assert isinstance(household_id, int)
     made = held = 0
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.ANY_ACCOUNT):
         first = db.session.scalar(select(User.id).limit(1)) is None
     for item in items:
         username, role = item.get("username"), item.get("role")
@@ -227,7 +226,7 @@ def _members(items: list[dict[str, Any]], applied: Applied) -> None:
         if not tidy or too_long(tidy) or not (isinstance(role, str) and role in set(Role)):
             applied.problems.append(f"Member {str(username)[:80]!r} has no username or no role.")
             continue
-        with scope.unscoped():
+        with scope.server_wide(scope.ServerWide.USERNAME):
             other = db.session.scalar(select(User).where(User.username_key == name_key(tidy)))
         if other is not None:
             if other.household_id == household_id:
@@ -248,7 +247,6 @@ def _members(items: list[dict[str, Any]], applied: Applied) -> None:
                 password_hash=NO_PASSWORD,
                 role=role,
                 is_admin=admin,
-                household_id=household_id,
             )
         )
         db.session.flush()

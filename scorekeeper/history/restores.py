@@ -214,7 +214,7 @@ def tidy(now: datetime | None = None) -> tuple[int, int]:
     ago, and the saved uploads of jobs left behind by a server that stopped (their rows stay,
     read as interrupted). Returns (rows deleted, uploads deleted)."""
     now = now or utcnow()
-    with scope.unscoped():
+    with scope.server_wide(scope.ServerWide.HOUSEKEEPING):
         result = db.session.execute(
             delete(RestoreJob)
             .where(

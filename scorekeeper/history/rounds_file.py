@@ -47,15 +47,13 @@ def folder() -> Path:
 def key(household_id: int) -> str:
     """What the household's CSV is made from, as a digest (one small query)."""
     households = Household.__table__
-    row = db.session.execute(
-        select(households.c.created_at, households.c.time_zone)
-        .where(households.c.id == household_id)
-        .add_columns(
-            select(StatsVersion.version)
-            .where(StatsVersion.household_id == household_id)
-            .scalar_subquery()
-        )
-    ).one_or_none()
+    # The household's own version: the scope keeps the read to it.
+    with scope.household(household_id):
+        row = db.session.execute(
+            select(households.c.created_at, households.c.time_zone)
+            .where(households.c.id == household_id)
+            .add_columns(select(StatsVersion.version).scalar_subquery())
+        ).one_or_none()
     created, chosen, version = row if row is not None else (None, None, 0)
     made = created.isoformat() if created is not None else ""
     # The CSV's times are in the household's zone: another zone is another file.

@@ -15,8 +15,9 @@ date in the same transaction; a rollback forgets the marks. A household's rows a
 ``rebuild`` (after a restore, and by the migration that made the tables) in a few set-based
 passes: its games a chunk at a time, then every player's row by the same ``_player_rows``.
 
-Everything here is Core on the session's connection, so the household is named explicitly in
-every statement (``scope.py`` does not reach Core statements).
+Everything here is Core on the session's connection, which ``scope.py``'s hook does not see:
+the household of every statement and row is named through ``scope.for_household`` (a game's
+own, read with it, or the one ``rebuild`` is given).
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import (
     Connection,
-    Integer,
     Text,
     and_,
     case,
@@ -38,7 +38,6 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    literal,
     select,
     update,
 )
@@ -98,7 +97,7 @@ def _before_commit(session: Session) -> None:
     if touched:
         household = scope.current()
         if isinstance(household, int) and household != scope.NOBODY:
-            _bump_version(session.connection(), household)
+            _bump_version(session.connection(), scope.for_household(household))
 
 
 @event.listens_for(Session, "after_rollback")
@@ -156,12 +155,11 @@ def _rows_of_game(
     game: Any, seats: list[Any], contracts: dict[int, list[list[int]]]
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """The ``game_stats`` row, the ``seat_stats`` rows and the ``seat_contracts`` rows of one
-    game."""
+    game, but for their household (``scope.for_household``'s ``rows`` gives it)."""
     kept = kept_contract(game.rules, game.rules_slug)
     seats = sorted(seats, key=lambda seat: seat.position)
     winner = next((seat.player_id for seat in seats if seat.is_winner), None)
     common = {
-        "household_id": game.household_id,
         "game_id": game.id,
         "status": game.status,
         "started": game.started,
@@ -188,7 +186,6 @@ def _rows_of_game(
     ]
     contract_rows = [
         {
-            "household_id": game.household_id,
             "game_id": game.id,
             "player_id": seat.player_id,
             "contract": contract,
@@ -228,7 +225,7 @@ def refresh_games(connection: Connection, game_ids: Iterable[int]) -> None:
         _refresh_game(connection, game_id, touched, finished)
     for household_id, player_ids in touched.items():
         refresh_players(connection, household_id, player_ids, finished[household_id])
-        _bump_version(connection, household_id)
+        _bump_version(connection, scope.for_household(household_id))
 
 
 def _refresh_game(
@@ -259,18 +256,19 @@ def _refresh_game(
     seats = connection.execute(select(*_SEAT_COLUMNS).where(seats_t.c.game_id == game_id)).all()
     contracts = _contracts_of(connection, hands_t.c.seat_id.in_([seat.id for seat in seats]))
     game_row, seat_rows, contract_rows = _rows_of_game(game, list(seats), contracts)
-    connection.execute(insert(game_stats), [game_row])
+    theirs = scope.for_household(game.household_id)
+    connection.execute(insert(game_stats), theirs.rows([game_row]))
     if seat_rows:
-        connection.execute(insert(seat_stats), seat_rows)
+        connection.execute(insert(seat_stats), theirs.rows(seat_rows))
     if contract_rows:
-        connection.execute(insert(seat_contracts), contract_rows)
+        connection.execute(insert(seat_contracts), theirs.rows(contract_rows))
     players = {row["player_id"] for row in seat_rows}
     touched[game.household_id] |= players
     if game.status == FINISHED:
         finished[game.household_id] |= players
 
 
-def _bump_version(connection: Connection, household_id: int) -> None:
+def _bump_version(connection: Connection, household: scope.CoreHousehold) -> None:
     """Move the household's version; its row is made by the first write (two first writes
     at once both get there: the second one's insert does nothing)."""
     from sqlalchemy.dialects import postgresql, sqlite
@@ -281,14 +279,12 @@ def _bump_version(connection: Connection, household_id: int) -> None:
         else sqlite.insert(versions)
     )
     connection.execute(
-        upsert.values(household_id=household_id, version=0).on_conflict_do_nothing(
-            index_elements=["household_id"]
+        upsert.values(household.row(version=0)).on_conflict_do_nothing(
+            index_elements=[versions.c.household_id]
         )
     )
     connection.execute(
-        update(versions)
-        .where(versions.c.household_id == household_id)
-        .values(version=versions.c.version + 1)
+        update(versions).where(household.owns(versions)).values(version=versions.c.version + 1)
     )
 
 
@@ -377,12 +373,11 @@ def _player_rows(
     def chosen(column: Any) -> tuple[Any, ...]:
         return () if player_ids is None else (column.in_(player_ids),)
 
-    mine = (seat_stats.c.household_id == household_id, *chosen(seat_stats.c.player_id))
+    household = scope.for_household(household_id)
+    mine = (household.owns(seat_stats), *chosen(seat_stats.c.player_id))
     existing = set(
         connection.execute(
-            select(players_t.c.id).where(
-                players_t.c.household_id == household_id, *chosen(players_t.c.id)
-            )
+            select(players_t.c.id).where(household.owns(players_t), *chosen(players_t.c.id))
         ).scalars()
     )
     groups: dict[int, list[Any]] = defaultdict(list)
@@ -412,7 +407,7 @@ def _player_rows(
             func.sum(seat_contracts.c.rounds),
             func.sum(seat_contracts.c.made),
         )
-        .where(seat_contracts.c.household_id == household_id, *chosen(seat_contracts.c.player_id))
+        .where(household.owns(seat_contracts), *chosen(seat_contracts.c.player_id))
         .group_by(seat_contracts.c.player_id, seat_contracts.c.contract)
         .order_by(seat_contracts.c.player_id, seat_contracts.c.contract)
     ):
@@ -422,7 +417,7 @@ def _player_rows(
     if wanted:
         finished_parts = _finished_of(connection, household_id, wanted, player_ids is None)
     for player_id in sorted(groups):
-        row = _aggregate_row(household_id, player_id, groups[player_id], contracts[player_id])
+        row = household.row(**_aggregate_row(player_id, groups[player_id], contracts[player_id]))
         if whole is None or player_id in whole:
             parts = finished_parts.get(player_id) or _finished_parts([])
             row["detail"].update({"head_to_head": [], **parts})
@@ -441,11 +436,12 @@ def _finished_of(
     def chosen(column: Any) -> tuple[Any, ...]:
         return () if everyone else (column.in_(player_ids),)
 
+    household = scope.for_household(household_id)
     found: dict[int, dict[str, Any]] = {}
     rows = connection.execute(
         select(seat_stats.c.player_id, seat_stats.c.round_count, *_RESULT_COLUMNS)
         .where(
-            seat_stats.c.household_id == household_id,
+            household.owns(seat_stats),
             seat_stats.c.status == FINISHED,
             *chosen(seat_stats.c.player_id),
         )
@@ -481,7 +477,7 @@ def _finished_of(
             and_(theirs.c.game_id == mine.c.game_id, theirs.c.player_id != mine.c.player_id),
         )
         .where(
-            mine.c.household_id == household_id,
+            household.owns(mine),
             mine.c.status == FINISHED,
             *chosen(mine.c.player_id),
         )
@@ -495,10 +491,9 @@ def _finished_of(
     return found
 
 
-def _aggregate_row(
-    household_id: int, player_id: int, groups: list[Any], contracts: list[list[int]]
-) -> dict[str, Any]:
-    """A ``player_stats`` row's counts from its groups (by rules and status)."""
+def _aggregate_row(player_id: int, groups: list[Any], contracts: list[list[int]]) -> dict[str, Any]:
+    """A ``player_stats`` row's counts from its groups (by rules and status), but for its
+    household."""
     by_rules: dict[str, list[Any]] = {}
     statuses: dict[str, int] = defaultdict(int)
     last_played: datetime | None = None
@@ -514,7 +509,6 @@ def _aggregate_row(
         if last_played is None or latest > last_played:
             last_played = latest
     return {
-        "household_id": household_id,
         "player_id": player_id,
         "games": sum(statuses.values()),
         "finished": statuses[FINISHED],
@@ -553,7 +547,10 @@ def refresh_players(
     if not ids:
         return
     whole = set(ids if finished is None else finished)
-    where = (player_stats.c.household_id == household_id, player_stats.c.player_id.in_(ids))
+    where = (
+        scope.for_household(household_id).owns(player_stats),
+        player_stats.c.player_id.in_(ids),
+    )
     was: dict[int, dict[str, Any]] = {
         player_id: detail
         for player_id, detail in connection.execute(
@@ -576,11 +573,12 @@ def _insert_contracts(connection: Connection, household_id: int, game_ids: list[
     ``_rows_of_game`` makes them: per seat and contract, its rounds and those it was made."""
     seat = seats_t
     hand = hands_t
+    household = scope.for_household(household_id)
     connection.execute(
-        insert(seat_contracts).from_select(
-            ["household_id", "game_id", "player_id", "contract", "rounds", "made"],
+        household.insert_from(
+            seat_contracts,
+            ["game_id", "player_id", "contract", "rounds", "made"],
             select(
-                literal(household_id, Integer),
                 seat.c.game_id,
                 seat.c.player_id,
                 hand.c.contract,
@@ -589,11 +587,7 @@ def _insert_contracts(connection: Connection, household_id: int, game_ids: list[
             )
             .select_from(hand)
             .join(seat, seat.c.id == hand.c.seat_id)
-            .where(
-                seat.c.household_id == household_id,
-                hand.c.household_id == household_id,
-                seat.c.game_id.in_(game_ids),
-            )
+            .where(household.owns(seat), household.owns(hand), seat.c.game_id.in_(game_ids))
             .group_by(seat.c.id, seat.c.game_id, seat.c.player_id, hand.c.contract),
         )
     )
@@ -624,8 +618,9 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
     if connection is None:
         db.session.flush()
         connection = db.session.connection()
+    household = scope.for_household(household_id)
     for table in (player_stats, seat_contracts, seat_stats, game_stats):
-        connection.execute(delete(table).where(table.c.household_id == household_id))
+        connection.execute(delete(table).where(household.owns(table)))
     # A household's games share a few rule sets: each one's JSON is read once.
     rule_sets: dict[str | None, Any] = {}
     columns = [column for column in _GAME_COLUMNS if column is not games_t.c.rules]
@@ -634,7 +629,7 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
         found = connection.execute(
             select(*columns, cast(games_t.c.rules, Text).label("rules_text"))
             .where(
-                games_t.c.household_id == household_id,
+                household.owns(games_t),
                 games_t.c.deleted_at.is_(None),
                 games_t.c.id > last,
             )
@@ -650,10 +645,7 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
             if text not in rule_sets:
                 rule_sets[text] = json.loads(text) if text is not None else None
             games.append(_Game._make((*row[:-1], rule_sets[text])))
-        chunk = (
-            seats_t.c.household_id == household_id,
-            seats_t.c.game_id.between(games[0].id, last),
-        )
+        chunk = (household.owns(seats_t), seats_t.c.game_id.between(games[0].id, last))
         seats_by_game: dict[int, list[Any]] = defaultdict(list)
         for seat in connection.execute(select(*_SEAT_COLUMNS).where(*chunk)):
             seats_by_game[seat.game_id].append(seat)
@@ -669,11 +661,11 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
             game_row, its_seats, _ = _rows_of_game(game, seats_by_game.get(game.id, []), {})
             game_rows.append(game_row)
             seat_rows += its_seats
-        connection.execute(insert(game_stats), game_rows)
+        connection.execute(insert(game_stats), household.rows(game_rows))
         if seat_rows:
-            connection.execute(insert(seat_stats), seat_rows)
+            connection.execute(insert(seat_stats), household.rows(seat_rows))
     _insert_players(connection, _player_rows(connection, household_id, None, None, {}))
-    _bump_version(connection, household_id)
+    _bump_version(connection, household)
 
 
 def rebuild_all(connection: Connection) -> None:

@@ -43,7 +43,7 @@ def through_flask(app: Flask) -> Iterator[list[str]]:
 
 
 def _version(app: Flask, game_id: int) -> int:
-    with app.app_context(), scope.unscoped():
+    with app.app_context():
         game = db.session.get(Game, game_id)
         assert game is not None
         version = game.version
@@ -191,7 +191,7 @@ def test_a_member_changed_loses_the_pass(app: Flask, client: FlaskClient, change
     viewer = signed_in(app, "viewer", "viewer")
     poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
     assert viewer.get(poll, headers=HTMX).status_code == 204
-    with app.app_context(), scope.unscoped():
+    with app.app_context():
         member = db.session.scalars(db.select(User).filter_by(username="viewer")).one()
         member_id = member.id
         db.session.remove()
@@ -304,7 +304,7 @@ def test_every_change_to_who_may_come_in_moves_the_access_version(
     save_round(client, game_id, "Ann", {"Ben": "K Q"}, set())
     assert _access_version(app) == start, "a round lets nobody in or out"
     viewer = signed_in(app, "viewer", "viewer")
-    with app.app_context(), scope.unscoped():
+    with app.app_context():
         member_id = db.session.scalars(db.select(User.id).filter_by(username="viewer")).one()
         db.session.remove()
     steps = [
@@ -331,7 +331,7 @@ def test_a_game_id_used_again_is_another_game(
     through_flask.clear()
     assert client.get(poll, headers=HTMX).status_code == 204
     assert through_flask == []
-    with app.app_context(), scope.unscoped():
+    with app.app_context():
         game = db.session.get(Game, game_id)
         assert game is not None
         game.created_at += timedelta(seconds=1)  # as a new game with the same id and version

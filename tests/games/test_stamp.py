@@ -37,7 +37,7 @@ def test_a_stamp_is_the_household_s_own(app: Flask) -> None:
             assert stamp_of(game) is None
         with scope.household(scope.NOBODY):
             assert stamp_of(game) is None
-        with scope.unscoped():
+        with scope.server_wide(scope.ServerWide.COMMAND_LINE):
             assert stamp_of(game) is not None
         with scope.household(ours):
             assert stamp_of(game + 1000) is None

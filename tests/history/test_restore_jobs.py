@@ -173,7 +173,7 @@ def test_old_jobs_and_interrupted_uploads_are_tidied_with_the_daily_purge(app: F
         db.session.remove()
     app.extensions.pop("bin_purged", None)
     purge_now_and_then(app)
-    with app.app_context(), scope.unscoped():
+    with app.app_context():
         kept = set(db.session.scalars(select(RestoreJob.id)))
     assert kept == {made["recent"], made["stale"], made["running"]}
     assert not uploads["stale"].exists() and uploads["running"].exists()
