@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper import models, scope
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -196,3 +198,148 @@ def test_import_contracts_are_kept() -> None:
         [tool("lint-imports")], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# --- scoping that cannot be forgotten ----------------------------------------------------------
+#
+# ``scope.py``'s hook scopes every ORM statement; what it cannot see (a read across households,
+# a Core statement) is declared there: ``SERVER_WIDE_SITES`` and ``CORE_MODULES``. The tests
+# below read every module with ``ast`` and hold the code to those lists, so a new escape fails
+# here until scope.py names it and says why.
+
+# Where ``household_id`` may be named: the scope itself, and the models that declare it.
+NAMES_THE_HOUSEHOLD = {"scorekeeper.scope", "scorekeeper.models"}
+
+
+class _Scoping(ast.NodeVisitor):
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self.functions: list[str] = []
+        self.server_wide: list[tuple[str, str, int]] = []
+        self.escapes: list[str] = []
+        self.tables: list[tuple[str, int]] = []
+        self.by_hand: list[str] = []
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.functions.append(node.name)
+        self.generic_visit(node)
+        self.functions.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _at(self, node: ast.AST) -> str:
+        return f"{self.module}:{getattr(node, 'lineno', '?')}"
+
+    def visit_Call(self, node: ast.Call) -> None:
+        called = node.func
+        name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+        if name == "server_wide":
+            reason = node.args[0] if len(node.args) == 1 and not node.keywords else None
+            if isinstance(reason, ast.Attribute) and ast.unparse(reason.value).endswith(
+                "ServerWide"
+            ):
+                site = ".".join([self.module, *self.functions[:1]])
+                self.server_wide.append((reason.attr, site, node.lineno))
+            else:
+                self.escapes.append(f"{self._at(node)} server_wide without a ServerWide reason")
+        if name == "unscoped":
+            self.escapes.append(f"{self._at(node)} unscoped(): use scope.server_wide(reason)")
+        for keyword in node.keywords:
+            if keyword.arg == "household_id":
+                self.by_hand.append(f"{self._at(node)} household_id={ast.unparse(keyword.value)}")
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr == "__table__" and isinstance(node.value, ast.Name):
+            self.tables.append((node.value.id, node.lineno))
+        self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if node.value == "household_id":
+            self.by_hand.append(f"{self._at(node)} the column's name, {node.value!r}")
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        for side in (node.left, *node.comparators):
+            if not (isinstance(side, ast.Attribute) and side.attr == "household_id"):
+                continue
+            owner = side.value
+            on_table = isinstance(owner, ast.Attribute) and owner.attr == "c"
+            on_model = isinstance(owner, ast.Name) and owner.id[:1].isupper()
+            if on_table or on_model:
+                self.by_hand.append(f"{self._at(node)} {ast.unparse(node)}")
+        self.generic_visit(node)
+
+
+def _read_scoping() -> dict[str, _Scoping]:
+    read = {}
+    for module, (path, _) in _modules().items():
+        visitor = _Scoping(module)
+        visitor.visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        read[module] = visitor
+    return read
+
+
+def test_every_server_wide_read_is_declared() -> None:
+    """Every ``scope.server_wide(ServerWide.X)`` sits in a function ``SERVER_WIDE_SITES``
+    lists under X, and every function listed there uses it: a new read across households needs
+    a line in scope.py, and one removed takes its line with it. ``unscoped()`` is gone."""
+    read = _read_scoping()
+    escapes = [escape for visitor in read.values() for escape in visitor.escapes]
+    assert not escapes, "\n".join(escapes)
+    found: dict[str, set[str]] = {}
+    for visitor in read.values():
+        for reason, site, _ in visitor.server_wide:
+            if site != "scorekeeper.scope.server_wide":
+                found.setdefault(reason, set()).add(site)
+    declared = {reason.name: set(sites) for reason, sites in scope.SERVER_WIDE_SITES.items()}
+    assert found == declared, (
+        "scope.SERVER_WIDE_SITES and the package differ: "
+        f"used but not declared {_differ(found, declared)}, "
+        f"declared but not used {_differ(declared, found)}"
+    )
+    assert set(scope.SERVER_WIDE_SITES) == set(scope.ServerWide), "a reason no code gives"
+
+
+def _differ(one: dict[str, set[str]], other: dict[str, set[str]]) -> dict[str, set[str]]:
+    return {
+        reason: sites - other.get(reason, set())
+        for reason, sites in one.items()
+        if sites - other.get(reason, set())
+    }
+
+
+def test_core_statements_on_household_tables_are_declared() -> None:
+    """A household-owned model's ``__table__`` (a Core statement, which the scope's hook does
+    not see) is used only in the modules ``scope.CORE_MODULES`` names, each with how it is
+    scoped; every module named there uses one."""
+    owned = {
+        name
+        for name, value in vars(models).items()
+        if isinstance(value, type) and issubclass(value, models.HouseholdOwned)
+    }
+    using = {
+        module: [f"{module}:{line} {name}.__table__" for name, line in visitor.tables]
+        for module, visitor in _read_scoping().items()
+        if module not in NAMES_THE_HOUSEHOLD
+        for name, _ in visitor.tables
+        if name in owned
+    }
+    undeclared = [uses for module, uses in using.items() if module not in scope.CORE_MODULES]
+    assert not undeclared, (
+        "Core statements on a household's tables outside scope.CORE_MODULES (use the ORM, or "
+        f"declare the module there with how it is scoped): {undeclared}"
+    )
+    assert set(scope.CORE_MODULES) <= set(using), "scope.CORE_MODULES names a module no more"
+
+
+def test_no_household_id_is_written_by_hand() -> None:
+    """Outside scope.py and the models, no statement or row names ``household_id``: the ORM's
+    are scoped and filled in by the hook, Core's through ``scope.for_household`` /
+    ``for_writing`` (its ``owns`` and ``rows``). Reading a row's own household is fine."""
+    found = [
+        line
+        for module, visitor in _read_scoping().items()
+        if module not in NAMES_THE_HOUSEHOLD
+        for line in visitor.by_hand
+    ]
+    assert not found, "name the household through scope.py instead:\n" + "\n".join(found)
