@@ -36,6 +36,10 @@ CHROMIUM_ARGS = [
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 NARROW_PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+# The service worker installs by fetching the app's shell; on a loaded two-core machine that
+# has taken more than the default 10 s.
+WORKER_IN_CONTROL = "() => navigator.serviceWorker.controller !== null"
+WORKER_WAIT_MS = 30_000
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 IN_CI = os.environ.get("CI") == "true"

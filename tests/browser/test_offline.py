@@ -14,6 +14,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import (
+    WORKER_IN_CONTROL,
+    WORKER_WAIT_MS,
     _page,
     fits_width,
     screenshot,
@@ -254,7 +256,7 @@ def test_a_stale_phone_is_refused_keeps_its_typing_and_reapplies_it(
 def test_the_scoreboard_offline_says_when_it_was_last_updated(small_phone: Any) -> None:
     page = small_phone
     _start(page)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
     page.reload()  # now through the worker, which keeps a copy
     page.context.set_offline(True)
     page.reload()
@@ -272,7 +274,7 @@ def test_the_round_form_reloads_without_signal_with_its_typing_and_saves_later(
     page = small_phone
     board = _start(page)
     page.goto(f"{board}/rounds/new")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
     page.reload()  # now through the worker, which keeps a copy of the form
     page.locator("fieldset.went-out label.choice", has_text="Yul").click()
     page.fill("#hands-0-cards", "9 9")

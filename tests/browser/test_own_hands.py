@@ -11,7 +11,14 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
+from .conftest import (
+    WORKER_IN_CONTROL,
+    WORKER_WAIT_MS,
+    _page,
+    fits_width,
+    screenshot,
+    serious_accessibility_violations,
+)
 from .test_offline import OFFLINE_NOISE, _queued, _rounds, requeue
 
 SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
@@ -141,7 +148,7 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
     ann, ben, cy = (next(context) for context in contexts)
     for phone, name in ((ann, "Ann"), (ben, "Ben"), (cy, "Cy")):
         _seated(phone, link, board, name)
-    ben.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    ben.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
     ann.get_by_role("button", name="I went out").click()
     expect(ben.get_by_label("Your cards left")).to_be_visible()  # by its poll
     # The worker keeps the hand as it is now, the pad shown, not as the page was opened.
