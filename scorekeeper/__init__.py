@@ -13,7 +13,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import access, assets, config, errors, inputs, local_time, security, server
-from .extensions import compress, csrf, db, login_manager, migrate
+from .extensions import compress, csrf, db, kept, login_manager, migrate
 from .status import GameStatus
 
 __version__ = "0.1.0"
@@ -74,6 +74,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     login_manager.session_protection = None  # sessions are ended server-side instead
     access.init_app(app)
     compress.init_app(app)
+    kept.init_app(app)
     security.init_app(app)
     assets.init_app(app)
     errors.init_app(app)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from flask import Flask, current_app
 from flask_compress import Compress
 from flask_login import LoginManager
 from flask_migrate import Migrate
@@ -35,6 +40,62 @@ migrate = Migrate()
 csrf = CSRFProtect()
 compress = Compress()
 login_manager = LoginManager()
+
+T = TypeVar("T")
+
+
+class Kept:
+    """The one store of what is kept between requests (drawn boards, pages, tallies, result
+    cards, checked sessions): one per app, bounded, the least recently used out first.
+
+    Nothing in it is ever invalidated by hand: whatever it rests on is part of its key (a
+    game's version, what the viewer may do, the access version), so a change makes a new key
+    and the old entry ages out. ``max_age`` bounds what rests on time alone."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self.held: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def init_app(self, app: Flask) -> None:
+        app.extensions["kept"] = Kept(app.config.get("KEPT_ENTRIES", self.size))
+
+    @staticmethod
+    def of(app: Flask | None = None) -> Kept:
+        """This app's store (``app`` outside a request, as in front of Flask)."""
+        store: Kept = (app or current_app).extensions["kept"]
+        return store
+
+    def get(self, key: Hashable, max_age: float | None = None) -> Any:
+        """What was kept under ``key`` (less than ``max_age`` seconds ago), else None."""
+        with self.lock:
+            held = self.held.get(key)
+            if held is None:
+                return None
+            if max_age is not None and time.monotonic() - held[0] > max_age:
+                del self.held[key]
+                return None
+            self.held.move_to_end(key)
+            return held[1]
+
+    def put(self, key: Hashable, value: T) -> T:
+        with self.lock:
+            self.held[key] = (time.monotonic(), value)
+            self.held.move_to_end(key)
+            while len(self.held) > self.size:
+                self.held.popitem(last=False)
+        return value
+
+    def get_or_make(self, key: Hashable, make: Callable[[], T], max_age: float | None = None) -> T:
+        """What is kept under ``key``, made by ``make`` (outside the lock) when missing."""
+        found = self.get(key, max_age)
+        if found is not None:
+            found_t: T = found
+            return found_t
+        return self.put(key, make())
+
+
+kept = Kept()
 
 if TYPE_CHECKING:
     from flask_sqlalchemy.model import Model as FlaskModel
