@@ -46,7 +46,7 @@ from scorekeeper.rules import CardError, RuleSet, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, not_modified, page_etag, render, validated
 
-from . import bp, fast_lane, scoreboard, services
+from . import bp, fast_lane, scoreboard, services, transfer
 from .card import result_card
 from .forms import (
     NOBODY,
@@ -58,7 +58,7 @@ from .forms import (
     add_card,
     remove_card,
 )
-from .gamefile import load_document
+from .gamefile import GameFileError, load_document
 from .tally import (
     MAX_TYPED_TOTAL,
     ROUND_FIELD,
@@ -830,7 +830,7 @@ def delete(game_id: int) -> ResponseReturnValue:
 @requires(Permission.VIEW)
 def export(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
-    body = json.dumps(services.export_game(game), indent=2, ensure_ascii=False)
+    body = json.dumps(transfer.export_game(game), indent=2, ensure_ascii=False)
     response = Response(body + "\n", mimetype="application/json")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="scorekeeper-game-{game.id}.json"'
@@ -845,11 +845,11 @@ def upload() -> ResponseReturnValue:
     problems: list[str] = []
     if form.validate_on_submit():
         try:
-            game = services.import_game(load_document(form.file.data.stream))
-        except services.AlreadyStored as held:
+            game = transfer.import_game(load_document(form.file.data.stream))
+        except transfer.AlreadyStored as held:
             flash(str(held), "warning")
             return redirect(url_for("games.show", game_id=held.game_id))
-        except services.GameFileError as refused:
+        except GameFileError as refused:
             problems = refused.problems
         else:
             flash("The game was imported.", "success")
