@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from scorekeeper import scope
 from scorekeeper.extensions import db
 from scorekeeper.games import transfer
-from scorekeeper.history import backup
+from scorekeeper.history import backup, bulk_loader
 from scorekeeper.models import Game, GameEvent, Hand, Player, Round
 
 from ..conftest import household_id
@@ -222,7 +222,7 @@ def test_a_batch_the_database_refuses_is_stored_game_by_game(
     lines = backup_lines(app)
     with app.app_context(), scope.household(household_id(app, "Restored")):
         raced = transfer.import_game(json.loads(lines[2])).id
-        monkeypatch.setattr(transfer, "_held_uids", lambda household, uids: {})
+        monkeypatch.setattr(bulk_loader, "_held_uids", lambda household, uids: {})
         report = import_lines(stream(lines))
         assert [number for number, _ in report.stored] == [1, 2, 4]
         assert report.already == [(3, raced)] and report.refused == []
