@@ -255,7 +255,7 @@ def audit(database_uri: str, stored_tokens: set[str]) -> dict[str, int]:
 
     from scorekeeper import create_app
     from scorekeeper.extensions import db
-    from scorekeeper.games.services import export_game
+    from scorekeeper.games.transfer import export_game
     from scorekeeper.models import Game, Hand, Round, Seat
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_uri, "SECRET_KEY": "audit"})

@@ -78,7 +78,7 @@ def prepare(database: Path, games: int) -> tuple[int, int]:
     from bench.history import fill
     from scorekeeper import create_app
     from scorekeeper.extensions import db
-    from scorekeeper.games.services import import_game
+    from scorekeeper.games.transfer import import_game
     from scorekeeper.models import Game
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "b"})

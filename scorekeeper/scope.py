@@ -179,9 +179,9 @@ SERVER_WIDE_SITES: Final[Mapping[ServerWide, frozenset[str]]] = {
 CORE_MODULES: Final[Mapping[str, str]] = {
     "scorekeeper.games.scoreboard": "a game's stamp, read at every poll: ``core_read``",
     "scorekeeper.games.fast_lane": "runs ``scoreboard``'s ``core_read`` on a DB-API connection",
-    "scorekeeper.games.services": (
-        "the bulk loader (``store_game_files``): Core inserts and COPY of the household in"
-        " scope, ``for_writing``"
+    "scorekeeper.history.bulk_loader": (
+        "a restore's bulk loader (``store_game_files``): Core inserts and COPY of the household"
+        " in scope, ``for_writing``"
     ),
     "scorekeeper.history.stats": (
         "the kept statistics, rewritten in ``before_commit`` from the games the session marked"

@@ -27,7 +27,7 @@ from scorekeeper import create_app, house_rules, scope
 from scorekeeper.access import LINK_REACHES, Permission, declared
 from scorekeeper.accounts import links
 from scorekeeper.extensions import db
-from scorekeeper.games.services import import_game
+from scorekeeper.games.transfer import import_game
 from scorekeeper.models import (
     Game,
     GameEvent,
@@ -569,14 +569,14 @@ def test_a_database_from_before_households_moves_into_one_with_no_members(app: F
     with app.app_context():
         game = import_game(document)
         game_id, events = game.id, len(game.events)
-        from scorekeeper.games.services import export_game
+        from scorekeeper.games.transfer import export_game
 
         before = without_export_time(export_game(game))
         db.session.remove()
         flask_migrate.downgrade(directory=directory, revision="0002")
     upgraded = restart(app)
     with upgraded.app_context():
-        from scorekeeper.games.services import export_game
+        from scorekeeper.games.transfer import export_game
         from scorekeeper.models import Household
 
         households = db.session.scalars(select(Household)).all()

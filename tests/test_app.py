@@ -211,7 +211,7 @@ def test_static_files_and_pages_travel_compressed(client: FlaskClient) -> None:
 def test_home_page_queries_do_not_grow_with_the_games_listed(app: Flask) -> None:
     from sqlalchemy import event
 
-    from scorekeeper.games.services import import_game
+    from scorekeeper.games.transfer import import_game
 
     def document(names: list[str]) -> dict[str, object]:
         return {"format": "scorekeeper-game", "version": 1, "rules": "contract-rummy",

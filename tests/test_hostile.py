@@ -34,7 +34,7 @@ from scorekeeper.accounts import links
 from scorekeeper.bin import services as bin_services
 from scorekeeper.extensions import db
 from scorekeeper.games import drafts
-from scorekeeper.games.services import import_game
+from scorekeeper.games.transfer import import_game
 from scorekeeper.history import backup_files
 from scorekeeper.models import (
     Game,

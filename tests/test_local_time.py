@@ -14,7 +14,7 @@ from sqlalchemy import select, update
 
 from scorekeeper import local_time, scope
 from scorekeeper.extensions import db
-from scorekeeper.games.services import import_game
+from scorekeeper.games.transfer import import_game
 from scorekeeper.models import Game, GameEvent, Household, Link
 
 from .conftest import HOUSEHOLD, family_id, signed_in

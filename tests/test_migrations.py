@@ -10,7 +10,7 @@ from sqlalchemy import inspect, text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.games.services import export_game, import_game
+from scorekeeper.games.transfer import export_game, import_game
 from scorekeeper.models import Game
 
 from .helpers import game_document, twelve_step_to_the_end

@@ -140,7 +140,7 @@ def _household(running: dict[str, Any]) -> int:
     from scorekeeper import create_app, scope
     from scorekeeper.accounts import services as accounts
     from scorekeeper.extensions import db
-    from scorekeeper.games.services import import_game
+    from scorekeeper.games.transfer import import_game
 
     app = create_app(
         {

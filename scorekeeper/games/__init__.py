@@ -1,7 +1,8 @@
 """Keeping score at the table: games, rounds entered as leftover cards, contracts, winners.
 
-The arithmetic lives in ``tally`` (pure), the game file in ``gamefile`` (pure), the database
-work in ``services``; ``views`` and ``cli`` are thin layers over them.
+The arithmetic lives in ``tally`` (pure), the game file's format in ``gamefile`` (pure), the
+database work in ``services``, a game file's import and export in ``transfer``; the pages
+(``views``, ``hand_views``, ``gamefile_views``) and ``cli`` are thin layers over them.
 """
 
 from __future__ import annotations
@@ -10,4 +11,4 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__, url_prefix="/games", cli_group="game")
 
-from . import cli, hand_views, views  # noqa: E402,F401  (they attach their routes and commands to bp)
+from . import cli, gamefile_views, hand_views, views  # noqa: E402,F401  (they attach their routes and commands to bp)

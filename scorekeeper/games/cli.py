@@ -13,8 +13,8 @@ from scorekeeper.models import Game
 
 from ..households import household_option, in_household
 from . import bp
-from .gamefile import load_document
-from .services import AlreadyStored, GameFileError, export_game, import_game
+from .gamefile import GameFileError, load_document
+from .transfer import AlreadyStored, export_game, import_game
 
 
 @bp.cli.command("import")

@@ -85,6 +85,28 @@ def load_document(stream: BinaryIO) -> Any:
         ) from None
 
 
+# JSON text holds a NUL only as this escape (a raw one is refused by the JSON reader).
+_NUL_ESCAPE = re.compile(r"\\u0000", re.IGNORECASE)
+
+
+def text_may_hold_nul(text: str) -> bool:
+    """Whether the document read from the JSON ``text`` may hold a NUL character."""
+    return "\x00" in text or _NUL_ESCAPE.search(text) is not None
+
+
+def holds_nul(value: Any, depth: int = 0) -> bool:
+    """Whether any text (key or value) in a decoded JSON document holds a NUL character."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if depth > 100:
+        return False  # deeper than any game file: read_game_file refuses its shape
+    if isinstance(value, Mapping):
+        return any(holds_nul(k) or holds_nul(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return any(holds_nul(item, depth + 1) for item in value)
+    return False
+
+
 def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) -> GameFile:
     """Check ``document`` (parsed JSON) against the game-file spec.
 

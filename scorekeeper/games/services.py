@@ -1,6 +1,6 @@
-"""Games in the database: start one, save, correct and delete rounds, abandon, May I, and the
-game file (import and export). Each public function that writes does it in one transaction:
-it commits at the end, or rolls back and raises, so nothing is ever half-saved.
+"""Games in the database: start one, save, correct and delete rounds, abandon, May I (a game
+file goes in and out through ``transfer``). Each public function that writes does it in one
+transaction: it commits at the end, or rolls back and raises, so nothing is ever half-saved.
 
 Everything shown about a game follows from its frozen rules (``Game.rules``), its seats and
 its rounds through ``tally.tally_game``; ``recompute`` copies the result into the summary
@@ -12,16 +12,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper import house_rules, scope
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     DraftHand,
@@ -38,7 +37,6 @@ from scorekeeper.names import name_key, tidy_name
 from scorekeeper.rules import RuleSet, get_ruleset
 from scorekeeper.versions import bump
 
-from .gamefile import GameFile, GameFileError, read_game_file, write_game_file
 from .tally import (
     ABANDONED,
     IN_PROGRESS,
@@ -54,28 +52,21 @@ from .tally import (
 )
 
 __all__ = [
-    "AlreadyStored",
-    "GameFileError",
     "RoundConflict",
     "RoundRefused",
     "StaleSave",
     "abandon_game",
     "add_round",
-    "check_game_document",
     "delete_last_round",
     "describe_round",
     "edit_round",
-    "export_game",
     "game_players_matching",
-    "import_game",
     "recompute",
     "rounds_stamp",
     "rules_of",
     "same_round",
     "saved_under",
     "start_game",
-    "store_game_file",
-    "store_game_files",
     "tally_of",
     "undo_deadline",
     "undo_last_round",
@@ -662,385 +653,3 @@ def use_may_i(game: Game, position: int, change: int) -> Seat:
         db.session.rollback()
         raise
     return seat
-
-
-def check_game_document(
-    document: Mapping[str, Any],
-    *,
-    may_hold_nul: bool = True,
-    rules_kept: dict[str, RuleSet] | None = None,
-) -> GameFile:
-    """The game a game file describes, checked by the rules engine (nothing is stored).
-
-    ``may_hold_nul`` False (``text_may_hold_nul`` of the JSON text it was read from) skips
-    looking for a NUL through the whole document. ``rules_kept``
-    keeps the rule sets read so far by their JSON (a restore reads the same few rules in
-    thousands of games; a rule set is never changed once built).
-    Raises GameFileError (with ``.problems``) when the file is refused."""
-    if may_hold_nul and _holds_nul(document):
-        # No text in a game holds one, and PostgreSQL cannot store it.
-        raise GameFileError(["The file holds a NUL character (\\u0000): no game file does."])
-    resolve = _resolve_rules if rules_kept is None else partial(_resolve_kept, rules_kept)
-    try:
-        return read_game_file(document, resolve)
-    except house_rules.UnknownRules as error:
-        raise GameFileError([str(error)]) from None
-
-
-# JSON text holds a NUL only as this escape (a raw one is refused by the JSON reader).
-_NUL_ESCAPE = re.compile(r"\\u0000", re.IGNORECASE)
-
-
-def text_may_hold_nul(text: str) -> bool:
-    """Whether the document read from the JSON ``text`` may hold a NUL character."""
-    return "\x00" in text or _NUL_ESCAPE.search(text) is not None
-
-
-# The most rule sets a restore keeps at once (a backup with every game's rules its own).
-_RULES_KEPT = 64
-
-
-def _resolve_kept(kept: dict[str, RuleSet], rules: Any) -> RuleSet:
-    key = json.dumps(rules, sort_keys=True)
-    found = kept.get(key)
-    if found is None:
-        found = _resolve_rules(rules)
-        if len(kept) < _RULES_KEPT:
-            kept[key] = found
-    return found
-
-
-def import_game(document: Mapping[str, Any]) -> Game:
-    """Store the game a game file describes, in one transaction, and return it.
-
-    Raises GameFileError (with ``.problems``) and stores nothing when the file is refused."""
-    return store_game_file(check_game_document(document))
-
-
-def store_game_file(checked: GameFile) -> Game:
-    """Store a checked game file's game, in one transaction, and return it. Raises
-    AlreadyStored where the household holds its uid."""
-    _refuse_a_game_held(checked.uid)
-    try:
-        game = _new_game(
-            checked.rules, checked.names, checked.first_dealer, checked.started, checked.uid
-        )
-        seats = list(game.seats)
-        for entry, result in zip(checked.rounds, checked.tally.rounds, strict=True):
-            _append_round(game, seats, entry, result)
-        db.session.flush()
-        recompute(game, checked.tally)
-        _log(game, _imported(checked))
-        db.session.commit()
-    except IntegrityError:
-        # Another import of the same game got there first (the uid is unique per household).
-        db.session.rollback()
-        _refuse_a_game_held(checked.uid)
-        raise
-    except Exception:
-        db.session.rollback()
-        raise
-    return game
-
-
-def _imported(checked: GameFile) -> str:
-    return f"Game imported from a game file ({len(checked.rounds)} rounds)."
-
-
-# Rows per ``IN (...)`` list: well under SQLite's and PostgreSQL's limits on parameters.
-_IN_CHUNK = 500
-
-
-def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
-    """Store the games of many checked game files with a few Core inserts per table, and say
-    for each file, in order, whether it was stored (True) or its uid is held already (False, a
-    game held before or stored from an earlier file of ``files``), with the game's id.
-
-    What is stored is what ``store_game_file`` stores, row for row (the tally's summary
-    columns, a new game's version, the change log's line and its actor), without the ORM.
-    Core statements are not seen by ``scorekeeper.scope``'s hook: every row is given the
-    household in scope, and every look-up kept to it, through ``scope.for_writing``. Does not
-    commit: the caller's transaction holds the batch, and a failure (a uid or player stored
-    meanwhile by another writer) leaves it to be rolled back whole."""
-    household = scope.for_writing(db.session)
-    now = utcnow()
-    actor = scope.actor()
-    games, seats, rounds, hands, events = (
-        Game.__table__,
-        Seat.__table__,
-        Round.__table__,
-        Hand.__table__,
-        GameEvent.__table__,
-    )
-    uids = [checked.uid or new_uid() for checked in files]
-    held = _held_uids(household, set(uids))
-    first_of: dict[str, int] = {}
-    fresh: list[int] = []
-    for index, uid in enumerate(uids):
-        if uid not in held and uid not in first_of:
-            first_of[uid] = index
-            fresh.append(index)
-    players = _players_by_key(household, [files[index] for index in fresh], now)
-    game_ids: list[int] = []
-    if fresh:
-        game_rows = [_game_row(files[index], uids[index], now) for index in fresh]
-        game_ids = _insert_with_ids(games, household.rows(game_rows))
-        seat_rows = [
-            _seat_row(files[index], position, name, game_id, players)
-            for index, game_id in zip(fresh, game_ids, strict=True)
-            for position, name in enumerate(files[index].names)
-        ]
-        seat_ids = iter(_insert_with_ids(seats, household.rows(seat_rows)))
-        seats_of = [[next(seat_ids) for _ in files[index].names] for index in fresh]
-        round_rows: list[dict[str, Any]] = []
-        for index, game_id, game_seats in zip(fresh, game_ids, seats_of, strict=True):
-            for number, entry in enumerate(files[index].rounds, start=1):
-                out = None if entry.went_out is None else game_seats[entry.went_out]
-                round_rows.append(
-                    {
-                        "game_id": game_id,
-                        "number": number,
-                        "went_out_id": out,
-                        "version": 1,
-                        "submission": None,
-                        "created_at": now,
-                        "updated_at": now,
-                    }
-                )
-        round_ids = _insert_with_ids(rounds, household.rows(round_rows)) if round_rows else []
-        # The rounds' ids in the order their rows were made: game by game, round by round.
-        next_round = iter(round_ids)
-        hand_rows = [
-            {
-                "round_id": round_id,
-                "seat_id": game_seats[position],
-                "contract": hand.contract,
-                "made_contract": hand.made_contract,
-                "cards": hand.cards,
-                "points": hand.points,
-                "typed_total": hand.typed_total,
-            }
-            for index, game_seats in zip(fresh, seats_of, strict=True)
-            for result in files[index].tally.rounds
-            for round_id in (next(next_round),)
-            for position, hand in enumerate(result.hands)
-        ]
-        if hand_rows:
-            _insert_many(hands, household.rows(hand_rows))
-        db.session.execute(
-            events.insert(),
-            household.rows(
-                {"game_id": game_id, "at": now, "text": _imported(files[index]), "actor": actor}
-                for index, game_id in zip(fresh, game_ids, strict=True)
-            ),
-        )
-    stored_as = dict(zip(fresh, game_ids, strict=True))
-    outcome: list[tuple[bool, int]] = []
-    for index, uid in enumerate(uids):
-        if index in stored_as:
-            outcome.append((True, stored_as[index]))
-        elif uid in held:
-            outcome.append((False, held[uid]))
-        else:
-            outcome.append((False, stored_as[first_of[uid]]))
-    return outcome
-
-
-def _copies(connection: Any) -> bool:
-    """Whether rows go in by COPY on this connection: PostgreSQL through psycopg."""
-    return bool(connection.dialect.name == "postgresql" and connection.dialect.driver == "psycopg")
-
-
-def _insert_with_ids(table: Any, rows: list[dict[str, Any]]) -> list[int]:
-    """Insert ``rows`` (all with the same keys, at least one) into ``table`` in the session's
-    transaction, and give their new ids in the rows' order.
-
-    On PostgreSQL through psycopg the ids are taken from the table's own sequence first, all in
-    one statement, and the rows go in by COPY with them (an insert with ``RETURNING`` is a
-    statement of thousands of parameters that psycopg converts anew for every batch, as the
-    profile of a restore showed); elsewhere by an insert with ``RETURNING``."""
-    connection = db.session.connection()
-    if not _copies(connection):
-        inserted = connection.execute(
-            table.insert().returning(table.c.id, sort_by_parameter_order=True), rows
-        )
-        return [int(row[0]) for row in inserted]
-    sequence = func.pg_get_serial_sequence(table.name, table.c.id.name)
-    taken = connection.execute(
-        select(func.nextval(sequence)).select_from(func.generate_series(1, len(rows)))
-    )
-    # Ascending, as the sequence would have given them to the rows one after another.
-    ids = sorted(int(row[0]) for row in taken)
-    _insert_many(table, [{"id": new_id, **row} for new_id, row in zip(ids, rows, strict=True)])
-    return ids
-
-
-def _insert_many(table: Any, rows: list[dict[str, Any]]) -> None:
-    """Insert ``rows`` (all with the same keys) into ``table`` in the session's transaction:
-    on PostgreSQL through psycopg, by COPY (its plain executemany sends one statement per
-    row, and the hands of a batch are thousands); elsewhere by an executemany. Each value goes
-    through its column's type as in an insert (aware times made naive UTC, JSON written)."""
-    connection = db.session.connection()
-    if not _copies(connection):
-        connection.execute(table.insert(), rows)
-        return
-    columns = list(rows[0])
-    names = ", ".join(table.c[column].name for column in columns)
-    dialect = connection.dialect
-    processors = [
-        table.c[column].type.dialect_impl(dialect).bind_processor(dialect) for column in columns
-    ]
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    with driver.cursor() as cursor, cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(
-                [
-                    row[column] if process is None else process(row[column])
-                    for column, process in zip(columns, processors, strict=True)
-                ]
-            )
-
-
-def _chunks(values: Sequence[str]) -> list[Sequence[str]]:
-    return [values[start : start + _IN_CHUNK] for start in range(0, len(values), _IN_CHUNK)]
-
-
-def _held_uids(household: scope.CoreHousehold, uids: set[str]) -> dict[str, int]:
-    """The games of the household holding these uids (those in the bin too), by uid."""
-    table = Game.__table__
-    held: dict[str, int] = {}
-    for chunk in _chunks(sorted(uids)):
-        found = db.session.execute(
-            select(table.c.uid, table.c.id).where(household.owns(table), table.c.uid.in_(chunk))
-        )
-        held.update({uid: int(game_id) for uid, game_id in found})
-    return held
-
-
-def _players_by_key(
-    household: scope.CoreHousehold, files: Sequence[GameFile], now: datetime
-) -> dict[str, int]:
-    """The household's player of each name in ``files`` (``game_players_matching``: the same
-    name ignoring case is the same player), made where missing; by name key."""
-    table = Player.__table__
-    names: dict[str, str] = {}
-    for checked in files:
-        for name in checked.names:
-            names.setdefault(name_key(name), name)
-    found: dict[str, int] = {}
-    for chunk in _chunks(sorted(names)):
-        rows = db.session.execute(
-            select(table.c.name_key, table.c.id).where(
-                household.owns(table), table.c.name_key.in_(chunk)
-            )
-        )
-        found.update({key: int(player_id) for key, player_id in rows})
-    missing = [key for key in names if key not in found]
-    if missing:
-        made = db.session.execute(
-            table.insert().returning(table.c.id, sort_by_parameter_order=True),
-            [
-                household.row(name=tidy_name(names[key]), name_key=key, created_at=now)
-                for key in missing
-            ],
-        )
-        found.update(zip(missing, (int(row[0]) for row in made), strict=True))
-    return found
-
-
-def _game_row(checked: GameFile, uid: str, now: datetime) -> dict[str, Any]:
-    """A game's row but for its household (``scope.CoreHousehold.rows`` gives it)."""
-    tally = checked.tally
-    return {
-        "uid": uid,
-        "rules": checked.rules.to_dict(),
-        "rules_slug": checked.rules.slug,
-        "rules_name": checked.rules.name,
-        "status": tally.status,
-        "started": checked.started or now,
-        "ended": now if tally.is_over else None,
-        "first_dealer": checked.first_dealer,
-        "round_count": len(tally.rounds),
-        "tie_break": tally.tie_break,
-        # A new game's first version, as ``versions.bump`` leaves a game made by the ORM.
-        "version": 1,
-        "created_at": now,
-        "updated_at": now,
-        "deleted_at": None,
-        "deleted_by": None,
-    }
-
-
-def _seat_row(
-    checked: GameFile,
-    position: int,
-    name: str,
-    game_id: int,
-    players: Mapping[str, int],
-) -> dict[str, Any]:
-    """A seat's row but for its household (``scope.CoreHousehold.rows`` gives it)."""
-    row: dict[str, Any] = {
-        "game_id": game_id,
-        "player_id": players[name_key(name)],
-        "position": position,
-        "total": 0,
-        "contract": 1,
-        "contracts_made": 0,
-        "place": None,
-        "is_winner": False,
-        "may_i_used": 0,
-    }
-    for standing in checked.tally.standings:
-        if standing.seat == position:
-            row.update(
-                total=standing.total,
-                contract=standing.contract,
-                contracts_made=standing.contracts_made,
-                place=standing.place,
-                is_winner=standing.is_winner,
-            )
-    return row
-
-
-class AlreadyStored(Exception):
-    """The household holds this game already (the same ``uid``): nothing was stored."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"This game is here already, as game {game_id}; nothing was stored.")
-        self.game_id = game_id
-
-
-def _refuse_a_game_held(uid: str | None) -> None:
-    if uid is None:
-        return
-    # A game in the bin holds its uid too (it is unique per household, binned or not).
-    with scope.with_bin():
-        held = db.session.scalar(select(Game.id).where(Game.uid == uid))
-    if held is not None:
-        raise AlreadyStored(held)
-
-
-def _holds_nul(value: Any, depth: int = 0) -> bool:
-    """Whether any text (key or value) in a decoded JSON document holds a NUL character."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if depth > 100:
-        return False  # deeper than any game file: read_game_file refuses its shape
-    if isinstance(value, Mapping):
-        return any(_holds_nul(k) or _holds_nul(v, depth + 1) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_holds_nul(item, depth + 1) for item in value)
-    return False
-
-
-def export_game(game: Game) -> dict[str, Any]:
-    """The game file of ``game``: the full export document (see game-format.md)."""
-    return write_game_file(
-        tally_of(game),
-        game.rules,
-        started=game.started,
-        game_id=game.id,
-        exported=utcnow(),
-        uid=game.uid,
-    )

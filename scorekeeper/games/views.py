@@ -1,5 +1,5 @@
 """The pages of a game: start it, the scoreboard (which polls for other phones' saves), enter
-and correct rounds with the card pad, May I, abandon, and the game file (download, upload).
+and correct rounds with the card pad, May I, abandon (the game file's are ``gamefile_views``).
 
 htmx answers: a refused form is re-rendered with 422 (409 when another phone got there first,
 or the rounds changed since the form was made: the current totals and a "Re-apply my entries"
@@ -11,7 +11,6 @@ redirect, so that the script can tell a stored save from a refusal or a lost sig
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 from dataclasses import replace
@@ -54,11 +53,9 @@ from .forms import (
     HandInput,
     NewGameForm,
     RoundForm,
-    UploadForm,
     add_card,
     remove_card,
 )
-from .gamefile import load_document
 from .tally import (
     MAX_TYPED_TOTAL,
     ROUND_FIELD,
@@ -821,40 +818,3 @@ def delete(game_id: int) -> ResponseReturnValue:
     bin_services.bin_game(game_or_404(game_id))
     flash("The game went to the bin: you can bring it back there for 30 days.", "success")
     return redirect(url_for("bin.index"), code=303)
-
-
-# --- the game file ----------------------------------------------------------------------------
-
-
-@bp.get("/<int:game_id>/export")
-@requires(Permission.VIEW)
-def export(game_id: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
-    body = json.dumps(services.export_game(game), indent=2, ensure_ascii=False)
-    response = Response(body + "\n", mimetype="application/json")
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="scorekeeper-game-{game.id}.json"'
-    )
-    return response
-
-
-@bp.route("/import", methods=["GET", "POST"])
-@requires(Permission.SCORE)
-def upload() -> ResponseReturnValue:
-    form = UploadForm()
-    problems: list[str] = []
-    if form.validate_on_submit():
-        try:
-            game = services.import_game(load_document(form.file.data.stream))
-        except services.AlreadyStored as held:
-            flash(str(held), "warning")
-            return redirect(url_for("games.show", game_id=held.game_id))
-        except services.GameFileError as refused:
-            problems = refused.problems
-        else:
-            flash("The game was imported.", "success")
-            return redirect(url_for("games.show", game_id=game.id))
-    elif request.method == "POST":
-        problems = [message for messages in form.errors.values() for message in messages]
-    status = UNPROCESSABLE if problems else 200
-    return render("games/upload.html", status=status, form=form, problems=problems)

@@ -25,20 +25,13 @@ from sqlalchemy.orm import selectinload
 
 from .. import local_time, scope
 from ..extensions import db
-from ..games.gamefile import GameFile
-from ..games.services import (
-    AlreadyStored,
-    GameFileError,
-    check_game_document,
-    export_game,
-    store_game_file,
-    store_game_files,
-    text_may_hold_nul,
-)
+from ..games.gamefile import GameFile, GameFileError, text_may_hold_nul
+from ..games.transfer import AlreadyStored, check_game_document, export_game, store_game_file
 from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
 from ..models import Game, Hand, Player, Round, Seat
 from ..rules import RuleSet
 from . import household_file, stats
+from .bulk_loader import store_game_files
 
 BATCH = 200
 # A restore stores its games in batches of at most this many games, hands or lines (a batch

@@ -15,8 +15,9 @@ from sqlalchemy import func, select
 from scorekeeper import scope
 from scorekeeper.extensions import db
 from scorekeeper.games import services
-from scorekeeper.games.services import GameFileError, export_game, import_game
+from scorekeeper.games.gamefile import GameFileError
 from scorekeeper.games.tally import HandEntry, RoundEntry
+from scorekeeper.games.transfer import export_game, import_game
 from scorekeeper.models import Game, GameEvent, Player, Round, Seat
 from scorekeeper.names import name_key
 from scorekeeper.rules import PRESETS, get_ruleset

@@ -9,7 +9,7 @@ from flask import Flask
 from scorekeeper import scope
 from scorekeeper.extensions import db
 from scorekeeper.games.scoreboard import stamp_of
-from scorekeeper.games.services import import_game
+from scorekeeper.games.transfer import import_game
 from scorekeeper.models import Game, utcnow
 
 from ..conftest import family_id, household_id

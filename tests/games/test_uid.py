@@ -15,7 +15,8 @@ from sqlalchemy import func, select
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
-from scorekeeper.games.services import AlreadyStored, GameFileError, export_game, import_game
+from scorekeeper.games.gamefile import GameFileError
+from scorekeeper.games.transfer import AlreadyStored, export_game, import_game
 from scorekeeper.history import backup
 from scorekeeper.models import Game, Round
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from scorekeeper.games.services import import_game
+from scorekeeper.games.transfer import import_game
 from scorekeeper.models import Game
 
 # Round = (went_out, {name: cards}) or (went_out, {name: cards}, {names who made it}).

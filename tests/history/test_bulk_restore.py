@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
-from scorekeeper.games import services
-from scorekeeper.history import backup
+from scorekeeper.games import transfer
+from scorekeeper.history import backup, bulk_loader
 from scorekeeper.models import Game, GameEvent, Hand, Player, Round
 
 from ..conftest import household_id
@@ -68,7 +68,7 @@ def backup_lines(app: Flask) -> list[str]:
             started=day(2),
         )
         play(["Ben", "Dee"], [("Dee", {"Ben": "JK"})], started=day(3), abandoned=True)
-        services.import_game(typed_total_game())
+        transfer.import_game(typed_total_game())
         lines = list(backup.export_lines())
     assert len(lines) == 4
     return lines
@@ -147,7 +147,7 @@ def test_a_batch_stores_what_storing_one_by_one_stores(app: Flask) -> None:
     with app.app_context(), scope.acting_as("owner"):
         with scope.household(one_by_one):
             for line in lines:
-                services.store_game_file(services.check_game_document(json.loads(line)))
+                transfer.store_game_file(transfer.check_game_document(json.loads(line)))
             expected = stored_rows()
             expected_export = [lasting(line) for line in backup.export_lines()]
         with scope.household(batched):
@@ -173,7 +173,7 @@ def test_games_stored_after_a_batch_take_new_ids(app: Flask) -> None:
         hands_before = db.session.scalar(select(func.max(Hand.id))) or 0
         later = json.loads(lines[1])
         later["uid"] = "stored-after-the-batch"
-        game_id = services.store_game_file(services.check_game_document(later)).id
+        game_id = transfer.store_game_file(transfer.check_game_document(later)).id
         assert game_id > max(ids)
         first_round = db.session.scalar(select(func.min(Round.id)).where(Round.game_id == game_id))
         first_hand = db.session.scalar(
@@ -221,8 +221,8 @@ def test_a_batch_the_database_refuses_is_stored_game_by_game(
     counted as already there."""
     lines = backup_lines(app)
     with app.app_context(), scope.household(household_id(app, "Restored")):
-        raced = services.import_game(json.loads(lines[2])).id
-        monkeypatch.setattr(services, "_held_uids", lambda household, uids: {})
+        raced = transfer.import_game(json.loads(lines[2])).id
+        monkeypatch.setattr(bulk_loader, "_held_uids", lambda household, uids: {})
         report = import_lines(stream(lines))
         assert [number for number, _ in report.stored] == [1, 2, 4]
         assert report.already == [(3, raced)] and report.refused == []
@@ -238,7 +238,7 @@ def test_a_game_the_database_refuses_costs_only_its_own_line(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lines = backup_lines(app)
-    real = services.store_game_file
+    real = transfer.store_game_file
 
     def refuse_the_third(checked: Any) -> Game:
         if checked.uid == json.loads(lines[2])["uid"]:

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 
 from scorekeeper import create_app, house_rules, scope
 from scorekeeper.extensions import db
-from scorekeeper.games.services import export_game
+from scorekeeper.games.transfer import export_game
 from scorekeeper.history import backup_files, household_file
 from scorekeeper.models import (
     NO_PASSWORD,

@@ -155,7 +155,7 @@ def _write(app: Flask, client: FlaskClient, household: int, rng: random.Random) 
         started = datetime(2024, 1, 1, 12, tzinfo=UTC) + timedelta(days=rng.randint(0, 400))
         document = game_document("contract-rummy", table, rounds, started=started.isoformat())
         with app.app_context(), scope.household(household):
-            from scorekeeper.games.services import import_game
+            from scorekeeper.games.transfer import import_game
 
             import_game(document)
             db.session.remove()

@@ -294,7 +294,7 @@ def test_the_rules_name_a_game_file_or_a_backup_brings_is_tidied(app: Flask) -> 
     import io
     import json
 
-    from scorekeeper.games.services import import_game
+    from scorekeeper.games.transfer import import_game
     from scorekeeper.models import Game
 
     rules = {"base": "twelve-step", "name": "\u202eGr\u200ban\u202c"}

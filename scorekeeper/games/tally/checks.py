@@ -1,0 +1,299 @@
+"""Checking what was entered: who sits at the table (``check_table``) and one round's hands
+(``check_round``), each refusal a ``Problem`` naming the round, the player and the form's field.
+Pure, no Flask, no database."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scorekeeper.limits import CARDS_LENGTH, MAX_HAND_CARDS, MAX_PLAYERS
+from scorekeeper.names import name_key
+from scorekeeper.rules import (
+    Card,
+    CardError,
+    RuleSet,
+    format_cards,
+    parse_cards,
+    score_cards,
+)
+
+from .values import (
+    MAX_TYPED_TOTAL,
+    PLAYERS_FIELD,
+    ROUND_FIELD,
+    TABLE_CARDS_FIELD,
+    WENT_OUT_FIELD,
+    HandEntry,
+    HandResult,
+    Problem,
+    RoundEntry,
+    cards_field,
+    made_field,
+    total_field,
+)
+
+
+def points_of(text: str, rules: RuleSet) -> int:
+    """What leftover cards written ``text`` score; raises CardError."""
+    return score_cards(parse_cards(text), rules)
+
+
+def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> list[Problem]:
+    """The refusals about who plays: too few or too many for the rules, or a name twice."""
+    problems: list[Problem] = []
+    count = len(names)
+    if count < max(2, rules.min_players):
+        fewest = max(2, rules.min_players)
+        problems.append(
+            Problem(
+                None,
+                PLAYERS_FIELD,
+                f"{rules.name} needs at least {fewest} players; this game has {count}.",
+            )
+        )
+    if count > MAX_PLAYERS:
+        problems.append(
+            Problem(
+                None,
+                PLAYERS_FIELD,
+                f"A game has at most {MAX_PLAYERS} players; this one has {count}.",
+            )
+        )
+    elif rules.max_players is not None and count > rules.max_players:
+        problems.append(
+            Problem(
+                None,
+                PLAYERS_FIELD,
+                f"{rules.name} is for at most {rules.max_players} players; this game has {count}.",
+            )
+        )
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if not key:
+            problems.append(Problem(None, PLAYERS_FIELD, "A player's name is empty."))
+        elif key in seen:
+            problems.append(
+                Problem(
+                    None,
+                    PLAYERS_FIELD,
+                    f"{name} is named twice ({seen[key]} and {name}); "
+                    "every player needs a name of their own.",
+                )
+            )
+        else:
+            seen[key] = name
+    if names and not 0 <= first_dealer < count:
+        problems.append(
+            Problem(None, "first_dealer", "The first dealer must be one of the players.")
+        )
+    return problems
+
+
+def check_round(
+    rules: RuleSet,
+    names: tuple[str, ...],
+    number: int,
+    entry: RoundEntry,
+    contracts: list[int],
+) -> tuple[list[HandResult], list[Problem]]:
+    problems: list[Problem] = []
+    players = len(names)
+    went_out = entry.went_out
+    if went_out is not None and not 0 <= went_out < players:
+        problems.append(
+            Problem(number, WENT_OUT_FIELD, f"Round {number}: who went out is not a player.")
+        )
+        went_out = None
+    elif went_out is None and not rules.nobody_out_allowed:
+        problems.append(
+            Problem(
+                number,
+                WENT_OUT_FIELD,
+                f"Round {number}: say who went out; under {rules.name} a round ends only "
+                "when someone goes out.",
+            )
+        )
+    if len(entry.hands) != players:
+        problems.append(
+            Problem(
+                number,
+                ROUND_FIELD,
+                f"Round {number}: every player of the game must appear in every round.",
+            )
+        )
+    hands: list[HandResult] = []
+    table: list[Card] = []
+    for seat in range(players):
+        name = names[seat]
+        hand = entry.hands[seat] if seat < len(entry.hands) else HandEntry()
+        contract = contracts[seat]
+        going_out_only = rules.contract(contract).going_out_only
+        if hand.total is not None:
+            typed = _typed_hand(
+                rules, number, name, seat, seat == went_out, hand, contract, problems
+            )
+            hands.append(typed)
+            continue
+        # Whether what was entered could be read (a refusal is already listed when not).
+        readable = True
+        try:
+            cards = parse_cards(hand.cards)
+        except CardError as error:
+            problems.append(Problem(number, cards_field(seat), f"Round {number}, {name}: {error}."))
+            cards = []
+            readable = False
+        if len(cards) > MAX_HAND_CARDS:
+            problems.append(
+                Problem(
+                    number,
+                    cards_field(seat),
+                    f"Round {number}, {name}: {len(cards)} cards are entered; a hand holds at "
+                    f"most {MAX_HAND_CARDS}.",
+                )
+            )
+            cards = []
+            readable = False
+        elif len(format_cards(cards)) > CARDS_LENGTH:
+            problems.append(
+                Problem(
+                    number,
+                    cards_field(seat),
+                    f"Round {number}, {name}: more cards are entered than any hand holds.",
+                )
+            )
+            cards = []
+            readable = False
+        table.extend(cards)
+        made_contract = bool(hand.made_contract)
+        if seat == went_out:
+            if hand.made_contract is False:
+                problems.append(_went_out_made_it(number, seat, name, contract))
+            made_contract = True
+            if cards:
+                problems.append(
+                    Problem(
+                        number,
+                        cards_field(seat),
+                        f"Round {number}: {name} went out, so {name} holds no cards "
+                        f"(entered: {format_cards(cards)}).",
+                    )
+                )
+            points = 0
+        else:
+            # Separators alone ("," or "-") are no cards either.
+            if not cards and readable:
+                problems.append(
+                    Problem(
+                        number,
+                        cards_field(seat),
+                        f"Round {number}: {name} did not go out, so {name} holds cards; "
+                        f"enter the cards left in {name}'s hand.",
+                    )
+                )
+            if made_contract and going_out_only:
+                problems.append(_made_only_going_out(number, seat, name, contract, rules))
+                made_contract = False
+            points = score_cards(cards, rules)
+        hands.append(
+            HandResult(
+                contract=contract,
+                made_contract=made_contract,
+                cards=format_cards(cards),
+                points=points,
+            )
+        )
+    if players:
+        overflow = rules.packs(players).overflow(table)
+        if overflow:
+            problems.append(
+                Problem(
+                    number,
+                    TABLE_CARDS_FIELD,
+                    f"Round {number}: more cards are entered across the table than the "
+                    f"game's packs hold: {'; '.join(overflow)}.",
+                )
+            )
+    return hands, problems
+
+
+def _typed_hand(
+    rules: RuleSet,
+    number: int,
+    name: str,
+    seat: int,
+    went_out: bool,
+    hand: HandEntry,
+    contract: int,
+    problems: list[Problem],
+) -> HandResult:
+    """A hand given as a typed total: a whole number 0 to MAX_TYPED_TOTAL, 0 for whoever went
+    out, and no cards beside it (one or the other: both would disagree sooner or later)."""
+    total = hand.total if hand.total is not None else 0
+    field = total_field(seat)
+    if isinstance(total, bool) or not 0 <= total <= MAX_TYPED_TOTAL:
+        problems.append(
+            Problem(
+                number,
+                field,
+                f"Round {number}, {name}: a total is a whole number from 0 to "
+                f"{MAX_TYPED_TOTAL} (entered: {total}).",
+            )
+        )
+        total = 0
+    if hand.cards.strip():
+        problems.append(
+            Problem(
+                number,
+                field,
+                f"Round {number}, {name}: give the cards left or a total, not both.",
+            )
+        )
+    made_contract = bool(hand.made_contract)
+    if went_out:
+        if total != 0:
+            problems.append(
+                Problem(
+                    number,
+                    field,
+                    f"Round {number}: {name} went out, so {name} scores 0 (entered: {total}).",
+                )
+            )
+            total = 0
+        if hand.made_contract is False:
+            problems.append(_went_out_made_it(number, seat, name, contract))
+        made_contract = True
+    elif made_contract and rules.contract(contract).going_out_only:
+        problems.append(_made_only_going_out(number, seat, name, contract, rules))
+        made_contract = False
+    return HandResult(
+        contract=contract,
+        made_contract=made_contract,
+        cards="",
+        points=total,
+        typed_total=True,
+    )
+
+
+def _went_out_made_it(number: int, seat: int, name: str, contract: int) -> Problem:
+    """The refusal of a hand that went out yet is marked as not having made its contract."""
+    return Problem(
+        number,
+        made_field(seat),
+        f"Round {number}: {name} went out, so {name} made contract {contract}; "
+        "it cannot be marked as not made.",
+    )
+
+
+def _made_only_going_out(
+    number: int, seat: int, name: str, contract: int, rules: RuleSet
+) -> Problem:
+    """The refusal of a contract marked made by a player who did not go out, where the
+    contract is made only by going out (bellevue 10, contract-rummy 7)."""
+    return Problem(
+        number,
+        made_field(seat),
+        f"Round {number}: {name} did not go out, so {name} cannot have made "
+        f"contract {contract} ({rules.contract(contract).description}): "
+        "it is made only by going out.",
+    )

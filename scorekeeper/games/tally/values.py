@@ -1,0 +1,169 @@
+"""What the tally reads and what it gives back: the entries of a round as typed (``HandEntry``,
+``RoundEntry``), every refusal (``Problem``) with the field of the round form it belongs at, and
+the results (``HandResult``, ``RoundResult``, ``Standing``, ``Tally``). Pure, no Flask, no
+database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorekeeper.rules import RuleSet
+from scorekeeper.status import GameStatus
+
+IN_PROGRESS = GameStatus.IN_PROGRESS
+FINISHED = GameStatus.FINISHED
+ABANDONED = GameStatus.ABANDONED
+
+# Where a problem shows on the round form: the field names the form uses.
+ROUND_FIELD = "round"
+WENT_OUT_FIELD = "went_out"
+TABLE_CARDS_FIELD = "cards"
+PLAYERS_FIELD = "players"
+
+
+def cards_field(seat: int) -> str:
+    return f"cards-{seat}"
+
+
+def made_field(seat: int) -> str:
+    return f"made-{seat}"
+
+
+def total_field(seat: int) -> str:
+    return f"total-{seat}"
+
+
+# The largest hand total that may be typed: no hand of leftover cards comes near it.
+MAX_TYPED_TOTAL = 9999
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """What was entered for one player in one round: the leftover cards in notation, and
+    whether they made their contract (None: not said, as the file allows for whoever went out).
+
+    ``total`` is the hand's points typed instead of cards, for a family that counts on paper:
+    the hand then has no cards and scores exactly that."""
+
+    cards: str = ""
+    made_contract: bool | None = None
+    total: int | None = None
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """What was entered for one round: the seat that went out (None: nobody), one hand a seat."""
+
+    went_out: int | None
+    hands: tuple[HandEntry, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One refusal: the round it concerns (None: the game as a whole), the form field it
+    belongs at, and the sentence a person reads."""
+
+    round: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One player's part of a played round."""
+
+    contract: int
+    made_contract: bool
+    cards: str
+    points: int
+    # The points were typed as a total, not counted from cards.
+    typed_total: bool = False
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A played round: its number, dealer and who went out (seats), each hand, and each seat's
+    running total and contracts made after it."""
+
+    number: int
+    dealer: int
+    went_out: int | None
+    hands: tuple[HandResult, ...]
+    totals: tuple[int, ...]
+    contracts_made: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's standing: place 1 is best, tied players share a place."""
+
+    seat: int
+    name: str
+    total: int
+    contract: int
+    contract_text: str
+    contracts_made: int
+    place: int
+    is_winner: bool
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Everything that follows from a game's rules, table and rounds."""
+
+    rules: RuleSet
+    names: tuple[str, ...]
+    first_dealer: int
+    rounds: tuple[RoundResult, ...]
+    standings: tuple[Standing, ...]
+    status: GameStatus
+    winners: tuple[int, ...]
+    tie_break: str | None
+    problems: tuple[Problem, ...]
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != IN_PROGRESS
+
+    @property
+    def keeps_contracts(self) -> bool:
+        """Whether each player keeps their own contract until they make it."""
+        return self.rules.keeps_contracts
+
+    @property
+    def next_round(self) -> int | None:
+        return None if self.is_over else len(self.rounds) + 1
+
+    @property
+    def next_dealer(self) -> int | None:
+        number = self.next_round
+        return None if number is None else dealer_of(number, self.first_dealer, len(self.names))
+
+    @property
+    def cards_to_deal(self) -> int | None:
+        number = self.next_round
+        return None if number is None else self.rules.cards_dealt(number)
+
+    @property
+    def next_contracts(self) -> tuple[int, ...]:
+        """The contract each seat works on in the next round (the last one, once it is over)."""
+        by_seat = {standing.seat: standing.contract for standing in self.standings}
+        return tuple(by_seat[seat] for seat in range(len(self.names)))
+
+    @property
+    def winner_names(self) -> tuple[str, ...]:
+        return tuple(self.names[seat] for seat in self.winners)
+
+    def standing(self, seat: int) -> Standing:
+        return next(standing for standing in self.standings if standing.seat == seat)
+
+    def problems_of_round(self, number: int) -> tuple[Problem, ...]:
+        return tuple(problem for problem in self.problems if problem.round == number)
+
+
+def dealer_of(round_number: int, first_dealer: int, players: int) -> int:
+    """The seat that deals round ``round_number``: the deal passes to the left each round."""
+    return (first_dealer + round_number - 1) % players
