@@ -45,7 +45,7 @@ from scorekeeper.rules import CardError, RuleSet, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, not_modified, page_etag, render, validated
 
-from . import bp, fast_lane, scoreboard, services
+from . import bp, changelog, fast_lane, rounds, scoreboard, services
 from .card import result_card
 from .forms import (
     NOBODY,
@@ -600,13 +600,13 @@ def _resent(form: RoundForm, game: Game) -> bool:
     filled in for the next round), is replaced by a new one: the save is then checked as any
     other, and stores its own round or is refused with the typing kept."""
     token = form.token.data or ""
-    saved = services.saved_under(token) if _TOKEN.fullmatch(token) else None
+    saved = rounds.saved_under(token) if _TOKEN.fullmatch(token) else None
     number = whole_number(form.number.data)
     if (
         saved is not None
         and number is not None
         and saved == (game.id, number)
-        and services.same_round(game, number, _round_entry(game, form, number))
+        and rounds.same_round(game, number, _round_entry(game, form, number))
     ):
         return True
     if saved is not None or not _TOKEN.fullmatch(token):
@@ -640,14 +640,14 @@ def _new_round(game_id: int) -> ResponseReturnValue:
     entry = _round_entry(game, form, number)
     form_number = whole_number(form.number.data)
     try:
-        saved = services.add_round(
+        saved = rounds.add_round(
             game,
             entry,
             number=form_number,
             submission=(form.token.data or None),
             stamp=(form.rounds_version.data or None),
         )
-    except services.RoundRefused as refused:
+    except rounds.RoundRefused as refused:
         return _render_round(
             game,
             form,
@@ -656,7 +656,7 @@ def _new_round(game_id: int) -> ResponseReturnValue:
             problems=refused.problems,
             status=UNPROCESSABLE,
         )
-    except services.RoundConflict as conflict:
+    except rounds.RoundConflict as conflict:
         game = game_or_404(game_id)
         if game.status != GameStatus.IN_PROGRESS:
             flash(f"{conflict} The game is over.", "warning")
@@ -705,18 +705,18 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
         return unsaved
     version = whole_number(form.version.data)
     try:
-        services.edit_round(
+        rounds.edit_round(
             game,
             number,
             _round_entry(game, form, number),
             version=version,
             stamp=(form.rounds_version.data or None),
         )
-    except services.RoundRefused as refused:
+    except rounds.RoundRefused as refused:
         return _render_round(
             game, form, number=number, editing=True, problems=refused.problems, status=UNPROCESSABLE
         )
-    except services.RoundConflict as conflict:
+    except rounds.RoundConflict as conflict:
         game = game_or_404(game_id)
         played = next((r for r in game.rounds if r.number == number), None)
         if played is None:
@@ -727,8 +727,8 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
             return redirect(url_for("games.show", game_id=game.id))
         form.version.data = str(played.version)
         form.rounds_version.data = services.rounds_stamp(game)
-        stored = services.describe_round(services.tally_of(game), number, cards=True)
-        if isinstance(conflict, services.StaleSave):
+        stored = changelog.describe_round(services.tally_of(game), number, cards=True)
+        if isinstance(conflict, rounds.StaleSave):
             words = str(conflict)
         else:
             words = "This round was changed on another phone meanwhile; nothing was saved."
@@ -751,11 +751,11 @@ def delete_round(game_id: int, number: int) -> ResponseReturnValue:
     if not any(r.number == number for r in game.rounds):
         abort(404)
     try:
-        services.delete_last_round(game, number, stamp=request.form.get("rounds_version") or None)
-    except services.StaleSave as stale:
+        rounds.delete_last_round(game, number, stamp=request.form.get("rounds_version") or None)
+    except rounds.StaleSave as stale:
         flash(str(stale), "error")
         return redirect(url_for("games.edit_round", game_id=game.id, number=number))
-    except services.RoundConflict as conflict:
+    except rounds.RoundConflict as conflict:
         flash(str(conflict), "error")
         return redirect(url_for("games.show", game_id=game.id))
     flash(f"Round {number} deleted.", "success")
@@ -768,8 +768,8 @@ def undo_round(game_id: int, number: int) -> ResponseReturnValue:
     """The scoreboard's one-tap undo of the round just saved (services.UNDO_WINDOW)."""
     game = game_or_404(game_id)
     try:
-        services.undo_last_round(game, number)
-    except services.RoundConflict as conflict:
+        rounds.undo_last_round(game, number)
+    except rounds.RoundConflict as conflict:
         flash(str(conflict), "error")
     else:
         flash(f"Round {number} undone.", "success")
@@ -783,7 +783,7 @@ def undo_round(game_id: int, number: int) -> ResponseReturnValue:
 @requires(Permission.SCORE)
 def abandon(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
-    services.abandon_game(game)
+    rounds.abandon_game(game)
     flash("The game was abandoned: it is kept, with no winner.", "success")
     return redirect(url_for("games.show", game_id=game.id))
 
@@ -798,8 +798,8 @@ def may_i(game_id: int) -> ResponseReturnValue:
     if seat is None:
         abort(400)
     try:
-        services.use_may_i(game, seat, change)
-    except services.RoundRefused as refused:
+        rounds.use_may_i(game, seat, change)
+    except rounds.RoundRefused as refused:
         status = UNPROCESSABLE
         if not is_htmx():
             flash(str(refused), "error")

@@ -1,0 +1,73 @@
+"""Issue 22 item 4: a save replays the game once, and the page after it shows that tally.
+
+``tally_game`` (the replay of every round of a game) is counted wherever it is called from,
+for a round saved from the round form and its scoreboard after the redirect, and for the last
+hand of a round typed on a player's phone (which closes the round) and the pages after it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.games import tally
+
+from ..helpers import round_form, save_round, start_game
+from .test_drafts import FOUR, hand_post, table_phone
+
+
+@pytest.fixture
+def replays(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many times a game was replayed: every module holding ``tally_game`` counts."""
+    counted = [0]
+    original: Callable[..., Any] = tally.tally_game
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        counted[0] += 1
+        return original(*args, **kwargs)
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("scorekeeper") and getattr(module, "tally_game", None) is original:
+            monkeypatch.setattr(module, "tally_game", counting)
+    yield counted
+
+
+def test_a_round_saved_from_the_form_is_replayed_once_with_its_board(
+    app: Flask, client: FlaskClient, replays: list[int]
+) -> None:
+    game_id = start_game(client, "twelve-step", ("Ann", "Ben", "Cy"))
+    save_round(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"})
+    replays[0] = 0
+    form = round_form(("Ann", "Ben", "Cy"), "Ben", {"Ann": "K", "Cy": "9 9"})
+    answer = client.post(f"/games/{game_id}/rounds/new", data={**form, "save": "Save round"})
+    assert answer.status_code == 302
+    page = client.get(answer.headers["Location"])
+    assert page.status_code == 200
+    body = page.get_data(as_text=True)
+    assert "Round 2" in body or "round 2" in body
+    print(f"form save + board: {replays[0]} replays")
+    assert replays[0] == 1
+
+
+def test_the_last_hand_from_a_phone_closes_the_round_with_one_replay(
+    app: Flask, client: FlaskClient, replays: list[int]
+) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    phones = [table_phone(app, game_id, seat) for seat in range(4)]
+    assert hand_post(phones[0], game_id, 0, went_out="1")[0] == 303
+    assert hand_post(phones[1], game_id, 1, cards="K Q", done="made")[0] == 303
+    assert hand_post(phones[2], game_id, 2, cards="5", done="not")[0] == 303
+    replays[0] = 0
+    answer = phones[3].post(
+        f"/games/{game_id}/hand",
+        data={"number": "1", "seat": "3", "cards": "JK 9", "done": "not"},
+    )
+    assert answer.status_code == 303
+    page = phones[3].get(answer.headers["Location"])
+    assert page.status_code == 200 and "Round 2" in page.get_data(as_text=True)
+    print(f"phone's last hand + its page: {replays[0]} replays")
+    assert replays[0] == 1
