@@ -35,7 +35,6 @@ from sqlalchemy import (
     case,
     cast,
     delete,
-    event,
     func,
     insert,
     select,
@@ -85,8 +84,9 @@ versions = StatsVersion.__table__
 # --- refreshing the games marked changed (versions.mark) -----------------------------------------
 
 
-@event.listens_for(Session, "before_commit")
-def _before_commit(session: Session) -> None:
+def refresh_marked(session: Session) -> None:
+    """Before every commit: the statistics of the games ``versions.bump`` marked in this
+    transaction are brought up to date in it (``refresh_games``)."""
     marked = session.info.pop(STATS_MARKS, None)
     touched = session.info.pop(STATS_TOUCHED, False)
     if marked is None:
@@ -100,14 +100,14 @@ def _before_commit(session: Session) -> None:
             _bump_version(session.connection(), scope.for_household(household))
 
 
-@event.listens_for(Session, "after_rollback")
-def _after_rollback(session: Session) -> None:
+def forget_marks(session: Session) -> None:
+    """After a rollback: the marks of the changes undone are forgotten."""
     session.info.pop(STATS_MARKS, None)
     session.info.pop(STATS_TOUCHED, None)
 
 
-@event.listens_for(Session, "after_soft_rollback")
-def _after_soft_rollback(session: Session, _previous: Any) -> None:
+def forget_marks_soft(session: Session, _previous: Any) -> None:
+    """After a rollback of a nested transaction, the same."""
     session.info.pop(STATS_MARKS, None)
     session.info.pop(STATS_TOUCHED, None)
 
