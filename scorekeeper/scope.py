@@ -182,9 +182,10 @@ CORE_MODULES: Final[Mapping[str, str]] = {
         "a restore's bulk loader (``store_game_files``): Core inserts and COPY of the household"
         " in scope, ``for_writing``"
     ),
-    "scorekeeper.history.stats": (
-        "the kept statistics, rewritten in ``before_commit`` from the games the session marked"
-        " (loaded under the scope) and rebuilt for one named household: ``for_household``"
+    "scorekeeper.history.stats.tables": (
+        "the kept statistics' tables, for the package ``history.stats``: rewritten before"
+        " the commit from the games the session marked (loaded under the scope) and rebuilt"
+        " for one named household, every statement naming its household: ``for_household``"
     ),
 }
 
