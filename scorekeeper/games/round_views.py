@@ -16,14 +16,7 @@ import re
 import secrets
 from typing import Any
 
-from flask import (
-    Response,
-    abort,
-    flash,
-    redirect,
-    request,
-    url_for,
-)
+from flask import Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
 
@@ -37,14 +30,7 @@ from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
 from . import bp, changelog, rounds, scoreboard, services
-from .forms import (
-    NOBODY,
-    PAD_RANKS,
-    HandInput,
-    RoundForm,
-    add_card,
-    remove_card,
-)
+from .forms import NOBODY, PAD_RANKS, HandInput, RoundForm, add_card, remove_card
 from .tally import (
     MAX_TYPED_TOTAL,
     ROUND_FIELD,
@@ -58,8 +44,6 @@ from .tally import (
 from .views import NO_CHANGE, game_or_404
 
 CONFLICT = 409
-
-# --- entering and correcting rounds ---------------------------------------------------------
 
 
 def _round_entry(game: Game, form: RoundForm, number: int) -> RoundEntry:

@@ -14,9 +14,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.games import tally
+from scorekeeper import scope
+from scorekeeper.extensions import db
+from scorekeeper.games import services, tally
+from scorekeeper.models import Game
 
+from ..conftest import family_id
 from ..helpers import round_form, save_round, start_game
+from .test_caching import player_id
 from .test_drafts import FOUR, hand_post, table_phone
 
 
@@ -71,3 +76,45 @@ def test_the_last_hand_from_a_phone_closes_the_round_with_one_replay(
     assert page.status_code == 200 and "Round 2" in page.get_data(as_text=True)
     print(f"phone's last hand + its page: {replays[0]} replays")
     assert replays[0] == 1
+
+
+def test_the_kept_tally_is_the_game_replayed_after_every_kind_of_write(
+    app: Flask, client: FlaskClient
+) -> None:
+    """What the pages read (``tally_of``, kept) is what a fresh replay of the stored game gives,
+    after each write that keeps or carries a tally and after those that keep none."""
+    game_id = start_game(client, "contract-rummy", ("Ann", "Ben", "Cy"))
+    home = family_id(app)
+
+    def same() -> None:
+        with app.app_context(), scope.household(home):
+            game = db.session.get(Game, game_id)
+            assert game is not None
+            assert services.tally_of(game) == services.replay(game)
+            db.session.remove()
+
+    writes = [
+        lambda: save_round(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}),
+        lambda: save_round(client, game_id, "Ben", {"Ann": "9", "Cy": "5 5"}),
+        lambda: client.post(
+            f"/games/{game_id}/rounds/1/edit",
+            data={**round_form(("Ann", "Ben", "Cy"), "Ann", {"Ben": "JK", "Cy": "5"}), "save": "1"},
+        ),
+        lambda: client.post(f"/games/{game_id}/may-i", data={"seat": "1", "change": "1"}),
+        lambda: hand_post(table_phone(app, game_id, 2), game_id, 2, number="3", went_out="1"),
+        lambda: client.post(f"/games/{game_id}/rounds/2/undo"),
+        lambda: client.post(f"/players/{player_id(app, 'Ben')}/rename", data={"name": "Benedict"}),
+        lambda: client.post(f"/games/{game_id}/abandon"),
+    ]
+    for write in writes:
+        client.get(f"/games/{game_id}")  # the page keeps the tally of the version it read
+        answer = write()
+        assert answer.status_code < 400 if not isinstance(answer, tuple) else answer[0] < 400
+        same()
+    with app.app_context(), scope.household(home):
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        tally = services.tally_of(game)
+        assert tally.status == "abandoned" and tally.names[1] == "Benedict"
+        assert len(tally.rounds) == 1 and tally.rounds[0].hands[1].cards == "JK"
+        db.session.remove()
