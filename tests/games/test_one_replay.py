@@ -2,7 +2,9 @@
 
 ``tally_game`` (the replay of every round of a game) is counted wherever it is called from,
 for a round saved from the round form and its scoreboard after the redirect, and for the last
-hand of a round typed on a player's phone (which closes the round) and the pages after it."""
+hand of a round typed on a player's phone (which closes the round) and the pages after it.
+Before the save kept its tally (main at 1bff62c) each counted 4: the form's entry, the save,
+the board and its result card; the draft's entry, the save, the hand page and its last round."""
 
 from __future__ import annotations
 
