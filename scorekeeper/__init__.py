@@ -53,7 +53,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(PAGES / "static"),
     )
     config.load(app, test_config)
+    from . import hooks
     from .games import fast_lane
+
+    hooks.install()  # every event listener, each with why: before the database is first used
 
     fast_lane.init_app(app)  # inside ProxyFix: it sees the addresses and hosts the views see
     if app.config["PROXY_COUNT"]:

@@ -15,15 +15,13 @@ import sqlite3
 from typing import Any
 
 from flask import g, has_request_context, request
-from sqlalchemy import event
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 
 BUSY_TIMEOUT_MS = 15_000
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-@event.listens_for(Engine, "connect")
-def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
+def configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     if not isinstance(dbapi_connection, sqlite3.Connection):
         return
     # Let SQLAlchemy's "begin" event below emit BEGIN itself instead of the driver.
@@ -36,8 +34,7 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-@event.listens_for(Engine, "begin")
-def _begin_sqlite(connection: Connection) -> None:
+def begin_sqlite(connection: Connection) -> None:
     if connection.dialect.name != "sqlite":
         return
     reading = has_request_context() and (

@@ -638,4 +638,4 @@ def move_access_version(connection: Connection) -> None:
     connection.execute(update(table).where(table.c.id == 1).values(version=table.c.version + 1))
 
 
-scope.install(HouseholdOwned, Binnable, Household.__table__)
+scope.name_models(HouseholdOwned, Binnable, Household.__table__)

@@ -59,7 +59,6 @@ from sqlalchemy import (
     Select,
     Table,
     bindparam,
-    event,
     insert,
     literal,
     select,
@@ -92,7 +91,7 @@ _bin: ContextVar[bool] = ContextVar("scorekeeper_bin", default=False)
 
 
 class _Scoped:
-    """What ``models`` hands ``install``: the scope sits below the models and names none."""
+    """What ``models`` hands ``name_models``: the scope sits below the models and names none."""
 
     household_owned: type = object
     binnable: type = object
@@ -183,9 +182,10 @@ CORE_MODULES: Final[Mapping[str, str]] = {
         "a restore's bulk loader (``store_game_files``): Core inserts and COPY of the household"
         " in scope, ``for_writing``"
     ),
-    "scorekeeper.history.stats": (
-        "the kept statistics, rewritten in ``before_commit`` from the games the session marked"
-        " (loaded under the scope) and rebuilt for one named household: ``for_household``"
+    "scorekeeper.history.stats.tables": (
+        "the kept statistics' tables, for the package ``history.stats``: rewritten before"
+        " the commit from the games the session marked (loaded under the scope) and rebuilt"
+        " for one named household, every statement naming its household: ``for_household``"
     ),
 }
 
@@ -327,7 +327,7 @@ def sole_household(session: Session | scoped_session[Any]) -> int:
     # session itself cannot be asked to load or add anything.
     connection = session.connection()
     table = _scoped.households
-    assert table is not None, "models installs the scope"
+    assert table is not None, "models names the scope's models"
     ids = connection.execute(select(table.c.id).limit(2)).scalars().all()
     if len(ids) > 1:
         raise NoHouseholdError("this database holds several households: name one")
@@ -345,56 +345,62 @@ def sole_household(session: Session | scoped_session[Any]) -> int:
     return int(key[0])
 
 
-def install(household_owned: type[Any], binnable: type[Any], households: Table) -> None:
-    """Attach the filter and the filling-in to every session (done once, by ``models`` at its
-    import): rows of ``household_owned`` are kept to the household in scope, rows of
-    ``binnable`` in the bin are hidden, and ``households`` is the table ``sole_household``
-    reads and fills."""
+def name_models(household_owned: type[Any], binnable: type[Any], households: Table) -> None:
+    """What the scope works on (``models`` names them at its import): rows of
+    ``household_owned`` are kept to the household in scope, rows of ``binnable`` in the bin are
+    hidden, and ``households`` is the table ``sole_household`` reads and fills. The listeners
+    that do it (``scope_statement``, ``fill_households``) are installed by the factory
+    (``scorekeeper.hooks``)."""
     _scoped.household_owned = household_owned
     _scoped.binnable = binnable
     _scoped.households = households
 
-    @event.listens_for(Session, "do_orm_execute")
-    def _scope_statement(state: ORMExecuteState) -> None:
-        if not (state.is_select or state.is_update or state.is_delete):
-            return
-        # Relationship and column loads carry the criteria of the statement that loaded
-        # their parent already.
-        if state.is_select and (state.is_column_load or state.is_relationship_load):
-            return
-        if not _bin.get():
-            # Deleted games and house rules wait in the bin, out of every page and count.
-            state.statement = state.statement.options(
-                with_loader_criteria(
-                    binnable, lambda cls: cls.deleted_at.is_(None), include_aliases=True
-                )
-            )
-        scope = current()
-        if scope is UNSCOPED:
-            return
+
+def scope_statement(state: ORMExecuteState) -> None:
+    """Every ORM SELECT, UPDATE and DELETE (``do_orm_execute``): kept to the household in
+    scope, and blind to the bin."""
+    if not (state.is_select or state.is_update or state.is_delete):
+        return
+    # Relationship and column loads carry the criteria of the statement that loaded
+    # their parent already.
+    if state.is_select and (state.is_column_load or state.is_relationship_load):
+        return
+    if not _bin.get():
+        # Deleted games and house rules wait in the bin, out of every page and count.
         state.statement = state.statement.options(
             with_loader_criteria(
-                household_owned,
-                lambda cls: cls.household_id == scope,
-                include_aliases=True,
+                _scoped.binnable, lambda cls: cls.deleted_at.is_(None), include_aliases=True
             )
         )
+    scope = current()
+    if scope is UNSCOPED:
+        return
+    state.statement = state.statement.options(
+        with_loader_criteria(
+            _scoped.household_owned,
+            lambda cls: cls.household_id == scope,
+            include_aliases=True,
+        )
+    )
 
-    @event.listens_for(Session, "before_flush")
-    def _fill_households(session: Session, _context: Any, _instances: Any) -> None:
-        fresh = [row for row in session.new if isinstance(row, household_owned)]
-        missing = [row for row in fresh if getattr(row, "household_id", None) is None]
-        scope = current()
-        if isinstance(scope, int) and any(row.household_id not in (None, scope) for row in fresh):
-            raise NoHouseholdError("a row of another household was to be stored")
-        if not missing:
-            return
-        if scope is UNSCOPED:
-            household_id = sole_household(session)
-        elif scope == NOBODY:
-            raise NoHouseholdError("a household-owned row was to be stored by nobody")
-        else:
-            assert isinstance(scope, int)  # neither UNSCOPED nor NOBODY: a household's id
-            household_id = scope
-        for row in missing:
-            row.household_id = household_id
+
+def fill_households(session: Session, _context: Any, _instances: Any) -> None:
+    """Every flush (``before_flush``): new household-owned rows get the household in scope,
+    and a row of another household is refused."""
+    household_owned: type[Any] = _scoped.household_owned
+    fresh = [row for row in session.new if isinstance(row, household_owned)]
+    missing = [row for row in fresh if getattr(row, "household_id", None) is None]
+    scope = current()
+    if isinstance(scope, int) and any(row.household_id not in (None, scope) for row in fresh):
+        raise NoHouseholdError("a row of another household was to be stored")
+    if not missing:
+        return
+    if scope is UNSCOPED:
+        household_id = sole_household(session)
+    elif scope == NOBODY:
+        raise NoHouseholdError("a household-owned row was to be stored by nobody")
+    else:
+        assert isinstance(scope, int)  # neither UNSCOPED nor NOBODY: a household's id
+        household_id = scope
+    for row in missing:
+        row.household_id = household_id

@@ -3,8 +3,10 @@
 A game's version lives in the database, so every process and every server agrees when what
 was drawn from it is stale: its drawn board, its ETags and open scoreboards
 (``games.scoreboard``), its result card. The same call marks the game for the kept statistics
-(``history.stats``), whose ``before_commit`` brings them up to date in the same transaction;
-the marks wait in the session's ``info`` (a rollback forgets them there).
+(``history.stats``), whose ``before_commit`` listener (installed with every other by the
+factory: ``scorekeeper.hooks``) brings them up to date in the same transaction, and with them
+the key of the kept rounds file; the marks wait in the session's ``info`` (a rollback forgets
+them there).
 
 Every feature that writes to a game calls ``bump`` (a game in hand) or ``bump_games`` (a bulk
 change such as a player's rename or merge): games, players, the bin, accounts (a household's

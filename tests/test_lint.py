@@ -343,3 +343,17 @@ def test_no_household_id_is_written_by_hand() -> None:
         for line in visitor.by_hand
     ]
     assert not found, "name the household through scope.py instead:\n" + "\n".join(found)
+
+
+def test_every_event_listener_is_installed_in_one_place() -> None:
+    """SQLAlchemy listeners are registered by ``scorekeeper/hooks.py`` alone, which the factory
+    calls: none at import time, none anywhere else, so that its list is everything a commit
+    does besides the writes of the service."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "hooks.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("listen", "listens_for"):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.attr}")
+    assert not found, "register the listener in scorekeeper/hooks.py:\n" + "\n".join(found)

@@ -13,8 +13,8 @@ from typing import Any
 
 from flask import current_app, g, has_app_context, session
 from flask_login import UserMixin, login_user, logout_user
-from sqlalchemy import Delete, Update, delete, event, func, select, true
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import Delete, Update, delete, func, select, true
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from .. import local_time, scope
@@ -316,8 +316,7 @@ _LETTING_IN = (UserSession, User, Link, Household)
 _CHANGED = "scorekeeper_sessions_changed"
 
 
-@event.listens_for(Session, "do_orm_execute")
-def _sessions_changed_in_bulk(state: ORMExecuteState) -> None:
+def sessions_changed_in_bulk(state: ORMExecuteState) -> None:
     """An UPDATE or DELETE of sessions or accounts (sign-out, a new password, ending every
     session) empties the store."""
     changing = state.is_update or state.is_delete
@@ -325,8 +324,7 @@ def _sessions_changed_in_bulk(state: ORMExecuteState) -> None:
         _changing(state.session)
 
 
-@event.listens_for(Session, "before_flush")
-def _sessions_changed(session: Session, *_: object) -> None:
+def sessions_changed(session: Session, *_: object) -> None:
     """A changed or removed account (a role, a member removed) empties the store too."""
     for changed in (*session.dirty, *session.deleted):
         if isinstance(changed, _LETTING_IN):
@@ -336,7 +334,7 @@ def _sessions_changed(session: Session, *_: object) -> None:
 
 def _changing(session: Session) -> None:
     """Who may come in is changing in ``session``'s transaction: forget what this process
-    checked (the access version moves with the statement itself: ``_moving_access``)."""
+    checked (the access version moves with the statement itself: ``moving_access``)."""
     session.info[_CHANGED] = True
     _forget_checked_sessions()
 
@@ -347,8 +345,7 @@ _LETTING_IN_TABLES = frozenset(model.__tablename__ for model in _LETTING_IN)
 KEEPS_ACCESS = "scorekeeper_keeps_access"
 
 
-@event.listens_for(Engine, "before_execute")
-def _moving_access(
+def moving_access(
     connection: Connection,
     statement: object,
     _multiparams: object,
@@ -376,14 +373,12 @@ def _moving_access(
 _MOVED = "scorekeeper_access_moved"
 
 
-@event.listens_for(Session, "after_commit")
-def _sessions_changed_for_good(session: Session) -> None:
+def sessions_changed_for_good(session: Session) -> None:
     if session.info.pop(_CHANGED, False):
         _forget_checked_sessions()
 
 
-@event.listens_for(Session, "after_rollback")
-def _sessions_unchanged(session: Session) -> None:
+def sessions_unchanged(session: Session) -> None:
     session.info.pop(_CHANGED, None)
 
 

@@ -1,8 +1,11 @@
 """Keeping score at the table: games, rounds entered as leftover cards, contracts, winners.
 
-The arithmetic lives in ``tally`` (pure), the game file's format in ``gamefile`` (pure), the
-database work in ``services``, a game file's import and export in ``transfer``; the pages
-(``views``, ``hand_views``, ``gamefile_views``) and ``cli`` are thin layers over them.
+The arithmetic lives in ``tally`` (pure), the game file's format in ``gamefile`` (pure); the
+database work in ``services`` (start a game, read its tally), ``rounds`` (every round write)
+with ``changelog`` (its lines), ``drafts`` (a round typed hand by hand, stored through
+``rounds``) and ``transfer`` (a game file's import and export); the pages (``views``: start
+and scoreboard, ``round_views``, ``hand_views``, ``gamefile_views``) and ``cli`` are thin
+layers over them.
 """
 
 from __future__ import annotations
@@ -11,4 +14,4 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__, url_prefix="/games", cli_group="game")
 
-from . import cli, gamefile_views, hand_views, views  # noqa: E402,F401  (they attach their routes and commands to bp)
+from . import cli, gamefile_views, hand_views, round_views, views  # noqa: E402,F401  (they attach their routes and commands to bp)

@@ -6,7 +6,7 @@ overwrite each other, and a reload, a restart or a phone changing hands loses no
 
 A hand is **in** once its player went out (one tap) or said "that's my hand" (``done``); the
 others are still **counting**. When every hand is in and someone went out, the round closes by
-itself: ``close`` stores it through ``services.add_round`` under a submission id made from the
+itself: ``close`` stores it through ``rounds.add_round`` under a submission id made from the
 game and the round number, so that two phones closing it at the same moment store one round,
 and deletes the draft in the same transaction. A round the rules refuse keeps its draft.
 
@@ -30,7 +30,7 @@ from scorekeeper.rules import CardError, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.versions import bump
 
-from . import services
+from . import rounds, services
 from .tally import HandEntry, Problem, RoundEntry, points_of
 
 __all__ = [
@@ -181,9 +181,12 @@ def _row_for(game: Game, number: int, position: int) -> DraftHand:
     return row
 
 
-def _commit() -> None:
+def _commit(game: Game, before: int) -> None:
     """Commit the draft write. Two first writes of one seat at once: the second is refused by
-    the unique key and reads as a draft overtaken (the phone reloads it)."""
+    the unique key and reads as a draft overtaken (the phone reloads it). A draft changes
+    nothing the tally reads: the tally kept for the version ``before`` the write holds for the
+    version it wrote (``services.carry_tally``)."""
+    game_id, after = game.id, game.version
     try:
         db.session.commit()
     except IntegrityError:
@@ -196,6 +199,8 @@ def _commit() -> None:
     except Exception:
         db.session.rollback()
         raise
+    if after != before:
+        services.carry_tally(game_id, before, after)
 
 
 def _tidy(cards: str, game: Game) -> str:
@@ -231,6 +236,7 @@ def write_hand(
         raise DraftRefused("No such seat at this table.")
     row = _row_for(game, number, position)
     was_in = row.done or row.went_out
+    before = game.version
     if cards is not None:
         text = " ".join(cards.split())[: CARDS_LENGTH * 2]
         if done or (done is None and row.done):
@@ -244,7 +250,7 @@ def write_hand(
         row.done = done
     if (row.done or row.went_out) != was_in:
         bump(game, counts=False)  # a draft changes no statistic
-    _commit()
+    _commit(game, before)
     return close_when_all_in(game) if closing else False
 
 
@@ -261,12 +267,13 @@ def go_out(game: Game, position: int, *, number: int | None, went_out: bool = Tr
         name = game.seats[other.position].player.name
         raise OutAlready(f"{name} went out already in round {number}.")
     row = rows.get(position) or _row_for(game, number, position)
+    before = game.version
     if row.went_out != went_out:
         row.went_out = went_out
         if went_out:
             row.done = False
         bump(game, counts=False)  # a draft changes no statistic
-    _commit()
+    _commit(game, before)
     return close_when_all_in(game) if went_out else False
 
 
@@ -293,15 +300,15 @@ def close(game: Game, *, number: int | None, went_out: int | str | None = "") ->
     ``went_out`` is the seat that went out where the draft names none (None: nobody, where
     the rules allow it); "" takes the draft's own. Hands still being counted are stored as
     they stand. Returns the round, or None where another phone stored it first. Raises
-    services.RoundRefused (nothing stored, the draft kept) and DraftClosed."""
-    if services.saved_under(submission_of(game, number or _number(game))) is not None:
+    rounds.RoundRefused (nothing stored, the draft kept) and DraftClosed."""
+    if rounds.saved_under(submission_of(game, number or _number(game))) is not None:
         return None
     number = _check_open(game, number)
     draft = draft_of(game)
     out = draft.went_out
     seat_out = out.position if out is not None else went_out
     if seat_out == "":
-        raise services.RoundRefused([Problem(number, "went_out", "Say who went out.")])
+        raise rounds.RoundRefused([Problem(number, "went_out", "Say who went out.")])
     assert not isinstance(seat_out, str)
     entry = entry_of(game, draft, seat_out)
     db.session.execute(
@@ -310,10 +317,10 @@ def close(game: Game, *, number: int | None, went_out: int | str | None = "") ->
         .execution_options(synchronize_session=False)
     )
     try:
-        stored = services.add_round(
+        stored = rounds.add_round(
             game, entry, number=number, submission=submission_of(game, number)
         )
-    except services.RoundConflict as conflict:
+    except rounds.RoundConflict as conflict:
         db.session.rollback()
         raise DraftClosed(str(conflict)) from None
     except Exception:
@@ -333,5 +340,5 @@ def close_when_all_in(game: Game) -> bool:
         return False
     try:
         return close(game, number=draft.number) is not None
-    except (services.RoundRefused, DraftClosed):
+    except (rounds.RoundRefused, DraftClosed):
         return False

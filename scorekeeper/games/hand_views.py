@@ -29,7 +29,7 @@ from scorekeeper.rules import CardError, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
-from . import bp, drafts, services
+from . import bp, changelog, drafts, rounds, services
 from .forms import PAD_RANKS, add_card, remove_card
 from .tally import points_of
 from .views import game_or_404
@@ -133,7 +133,7 @@ def _my_hand(
         draft = None
     last = len(game.rounds)
     context |= {
-        "last_round": (services.describe_round(services.tally_of(game), last) if last else None),
+        "last_round": (changelog.describe_round(services.tally_of(game), last) if last else None),
         "last_number": last,
         "message": message,
         "pad_ranks": PAD_RANKS,
@@ -340,7 +340,7 @@ def _close(game: Game) -> ResponseReturnValue:
             field_errors={} if filling is None else {filling: str(refused)},
             typed=fills,
         )
-    except services.RoundRefused as refused:
+    except rounds.RoundRefused as refused:
         game = game_or_404(game.id)
         return _close_page(
             game, status=UNPROCESSABLE, problems=[problem.message for problem in refused.problems]

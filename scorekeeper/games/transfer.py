@@ -20,8 +20,9 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game, utcnow
 from scorekeeper.rules import RuleSet
 
+from .changelog import log
 from .gamefile import GameFile, GameFileError, holds_nul, read_game_file, write_game_file
-from .services import _append_round, _log, _new_game, _resolve_rules, recompute, tally_of
+from .services import _new_game, _resolve_rules, append_round, recompute, tally_of
 
 __all__ = [
     "AlreadyStored",
@@ -87,10 +88,10 @@ def store_game_file(checked: GameFile) -> Game:
         )
         seats = list(game.seats)
         for entry, result in zip(checked.rounds, checked.tally.rounds, strict=True):
-            _append_round(game, seats, entry, result)
+            append_round(game, seats, entry, result)
         db.session.flush()
         recompute(game, checked.tally)
-        _log(game, import_log_line(checked))
+        log(game, import_log_line(checked))
         db.session.commit()
     except IntegrityError:
         # Another import of the same game got there first (the uid is unique per household).

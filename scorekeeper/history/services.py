@@ -25,7 +25,6 @@ from ..models import (
     SeatStat,
     StatsVersion,
 )
-from . import stats as _stats  # noqa: F401  (installs the statistics' commit hook)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from sqlalchemy.exc import OperationalError
 from scorekeeper import scope
 from scorekeeper.accounts import links
 from scorekeeper.extensions import db
-from scorekeeper.games import drafts, services
+from scorekeeper.games import drafts, rounds, services
 from scorekeeper.models import DraftHand, Game, LinkKind, Round
 
 from ..conftest import family_id, signed_in
@@ -351,7 +351,7 @@ def test_a_busy_database_answers_503_with_the_hand_and_keeps_it(
     monkeypatch.setattr(drafts, "_commit", busy)
     status, page = hand_post(ben, game_id, 1, cards="K", add="Q")
     assert status == 503 and "nothing was saved" in page and 'value="K"' in page
-    monkeypatch.setattr(services, "add_round", busy)
+    monkeypatch.setattr(rounds, "add_round", busy)
     answer = client.post(f"/games/{game_id}/close", data={"number": "1", "close": "1"})
     assert answer.status_code == 503 and "nothing was saved" in text(answer)
     monkeypatch.undo()

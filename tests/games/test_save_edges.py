@@ -158,11 +158,11 @@ def test_a_hand_written_while_the_round_closes_is_told_so(
     real_commit = drafts._commit
     outcomes: list[str] = []
 
-    def held_commit() -> None:
+    def held_commit(*args: Any) -> None:
         if threading.current_thread().name == "phone":
             phone_ready.set()
             closed.wait(timeout=20)
-        real_commit()
+        real_commit(*args)
 
     monkeypatch.setattr(drafts, "_commit", held_commit)
 

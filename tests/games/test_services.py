@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
-from scorekeeper.games import services
+from scorekeeper.games import rounds, services
 from scorekeeper.games.gamefile import GameFileError
 from scorekeeper.games.tally import HandEntry, RoundEntry
 from scorekeeper.games.transfer import export_game, import_game
@@ -194,20 +194,20 @@ def test_the_same_form_sent_twice_stores_one_round(app: Flask) -> None:
     with app.app_context():
         game = services.start_game(get_ruleset("twelve-step"), NAMES)
         version = game.version
-        assert services.add_round(game, entry(0, "", "K", "5"), number=1, submission="t1")
-        assert services.add_round(game, entry(0, "", "K", "5"), number=1, submission="t1") is None
+        assert rounds.add_round(game, entry(0, "", "K", "5"), number=1, submission="t1")
+        assert rounds.add_round(game, entry(0, "", "K", "5"), number=1, submission="t1") is None
         assert count(Round) == 1
         assert game.version == version + 1
-        with pytest.raises(services.RoundConflict):
-            services.add_round(game, entry(0, "", "K", "5"), number=1, submission="t2")
+        with pytest.raises(rounds.RoundConflict):
+            rounds.add_round(game, entry(0, "", "K", "5"), number=1, submission="t2")
         assert count(Round) == 1
 
 
 def test_a_refused_round_stores_nothing(app: Flask) -> None:
     with app.app_context():
         game = services.start_game(get_ruleset("twelve-step"), NAMES)
-        with pytest.raises(services.RoundRefused) as refused:
-            services.add_round(game, entry(0, "K", "", "5"), number=1)
+        with pytest.raises(rounds.RoundRefused) as refused:
+            rounds.add_round(game, entry(0, "K", "", "5"), number=1)
         assert [problem.field for problem in refused.value.problems] == ["cards-0", "cards-1"]
         assert count(Round) == 0 and game.version == 1
 
@@ -215,11 +215,11 @@ def test_a_refused_round_stores_nothing(app: Flask) -> None:
 def test_edit_against_an_older_version_is_refused(app: Flask) -> None:
     with app.app_context():
         game = services.start_game(get_ruleset("twelve-step"), NAMES)
-        services.add_round(game, entry(0, "", "K", "5"), number=1)
-        services.edit_round(game, 1, entry(0, "", "K Q", "5"), version=1)
+        rounds.add_round(game, entry(0, "", "K", "5"), number=1)
+        rounds.edit_round(game, 1, entry(0, "", "K Q", "5"), version=1)
         assert game.rounds[0].version == 2
-        with pytest.raises(services.RoundConflict):
-            services.edit_round(game, 1, entry(0, "", "A", "5"), version=1)
+        with pytest.raises(rounds.RoundConflict):
+            rounds.edit_round(game, 1, entry(0, "", "A", "5"), version=1)
         seats = {seat.player.name: seat.total for seat in game.seats}
         assert seats == {"Ann": 0, "Ben": 20, "Cy": 5}
         log = [event.text for event in game.events]
@@ -229,11 +229,11 @@ def test_edit_against_an_older_version_is_refused(app: Flask) -> None:
 def test_only_the_last_round_can_be_deleted_and_totals_follow(app: Flask) -> None:
     with app.app_context():
         game = services.start_game(get_ruleset("twelve-step"), NAMES)
-        services.add_round(game, entry(0, "", "K", "5"), number=1)
-        services.add_round(game, entry(1, "A", "", "5"), number=2)
-        with pytest.raises(services.RoundConflict):
-            services.delete_last_round(game, 1)
-        services.delete_last_round(game, 2)
+        rounds.add_round(game, entry(0, "", "K", "5"), number=1)
+        rounds.add_round(game, entry(1, "A", "", "5"), number=2)
+        with pytest.raises(rounds.RoundConflict):
+            rounds.delete_last_round(game, 1)
+        rounds.delete_last_round(game, 2)
         assert [seat.total for seat in game.seats] == [0, 10, 5]
         assert db.session.scalar(select(func.count()).select_from(Seat)) == 3
         assert game.round_count == 1
@@ -243,11 +243,11 @@ def test_may_i_counts_up_to_the_limit_and_resets_with_a_new_round(app: Flask) ->
     with app.app_context():
         game = services.start_game(get_ruleset("bellevue"), NAMES)
         for _ in range(3):
-            services.use_may_i(game, 1, +1)
-        with pytest.raises(services.RoundRefused):
-            services.use_may_i(game, 1, +1)
+            rounds.use_may_i(game, 1, +1)
+        with pytest.raises(rounds.RoundRefused):
+            rounds.use_may_i(game, 1, +1)
         assert services.may_i_left(game, game.seats[1]) == 0
-        services.add_round(game, entry(0, "", "K", "5"), number=1)
+        rounds.add_round(game, entry(0, "", "K", "5"), number=1)
         assert services.may_i_left(game, game.seats[1]) == 3
 
 
@@ -257,9 +257,9 @@ def test_may_i_in_a_kept_contract_game_carries_over_while_on_the_same_contract(
     with app.app_context():
         rules = get_ruleset({"base": "twelve-step", "may_i": {"limit": 2}})
         game = services.start_game(rules, NAMES)
-        services.use_may_i(game, 1, +1)
-        services.use_may_i(game, 2, +1)
-        services.add_round(game, entry(0, "", "K", "5", made=(1,)), number=1)
+        rounds.use_may_i(game, 1, +1)
+        rounds.use_may_i(game, 2, +1)
+        rounds.add_round(game, entry(0, "", "K", "5", made=(1,)), number=1)
         assert [seat.may_i_used for seat in game.seats] == [0, 0, 1]
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from scorekeeper import scope
 from scorekeeper.extensions import db
 from scorekeeper.history import records, stats
+from scorekeeper.history.stats import households as rebuilding
 from scorekeeper.models import Game, GameStat, Player, PlayerStat, SeatStat
 from scorekeeper.players import services as players
 
@@ -195,7 +196,7 @@ def test_kept_numbers_equal_a_computation_from_scratch_after_random_writes(
         assert _kept_rows(household) == kept
         # Read in chunks of a few games, the chunks' edges (and the binned games between
         # them) change nothing either.
-        monkeypatch.setattr(stats, "CHUNK", 3)
+        monkeypatch.setattr(rebuilding, "CHUNK", 3)
         stats.rebuild(household)
         db.session.commit()
         assert _kept_rows(household) == kept

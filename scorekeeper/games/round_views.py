@@ -1,0 +1,518 @@
+"""The round pages of a game: the round form with the card pad, saving and correcting rounds,
+undoing or deleting the last one, abandoning the game, and May I. Each reads the request, calls
+one service of ``rounds`` (which writes in one transaction) and answers.
+
+htmx answers: a refused form is re-rendered with 422 (409 when another phone got there first,
+or the rounds changed since the form was made: the current totals and a "Re-apply my entries"
+button above the entries as typed), with messages at the fields; the live preview of a
+player's cards answers with that player's cards block only. A round saved by app.js (which
+sends ``HX-Request``) is answered 204 with ``HX-Redirect`` to the scoreboard instead of a
+redirect, so that the script can tell a stored save from a refusal or a lost signal.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from flask import Response, abort, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy.exc import OperationalError
+
+from scorekeeper.access import Permission, requires
+from scorekeeper.db import reading_only
+from scorekeeper.extensions import db
+from scorekeeper.inputs import whole_number
+from scorekeeper.models import Game
+from scorekeeper.rules import CardError, parse_cards
+from scorekeeper.status import GameStatus
+from scorekeeper.web import UNPROCESSABLE, is_htmx, render
+
+from . import bp, changelog, rounds, scoreboard, services
+from .forms import NOBODY, PAD_RANKS, HandInput, RoundForm, add_card, remove_card
+from .tally import (
+    MAX_TYPED_TOTAL,
+    ROUND_FIELD,
+    HandEntry,
+    Problem,
+    RoundEntry,
+    Tally,
+    points_of,
+    total_field,
+)
+from .views import NO_CHANGE, game_or_404
+
+CONFLICT = 409
+
+
+def _round_entry(game: Game, form: RoundForm, number: int) -> RoundEntry:
+    """The round as entered. The toggle of whoever went out is on whatever the form says, and
+    a contract made only by going out follows who went out, as the page shows them."""
+    tally = services.tally_of(game)
+    contracts = _contracts(tally, number)
+    seat_out = form.went_out_seat(len(tally.names))
+    went_out = None if seat_out in ("", None) else int(seat_out)
+    hands = []
+    for seat, hand in enumerate(form.hands):
+        made: bool | None = hand.made
+        if seat == went_out:
+            made = None
+        elif tally.rules.contract(contracts[seat]).going_out_only:
+            made = False
+        total = _typed_total(hand.total) if hand.total else None
+        hands.append(HandEntry(cards=hand.cards, made_contract=made, total=total))
+    return RoundEntry(went_out=went_out, hands=tuple(hands))
+
+
+def _typed_total(text: str) -> int | None:
+    """A total typed on the round form, or None when it is no whole number 0 to 9999."""
+    total = whole_number(text)
+    return None if total is None or total > MAX_TYPED_TOTAL else total
+
+
+def _contracts(tally: Tally, number: int) -> tuple[int, ...]:
+    """The contract each seat works on in round ``number`` (played, or the next one)."""
+    if number <= len(tally.rounds):
+        return tuple(hand.contract for hand in tally.rounds[number - 1].hands)
+    return tally.next_contracts
+
+
+def _fill_round_form(form: RoundForm, players: int, played: Any = None) -> None:
+    """Give the form one hand a player: as submitted, or from ``played`` (a stored round)."""
+    form.read_hands(players, request.form if request.method == "POST" else {})
+    if played is not None:
+        for stored in played.hands:
+            form.hands[stored.seat.position] = HandInput(
+                stored.cards,
+                stored.made_contract,
+                str(stored.points) if stored.typed_total else "",
+            )
+        form.went_out.data = NOBODY if played.went_out is None else str(played.went_out.position)
+
+
+def _apply_pad(form: RoundForm) -> int | None:
+    """Apply a pad key (``add-<seat>`` / ``remove-<seat>``) to the seat's text; its seat."""
+    for key, value in request.form.items():
+        for prefix, change in (("add-", add_card), ("remove-", remove_card)):
+            seat = whole_number(key.removeprefix(prefix), below=len(form.hands))
+            if key.startswith(prefix) and seat is not None:
+                hand = form.hands[seat]
+                hand.cards = change(hand.cards, value)
+                return seat
+    return None
+
+
+def _hand_views(
+    form: RoundForm, tally: Tally, contracts: tuple[int, ...], errors: dict[str, list[str]]
+) -> list[dict[str, Any]]:
+    rules = tally.rules
+    went_out = form.went_out_seat(len(tally.names))
+    views = []
+    for seat, name in enumerate(tally.names):
+        text = form.hands[seat].cards
+        total_text = form.hands[seat].total
+        try:
+            cards = parse_cards(text)
+            points: int | None = 0 if seat == went_out else points_of(text, rules)
+            card_error = None
+        except CardError as error:
+            cards, points, card_error = [], None, str(error)
+        if total_text:
+            # A typed total is what the hand scores, whatever the cards field holds.
+            points = _typed_total(total_text)
+            card_error = None if points is not None else "not a whole number from 0 to 9999"
+        contract = rules.contract(contracts[seat])
+        views.append(
+            {
+                "seat": seat,
+                "name": name,
+                "text": text,
+                "made": form.hands[seat].made,
+                "cards": cards,
+                "points": points,
+                "card_error": card_error,
+                "contract": contract,
+                "went_out": seat == went_out,
+                "made_follows_going_out": contract.going_out_only,
+                "errors": errors.get(f"cards-{seat}", []),
+                "made_errors": errors.get(f"made-{seat}", []),
+                "total": total_text,
+                "total_errors": errors.get(f"total-{seat}", []),
+            }
+        )
+    return views
+
+
+def _render_round(
+    game: Game,
+    form: RoundForm,
+    *,
+    number: int,
+    editing: bool,
+    problems: list[Problem] | None = None,
+    status: int = 200,
+    message: str | None = None,
+    conflict: str | None = None,
+    only_seat: int | None = None,
+    preview_seat: int | None = None,
+) -> Response:
+    tally = services.tally_of(game)
+    contracts = _contracts(tally, number)
+    if editing:
+        dealer = tally.rounds[number - 1].dealer
+    else:
+        dealer = tally.next_dealer if tally.next_dealer is not None else 0
+    errors: dict[str, list[str]] = {}
+    general: list[str] = []
+    for problem in problems or []:
+        if problem.round not in (None, number) or problem.field == ROUND_FIELD:
+            general.append(problem.message)
+        else:
+            errors.setdefault(problem.field, []).append(problem.message)
+    if message:
+        general.insert(0, message)
+    summary = [(_anchor(field), text) for field, texts in errors.items() for text in texts]
+    hands = _hand_views(form, tally, contracts, errors)
+    context: dict[str, Any] = {
+        "game": game,
+        "tally": tally,
+        "form": form,
+        "number": number,
+        "editing": editing,
+        "hands": hands,
+        "dealer": tally.names[dealer],
+        "errors": errors,
+        "general": general,
+        "conflict": conflict,
+        "summary": summary,
+        "nobody_allowed": tally.rules.nobody_out_allowed,
+        "pad_ranks": PAD_RANKS,
+        "is_last": editing and number == len(tally.rounds),
+        "action": (
+            url_for("games.edit_round", game_id=game.id, number=number)
+            if editing
+            else url_for("games.new_round", game_id=game.id)
+        ),
+    }
+    if only_seat is not None and is_htmx():
+        return render("games/_cards.html", status=status, hand=hands[only_seat], **context)
+    if preview_seat is not None and is_htmx():
+        template = "games/_cards.html" if request.form.get("redraw") else "games/_points.html"
+        return render(template, status=status, hand=hands[preview_seat], **context)
+    return render("games/round.html", "games/_round_form.html", status=status, **context)
+
+
+def _anchor(field: str) -> str:
+    """Where on the round form the message for ``field`` is shown."""
+    kind, _, seat = field.partition("-")
+    if kind in ("cards", "made", "total") and seat:
+        return f"#hand-{seat}"
+    return "#went-out" if field == "went_out" else "#table-error"
+
+
+def _seat_arg(name: str, players: int) -> int | None:
+    return whole_number(request.form.get(name), below=players)
+
+
+def _unless_saving(
+    game: Game, form: RoundForm, number: int, *, editing: bool
+) -> ResponseReturnValue | None:
+    """The answer to a round form sent for anything but a save (a pad key, a live preview, a
+    change of who went out), or refused before the rules are asked (nobody said who went
+    out); None when the round is to be saved."""
+    players = len(game.seats)
+    pad_seat = _apply_pad(form)
+    if pad_seat is not None:
+        return _render_round(game, form, number=number, editing=editing, only_seat=pad_seat)
+    preview = _seat_arg("preview", players)
+    if preview is not None:
+        return _render_round(game, form, number=number, editing=editing, preview_seat=preview)
+    if "save" not in request.form:
+        return _render_round(game, form, number=number, editing=editing)
+    problems = [
+        Problem(
+            number,
+            total_field(seat),
+            f"Round {number}, {game.seats[seat].player.name}: a total is a whole number "
+            f"from 0 to {MAX_TYPED_TOTAL} (entered: {hand.total}).",
+        )
+        for seat, hand in enumerate(form.hands)
+        if hand.total and _typed_total(hand.total) is None
+    ]
+    if form.went_out_seat(players) == "":
+        problems.insert(0, Problem(number, "went_out", f"Round {number}: say who went out."))
+    if problems:
+        return _render_round(
+            game, form, number=number, editing=editing, problems=problems, status=UNPROCESSABLE
+        )
+    return None
+
+
+SAVE_FAILED = (
+    "The database could not save this just now (it may be busy, full or restarting); "
+    "nothing was saved. Your entries are below: save again in a moment."
+)
+UNAVAILABLE = 503
+
+
+def _save_failed(game_id: int, number: int | None) -> ResponseReturnValue:
+    """The round form again, as it was typed, after the database failed the save (a full
+    disk, another writer past the busy timeout, a server restarting): read in a read-only
+    transaction, which a busy SQLite still serves."""
+    db.session.rollback()
+    reading_only()
+    game = game_or_404(game_id)
+    form = RoundForm()
+    _fill_round_form(form, len(game.seats))
+    editing = number is not None
+    if number is None:
+        number = whole_number(form.number.data) or len(game.rounds) + 1
+    elif not any(played.number == number for played in game.rounds):
+        abort(404)
+    return _render_round(
+        game, form, number=number, editing=editing, status=UNAVAILABLE, message=SAVE_FAILED
+    )
+
+
+@bp.route("/<int:game_id>/rounds/new", methods=["GET", "POST"])
+@requires(Permission.SCORE)
+def new_round(game_id: int) -> ResponseReturnValue:
+    try:
+        return _new_round(game_id)
+    except OperationalError:
+        if request.method != "POST":
+            raise
+        return _save_failed(game_id, None)
+
+
+def _to_board(game_id: int) -> ResponseReturnValue:
+    """After a save: the scoreboard (for app.js, 204 naming it in ``HX-Redirect``)."""
+    address = url_for("games.show", game_id=game_id)
+    if is_htmx():
+        return Response(status=NO_CHANGE, headers={"HX-Redirect": address})
+    return redirect(address)
+
+
+# What ``secrets.token_urlsafe`` makes; anything else is no token of this app's forms (and
+# could collide with the ids that rounds closed from drafts are stored under).
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,43}")
+
+
+def _resent(form: RoundForm, game: Game) -> bool:
+    """Whether this form's round was stored already, from this very form: its one-time token
+    stored this round, with these hands. A token that is no token of ours, or that stored
+    another round than the one sent (a copy of an old form, kept on a phone without signal,
+    filled in for the next round), is replaced by a new one: the save is then checked as any
+    other, and stores its own round or is refused with the typing kept."""
+    token = form.token.data or ""
+    saved = rounds.saved_under(token) if _TOKEN.fullmatch(token) else None
+    number = whole_number(form.number.data)
+    if (
+        saved is not None
+        and number is not None
+        and saved == (game.id, number)
+        and rounds.same_round(game, number, _round_entry(game, form, number))
+    ):
+        return True
+    if saved is not None or not _TOKEN.fullmatch(token):
+        form.token.data = secrets.token_urlsafe(16)
+    return False
+
+
+def _new_round(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    players = len(game.seats)
+    form = RoundForm()
+    _fill_round_form(form, players)
+    number = len(game.rounds) + 1
+    if "save" in request.form and _resent(form, game):
+        # A save sent again (its first answer lost, or queued offline and sent twice) is
+        # answered as stored, before any check that the first save itself made fail.
+        flash("That round was already saved.", "warning")
+        return _to_board(game.id)
+    if game.status != GameStatus.IN_PROGRESS:
+        flash("This game is over: no more rounds can be entered.", "warning")
+        return redirect(url_for("games.show", game_id=game.id))
+    if request.method == "GET":
+        form.number.data = str(number)
+        form.token.data = secrets.token_urlsafe(16)
+        form.rounds_version.data = services.rounds_stamp(game)
+        return _render_round(game, form, number=number, editing=False)
+
+    unsaved = _unless_saving(game, form, number, editing=False)
+    if unsaved is not None:
+        return unsaved
+    entry = _round_entry(game, form, number)
+    form_number = whole_number(form.number.data)
+    try:
+        saved = rounds.add_round(
+            game,
+            entry,
+            number=form_number,
+            submission=(form.token.data or None),
+            stamp=(form.rounds_version.data or None),
+        )
+    except rounds.RoundRefused as refused:
+        return _render_round(
+            game,
+            form,
+            number=number,
+            editing=False,
+            problems=refused.problems,
+            status=UNPROCESSABLE,
+        )
+    except rounds.RoundConflict as conflict:
+        game = game_or_404(game_id)
+        if game.status != GameStatus.IN_PROGRESS:
+            flash(f"{conflict} The game is over.", "warning")
+            # A plain redirect even for app.js: nothing was stored, the typing stays kept.
+            return redirect(url_for("games.show", game_id=game.id))
+        number = len(game.rounds) + 1
+        form.number.data = str(number)
+        form.rounds_version.data = services.rounds_stamp(game)
+        words = str(conflict)
+        if number != form_number:
+            words += f" This form is now for round {number}."
+        return _render_round(
+            game, form, number=number, editing=False, status=CONFLICT, conflict=words
+        )
+    if saved is None:
+        flash("That round was already saved.", "warning")
+    return _to_board(game.id)
+
+
+@bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
+@requires(Permission.SCORE)
+def edit_round(game_id: int, number: int) -> ResponseReturnValue:
+    try:
+        return _edit_round(game_id, number)
+    except OperationalError:
+        if request.method != "POST":
+            raise
+        return _save_failed(game_id, number)
+
+
+def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    played = next((r for r in game.rounds if r.number == number), None)
+    if played is None:
+        abort(404)
+    players = len(game.seats)
+    form = RoundForm()
+    if request.method == "GET":
+        _fill_round_form(form, players, played)
+        form.version.data = str(played.version)
+        form.rounds_version.data = services.rounds_stamp(game)
+        return _render_round(game, form, number=number, editing=True)
+    _fill_round_form(form, players)
+    unsaved = _unless_saving(game, form, number, editing=True)
+    if unsaved is not None:
+        return unsaved
+    version = whole_number(form.version.data)
+    try:
+        rounds.edit_round(
+            game,
+            number,
+            _round_entry(game, form, number),
+            version=version,
+            stamp=(form.rounds_version.data or None),
+        )
+    except rounds.RoundRefused as refused:
+        return _render_round(
+            game, form, number=number, editing=True, problems=refused.problems, status=UNPROCESSABLE
+        )
+    except rounds.RoundConflict as conflict:
+        game = game_or_404(game_id)
+        played = next((r for r in game.rounds if r.number == number), None)
+        if played is None:
+            flash(
+                f"Round {number} was deleted on another phone meanwhile; nothing was saved.",
+                "warning",
+            )
+            return redirect(url_for("games.show", game_id=game.id))
+        form.version.data = str(played.version)
+        form.rounds_version.data = services.rounds_stamp(game)
+        stored = changelog.describe_round(services.tally_of(game), number, cards=True)
+        if isinstance(conflict, rounds.StaleSave):
+            words = str(conflict)
+        else:
+            words = "This round was changed on another phone meanwhile; nothing was saved."
+        return _render_round(
+            game,
+            form,
+            number=number,
+            editing=True,
+            status=CONFLICT,
+            conflict=f"{words} Round {number} now reads: {stored}.",
+        )
+    flash(f"Round {number} corrected.", "success")
+    return _to_board(game.id)
+
+
+@bp.post("/<int:game_id>/rounds/<int:number>/delete")
+@requires(Permission.SCORE)
+def delete_round(game_id: int, number: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    if not any(r.number == number for r in game.rounds):
+        abort(404)
+    try:
+        rounds.delete_last_round(game, number, stamp=request.form.get("rounds_version") or None)
+    except rounds.StaleSave as stale:
+        flash(str(stale), "error")
+        return redirect(url_for("games.edit_round", game_id=game.id, number=number))
+    except rounds.RoundConflict as conflict:
+        flash(str(conflict), "error")
+        return redirect(url_for("games.show", game_id=game.id))
+    flash(f"Round {number} deleted.", "success")
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+@bp.post("/<int:game_id>/rounds/<int:number>/undo")
+@requires(Permission.SCORE)
+def undo_round(game_id: int, number: int) -> ResponseReturnValue:
+    """The scoreboard's one-tap undo of the round just saved (services.UNDO_WINDOW)."""
+    game = game_or_404(game_id)
+    try:
+        rounds.undo_last_round(game, number)
+    except rounds.RoundConflict as conflict:
+        flash(str(conflict), "error")
+    else:
+        flash(f"Round {number} undone.", "success")
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+# --- abandon, May I -----------------------------------------------------------------------
+
+
+@bp.post("/<int:game_id>/abandon")
+@requires(Permission.SCORE)
+def abandon(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    rounds.abandon_game(game)
+    flash("The game was abandoned: it is kept, with no winner.", "success")
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+@bp.post("/<int:game_id>/may-i")
+@requires(Permission.SCORE)
+def may_i(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    seat = _seat_arg("seat", len(game.seats))
+    change = -1 if request.form.get("change") == "-1" else 1
+    status = 200
+    if seat is None:
+        abort(400)
+    try:
+        rounds.use_may_i(game, seat, change)
+    except rounds.RoundRefused as refused:
+        status = UNPROCESSABLE
+        if not is_htmx():
+            flash(str(refused), "error")
+        else:
+            context = scoreboard.board_context(game)
+            context["may_i_error"] = str(refused)
+            return render("games/_board.html", status=status, **context)
+    if is_htmx():
+        return render("games/_board.html", **scoreboard.board_context(game))
+    return redirect(url_for("games.show", game_id=game.id) + "#may-i")

@@ -1,0 +1,362 @@
+"""Round writes: save the next round, correct one, undo or delete the last, abandon the game,
+count a May I. Each public function that writes does it in one transaction: it commits at the
+end, or rolls back and raises, so nothing is ever half-saved.
+
+What every save does, in order, all of it in this module or named here:
+
+1. replays the game with the change (``services.replay``: the one replay of the save) and
+   refuses a round the rules refuse (``RoundRefused``) before writing anything;
+2. writes the rows, forgets the phones' drafts the change settles (``_drop_drafts``) and copies
+   the tally into the summary columns (``services.recompute``), which moves the game's version
+   (``versions.bump``, the write rule);
+3. adds its line to the change log (``changelog``);
+4. commits (``_commit``). At the commit, the listeners the factory installs
+   (``scorekeeper.hooks``) bring the kept statistics up to date with the game in the same
+   transaction (``history.stats``), which moves the household's statistics version and with
+   it the kept rounds file's key (``history.rounds_file``);
+5. keeps the tally it made for the version it wrote (``services.keep_tally``): the board drawn
+   after the redirect reads it there instead of replaying the game again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.extensions import db
+from scorekeeper.models import DraftHand, Game, Round, Seat, utcnow
+from scorekeeper.versions import bump
+
+from . import changelog
+from .services import (
+    UNDO_WINDOW,
+    append_round,
+    carry_tally,
+    entries_of,
+    keep_tally,
+    recompute,
+    replay,
+    rounds_stamp,
+    rules_of,
+    tally_of,
+    undo_deadline,
+)
+from .tally import IN_PROGRESS, Problem, RoundEntry, Tally
+
+__all__ = [
+    "RoundConflict",
+    "RoundRefused",
+    "StaleSave",
+    "abandon_game",
+    "add_round",
+    "delete_last_round",
+    "edit_round",
+    "same_round",
+    "saved_under",
+    "undo_last_round",
+    "use_may_i",
+]
+
+
+class RoundRefused(ValueError):
+    """A round that breaks the rules; ``problems`` says where and why. Nothing was saved."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(problem.message for problem in self.problems))
+
+
+class RoundConflict(Exception):
+    """Another phone changed the game since this form was opened. Nothing was saved."""
+
+
+class StaleSave(RoundConflict):
+    """The rounds changed on another phone since this form was opened (``rounds_stamp``
+    differs): nothing was saved, so that no one's save is made on a game they have not seen."""
+
+
+def add_round(
+    game: Game,
+    entry: RoundEntry,
+    *,
+    number: int | None = None,
+    submission: str | None = None,
+    stamp: str | None = None,
+) -> Round | None:
+    """Save the next round of ``game``.
+
+    ``number`` is the round the form was opened for: when another phone saved it meanwhile,
+    RoundConflict. ``stamp`` is the ``rounds_stamp`` the form was made on: when the rounds
+    changed since (a round corrected or deleted elsewhere), StaleSave. ``submission`` is the
+    form's one-time token: a form sent twice (a phone resending a save queued offline, whose
+    first answer was lost) stores one round, and the second call returns None, before any
+    check that the first save itself made stale. Raises RoundRefused when the round breaks the
+    rules (nothing saved).
+    """
+    if submission and saved_under(submission) is not None:
+        return None
+    if game.status != IN_PROGRESS:
+        raise RoundRefused(
+            [Problem(None, "round", "This game is over: no more rounds can be entered.")]
+        )
+    next_number = len(game.rounds) + 1
+    if number is not None and number != next_number:
+        raise RoundConflict(
+            f"Round {number} was saved on another phone meanwhile; "
+            "check the scoreboard before entering the next round."
+        )
+    if stamp is not None and stamp != rounds_stamp(game):
+        raise StaleSave(
+            "The rounds were changed on another phone since this form was opened; nothing was "
+            "saved."
+        )
+    rounds = [*entries_of(game), entry]
+    tally = replay(game, rounds)
+    problems = tally.problems_of_round(next_number)
+    if problems:
+        raise RoundRefused(problems)
+    seats = list(game.seats)
+    try:
+        played = append_round(game, seats, entry, tally.rounds[-1], submission)
+        _drop_drafts(game, DraftHand.number <= next_number)
+        db.session.flush()
+        recompute(game, tally)
+        _reset_may_i(game, tally)
+        changelog.log(
+            game, f"Round {next_number} saved: {changelog.describe_round(tally, next_number)}."
+        )
+        if tally.is_over:
+            changelog.log(game, changelog.ending(tally))
+        _commit(game, tally)
+    except IntegrityError:
+        db.session.rollback()
+        if submission and saved_under(submission) is not None:
+            return None
+        raise RoundConflict(
+            f"Round {next_number} was saved on another phone meanwhile; "
+            "check the scoreboard before entering the next round."
+        ) from None
+    except Exception:
+        db.session.rollback()
+        raise
+    return played
+
+
+def _drop_drafts(game: Game, which: ColumnElement[bool]) -> None:
+    """Forget the phones' drafts (``which`` of them) of rounds that this change settles: a
+    round stored (by any form) ends its draft and those before it, and a round deleted or
+    undone ends the drafts begun after it, so an old draft never comes back to be stored."""
+    db.session.execute(
+        delete(DraftHand)
+        .where(DraftHand.game_id == game.id, which)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def same_round(game: Game, number: int, entry: RoundEntry) -> bool:
+    """Whether ``entry`` is round ``number`` of ``game`` as stored: the same seat out and the
+    same hands (cards as read, contracts, points), whatever spacing the cards were typed in."""
+    entries = entries_of(game)
+    if not 1 <= number <= len(entries):
+        return False
+    tally = replay(game, [*entries[: number - 1], entry])
+    if tally.problems_of_round(number) or len(tally.rounds) < number:
+        return False
+    stored = tally_of(game).rounds[number - 1]
+    again = tally.rounds[number - 1]
+    return (stored.went_out, stored.hands) == (again.went_out, again.hands)
+
+
+def saved_under(submission: str) -> tuple[int, int] | None:
+    """The (game id, round number) of the round stored from the form with this one-time
+    token, or None where none was."""
+    found = db.session.execute(
+        select(Round.game_id, Round.number).where(Round.submission == submission)
+    ).first()
+    return None if found is None else (found[0], found[1])
+
+
+def _reset_may_i(game: Game, tally: Tally) -> None:
+    """A new round starts every May I count afresh, except where the limit is per contract and
+    a player is still on the contract they had (a kept-contract game, contract not made)."""
+    last = tally.rounds[-1] if tally.rounds else None
+    for seat in game.seats:
+        still_on_it = (
+            last is not None
+            and tally.keeps_contracts
+            and not last.hands[seat.position].made_contract
+        )
+        if not still_on_it:
+            seat.may_i_used = 0
+
+
+def _round(game: Game, number: int) -> Round:
+    for played in game.rounds:
+        if played.number == number:
+            return played
+    raise LookupError(f"Round {number} is not a round of this game.")
+
+
+def edit_round(
+    game: Game, number: int, entry: RoundEntry, *, version: int | None, stamp: str | None = None
+) -> Round:
+    """Correct round ``number``. ``version`` is the round's version the form was opened on:
+    an older one means another phone changed it meanwhile (RoundConflict); ``stamp`` the
+    ``rounds_stamp``: another round changed, added or deleted since is StaleSave (the totals
+    the correction was made beside are not the game's any more). Raises RoundRefused when the
+    corrected game breaks the rules (for this round or a later one)."""
+    played = _round(game, number)
+    if version is not None and version != played.version:
+        raise RoundConflict("This round was changed on another phone meanwhile.")
+    if stamp is not None and stamp != rounds_stamp(game):
+        raise StaleSave(
+            "Other rounds were changed on another phone since this form was opened; nothing "
+            "was saved."
+        )
+    before = tally_of(game)
+    rounds = entries_of(game)
+    rounds[number - 1] = entry
+    tally = replay(game, rounds)
+    if tally.problems:
+        raise RoundRefused(tally.problems)
+    seats = list(game.seats)
+    try:
+        played.went_out = None if entry.went_out is None else seats[entry.went_out]
+        by_seat = {hand.seat_id: hand for hand in played.hands}
+        for seat, hand in zip(seats, tally.rounds[number - 1].hands, strict=True):
+            stored = by_seat[seat.id]
+            stored.cards = hand.cards
+            stored.made_contract = hand.made_contract
+            stored.points = hand.points
+            stored.typed_total = hand.typed_total
+        played.version += 1
+        recompute(game, tally)
+        changelog.log(
+            game, f"Round {number} corrected: {changelog.changes(before, tally, number)}."
+        )
+        if tally.is_over and not before.is_over:
+            changelog.log(game, changelog.ending(tally))
+        elif before.is_over and not tally.is_over:
+            changelog.log(game, "The game is no longer over after this correction.")
+        _commit(game, tally)
+    except Exception:
+        db.session.rollback()
+        raise
+    return played
+
+
+def undo_last_round(game: Game, number: int, now: datetime | None = None) -> None:
+    """Take back round ``number``, the last one, within UNDO_WINDOW of its saving: a slip of
+    the thumb at the table. Later, or for another round, RoundConflict says why."""
+    deadline = undo_deadline(game)
+    if deadline is None or game.rounds[-1].number != number:
+        raise RoundConflict(
+            f"Round {number} is not the last round any more; only the last round can be undone."
+        )
+    if (now or utcnow()) > deadline:
+        minutes = int(UNDO_WINDOW.total_seconds() // 60)
+        raise RoundConflict(
+            f"Round {number} was saved more than {minutes} minutes ago and cannot be undone "
+            "any more: tap its number to correct it."
+        )
+    delete_last_round(game, number, log=f"Round {number} undone.")
+
+
+def delete_last_round(
+    game: Game, number: int, *, log: str | None = None, stamp: str | None = None
+) -> None:
+    """Delete round ``number``, which must be the last one (else RoundConflict). ``log`` is
+    the change log's line (by default "Round N deleted."). ``stamp`` is the ``rounds_stamp``
+    the page asking was made on: when the rounds changed since, StaleSave (nobody deletes a
+    correction they have not seen)."""
+    if not game.rounds or game.rounds[-1].number != number:
+        raise RoundConflict(
+            f"Round {number} is not the last round any more; only the last round can be deleted."
+        )
+    if stamp is not None and stamp != rounds_stamp(game):
+        raise StaleSave(
+            f"Round {number} was changed on another phone since this page was opened; nothing "
+            "was deleted. Here it is as it is now."
+        )
+    played = game.rounds[-1]
+    try:
+        db.session.delete(played)
+        _drop_drafts(game, DraftHand.number >= number)
+        db.session.flush()
+        db.session.expire(game, ["rounds"])
+        for seat in game.seats:
+            db.session.expire(seat, ["hands"])
+        tally = recompute(game)
+        changelog.log(game, log or f"Round {number} deleted.")
+        _commit(game, tally)
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def abandon_game(game: Game) -> None:
+    """Stop the game before its end: it keeps its rounds and has no winner."""
+    if game.status != IN_PROGRESS:
+        return
+    try:
+        tally = recompute(game, replay(game, abandoned=True))
+        changelog.log(game, "Game abandoned.")
+        _commit(game, tally)
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def use_may_i(game: Game, position: int, change: int) -> Seat:
+    """Count a May I for the player at ``position`` (``change`` +1) or take one back (-1).
+
+    Raises RoundRefused when the rules do not allow it or the player has none left."""
+    rules = rules_of(game)
+    seats = list(game.seats)
+    if not 0 <= position < len(seats):
+        raise LookupError(position)
+    seat = seats[position]
+    name = seat.player.name
+    if not rules.may_i.allowed:
+        raise RoundRefused([Problem(None, "may_i", f"{rules.name} does not play May I.")])
+    if game.status != IN_PROGRESS:
+        raise RoundRefused([Problem(None, "may_i", "This game is over.")])
+    used = seat.may_i_used + change
+    if used < 0:
+        return seat
+    limit = rules.may_i.limit
+    if limit is not None and used > limit:
+        raise RoundRefused(
+            [
+                Problem(
+                    None,
+                    f"may_i-{position}",
+                    f"{name} has used all {limit} May I for this contract.",
+                )
+            ]
+        )
+    try:
+        before = game.version
+        seat.may_i_used = used
+        bump(game)
+        changelog.log(
+            game, f"{name} {'called' if change > 0 else 'took back'} a May I ({used} used)."
+        )
+        game_id, after = game.id, game.version
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    carry_tally(game_id, before, after)  # the tally counts no May I
+    return seat
+
+
+def _commit(game: Game, tally: Tally) -> None:
+    """Commit the write (the statistics follow at the commit: ``scorekeeper.hooks``), then
+    keep its tally for the version it wrote: the page after the save shows it unreplayed."""
+    game_id, version = game.id, game.version
+    db.session.commit()
+    keep_tally(game_id, version, tally)

@@ -1,0 +1,145 @@
+"""A household's kept statistics rebuilt from its games (after a restore, and by the migration
+that made the tables) in a few set-based passes: its games a chunk at a time, then every
+player's row at once."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import (
+    Connection,
+    Text,
+    case,
+    cast,
+    delete,
+    func,
+    insert,
+    select,
+)
+
+from ... import scope
+from ...extensions import db
+from ...models import (
+    Household,
+)
+from .games import GAME_COLUMNS, SEAT_COLUMNS, kept_contract, rows_of_game
+from .players import insert_players, player_rows
+from .tables import (
+    bump_version,
+    game_stats,
+    games_t,
+    hands_t,
+    player_stats,
+    seat_contracts,
+    seat_stats,
+    seats_t,
+)
+
+
+def _insert_contracts(connection: Connection, household_id: int, game_ids: list[int]) -> None:
+    """The ``seat_contracts`` rows of these games (all kept-contract games out of the bin), as
+    ``rows_of_game`` makes them: per seat and contract, its rounds and those it was made."""
+    seat = seats_t
+    hand = hands_t
+    household = scope.for_household(household_id)
+    connection.execute(
+        household.insert_from(
+            seat_contracts,
+            ["game_id", "player_id", "contract", "rounds", "made"],
+            select(
+                seat.c.game_id,
+                seat.c.player_id,
+                hand.c.contract,
+                func.count(),
+                func.count(case((hand.c.made_contract, 1))),
+            )
+            .select_from(hand)
+            .join(seat, seat.c.id == hand.c.seat_id)
+            .where(household.owns(seat), household.owns(hand), seat.c.game_id.in_(game_ids))
+            .group_by(seat.c.id, seat.c.game_id, seat.c.player_id, hand.c.contract),
+        )
+    )
+
+
+# Games read and written at a time by ``rebuild``: memory stays flat whatever the household.
+CHUNK = 2000
+
+
+class _Game(NamedTuple):
+    """A game as ``rows_of_game`` reads it (``GAME_COLUMNS``)."""
+
+    id: int
+    household_id: int
+    status: str
+    started: datetime
+    rules_slug: str
+    rules_name: str
+    round_count: int | None
+    rules: Any
+
+
+def rebuild(household_id: int, connection: Connection | None = None) -> None:
+    """Recompute every kept statistic of one household (after a restore) in a few set-based
+    passes: the games' rows a chunk of games at a time (two reads, two bulk inserts and one
+    INSERT ... SELECT of the contracts each), then every player's row at once
+    (``player_rows``)."""
+    if connection is None:
+        db.session.flush()
+        connection = db.session.connection()
+    household = scope.for_household(household_id)
+    for table in (player_stats, seat_contracts, seat_stats, game_stats):
+        connection.execute(delete(table).where(household.owns(table)))
+    # A household's games share a few rule sets: each one's JSON is read once.
+    rule_sets: dict[str | None, Any] = {}
+    columns = [column for column in GAME_COLUMNS if column is not games_t.c.rules]
+    last = 0
+    while True:
+        found = connection.execute(
+            select(*columns, cast(games_t.c.rules, Text).label("rules_text"))
+            .where(
+                household.owns(games_t),
+                games_t.c.deleted_at.is_(None),
+                games_t.c.id > last,
+            )
+            .order_by(games_t.c.id)
+            .limit(CHUNK)
+        ).all()
+        if not found:
+            break
+        last = found[-1].id
+        games = []
+        for row in found:
+            text = row.rules_text
+            if text not in rule_sets:
+                rule_sets[text] = json.loads(text) if text is not None else None
+            games.append(_Game._make((*row[:-1], rule_sets[text])))
+        chunk = (household.owns(seats_t), seats_t.c.game_id.between(games[0].id, last))
+        seats_by_game: dict[int, list[Any]] = defaultdict(list)
+        for seat in connection.execute(select(*SEAT_COLUMNS).where(*chunk)):
+            seats_by_game[seat.game_id].append(seat)
+        # Contracts are kept only where each player keeps their own: counted and written by
+        # the database in one statement, no row of them passing through Python.
+        keeping = [game.id for game in games if kept_contract(game.rules, game.rules_slug)]
+        if keeping:
+            _insert_contracts(connection, household_id, keeping)
+        game_rows: list[dict[str, Any]] = []
+        seat_rows: list[dict[str, Any]] = []
+        for game in games:
+            # No contracts given: they are in already.
+            game_row, its_seats, _ = rows_of_game(game, seats_by_game.get(game.id, []), {})
+            game_rows.append(game_row)
+            seat_rows += its_seats
+        connection.execute(insert(game_stats), household.rows(game_rows))
+        if seat_rows:
+            connection.execute(insert(seat_stats), household.rows(seat_rows))
+    insert_players(connection, player_rows(connection, household_id, None, None, {}))
+    bump_version(connection, household)
+
+
+def rebuild_all(connection: Connection) -> None:
+    """Every household's statistics (the migration that made the tables fills them so)."""
+    for household_id in connection.execute(select(Household.__table__.c.id)).scalars():
+        rebuild(household_id, connection)

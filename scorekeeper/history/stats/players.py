@@ -1,0 +1,306 @@
+"""Each player's kept sums (``PlayerStat``), recomputed from their kept seat rows: a few
+aggregates grouped by player and one ordered read of their finished seat rows, for all the
+players asked at once (never a query per player)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    and_,
+    case,
+    delete,
+    func,
+    insert,
+    select,
+)
+
+from ... import scope
+from .tables import (
+    ABANDONED,
+    FINISHED,
+    IN_PROGRESS,
+    TOP,
+    player_stats,
+    players_t,
+    seat_contracts,
+    seat_stats,
+)
+
+
+def _result(row: Any) -> dict[str, Any]:
+    return {
+        "game_id": row.game_id,
+        "started": row.started.isoformat(),
+        "rules_name": row.rules_name,
+        "total": row.total,
+        "place": row.place,
+        "is_winner": bool(row.is_winner),
+        "players": row.players,
+    }
+
+
+_RESULT_COLUMNS = (
+    seat_stats.c.game_id,
+    seat_stats.c.started,
+    seat_stats.c.rules_name,
+    seat_stats.c.total,
+    seat_stats.c.place,
+    seat_stats.c.is_winner,
+    seat_stats.c.players,
+)
+
+
+def _runs(rows: Iterable[tuple[bool, datetime]]) -> list[list[Any]]:
+    """The three longest runs of finished games won in a row (of two or more) in ``rows``
+    (won, started) in order of play, longest first, then latest first:
+    [[length, first start, last start], ...]."""
+    runs: list[tuple[int, datetime, datetime]] = []
+    length, first, last = 0, None, None
+    for won, started in rows:
+        if won:
+            length, first, last = length + 1, first or started, started
+            continue
+        if length > 1 and first is not None and last is not None:
+            runs.append((length, first, last))
+        length, first, last = 0, None, None
+    if length > 1 and first is not None and last is not None:
+        runs.append((length, first, last))
+    runs.sort(key=lambda run: (-run[0], -run[2].timestamp()))
+    return [[n, first.isoformat(), last.isoformat()] for n, first, last in runs[:TOP]]
+
+
+def _finished_parts(rows: list[Any]) -> dict[str, Any]:
+    """Best, worst, lowest, highest and streaks of one player from all their finished seat
+    rows in order of play (started, game): the order the queries these replace asked for, the
+    position in ``rows`` standing in for (started, game)."""
+    scored = [(n, row) for n, row in enumerate(rows) if row.round_count > 0]
+    best = min(scored, key=lambda item: (item[1].total, -item[0]), default=None)
+    worst = min(scored, key=lambda item: (-item[1].total, -item[0]), default=None)
+    lowest = sorted(scored, key=lambda item: (item[1].total, item[0]))[:TOP]
+    highest = sorted(scored, key=lambda item: (-item[1].total, item[0]))[:TOP]
+    return {
+        "best": _result(best[1]) if best else None,
+        "worst": _result(worst[1]) if worst else None,
+        # Each player's own best candidates: the family's best are among them.
+        "lowest": [_result(row) for _, row in lowest],
+        "highest": [_result(row) for _, row in highest],
+        "streaks": _runs((bool(row.is_winner), row.started) for row in rows),
+    }
+
+
+# What only finished games decide: kept as it was while none of the player's finished games
+# changed (a round saved in a game still being played, the common write).
+FINISHED_PARTS = ("head_to_head", "best", "worst", "lowest", "highest", "streaks")
+
+
+def player_rows(
+    connection: Connection,
+    household_id: int,
+    player_ids: list[int] | None,
+    whole: set[int] | None,
+    kept_details: dict[int, dict[str, Any]],
+) -> Iterator[dict[str, Any]]:
+    """The ``player_stats`` rows of these players (None: every player of the household) from
+    their kept seat rows, all players at once: three aggregates grouped by player and one
+    ordered read of their finished seat rows (never a query per player). ``whole`` (None:
+    all) names the players whose parts over finished games are computed; the others keep
+    those parts from ``kept_details`` (their row's detail as it was)."""
+
+    def chosen(column: Any) -> tuple[Any, ...]:
+        return () if player_ids is None else (column.in_(player_ids),)
+
+    household = scope.for_household(household_id)
+    mine = (household.owns(seat_stats), *chosen(seat_stats.c.player_id))
+    existing = set(
+        connection.execute(
+            select(players_t.c.id).where(household.owns(players_t), *chosen(players_t.c.id))
+        ).scalars()
+    )
+    groups: dict[int, list[Any]] = defaultdict(list)
+    for player_id, *group in connection.execute(
+        select(
+            seat_stats.c.player_id,
+            seat_stats.c.rules_slug,
+            seat_stats.c.status,
+            func.max(seat_stats.c.rules_name),
+            func.count(),
+            func.count(case((seat_stats.c.is_winner, 1))),
+            func.coalesce(func.sum(seat_stats.c.total), 0),
+            func.coalesce(func.sum(seat_stats.c.round_count), 0),
+            func.max(seat_stats.c.started),
+        )
+        .where(*mine)
+        .group_by(seat_stats.c.player_id, seat_stats.c.rules_slug, seat_stats.c.status)
+    ):
+        if player_id in existing:
+            groups[player_id].append(group)
+    contracts: dict[int, list[list[int]]] = defaultdict(list)
+    for player_id, *contract in connection.execute(
+        select(
+            seat_contracts.c.player_id,
+            seat_contracts.c.contract,
+            func.count(),
+            func.sum(seat_contracts.c.rounds),
+            func.sum(seat_contracts.c.made),
+        )
+        .where(household.owns(seat_contracts), *chosen(seat_contracts.c.player_id))
+        .group_by(seat_contracts.c.player_id, seat_contracts.c.contract)
+        .order_by(seat_contracts.c.player_id, seat_contracts.c.contract)
+    ):
+        contracts[player_id].append([int(value) for value in contract])
+    finished_parts: dict[int, dict[str, Any]] = {}
+    wanted = sorted(groups) if whole is None else sorted(set(groups) & whole)
+    if wanted:
+        finished_parts = _finished_of(connection, household_id, wanted, player_ids is None)
+    for player_id in sorted(groups):
+        row = household.row(**_aggregate_row(player_id, groups[player_id], contracts[player_id]))
+        if whole is None or player_id in whole:
+            parts = finished_parts.get(player_id) or _finished_parts([])
+            row["detail"].update({"head_to_head": [], **parts})
+        else:
+            kept = kept_details.get(player_id) or {}
+            row["detail"].update({part: kept.get(part) for part in FINISHED_PARTS})
+        yield row
+
+
+def _finished_of(
+    connection: Connection, household_id: int, player_ids: list[int], everyone: bool
+) -> dict[int, dict[str, Any]]:
+    """The parts over finished games of these players: head to head in one aggregate, the
+    others from one ordered read of their finished seat rows, a player at a time."""
+
+    def chosen(column: Any) -> tuple[Any, ...]:
+        return () if everyone else (column.in_(player_ids),)
+
+    household = scope.for_household(household_id)
+    found: dict[int, dict[str, Any]] = {}
+    rows = connection.execute(
+        select(seat_stats.c.player_id, seat_stats.c.round_count, *_RESULT_COLUMNS)
+        .where(
+            household.owns(seat_stats),
+            seat_stats.c.status == FINISHED,
+            *chosen(seat_stats.c.player_id),
+        )
+        .order_by(seat_stats.c.player_id, seat_stats.c.started, seat_stats.c.game_id)
+        .execution_options(yield_per=2000)
+    )
+    current: int | None = None
+    theirs_rows: list[Any] = []
+    for row in rows:
+        if row.player_id != current:
+            if current is not None:
+                found[current] = _finished_parts(theirs_rows)
+            current, theirs_rows = row.player_id, []
+        theirs_rows.append(row)
+    if current is not None:
+        found[current] = _finished_parts(theirs_rows)
+    rows.close()
+    mine = seat_stats.alias("mine")
+    theirs = seat_stats.alias("theirs")
+    head_to_head: dict[int, list[list[int]]] = defaultdict(list)
+    for player_id, *counts in connection.execute(
+        select(
+            mine.c.player_id,
+            theirs.c.player_id,
+            func.count(),
+            func.count(case((mine.c.place < theirs.c.place, 1))),
+            func.count(case((mine.c.place > theirs.c.place, 1))),
+            func.count(case((mine.c.place == theirs.c.place, 1))),
+        )
+        .select_from(mine)
+        .join(
+            theirs,
+            and_(theirs.c.game_id == mine.c.game_id, theirs.c.player_id != mine.c.player_id),
+        )
+        .where(
+            household.owns(mine),
+            mine.c.status == FINISHED,
+            *chosen(mine.c.player_id),
+        )
+        .group_by(mine.c.player_id, theirs.c.player_id)
+        .order_by(mine.c.player_id, theirs.c.player_id)
+    ):
+        head_to_head[player_id].append([int(value) for value in counts])
+    for player_id in player_ids:
+        parts = found.setdefault(player_id, _finished_parts([]))
+        parts["head_to_head"] = head_to_head.get(player_id, [])
+    return found
+
+
+def _aggregate_row(player_id: int, groups: list[Any], contracts: list[list[int]]) -> dict[str, Any]:
+    """A ``player_stats`` row's counts from its groups (by rules and status), but for its
+    household."""
+    by_rules: dict[str, list[Any]] = {}
+    statuses: dict[str, int] = defaultdict(int)
+    last_played: datetime | None = None
+    for slug, status, name, games, wins, points, rounds, latest in groups:
+        statuses[status] += games
+        kept = by_rules.setdefault(slug, [slug, name, 0, 0, 0, 0, 0])
+        kept[1] = max(kept[1], name)
+        kept[2] += games
+        kept[3] += games if status == FINISHED else 0
+        kept[4] += wins
+        kept[5] += int(points)
+        kept[6] += int(rounds)
+        if last_played is None or latest > last_played:
+            last_played = latest
+    return {
+        "player_id": player_id,
+        "games": sum(statuses.values()),
+        "finished": statuses[FINISHED],
+        "wins": sum(kept[4] for kept in by_rules.values()),
+        "in_progress": statuses[IN_PROGRESS],
+        "abandoned": statuses[ABANDONED],
+        "last_played": last_played,
+        "detail": {
+            "by_rules": [by_rules[slug] for slug in sorted(by_rules)],
+            "contracts": contracts,
+        },
+    }
+
+
+def insert_players(connection: Connection, rows: Iterable[dict[str, Any]]) -> None:
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= 1000:
+            connection.execute(insert(player_stats), batch)
+            batch = []
+    if batch:
+        connection.execute(insert(player_stats), batch)
+
+
+def refresh_players(
+    connection: Connection,
+    household_id: int,
+    player_ids: Iterable[int],
+    finished: Iterable[int] | None = None,
+) -> None:
+    """Recompute these players' rows from their kept seat rows; ``finished`` (default: all)
+    names those for whom a finished game changed, the others keep their numbers over
+    finished games as they were."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return
+    whole = set(ids if finished is None else finished)
+    where = (
+        scope.for_household(household_id).owns(player_stats),
+        player_stats.c.player_id.in_(ids),
+    )
+    was: dict[int, dict[str, Any]] = {
+        player_id: detail
+        for player_id, detail in connection.execute(
+            select(player_stats.c.player_id, player_stats.c.detail).where(
+                *where, player_stats.c.player_id.not_in(whole)
+            )
+        )
+    }
+    # Without a row to keep them from, a player's parts over finished games are computed.
+    whole |= set(ids) - set(was)
+    connection.execute(delete(player_stats).where(*where))
+    insert_players(connection, list(player_rows(connection, household_id, ids, whole, was)))

@@ -1,0 +1,69 @@
+"""Every SQLAlchemy event listener of the app, in one list, installed once by the factory.
+
+Nothing else registers a listener, and nothing registers one at import: what a commit does
+besides the writes a service makes is all here, each with why.
+
+The database itself (``db``):
+
+- every new connection (``Engine`` ``connect``): SQLite's WAL, busy timeout and foreign keys;
+- every transaction (``Engine`` ``begin``): SQLite takes the write lock up front
+  (``BEGIN IMMEDIATE``) where the request may write.
+
+The household scope (``scope``):
+
+- every ORM statement (``do_orm_execute``): kept to the household in scope, the bin hidden;
+- every flush (``before_flush``): new rows get their household.
+
+Who may come in (``accounts.services``): a change to an account, a session, a link or a
+household forgets the sessions this process checked and moves the access version, so that
+every server's fast-lane passes lapse:
+
+- ``do_orm_execute`` and ``before_flush``: such a change seen, in bulk or row by row;
+- ``Engine`` ``before_execute``: the access version moved, once a transaction;
+- ``after_commit`` / ``after_rollback``: forgotten again once committed, or the mark dropped.
+
+What a write to a game keeps up to date (``history.stats``): every write to a game moves its
+version through ``versions.bump`` (the write rule), which marks the game in the session;
+
+- ``before_commit``: the kept statistics of the marked games (what the history, players and
+  records pages read) are rewritten in the same transaction, and the household's statistics
+  version moves, which is also the key of the kept rounds file (``history.rounds_file``): the
+  next download builds it afresh;
+- ``after_rollback`` / ``after_soft_rollback``: the marks of an undone change are forgotten.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from . import scope
+from .accounts import services as accounts
+from .db import begin_sqlite, configure_sqlite
+from .history import stats
+
+_installed: list[bool] = []
+
+
+def install() -> None:
+    """Register every listener above, once a process (the listeners are on the classes
+    ``Engine`` and ``Session``, shared by every app the process makes)."""
+    if _installed:
+        return
+    _installed.append(True)
+    event.listen(Engine, "connect", configure_sqlite)
+    event.listen(Engine, "begin", begin_sqlite)
+
+    event.listen(Session, "do_orm_execute", scope.scope_statement)
+    event.listen(Session, "before_flush", scope.fill_households)
+
+    event.listen(Session, "do_orm_execute", accounts.sessions_changed_in_bulk)
+    event.listen(Session, "before_flush", accounts.sessions_changed)
+    event.listen(Engine, "before_execute", accounts.moving_access)
+    event.listen(Session, "after_commit", accounts.sessions_changed_for_good)
+    event.listen(Session, "after_rollback", accounts.sessions_unchanged)
+
+    event.listen(Session, "before_commit", stats.refresh_marked)
+    event.listen(Session, "after_rollback", stats.forget_marks)
+    event.listen(Session, "after_soft_rollback", stats.forget_marks_soft)
