@@ -18,7 +18,13 @@ import pytest
 from playwright.sync_api import expect
 
 from ..helpers import game_document, twelve_step_to_the_end
-from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
+from .conftest import (
+    SCREENSHOTS,
+    _page,
+    fits_width,
+    screenshot,
+    serious_accessibility_violations,
+)
 from .test_offline import OFFLINE_NOISE
 from .test_own_hands import _seated, _table
 
@@ -111,6 +117,10 @@ def test_the_signed_in_scorers_done_is_on_the_first_screen_after_11_cards(
     _ann, contexts, _board = _own_pad(scorer, browser, live_server)
     pad = "#my-hand-form .hand-pad button"
     _eleven_cards(scorer, pad)
+    scorer.evaluate("window.scrollTo(0, 0)")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # The first screen only, as the thumb sees it.
+    scorer.screenshot(path=str(SCREENSHOTS / "i23-own-pad-first-screen-360.png"), caret="initial")
     for index in range(2):
         assert _in_view(scorer, f".done-buttons button >> nth={index}"), "Done is off screen"
     assert _in_view(scorer, f"{pad} >> nth=-1")
