@@ -442,3 +442,29 @@ def test_the_close_page_says_points_and_a_finished_hand_names_the_winner(
     expect(over).to_contain_text(re.compile(r"This game is over: \w+( and \w+)* (wins|share)"))
     for context in (contexts, scorers):
         next(context, None)
+
+
+def test_nothing_is_cut_or_hidden_at_360(scorer: Any, sample_games: dict[str, str]) -> None:
+    """Item 18: the players list shows whole dates; the rules page shows every card's value
+    (J, Q and K too) without scrolling sideways; the history's Filter looks like a button."""
+    page = scorer
+    page.goto("/players")
+    screenshot(page, "i23-players-360")
+    wrap = page.locator(".players-table").locator("xpath=..")
+    assert wrap.evaluate("box => box.scrollWidth <= box.clientWidth + 1"), "the table is cut"
+    assert fits_width(page)
+    page.goto("/rules/twelve-step")
+    screenshot(page, "i23-rules-360")
+    cards = page.locator("#card_values dt")
+    names = [name.strip() for name in cards.all_inner_texts()]
+    assert {"J", "Q", "K", "A", "Joker"} <= set(names), names
+    for index in range(len(names)):
+        box = cards.nth(index).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 360, names[index]
+    assert fits_width(page)
+    page.goto("/history")
+    screenshot(page, "i23-history-360")
+    summary = page.locator(".filters > summary")
+    assert summary.evaluate("e => parseFloat(getComputedStyle(e).borderTopWidth)") >= 1
+    box = summary.bounding_box()
+    assert box is not None and box["height"] >= 44
