@@ -468,3 +468,32 @@ def test_nothing_is_cut_or_hidden_at_360(scorer: Any, sample_games: dict[str, st
     assert summary.evaluate("e => parseFloat(getComputedStyle(e).borderTopWidth)") >= 1
     box = summary.bounding_box()
     assert box is not None and box["height"] >= 44
+
+
+def test_a_phone_keeps_every_table_link_it_opened(
+    scorer: Any, browser: Any, live_server: str
+) -> None:
+    """Item 7: a phone that scans the next game's table link still opens the game it scored
+    before, and still holds its seat there; a revoked link's game is gone, the other stays."""
+    first, first_link = _table(scorer, live_server, ("Ann", "Ben"))
+    second, second_link = _table(scorer, live_server, ("Cy", "Dee"))
+    contexts = _page(browser, live_server, SMALL_PHONE)
+    phone = next(contexts)
+    _seated(phone, first_link, first, "Ann")
+    phone.goto(second_link)
+    phone.wait_for_url(re.compile(rf"{second}$"))
+    answer = phone.goto(first)
+    screenshot(phone, "i23-first-game-after-second-link-360")
+    assert answer is not None and answer.status == 200
+    expect(phone.locator("#board h1")).to_have_text("Ann, Ben")
+    phone.goto(f"{first}/hand")
+    expect(phone.locator("h1")).to_have_text("Ann's hand")  # its seat there is kept
+    assert phone.goto(second) is not None
+    expect(phone.locator("#board h1")).to_have_text("Cy, Dee")
+    # Revoking the first game's link ends it alone.
+    scorer.goto(f"{first}/links")
+    scorer.get_by_role("button", name="Revoke this link").first.click()
+    assert (answer := phone.goto(first)) is not None and answer.status == 404
+    assert (answer := phone.goto(second)) is not None and answer.status == 200
+    phone.problems[:] = [p for p in phone.problems if "404" not in p]
+    next(contexts, None)
