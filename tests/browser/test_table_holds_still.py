@@ -497,3 +497,40 @@ def test_a_phone_keeps_every_table_link_it_opened(
     assert (answer := phone.goto(second)) is not None and answer.status == 200
     phone.problems[:] = [p for p in phone.problems if "404" not in p]
     next(contexts, None)
+
+
+def test_the_rounds_table_keeps_its_header_and_lines_up_typed_totals(
+    scorer: Any, live_server: str
+) -> None:
+    """Item 18: a round with a typed total lines its numbers up with the others, and the
+    players' row stays at the top of the rounds table's own box when it scrolls."""
+    page = scorer
+    names = ("Ann", "Ben")
+    board = _upload(
+        page, game_document("twelve-step", list(names), twelve_step_to_the_end(names)[:9])
+    )
+    page.goto(f"{board}/rounds/new")
+    page.locator("input[name=went_out][value='0']").check()
+    page.fill("#hands-1-total", "25")
+    page.get_by_role("button", name="Save round 10").click()
+    page.wait_for_url(re.compile(rf"{board}$"))
+    screenshot(page, "i23-board-typed-total-360")
+    # Where each of Ben's numbers ends: the same right edge in every row.
+    ends = page.evaluate(
+        """() => [...document.querySelectorAll(
+                '.rounds tbody td:nth-of-type(2), .rounds tfoot td:nth-of-type(2)')]
+            .map((cell) => {
+              const number = [...cell.childNodes]
+                .find((node) => node.nodeType === 3 && node.textContent.trim());
+              const range = document.createRange();
+              range.selectNodeContents(number);
+              return Math.round(range.getBoundingClientRect().right);
+            })"""
+    )
+    assert len(ends) == 11 and len(set(ends)) == 1, ends
+    region = page.get_by_role("region", name="Rounds")
+    assert region.evaluate("box => { box.scrollTop = box.scrollHeight; return box.scrollTop; }") > 0
+    head = page.locator(".rounds thead th").nth(1).bounding_box()
+    box = region.bounding_box()
+    assert head is not None and box is not None
+    assert abs(head["y"] - box["y"]) < 2, (head, box)
