@@ -284,6 +284,9 @@ def test_the_board_says_how_12_step_ranks_at_360(scorer: Any) -> None:
     expect(ranking).to_contain_text("Ranked by contracts made (most first), then by points")
     assert _top(page, "#board .ranking") < _top(page, "#board table.standings")
     expect(page.locator(".rounds .contract-no").first).to_contain_text("contract 1")
+    # The result card says it too (its words are the page's preview).
+    preview = page.locator('meta[property="og:description"]').get_attribute("content")
+    assert preview is not None and "ranked by contracts made" in preview, preview
     assert fits_width(page)
 
 
@@ -534,3 +537,10 @@ def test_the_rounds_table_keeps_its_header_and_lines_up_typed_totals(
     box = region.bounding_box()
     assert head is not None and box is not None
     assert abs(head["y"] - box["y"]) < 2, (head, box)
+
+
+def test_the_rules_page_names_its_documents_not_their_files(scorer: Any) -> None:
+    """Item 18: the rules page cites "12-Step Rummy", not "000_0a3037e9499a681d.txt"."""
+    scorer.goto("/rules/twelve-step")
+    expect(scorer.locator("main")).to_contain_text("12-Step Rummy")
+    assert ".txt" not in scorer.locator("main").inner_text()
