@@ -187,7 +187,7 @@ def main() -> int:
             phone.open(phone.url)  # its poll: the pad is shown
             cards, made = hands[phone.name]
             cards_tapped[phone.name] = phone.enter_cards(cards)
-            phone.tap("Done: contract made ✓" if made else "Done: not made")
+            phone.tap("Made ✓" if made else "Not made ✗")
         scorer.open(f"/games/{game_id}")
         stored_by_itself = "Enter round 2" in scorer.html
 
@@ -204,7 +204,7 @@ def main() -> int:
             phone.open(phone.url)
             cards, _made = round_two[phone.name]
             phone.enter_cards(cards)
-            phone.tap("Done: not made")
+            phone.tap("Not made ✗")
         scorer.open(f"/games/{game_id}")
         scorer.tap_link("Close round 2")
         scorer.tap("Close round 2", fill={"cards-3": "A A"})  # typed, not tapped

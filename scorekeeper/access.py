@@ -271,21 +271,48 @@ def good_until(when: datetime | None) -> None:
         g.good_until = when
 
 
-def link_in_session() -> Link | None:
-    """The live link this browser was let in by (``accounts.links.open_in_session``), or None."""
+# A phone keeps every link it opened, each until it stops working (issue 23: the table link of
+# tonight's second game does not lose the first); a session holds at most this many, the newest.
+LINKS_KEPT = 8
+
+
+def links_held() -> list[tuple[int, str]]:
+    """The links this session was let in by, oldest first, as (id, token hash): the list
+    ``accounts.links.open_in_session`` keeps, or the single pair sessions held before."""
     held = session.get(LINK_SESSION_KEY)
-    if not isinstance(held, list) or len(held) != 2:
-        return None
-    if not isinstance(held[0], int):
+    if not isinstance(held, list):
+        return []
+    if len(held) == 2 and isinstance(held[0], int):
+        held = [held]
+    return [
+        (pair[0], str(pair[1]))
+        for pair in held
+        if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int)
+    ][-LINKS_KEPT:]
+
+
+def link_in_session() -> Link | None:
+    """The live link this browser was let in by (``accounts.links.open_in_session``) for this
+    request: the one of the game its address names, else the newest that still works."""
+    held = links_held()
+    if not held:
         return None
     # Read before the link: what the gate decides rests on rows no older than this version
     # (the fast lane's passes name it: games.fast_lane).
     g.access_version = db.session.scalar(select(access_version_now()))
-    link = db.session.get(Link, held[0])
-    if link is None or not hmac.compare_digest(str(held[1]), link.token_hash):
+    found = db.session.scalars(select(Link).where(Link.id.in_([id_ for id_, _hash in held])))
+    by_id = {link.id: link for link in found}
+    live = [
+        link
+        for id_, token_hash in reversed(held)
+        if (link := by_id.get(id_)) is not None
+        and hmac.compare_digest(token_hash, link.token_hash)
+        and link_is_live(link)
+    ]
+    if not live:
         return None
-    if not link_is_live(link):
-        return None
+    named = _game_named()
+    link = next((each for each in live if each.game_id == named), live[0])
     good_until(link_lasts_until(link))
     return link
 

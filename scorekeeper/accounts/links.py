@@ -21,7 +21,7 @@ from markupsafe import Markup
 from sqlalchemy import select, update
 
 from .. import scope
-from ..access import LINK_SESSION_KEY, link_is_live
+from ..access import LINK_SESSION_KEY, LINKS_KEPT, link_is_live, links_held
 from ..extensions import db
 from ..models import Game, Link, LinkKind, Role, utcnow
 
@@ -129,7 +129,9 @@ def qr_svg(url: str) -> Markup:
 def open_in_session(link: Link) -> None:
     """This browser is now let in by ``link`` (until the link stops working)."""
     session.pop("_user_id", None)
-    session[LINK_SESSION_KEY] = [link.id, link.token_hash]
+    # Kept beside the links it opened before, each until it stops working (access.links_held).
+    kept = [[id_, token_hash] for id_, token_hash in links_held() if id_ != link.id]
+    session[LINK_SESSION_KEY] = [*kept, [link.id, link.token_hash]][-LINKS_KEPT:]
     session.permanent = True
 
 

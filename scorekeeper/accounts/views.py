@@ -13,7 +13,7 @@ from flask_login import current_user
 from sqlalchemy import func, select
 
 from .. import local_time, scope
-from ..access import Permission, from_this_machine, requires, visitor
+from ..access import Permission, from_this_machine, link_is_live, requires, visitor
 from ..extensions import db
 from ..games.card import result_card
 from ..households import households as all_households
@@ -364,7 +364,17 @@ def add_game_link(game_id: int) -> ResponseReturnValue:
     form = LinkForm()
     if not form.validate_on_submit():
         return _links_page(game, UNPROCESSABLE, "Choose a table link or a watch link.")
-    link, _token = links.make_link(LinkKind(form.kind.data), visitor().actor, game=game)
+    kind = LinkKind(form.kind.data)
+    # The scoreboard's "QR code for the table" asks for the game's table link: the newest one
+    # that still works, else a new one (issue 23: one tap from the scoreboard to a QR code).
+    if request.form.get("reuse") == "1":
+        live = (each for each in links.links_of_game(game) if each.kind == kind)
+        reused = next((each for each in live if link_is_live(each)), None)
+        if reused is not None:
+            return redirect(
+                url_for("accounts.game_links", game_id=game.id) + f"#link-{reused.id}", 303
+            )
+    link, _token = links.make_link(kind, visitor().actor, game=game)
     return redirect(url_for("accounts.game_links", game_id=game.id) + f"#link-{link.id}", 303)
 
 

@@ -59,6 +59,9 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
     totals = tuple((s.name, s.total, s.is_winner) for s in tally.standings)
     # The family's date: an evening game in the Americas is not dated the next day.
     subline = f"{rules_name} · {local_time.day(started)} · {played}"
+    if tally.keeps_contracts:
+        # "Ann 140" above "Cy 120" is right here: the card says why (issue 23).
+        subline += " · ranked by contracts made"
     description = "; ".join(f"{name} {total}" for name, total, _ in totals) + f". {subline}."
     return Result(
         title=f"{headline}: {rules_name}",

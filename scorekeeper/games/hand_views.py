@@ -131,6 +131,7 @@ def _my_hand(
         }
     else:
         draft = None
+        context["winner_names"] = services.tally_of(game).winner_names
     last = len(game.rounds)
     context |= {
         "last_round": (changelog.describe_round(services.tally_of(game), last) if last else None),

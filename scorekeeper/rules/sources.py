@@ -31,7 +31,9 @@ class Source:
 
 
 def _document(file: str, title: str, label: str) -> Source:
-    return Source(document=file, title=f"{title} ({file})", label=label)
+    # The page names the document by its title alone: its seed file's name means nothing to a
+    # family reading the rules (issue 23).
+    return Source(document=file, title=title, label=label)
 
 
 DOCUMENTS: dict[str, Source] = {

@@ -124,24 +124,44 @@ const outbox = (() => {
   const put = (save) => queue("readwrite", (saves) => saves.put(save));
   const handlers = {};
   let flushing = false;
+  // A save that could not be sent is tried again soon (2 s, then slower, up to 30 s): a phone
+  // whose signal came back without an "online" event (a page reloaded without signal believes
+  // it is online) sends within seconds, not at the next 30-second turn.
+  let retry = null;
+  let retryAfter = 2000;
   const flush = async () => {
     if (flushing || !navigator.onLine || !window.indexedDB) return;
     flushing = true;
+    let stopped = false;
     try {
       for (const save of await waiting()) {
         const handle = handlers[save.kind || "round"];
         if (!handle) continue;
         const remove = () => queue("readwrite", (saves) => saves.delete(save.id));
-        if ((await handle(save, remove)) === "stop") break;
+        if ((await handle(save, remove)) === "stop") {
+          stopped = true;
+          break;
+        }
       }
     } catch {
       /* IndexedDB unavailable: nothing was queued either */
     } finally {
       flushing = false;
     }
+    window.clearTimeout(retry);
+    if (stopped) {
+      retry = window.setTimeout(flush, retryAfter);
+      retryAfter = Math.min(retryAfter * 2, 30000);
+    } else {
+      retryAfter = 2000;
+    }
   };
   window.addEventListener("online", flush);
   window.setInterval(flush, 30000);
+  // Any answer from the server (a scoreboard's or a hand's poll) means the signal is back.
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail && event.detail.xhr && event.detail.xhr.status > 0) flush();
+  });
   const csrfToken = () => {
     try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"]; } catch { return null; }
   };
@@ -434,13 +454,11 @@ const outbox = (() => {
     const area = document.getElementById("my-cards");
     const field = cardsField();
     if (!area || !fresh || !field) return;
-    for (const selector of ["#my-points", ".chips", "#my-cards-error"]) {
+    // Both are always drawn, the chips in a row of fixed height: nothing below them moves.
+    for (const selector of ["#my-points", "#my-chips"]) {
       const old = area.querySelector(selector);
       const drawn = fresh.querySelector(selector);
       if (old && drawn) old.replaceWith(drawn);
-      else if (old) old.remove();
-      else if (drawn && selector === ".chips") area.append(drawn);
-      else if (drawn) field.after(drawn);
     }
     const freshField = fresh.querySelector("#my-cards-text");
     for (const name of ["aria-invalid", "aria-describedby"]) {
@@ -462,6 +480,14 @@ const outbox = (() => {
   // --- the typing, sent when it can be --------------------------------------------------------
   let timer = null;
   let sending = false;
+  let retryAfter = 2000;
+  // Not sent (no signal, or no app behind the proxy): tried again soon, then slower.
+  const sendLater = () => {
+    showNote(KEPT_NOTE);
+    window.clearTimeout(timer);
+    timer = window.setTimeout(sendCards, retryAfter);
+    retryAfter = Math.min(retryAfter * 2, 30000);
+  };
   const sendCards = async () => {
     const form = handForm();
     const field = cardsField();
@@ -487,9 +513,10 @@ const outbox = (() => {
       sending = false;
     }
     if (!response || response.status >= 500) {
-      showNote(KEPT_NOTE);
+      sendLater();
       return;
     }
+    retryAfter = 2000;
     const answer = new DOMParser().parseFromString(html, "text/html");
     const drawn = answer.getElementById("my-cards");
     if (response.status === 409) {
@@ -587,10 +614,28 @@ const outbox = (() => {
       if (window.htmx) window.htmx.process(answer.main);
       restore();
       keepPage();
+      roundShown = shownRound();
     } else if (answer.section) {
       swapHand(answer.section);
     } else {
       window.location.assign(answer.url || save.action);
+    }
+  };
+  // A "done" waiting in the outbox: the hand is shown as kept, and the pad is offered no more
+  // (the server's page replaces this once the tap is sent).
+  const showKept = (save) => {
+    const form = handForm();
+    const done = (save.fields.find(([name]) => name === "done") || [])[1];
+    if (!form || !done || done === "again") return;
+    const cards = (save.fields.find(([name]) => name === "cards") || [])[1] || "";
+    form.classList.add("is-kept");
+    const state = form.querySelector(".my-state");
+    if (state) {
+      const made = done === "made" ? "contract made ✓" : "contract not made";
+      state.textContent = "";
+      const strong = document.createElement("strong");
+      strong.textContent = "Done is kept on this phone";
+      state.append(strong, `: ${cards || "no cards"}, ${made}. It is sent when the signal returns.`);
     }
   };
   const keep = async (form, save) => {
@@ -604,6 +649,7 @@ const outbox = (() => {
     const field = cardsField();
     write(save.draft, { cards: field ? field.value : "", pending: false });
     showNote(KEPT_NOTE);
+    showKept(save);
   };
 
   document.addEventListener("submit", async (event) => {
@@ -711,17 +757,38 @@ const outbox = (() => {
     }
     if (window.indexedDB) {
       outbox.waiting().then((saves) => {
-        if (saves.some((save) => save.draft === key)) showNote(KEPT_NOTE);
+        const waiting = saves.find((save) => save.draft === key);
+        if (waiting) {
+          showNote(KEPT_NOTE);
+          showKept(waiting);
+        }
       }).catch(() => {});
     }
   }
+  // The round (or the game's end) this hand shows: the page's messages ("Round 8 stored:
+  // every hand was in.") belong to it, and go when a poll moves the hand on.
+  const shownRound = () => {
+    const form = handForm();
+    return form ? form.elements.number.value : (document.getElementById("my-hand") ? "over" : null);
+  };
+  let roundShown = shownRound();
   document.addEventListener("htmx:afterSettle", (event) => {
+    if (event.target && event.target.id === "my-hand") {
+      const now = shownRound();
+      if (now !== roundShown) {
+        document.querySelectorAll("#main > .flash").forEach((message) => message.remove());
+        roundShown = now;
+      }
+    }
     if (!handForm()) return;
     restore();
     if (event.target && event.target.id === "my-hand") keepPage();
   });
   window.addEventListener("online", sendCards);
   window.setInterval(sendCards, 30000);
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail && event.detail.xhr && event.detail.xhr.status > 0 && !sending) sendCards();
+  });
   restore();
 })();
 

@@ -71,7 +71,7 @@ def test_four_phones_each_enter_their_own_hand(
     assert fits_width(ben)
     assert serious_accessibility_violations(ben) == []
     screenshot(ben, "own-hand-pad")
-    ben.get_by_role("button", name="Done: contract made ✓").click()
+    ben.get_by_role("button", name="Made ✓").click()
     expect(ben.locator(".my-state")).to_contain_text("Your hand is in")
 
     # Cy taps two cards, then the phone reloads (a lost signal, a tap on the wrong link).
@@ -81,7 +81,7 @@ def test_four_phones_each_enter_their_own_hand(
     expect(cy.get_by_label("Your cards left")).to_have_value("5 5")
     cy.reload()
     expect(cy.get_by_label("Your cards left")).to_have_value("5 5")
-    cy.get_by_role("button", name="Done: not made").click()
+    cy.get_by_role("button", name="Not made ✗").click()
 
     dee.get_by_role("button", name="Add a joker").click()
     dee.get_by_role("button", name="Add 9").click()
@@ -92,7 +92,7 @@ def test_four_phones_each_enter_their_own_hand(
     assert fits_width(scorer)
     screenshot(scorer, "own-hand-board-counting")
 
-    dee.get_by_role("button", name="Done: not made").click()
+    dee.get_by_role("button", name="Not made ✗").click()
     expect(dee.locator("#last-round")).to_contain_text("Round 1: Ann went out")
     # 12-Step: K and Q 10 each, 2 to 9 five each, a joker 50.
     totals = scorer.locator("#board table.rounds tfoot td")
@@ -196,14 +196,14 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
 
     cy.get_by_role("button", name="Add 9").click()
     expect(cy.locator("#my-points")).to_contain_text("5")
-    cy.get_by_role("button", name="Done: not made").click()
+    cy.get_by_role("button", name="Not made ✗").click()
     expect(cy.locator(".my-state")).to_contain_text("Your hand is in")
 
     # Ben's "done" without signal: kept in the outbox, sent once the signal returns; his
     # hand is the last one in, so the round stores itself.
     ben.context.set_offline(True)
     sent_before = len(hand_posts)
-    ben.get_by_role("button", name="Done: contract made ✓").click()
+    ben.get_by_role("button", name="Made ✓").click()
     expect(ben.get_by_text(KEPT)).to_be_visible()
     queued = _queued(ben)
     assert len(queued) == 1 and queued[0]["kind"] == "hand"

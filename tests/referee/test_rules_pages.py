@@ -100,8 +100,9 @@ def test_every_preset_has_a_page_built_from_its_rule_set(client: FlaskClient, sl
             assert f'id="{key}"' in page, key
     # Every rule the referee cites has its place on the page.
     assert 'id="melds"' in page and 'id="lay_off"' in page
-    for _key, value in ruleset.card_values:
-        assert f'<td class="num">{value}</td>' in page
+    for key, value in ruleset.card_values:
+        label = "Joker" if key == "joker" else key
+        assert f"<dt>{label}</dt><dd>{value}</dd>" in page, key
     assert 'href="/referee?rules=' + slug + '"' in page
 
 
@@ -156,7 +157,7 @@ def test_house_rules_are_saved_offered_and_used_by_the_referee(
         assert record.options["card_values"]["joker"] == 25
     page = client.get("/rules/grandmas-rules").get_data(as_text=True)
     assert "Your house rules: changed from the preset." in page
-    assert '<td class="num">25</td>' in page
+    assert "<dt>Joker</dt><dd>25</dd>" in page
     # 2s are no longer wild: three 2s are a set of 2s, where the preset refuses them.
     ruled = client.get("/referee?rules=grandmas-rules&cards=2S+2D+2H").get_data(as_text=True)
     assert 'data-valid="true"' in ruled
