@@ -10,4 +10,4 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__, url_prefix="/games", cli_group="game")
 
-from . import cli, hand_views, views  # noqa: E402,F401  (they attach their routes and commands to bp)
+from . import board_views, cli, hand_views, views  # noqa: E402,F401  (they attach their routes and commands to bp)
