@@ -42,6 +42,7 @@ from werkzeug.http import parse_etags
 
 from scorekeeper import scope
 from scorekeeper.access import good_until, visitor
+from scorekeeper.db import LONE_READ
 from scorekeeper.extensions import Kept, db
 from scorekeeper.security import COOKIE_RENEWED_AFTER, security_headers
 from scorekeeper.web import etag_text, person_tag, validators
@@ -207,6 +208,7 @@ class FastLane:
             with self.app.app_context():
                 self.engine = db.engine
         with self.engine.connect() as connection:
+            connection.execution_options(**{LONE_READ: True})  # no BEGIN (IMMEDIATE) around it
             found = connection.execute(statement, {**parameters, "game_id": game_id}).first()
         if found is None:
             return None, None

@@ -512,3 +512,29 @@ def test_a_forwarded_prefix_or_port_does_not_move_the_page_s_addresses(app: Flas
     with proxied.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+def test_the_fast_lane_reads_while_another_writer_holds_the_lock(
+    app: Flask, client: FlaskClient, through_flask: list[str]
+) -> None:
+    """The lane's one read runs outside Flask's request, so it must not take SQLite's write
+    lock (``BEGIN IMMEDIATE``): a poll would then queue behind every save, and fail past the
+    busy timeout."""
+    import sqlite3
+
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    if not uri.startswith("sqlite"):
+        pytest.skip("SQLite's single writer")
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben"])
+    poll = f"/games/{game_id}/board?v={_version(app, game_id)}"
+    assert client.get(poll, headers=HTMX).status_code == 204  # files the pass
+    other = sqlite3.connect(uri.removeprefix("sqlite:///"), isolation_level=None, timeout=0)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        through_flask.clear()
+        started = time.monotonic()
+        assert client.get(poll, headers=HTMX).status_code == 204
+        assert through_flask == [] and time.monotonic() - started < 2
+    finally:
+        other.rollback()
+        other.close()
