@@ -100,7 +100,7 @@ def _kept_page(
     if page is None:
         body = draw().get_data()
         level = int(current_app.config.get("COMPRESS_LEVEL", 6))
-        page = scoreboard.KeptPage(body, gzip.compress(body, level, mtime=0))
+        page = scoreboard.KeptPage(gzip.compress(body, level, mtime=0))
         drawn_for = etag_now()
         if drawn_for is not None:
             kept.put(scoreboard.page_key(drawn_for, address), page)
