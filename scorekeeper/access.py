@@ -465,10 +465,6 @@ def check_request() -> BaseResponse | None:
     # database inside the view, which keeps what was typed), not this look-up.
     writing = request.method not in READ_ONLY_METHODS
     g.reading_only = writing
-    # A change this process makes from here on must void any fast-lane pass this request files
-    # (games/fast_lane.py): the decision below may have read the rows before it.
-    lane = app.extensions.get("fast_lane")
-    g.passes_generation = lane.generation if lane is not None else 0
     try:
         who = _find_visitor()
         setting_up = endpoint not in (None, "static", "accounts.setup", "main.health") and (

@@ -33,9 +33,10 @@ def defaults(instance: Path) -> dict[str, Any]:
         "WTF_CSRF_TIME_LIMIT": None,
         "PERMANENT_SESSION_LIFETIME": 30 * 24 * 3600,
         "SESSION_REFRESH_EACH_REQUEST": True,
-        # Seconds a server trusts a session it has just checked without asking the database
-        # again (accounts/services.py, CheckedSessions): a session ended on another server
-        # stops working there within this bound, on the same server at once. 0: every request.
+        # Seconds a server keeps a session it has just checked (accounts/services.py,
+        # _load_session) and reads only the access version instead: signing out, a password,
+        # a role or a removal moves that version and ends it at once on every server; this
+        # bounds only SQL typed by hand outside the app. 0: every request checks its session.
         "SESSION_CHECK_SECONDS": 5,
         # Seconds the fast lane (games/fast_lane.py) answers a phone's unchanged polls without
         # asking Flask's gate again. Any change to accounts, sessions, links or households, on

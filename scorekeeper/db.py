@@ -34,8 +34,13 @@ def configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+# The execution option of a connection that runs one read alone (the fast lane's stamp, before
+# Flask): SQLite runs a lone SELECT in its own read transaction, so no BEGIN is sent for it.
+LONE_READ = "scorekeeper_lone_read"
+
+
 def begin_sqlite(connection: Connection) -> None:
-    if connection.dialect.name != "sqlite":
+    if connection.dialect.name != "sqlite" or connection.get_execution_options().get(LONE_READ):
         return
     reading = has_request_context() and (
         request.method in READ_ONLY_METHODS or g.get("reading_only", False)

@@ -14,13 +14,11 @@ The household scope (``scope``):
 - every ORM statement (``do_orm_execute``): kept to the household in scope, the bin hidden;
 - every flush (``before_flush``): new rows get their household.
 
-Who may come in (``accounts.services``): a change to an account, a session, a link or a
-household forgets the sessions this process checked and moves the access version, so that
-every server's fast-lane passes lapse:
-
-- ``do_orm_execute`` and ``before_flush``: such a change seen, in bulk or row by row;
-- ``Engine`` ``before_execute``: the access version moved, once a transaction;
-- ``after_commit`` / ``after_rollback``: forgotten again once committed, or the mark dropped.
+Who may come in (``accounts.services``): an UPDATE or DELETE of an account, a session, a link
+or a household moves the access version in its own transaction (``Engine``
+``before_execute``, once a transaction, ORM or Core alike). Every checked session and fast-lane
+pass is kept under the access version it was decided under, so they lapse with it on every
+server; nothing is forgotten by hand.
 
 What a write to a game keeps up to date (``history.stats``): every write to a game moves its
 version through ``versions.bump`` (the write rule), which marks the game in the session;
@@ -58,11 +56,7 @@ def install() -> None:
     event.listen(Session, "do_orm_execute", scope.scope_statement)
     event.listen(Session, "before_flush", scope.fill_households)
 
-    event.listen(Session, "do_orm_execute", accounts.sessions_changed_in_bulk)
-    event.listen(Session, "before_flush", accounts.sessions_changed)
     event.listen(Engine, "before_execute", accounts.moving_access)
-    event.listen(Session, "after_commit", accounts.sessions_changed_for_good)
-    event.listen(Session, "after_rollback", accounts.sessions_unchanged)
 
     event.listen(Session, "before_commit", stats.refresh_marked)
     event.listen(Session, "after_rollback", stats.forget_marks)

@@ -616,9 +616,10 @@ class StatsVersion(HouseholdOwned, Model):
 
 class AccessVersion(Model):
     """One row (id 1) whose version moves, in the transaction of the change, with every change
-    to what lets a phone in: an account, a session, a link, a household. The fast lane's
-    passes (``games.fast_lane``) name the version they were decided under and lapse when it
-    moves, on every process and server at once."""
+    to what lets a phone in: an account, a session, a link, a household. The sessions kept as
+    checked (``accounts.services._load_session``) and the fast lane's passes
+    (``games.fast_lane``) name the version they were decided under and lapse when it moves, on
+    every process and server at once."""
 
     __tablename__ = "access_versions"
 

@@ -177,7 +177,6 @@ SERVER_WIDE_SITES: Final[Mapping[ServerWide, frozenset[str]]] = {
 # (``tests/test_lint.py`` holds every other module to the ORM, which the hook below scopes).
 CORE_MODULES: Final[Mapping[str, str]] = {
     "scorekeeper.games.scoreboard": "a game's stamp, read at every poll: ``core_read``",
-    "scorekeeper.games.fast_lane": "runs ``scoreboard``'s ``core_read`` on a DB-API connection",
     "scorekeeper.history.bulk_loader": (
         "a restore's bulk loader (``store_game_files``): Core inserts and COPY of the household"
         " in scope, ``for_writing``"

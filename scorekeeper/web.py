@@ -12,6 +12,7 @@ import hashlib
 from typing import Any
 
 from flask import Response, g, make_response, render_template, request, session
+from werkzeug.http import quote_etag
 
 UNPROCESSABLE = 422
 
@@ -53,7 +54,7 @@ def person_tag() -> str:
     user = who.user if who is not None else None
     link = who.link if who is not None else None
     parts = (
-        f"u{user.id}.{user.username}.{user.role}" if user is not None else "",
+        f"u{user.id}.{user.username}.{user.role}.{user.is_admin:d}" if user is not None else "",
         f"l{link.id}" if link is not None else "",
         str(session.get("csrf_token", "")),
     )
@@ -83,11 +84,27 @@ def not_modified(etag: str | None) -> Response | None:
     return validated(response, etag)
 
 
-def validated(response: Response, etag: str | None) -> Response:
-    """Mark an answer that differs by person and by htmx: kept by no shared cache, and asked
-    again (conditionally) every time."""
+# What an answer validated by an ETag varies on: htmx's fragment or the page, the person (their
+# cookie), and its compression (Flask-Compress would add this one; named here so that an answer
+# made before Flask, ``games.fast_lane``, carries the same).
+VARIES = ("HX-Request", "Cookie", "Accept-Encoding")
+
+
+def validators(etag: str | None) -> list[tuple[str, str]]:
+    """The headers of an answer that differs by person and by htmx: kept by no shared cache,
+    and asked again (conditionally) every time. The views' answers (``validated``) and the fast
+    lane's (``games.fast_lane``) both carry these."""
+    headers = [("Cache-Control", "private, no-cache"), ("Vary", ", ".join(VARIES))]
     if etag is not None:
-        response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.vary.update(("HX-Request", "Cookie"))
+        headers.append(("ETag", quote_etag(etag, weak=True)))
+    return headers
+
+
+def validated(response: Response, etag: str | None) -> Response:
+    """``response`` with ``validators(etag)``, its own Vary kept."""
+    for name, value in validators(etag):
+        if name == "Vary":
+            response.vary.update(VARIES)
+        else:
+            response.headers[name] = value
     return response

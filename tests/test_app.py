@@ -218,7 +218,7 @@ def test_home_page_queries_do_not_grow_with_the_games_listed(app: Flask) -> None
                 "players": names, "rounds": []}  # fmt: skip
 
     # Every request checks its session here: a session held from an earlier request
-    # (CheckedSessions) would save a query on some pages and not others.
+    # (kept under the access version) would save a query on some pages and not others.
     app.config["SESSION_CHECK_SECONDS"] = 0
     client = signed_in(app, "ann")
     statements: list[str] = []

@@ -1,6 +1,7 @@
 """The cheap parts of a signed-in request: a session checked in the last few seconds is not
-looked up again (CheckedSessions), and an unchanged session cookie is not signed and sent
-again on every answer (security.RenewedNowAndThen); neither lets an ended session live on."""
+looked up again (it is kept under the access version: ``accounts.services._load_session``),
+and an unchanged session cookie is not signed and sent again on every answer
+(security.RenewedNowAndThen); neither lets an ended session live on."""
 
 from __future__ import annotations
 
@@ -91,15 +92,26 @@ def test_a_role_change_counts_at_once(app: Flask) -> None:
     assert client.get("/history/backup").status_code == 403
 
 
-def test_a_session_ended_elsewhere_ends_here_within_the_bound(app: Flask) -> None:
-    """Another server deleting the row is not seen by this process: the session keeps
-    working for at most SESSION_CHECK_SECONDS, then is refused."""
+def test_a_session_ended_elsewhere_ends_here_at_once(app: Flask) -> None:
+    """Another server deleting the row moves the access version in the same transaction: the
+    session kept here as checked stops counting on the next request."""
+    client = signed_in(app, "ann")
+    assert client.get("/history").status_code == 200
+    assert client.get("/history").status_code == 200  # now kept as checked
+    with app.app_context(), db.engine.begin() as connection:
+        # Straight on a connection, as another process would: this one hears nothing of it.
+        connection.execute(delete(UserSession))
+    assert client.get("/history").status_code == 302
+
+
+def test_a_session_ended_by_hand_ends_here_within_the_bound(app: Flask) -> None:
+    """SQL typed by hand outside the app moves no access version: the session keeps working
+    for at most SESSION_CHECK_SECONDS, then is refused."""
     app.config["SESSION_CHECK_SECONDS"] = 0.5
     client = signed_in(app, "ann")
     assert client.get("/history").status_code == 200
     with app.app_context(), db.engine.begin() as connection:
-        # Straight on a connection, as another process would: this one hears nothing of it.
-        connection.execute(delete(UserSession))
+        connection.exec_driver_sql("DELETE FROM user_sessions")
     ended = time.monotonic()
     held = client.get("/history").status_code
     if time.monotonic() - ended < 0.5:
@@ -144,20 +156,34 @@ def test_a_forged_session_cookie_opens_nothing(app: Flask) -> None:
     assert stranger.get("/history").status_code == 302
 
 
-def test_a_session_read_before_the_store_was_emptied_is_not_kept() -> None:
+def test_a_session_read_before_a_sign_out_and_kept_after_it_counts_for_nothing(
+    app: Flask,
+) -> None:
     """A request that read a session row just before a sign-out committed (the row still
-    there) and keeps it after the sign-out emptied the store would let the ended session live
-    on for the bound: what was read before the last emptying is not kept."""
-    from scorekeeper.accounts.services import Account, CheckedSessions
+    there) keeps it after the sign-out: it is kept under the access version it was read
+    under, which the sign-out moved, so the next request does not find it."""
+    from datetime import timedelta
 
-    checked = CheckedSessions()
-    account = (Account(1, "ann", "owner", False, 1), 7)  # and the access version read with it
-    read_at = checked.generation
-    checked.forget()  # the sign-out, committed while the other request was reading
-    checked.put("digest", account, read_at)
-    assert checked.get("digest", 5) is None
-    checked.put("digest", account, checked.generation)
-    assert checked.get("digest", 5) == account
+    from scorekeeper.accounts.services import Account, _digest
+    from scorekeeper.extensions import Kept
+    from scorekeeper.models import access_version_now, utcnow
+
+    add_member(app, "ann")
+    phone, thief = app.test_client(), app.test_client()
+    sign_in(app, phone, "ann")
+    with phone.session_transaction() as held:
+        token = held["_user_id"]
+    cookie = phone.get_cookie("session")
+    assert cookie is not None
+    thief.set_cookie("session", cookie.value)
+    with app.app_context():
+        read_under = db.session.scalar(db.select(access_version_now()))
+        db.session.remove()
+    assert phone.post("/logout").status_code == 303
+    account = Account(1, "ann", "owner", False, 1)
+    late = (account, utcnow() + timedelta(days=1))
+    Kept.of(app).put(("session", _digest(token), read_under), late)  # the late request's
+    assert thief.get("/history").status_code == 302
 
 
 def test_signing_out_asks_the_browser_to_forget_what_it_kept(app: Flask) -> None:

@@ -50,7 +50,6 @@ _.started_by
 
 # Read with ``g.get("...")`` (scorekeeper.games.fast_lane).
 _.access_version
-_.passes_generation
 
 # WTForms: ``validate_<field>`` methods are called for their field, ``Meta`` configures the form.
 _.validate_time_zone

@@ -11,16 +11,14 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from flask import current_app, g, has_app_context, session
+from flask import current_app, g, session
 from flask_login import UserMixin, login_user, logout_user
 from sqlalchemy import Delete, Update, delete, func, select, true
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import ORMExecuteState, Session
 
 from .. import local_time, scope
 from ..access import Account, good_until
-from ..extensions import db, login_manager
-from ..games import fast_lane
+from ..extensions import Kept, db, login_manager
 from ..households import household_named
 from ..models import (
     USERNAME_LENGTH,
@@ -34,7 +32,6 @@ from ..models import (
     utcnow,
 )
 from ..names import name_key, tidy_name, too_long
-from ..recent import Recent
 from ..versions import bump_games
 from . import passwords
 
@@ -224,19 +221,27 @@ def sign_out(token: str | None) -> None:
 
 @login_manager.user_loader
 def _load_session(token: str) -> SignedIn | None:
-    """The account a session token stands for, or None where the session has ended: one
-    small query, or none while this process checked the same token in the last
-    ``SESSION_CHECK_SECONDS`` (see ``CheckedSessions``)."""
+    """The account a session token stands for, or None where the session has ended.
+
+    A session this process found valid is kept (``extensions.Kept``) under its token's hash
+    and the access version it was read under, for ``SESSION_CHECK_SECONDS`` (default 5; 0
+    checks every request): a phone polling every 3 s then costs one read of the access version
+    instead of the session's look-up. Signing out, a new password, a member removed or a role
+    changed moves the access version in its own transaction, on any server (``_moving_access``),
+    so a kept session stops counting at once; the bound is for what rests on time alone (the
+    session's last use, written now and then: ``_touch``)."""
     digest = _digest(token)
-    checked = checked_sessions()
     seconds = float(current_app.config.get("SESSION_CHECK_SECONDS") or 0)
-    held = checked.get(digest, seconds)
-    if held is not None and held[2] > utcnow():  # checked lately, and not ended since
-        account, g.access_version, ends = held
-        good_until(ends)
-        return SignedIn(account, token)
-    generation = checked.generation
+    kept = Kept.of()
     with scope.server_wide(scope.ServerWide.VISITOR):
+        now_version = db.session.scalar(select(access_version_now())) if seconds > 0 else None
+        if now_version is not None:
+            held: Checked | None = kept.get(("session", digest, now_version), seconds)
+            if held is not None and held[1] > utcnow():  # checked lately, and not ended since
+                account, ends = held
+                g.access_version = now_version
+                good_until(ends)
+                return SignedIn(account, token)
         found = db.session.execute(
             select(
                 access_version_now(),
@@ -266,8 +271,8 @@ def _load_session(token: str) -> SignedIn | None:
     if last_seen + SEEN_EVERY < now:
         _touch(session_id, now)
     account = Account(*found[4:])
-    if seconds > 0:
-        checked.put(digest, (account, version, ends), generation)
+    if seconds > 0 and version is not None:  # no access version's row: nothing could end it
+        kept.put(("session", digest, version), (account, ends))
     # What the gate's decision rests on was read under this access version, and holds until
     # the session ends (the fast lane's passes name both: games.fast_lane).
     g.access_version = version
@@ -275,69 +280,12 @@ def _load_session(token: str) -> SignedIn | None:
     return SignedIn(account, token)
 
 
-# A session's account, the access version it was read under (None: no such row), and when
-# the session ends unless used again.
-Checked = tuple[Account, int | None, datetime]
+# A session's account, and when the session ends unless used again.
+Checked = tuple[Account, datetime]
 
 
-class CheckedSessions(Recent[str, Checked]):
-    """Sessions this process found valid in the last few seconds, by token hash, so that a
-    phone polling every 3 s costs no session query on most polls.
-
-    The bound, for every server: a session ended (signing out, a new password, a member
-    removed, a role changed) stops working at once on the server that ended it (any change to
-    ``user_sessions`` or ``users`` through this process empties the whole store), and within
-    ``SESSION_CHECK_SECONDS`` (default 5; 0 checks every request) on every other server on the
-    same database."""
-
-
-def checked_sessions() -> CheckedSessions:
-    extensions = current_app.extensions
-    checked = extensions.get("checked_sessions")
-    if checked is None:
-        checked = extensions.setdefault("checked_sessions", CheckedSessions())
-    return checked
-
-
-def _forget_checked_sessions() -> None:
-    if has_app_context():
-        checked = current_app.extensions.get("checked_sessions")
-        if checked is not None:
-            checked.forget()
-        fast_lane.forget_passes()
-
-
-# What lets a phone in: a change to any of them empties the store (and the fast lane's passes,
-# ``games.fast_lane``, which rest on the same decisions).
+# What lets a phone in: an UPDATE or DELETE of any of them moves the access version.
 _LETTING_IN = (UserSession, User, Link, Household)
-
-# A change is forgotten twice: before it runs, and again once committed, so that a request of
-# another thread that checked the session in between (the row not yet gone) is not held.
-_CHANGED = "scorekeeper_sessions_changed"
-
-
-def sessions_changed_in_bulk(state: ORMExecuteState) -> None:
-    """An UPDATE or DELETE of sessions or accounts (sign-out, a new password, ending every
-    session) empties the store."""
-    changing = state.is_update or state.is_delete
-    if changing and state.bind_mapper is not None and state.bind_mapper.class_ in _LETTING_IN:
-        _changing(state.session)
-
-
-def sessions_changed(session: Session, *_: object) -> None:
-    """A changed or removed account (a role, a member removed) empties the store too."""
-    for changed in (*session.dirty, *session.deleted):
-        if isinstance(changed, _LETTING_IN):
-            _changing(session)
-            return
-
-
-def _changing(session: Session) -> None:
-    """Who may come in is changing in ``session``'s transaction: forget what this process
-    checked (the access version moves with the statement itself: ``moving_access``)."""
-    session.info[_CHANGED] = True
-    _forget_checked_sessions()
-
 
 # The tables whose UPDATE or DELETE may shut a phone out.
 _LETTING_IN_TABLES = frozenset(model.__tablename__ for model in _LETTING_IN)
@@ -354,9 +302,10 @@ def moving_access(
 ) -> None:
     """Every UPDATE or DELETE of accounts, sessions, links or households moves the access
     version on in its own transaction, once a transaction: whether made through the ORM (a
-    flush, a bulk change) or as a Core statement. The fast lane's passes (games/fast_lane.py)
-    lapse with it on every server. SQL typed by hand outside the app does not move it: a pass
-    then lasts at most FAST_LANE_SECONDS."""
+    flush, a bulk change) or as a Core statement. The sessions kept as checked
+    (``_load_session``) and the fast lane's passes (games/fast_lane.py) lapse with it on every
+    server. SQL typed by hand outside the app does not move it: a kept session then counts for
+    at most SESSION_CHECK_SECONDS more, a pass for FAST_LANE_SECONDS."""
     if not isinstance(statement, Update | Delete):
         return
     table = getattr(statement, "table", None)
@@ -371,15 +320,6 @@ def moving_access(
 
 
 _MOVED = "scorekeeper_access_moved"
-
-
-def sessions_changed_for_good(session: Session) -> None:
-    if session.info.pop(_CHANGED, False):
-        _forget_checked_sessions()
-
-
-def sessions_unchanged(session: Session) -> None:
-    session.info.pop(_CHANGED, None)
 
 
 def _touch(session_id: int, now: object) -> None:

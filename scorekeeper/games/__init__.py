@@ -14,4 +14,4 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__, url_prefix="/games", cli_group="game")
 
-from . import cli, gamefile_views, hand_views, round_views, views  # noqa: E402,F401  (they attach their routes and commands to bp)
+from . import board_views, cli, gamefile_views, hand_views, round_views, views  # noqa: E402,F401  (they attach their routes and commands to bp)

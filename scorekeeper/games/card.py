@@ -6,17 +6,15 @@ rounds played. Drawn with Pillow, kept per game version like the drawn scoreboar
 from __future__ import annotations
 
 import io
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
-from flask import abort, current_app
+from flask import abort
 from PIL import Image, ImageDraw, ImageFont
 from sqlalchemy import select
 
 from .. import local_time
-from ..extensions import db
+from ..extensions import Kept, db
 from ..models import Game
 from . import services
 from .scoreboard import Stamp
@@ -128,54 +126,24 @@ def draw_card(result: Result) -> bytes:
     return out.getvalue()
 
 
-class ResultCards:
-    """Results and their cards, by game id, version and creation time, never less (as the
-    drawn scoreboards are: a version changes with every change; the creation time tells apart
-    two games of one id: a database restored under a running server, or one made before game
-    ids were never given again). Bounded: the oldest go."""
-
-    def __init__(self, size: int = 128) -> None:
-        self.size = size
-        self.kept: OrderedDict[tuple[int, int, datetime], tuple[Result, bytes | None]] = (
-            OrderedDict()
-        )
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[int, int, datetime]) -> tuple[Result, bytes | None] | None:
-        with self.lock:
-            found = self.kept.get(key)
-            if found is not None:
-                self.kept.move_to_end(key)
-            return found
-
-    def put(self, key: tuple[int, int, datetime], result: Result, png: bytes | None) -> None:
-        with self.lock:
-            self.kept[key] = (result, png)
-            self.kept.move_to_end(key)
-            while len(self.kept) > self.size:
-                self.kept.popitem(last=False)
-
-
-def _cards() -> ResultCards:
-    return current_app.extensions.setdefault("result_cards", ResultCards())
-
-
 def result_card(
     game_id: int, *, with_png: bool = False, stamp: Stamp | None = None
 ) -> tuple[Result, bytes | None]:
-    """The game's result in words (and its card's PNG when asked), kept per game version and
-    creation time (a game's id alone may have named another game: see ``ResultCards``). The
-    scoreboard has read the game's stamp already (``stamp``): no query while it is kept."""
+    """The game's result in words (and its card's PNG when asked), kept (``extensions.Kept``)
+    by game id, version and creation time, never less: a version changes with every change,
+    and the creation time tells apart two games of one id (a database restored under a running
+    server). The scoreboard has read the game's stamp already (``stamp``): no query while it
+    is kept."""
     if stamp is not None:
-        key = (game_id, stamp.version, stamp.created)
+        key = ("result", game_id, stamp.version, stamp.created)
     else:
         found = db.session.execute(
             select(Game.version, Game.created_at).where(Game.id == game_id)
         ).one_or_none()
         if found is None:
             abort(404)
-        key = (game_id, *found)
-    kept = _cards().get(key)
+        key = ("result", game_id, *found)
+    kept: tuple[Result, bytes | None] | None = Kept.of().get(key)
     if kept is not None and (kept[1] is not None or not with_png):
         return kept
     game = db.session.get(Game, game_id)
@@ -184,5 +152,5 @@ def result_card(
     result = result_of(services.tally_of(game), game.rules_name, game.started)
     png = draw_card(result) if with_png else None
     # Filed under the version of the rows just read, as the drawn boards are.
-    _cards().put((game_id, game.version, game.created_at), result, png)
+    Kept.of().put(("result", game_id, game.version, game.created_at), (result, png))
     return result, png

@@ -1,32 +1,26 @@
-"""The pages of a game: start it, and the scoreboard (which polls for other phones' saves). The
-round pages (the round form, saving and correcting rounds, undo, abandon, May I) are in
-``round_views``, a phone's own hand in ``hand_views``, the game file's in ``gamefile_views``:
-all on the one blueprint ``games``.
+"""Starting a game, and binning it. The scoreboard's pages (which poll for other phones' saves)
+are in ``board_views``, the round pages (the round form, saving and correcting rounds, undo,
+abandon, May I) in ``round_views``, a phone's own hand in ``hand_views``, the game file's in
+``gamefile_views``: all on the one blueprint ``games``.
 
 htmx answers: a refused form is re-rendered with 422, with messages at the fields.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flask import (
-    Response,
     abort,
-    current_app,
     flash,
     redirect,
     request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import house_rules
-from scorekeeper.access import Permission, Visitor, requires, visitor
+from scorekeeper.access import Permission, requires
 from scorekeeper.bin import services as bin_services
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
@@ -34,10 +28,9 @@ from scorekeeper.limits import NAME_LENGTH
 from scorekeeper.models import Game, Player
 from scorekeeper.names import tidy_name, too_long
 from scorekeeper.rules import RuleSet
-from scorekeeper.web import UNPROCESSABLE, is_htmx, not_modified, page_etag, render, validated
+from scorekeeper.web import UNPROCESSABLE, render
 
-from . import bp, fast_lane, scoreboard, services
-from .card import result_card
+from . import bp, services
 from .forms import (
     NewGameForm,
 )
@@ -177,140 +170,6 @@ def _pressed(submitted: MultiDict[str, str]) -> tuple[str, str] | None:
             if key.startswith(f"{button}-"):
                 return button, key.removeprefix(f"{button}-")
     return None
-
-
-# --- the scoreboard ---------------------------------------------------------------------------
-
-
-def _stamp_or_404(game_id: int) -> scoreboard.Stamp:
-    stamp = scoreboard.stamp_of(game_id)
-    if stamp is None:
-        abort(404)
-    return stamp
-
-
-def _drawn_or_404(stamp: scoreboard.Stamp, can: scoreboard.Can) -> Markup:
-    try:
-        return scoreboard.drawn_board(stamp, can)
-    except LookupError:
-        abort(404)
-
-
-@bp.get("/<int:game_id>")
-@requires(Permission.VIEW)
-def show(game_id: int) -> ResponseReturnValue:
-    stamp = _stamp_or_404(game_id)
-    can = scoreboard.viewer_can()
-    fast_lane.admit(stamp, can)
-    etag = page_etag(stamp.tag(can))
-    unchanged = not_modified(etag)
-    if unchanged is not None:
-        return unchanged
-    who = visitor()
-    if etag is not None and not is_htmx() and (who.user is not None or who.link is not None):
-        response = _page_from_shell(stamp, can, who)
-    else:
-        response = render(
-            "games/show.html",
-            "games/_board_drawn.html",
-            game_id=game_id,
-            rules_name=stamp.rules_name,
-            board=_drawn_or_404(stamp, can),
-            result=result_card(game_id, stamp=stamp)[0],
-        )
-    # Again after rendering: a first page makes the session's CSRF secret, which the ETag
-    # names (and none where a flashed message was shown, which rendering took away).
-    return validated(response, etag and page_etag(stamp.tag(can)))
-
-
-def _page_from_shell(stamp: scoreboard.Stamp, can: scoreboard.Can, who: Visitor) -> Response:
-    """The game page as its kept shell with this viewer's name, token and the drawn board
-    joined in (``scoreboard.page_shell``); the fast lane serves the same join."""
-    try:
-        board = scoreboard.drawn_boards().pieces(stamp, can)
-    except LookupError:
-        abort(404)
-    shell = scoreboard.page_shell(
-        stamp, can, who, lambda: result_card(stamp.game_id, stamp=stamp)[0]
-    )
-    name, token = scoreboard.shown_name(who), generate_csrf()
-    if scoreboard.takes_gzip(request.environ):
-        # Joined from pieces compressed once, as the fast lane sends it (Flask-Compress leaves
-        # an answer that is encoded already as it is).
-        response = Response(shell.gzipped(name, token, board), mimetype="text/html")
-        response.content_encoding = "gzip"
-    else:
-        response = Response(shell.page(name, token, board), mimetype="text/html")
-    response.vary.add("HX-Request")
-    return response
-
-
-@bp.get("/<int:game_id>/board")
-@requires(Permission.VIEW)
-def board(game_id: int) -> ResponseReturnValue:
-    """What an open scoreboard polls: 204 while the game is unchanged, else the new board."""
-    stamp = _stamp_or_404(game_id)
-    if not is_htmx():
-        return redirect(url_for("games.show", game_id=game_id))
-    can = scoreboard.viewer_can()
-    fast_lane.admit(stamp, can)
-    unchanged = request.args.get("v") == str(stamp.version)
-    etag = page_etag(stamp.tag(can), "same" if unchanged else "new")
-    cached = not_modified(etag)
-    if cached is not None:
-        return cached
-    if unchanged:
-        return validated(Response(b"", status=NO_CHANGE), etag)
-    response = render("games/_board_drawn.html", board=_drawn_or_404(stamp, can))
-    return validated(response, etag and page_etag(stamp.tag(can), "new"))
-
-
-# --- the TV view and the result card ---------------------------------------------------------
-
-
-@bp.get("/<int:game_id>/tv")
-@requires(Permission.VIEW)
-def tv(game_id: int) -> ResponseReturnValue:
-    """The scoreboard in large type for a tablet or a TV beside the table: standings and who
-    deals next. Polls itself like the board: 204 while the game is unchanged; a conditional
-    GET gets 304 while it is."""
-    stamp = _stamp_or_404(game_id)
-    can = scoreboard.viewer_can()
-    fast_lane.admit(stamp, can)
-    if is_htmx() and request.args.get("v") == str(stamp.version):
-        return Response(b"", status=NO_CHANGE)
-    etag = page_etag(stamp.tag(can), "tv")
-    unchanged = not_modified(etag)
-    if unchanged is not None:
-        return unchanged
-    game = game_or_404(game_id)
-    tally = services.tally_of(game)
-    context = {
-        "game": game,
-        "tally": tally,
-        "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
-    }
-    response = render("games/tv.html", "games/_tv.html", **context)
-    # Filed under the version of the rows just read (a save may have come in between).
-    drawn = replace(stamp, version=game.version)
-    return validated(response, etag and page_etag(drawn.tag(can), "tv"))
-
-
-@bp.get("/<int:game_id>/card.png")
-@requires(Permission.VIEW)
-def card(game_id: int) -> ResponseReturnValue:
-    """The result card to share: the picture a link to the game previews with in a chat.
-    The same picture for everyone who may see it: its ETag is the game's version alone."""
-    stamp = _stamp_or_404(game_id)
-    etag = f"card.{stamp.game_id}.{stamp.version}.{stamp.created.timestamp():.6f}"
-    if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
-    else:
-        _result_words, png = result_card(game_id, with_png=True, stamp=stamp)
-        response = Response(png, mimetype="image/png")
-    response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
 
 
 @bp.post("/<int:game_id>/delete")

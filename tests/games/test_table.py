@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
 
-from scorekeeper.extensions import db
-from scorekeeper.games.card import Result, ResultCards
+from scorekeeper.extensions import Kept, db
+from scorekeeper.games.card import Result
 from scorekeeper.models import Game, utcnow
 
 from ..conftest import signed_in
@@ -222,13 +222,14 @@ def test_the_result_card_is_a_1200_by_630_png_and_the_page_previews_it(
 
 
 def test_the_cards_kept_are_bounded() -> None:
-    cards = ResultCards(size=2)
+    """Result cards are kept in the app's one store, which keeps the most recently used."""
+    store = Kept(size=2)
     result = Result("t", "d", "h", "s", ())
     moment = utcnow()
     for version in range(5):
-        cards.put((1, version, moment), result, None)
-    assert len(cards.kept) == 2 and cards.get((1, 4, moment)) is not None
-    assert cards.get((1, 0, moment)) is None
+        store.put(("result", 1, version, moment), (result, None))
+    assert len(store.held) == 2 and store.get(("result", 1, 4, moment)) is not None
+    assert store.get(("result", 1, 0, moment)) is None
 
 
 def test_the_manifest_and_the_service_worker(client: FlaskClient) -> None:

@@ -122,7 +122,7 @@ def pages(app: Flask) -> list[str]:
 
 def test_queries_do_not_grow_with_the_games(client: FlaskClient, app: Flask) -> None:
     # Every request checks its session here: a session held from an earlier request
-    # (CheckedSessions) would save a query on some pages and not others.
+    # (kept under the access version) would save a query on some pages and not others.
     app.config["SESSION_CHECK_SECONDS"] = 0
 
     def count_each_page() -> dict[str, int]:
