@@ -186,6 +186,10 @@ CORE_MODULES: Final[Mapping[str, str]] = {
         " the commit from the games the session marked (loaded under the scope) and rebuilt"
         " for one named household, every statement naming its household: ``for_household``"
     ),
+    "scorekeeper.history.ratings": (
+        "the ratings, replayed from the kept statistics' refresh and rebuilt for one named"
+        " household: ``for_household``"
+    ),
 }
 
 
