@@ -1,19 +1,23 @@
-"""The ratings' own page piece: how a finished game moved its players' ratings ("Ben +1.8"),
-which the finished scoreboard loads beside its result (the players pages show the ratings
-themselves)."""
+"""The ratings' and seasons' pages: how a finished game moved its players' ratings ("Ben
++1.8"), which the finished scoreboard loads beside its result (the players pages show the
+ratings themselves), and a season's ratings and records (``seasons``)."""
 
 from __future__ import annotations
 
-from flask import Response, abort
+from datetime import date
+
+from flask import Response, abort, request
 from sqlalchemy import select
 
 from scorekeeper.access import Permission, requires
 
+from .. import local_time
 from ..extensions import db
 from ..models import Game
 from ..status import GameStatus
-from ..web import render
-from . import ratings
+from ..web import UNPROCESSABLE, not_modified, page_etag, render, validated
+from . import ratings, seasons, services
+from .forms import SeasonForm
 from .views import bp
 
 
@@ -42,3 +46,33 @@ def game_ratings(game_id: int) -> Response:
         changes=ratings.changes_in(game_id),
         provisional=ratings.PROVISIONAL,
     )
+
+
+@bp.get("/seasons")
+@requires(Permission.VIEW)
+def season() -> Response:
+    version = services.data_version()
+    etag = page_etag(version, request.full_path)
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    form = SeasonForm(request.args)
+    played = seasons.years()
+    if not form.validate():
+        return render(
+            "history/season.html", status=UNPROCESSABLE, form=form, years=played, chosen=None
+        )
+    if form.since.data or form.until.data:
+        chosen = seasons.Season(form.since.data or date.min, form.until.data or date.max)
+    else:
+        chosen = seasons.year(form.year.data or (played[0] if played else local_time.today().year))
+    response = render(
+        "history/season.html",
+        form=form,
+        years=played,
+        chosen=chosen,
+        ratings=seasons.ratings(chosen),
+        records=seasons.records(chosen),
+        rate_floor=seasons.RATE_FLOOR,
+    )
+    return validated(response, etag and page_etag(version, request.full_path))
