@@ -22,18 +22,18 @@ household of every statement is named through ``scope.for_household``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from itertools import groupby
 from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, and_, delete, func, insert, or_, select, tuple_
+from sqlalchemy import Connection, delete, func, insert, or_, select, tuple_
 
 from .. import scope
 from ..extensions import db
-from ..models import Household, Player, PlayerRating, RatingStep, SeatStat
+from ..models import GameStat, Household, Player, PlayerRating, RatingStep, SeatStat
 from ..status import GameStatus
 
 FINISHED = GameStatus.FINISHED.value
@@ -50,6 +50,7 @@ BATCH = 2000
 steps_t = RatingStep.__table__
 current_t = PlayerRating.__table__
 seat_stats = SeatStat.__table__
+game_stats = GameStat.__table__
 
 
 def shown(mu: float, sigma: float) -> float:
@@ -84,11 +85,10 @@ def _from(table: Any, start: Position | None) -> tuple[Any, ...]:
     if start is None:
         return ()
     started, game_id = start
+    # The first term alone is a range an index on (…, started, game_id) reads from.
     return (
-        or_(
-            table.c.started > started,
-            and_(table.c.started == started, table.c.game_id >= game_id),
-        ),
+        table.c.started >= started,
+        or_(table.c.started > started, table.c.game_id >= game_id),
     )
 
 
@@ -148,32 +148,39 @@ class _Seat(NamedTuple):
     rules_name: str
     player_id: int
     place: int | None
-    players: int
 
 
 def _games(
     connection: Connection, household: scope.CoreHousehold, start: Position | None
 ) -> Iterator[list[_Seat]]:
-    """The household's finished games from ``start`` on, in order of play, each as its seats."""
-    rows = connection.execute(
+    """The household's finished games from ``start`` on, in order of play, each as its seats
+    (by player): the games from their kept rows' index by status and start, then their seats
+    by game, a chunk of games at a time (no read of the household's every seat row)."""
+    games = connection.execute(
         select(
-            seat_stats.c.game_id,
-            seat_stats.c.started,
-            seat_stats.c.rules_slug,
-            seat_stats.c.rules_name,
-            seat_stats.c.player_id,
-            seat_stats.c.place,
-            seat_stats.c.players,
+            game_stats.c.game_id,
+            game_stats.c.started,
+            game_stats.c.rules_slug,
+            game_stats.c.rules_name,
         )
         .where(
-            household.owns(seat_stats), seat_stats.c.status == FINISHED, *_from(seat_stats, start)
+            household.owns(game_stats), game_stats.c.status == FINISHED, *_from(game_stats, start)
         )
-        .order_by(seat_stats.c.started, seat_stats.c.game_id, seat_stats.c.player_id)
-        .execution_options(yield_per=BATCH)
-    )
-    for _, seats in groupby(map(_Seat._make, rows), key=lambda seat: seat.game_id):
-        yield list(seats)
-    rows.close()
+        .order_by(game_stats.c.started, game_stats.c.game_id)
+    ).all()
+    for chunk in _chunks(games, BATCH):
+        seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+        for game_id, player_id, place in connection.execute(
+            select(seat_stats.c.game_id, seat_stats.c.player_id, seat_stats.c.place).where(
+                seat_stats.c.game_id.in_([game.game_id for game in chunk])
+            )
+        ):
+            seats[game_id].append((player_id, place))
+        for game in chunk:
+            yield [
+                _Seat(game.game_id, game.started, game.rules_slug, game.rules_name, player, place)
+                for player, place in sorted(seats.get(game.game_id, []))
+            ]
 
 
 def _before(
@@ -190,10 +197,8 @@ def _before(
                 household.owns(steps_t),
                 steps_t.c.player_id == player_id,
                 steps_t.c.pool == pool,
-                or_(
-                    steps_t.c.started < started,
-                    and_(steps_t.c.started == started, steps_t.c.game_id < game_id),
-                ),
+                steps_t.c.started <= started,
+                or_(steps_t.c.started < started, steps_t.c.game_id < game_id),
             )
             .order_by(steps_t.c.started.desc(), steps_t.c.game_id.desc())
             .limit(1)
@@ -302,7 +307,7 @@ def replay(connection: Connection, household_id: int, start: Position | None) ->
         connection.execute(insert(current_t), chunk)
 
 
-def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
+def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
     for at in range(0, len(items), size):
         yield items[at : at + size]
 

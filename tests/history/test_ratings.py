@@ -5,17 +5,20 @@ scratch."""
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import delete, insert, select, update
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
 from scorekeeper.history import ratings
-from scorekeeper.models import PlayerRating, RatingStep
+from scorekeeper.models import Game, Player, PlayerRating, RatingStep, SeatStat
 
 from ..conftest import family_id
 from ..helpers import save_round, start_game
@@ -161,3 +164,124 @@ def test_a_finished_game_shows_how_it_moved_the_ratings(client: FlaskClient) -> 
     assert "move when a game is finished" in client.get(
         f"/history/games/{playing}/ratings"
     ).get_data(as_text=True)
+
+
+# --- the replay itself, under hypothesis ---------------------------------------------------------
+#
+# Random histories of finished games (days, tables, places with ties), then random changes to
+# them: a game removed, moved to another day, its places changed, a new one played on any day.
+# Each change is made to the kept seat rows the ratings read, and ``refresh`` told of the game,
+# as the kept statistics' refresh tells it; at the end the kept ratings must equal a replay of
+# the whole history from scratch.
+
+NAMES_AT_PLAY = ("Ann", "Ben", "Cy", "Dee", "Eve")
+BASE = datetime(2024, 1, 1, 19, tzinfo=UTC)
+
+
+@st.composite
+def _table(draw: st.DrawFn) -> list[tuple[int, int]]:
+    """(player index, place) of each seat: 2 to 4 players, places 1.. with ties."""
+    seated = draw(st.lists(st.integers(0, 4), min_size=2, max_size=4, unique=True))
+    places = draw(st.lists(st.integers(1, len(seated)), min_size=len(seated), max_size=len(seated)))
+    return list(zip(seated, places, strict=True))
+
+
+_game = st.tuples(st.integers(0, 20), _table(), st.sampled_from(("contract-rummy", "twelve-step")))
+_change = st.one_of(
+    st.tuples(st.just("remove"), st.integers(0, 99)),
+    st.tuples(st.just("move"), st.integers(0, 99), st.integers(0, 20)),
+    st.tuples(st.just("places"), st.integers(0, 99), _table()),
+    st.tuples(st.just("play"), _game),
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(history=st.lists(_game, min_size=1, max_size=12), changes=st.lists(_change, max_size=8))
+def test_a_replay_from_a_changed_game_equals_a_replay_from_scratch(
+    app: Flask, history: list[Any], changes: list[Any]
+) -> None:
+    household = family_id(app)
+    with app.app_context(), scope.household(household):
+        connection = db.session.connection()
+        seat_table = SeatStat.__table__
+        connection.execute(delete(RatingStep.__table__))
+        connection.execute(delete(PlayerRating.__table__))
+        connection.execute(delete(seat_table))
+        players = {p.name: p.id for p in db.session.scalars(select(Player)).all()}
+        for name in NAMES_AT_PLAY:
+            if name not in players:
+                player = Player(name=name, name_key=name.lower())
+                db.session.add(player)
+                db.session.flush()
+                players[name] = player.id
+        ids = [players[name] for name in NAMES_AT_PLAY]
+        games: list[int] = []
+
+        def seat(game_id: int, day: int, table: list[tuple[int, int]], slug: str) -> None:
+            connection.execute(delete(seat_table).where(seat_table.c.game_id == game_id))
+            connection.execute(
+                insert(seat_table),
+                [
+                    {
+                        "household_id": household,
+                        "game_id": game_id,
+                        "player_id": ids[index],
+                        "status": "finished",
+                        "started": BASE + timedelta(days=day),
+                        "rules_slug": slug,
+                        "rules_name": slug.title(),
+                        "round_count": 7,
+                        "players": len(table),
+                        "total": 10 * place,
+                        "place": place,
+                        "is_winner": place == 1,
+                        "kept_contract": False,
+                    }
+                    for index, place in table
+                ],
+            )
+
+        def play(day: int, table: list[tuple[int, int]], slug: str) -> int:
+            game = Game(rules={}, rules_slug=slug, rules_name=slug.title(), status="finished")
+            db.session.add(game)
+            db.session.flush()
+            seat(game.id, day, table, slug)
+            games.append(game.id)
+            return game.id
+
+        for day, table, slug in history:
+            play(day, table, slug)
+        ratings.rebuild(household, connection)
+        for change in changes:
+            if change[0] == "play":
+                changed = play(*change[1])
+            elif not games:
+                continue
+            else:
+                changed = games[change[1] % len(games)]
+                kept = connection.execute(
+                    select(seat_table.c.started, seat_table.c.rules_slug).where(
+                        seat_table.c.game_id == changed
+                    )
+                ).first()
+                if change[0] == "remove" or kept is None:
+                    connection.execute(delete(seat_table).where(seat_table.c.game_id == changed))
+                elif change[0] == "move":
+                    connection.execute(
+                        update(seat_table)
+                        .where(seat_table.c.game_id == changed)
+                        .values(started=BASE + timedelta(days=change[2]))
+                    )
+                else:
+                    day = (kept.started - BASE).days
+                    seat(changed, day, change[2], kept.rules_slug)
+            ratings.refresh(connection, [changed])
+        kept_rows = _rows(household)
+        ratings.rebuild(household, connection)
+        assert _rows(household) == kept_rows, changes
+        db.session.rollback()
+        db.session.remove()
