@@ -376,6 +376,7 @@ def scenario(
         "/players",
         f"/players/{busiest}",
         "/records",
+        "/seasons?year=2015",
         "/history/rounds.csv",
     ]
     rows = []
