@@ -4,6 +4,7 @@ scratch."""
 
 from __future__ import annotations
 
+import io
 import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -18,7 +19,7 @@ from sqlalchemy import delete, insert, select, update
 from scorekeeper import scope
 from scorekeeper.extensions import db
 from scorekeeper.history import ratings
-from scorekeeper.models import Game, Player, PlayerRating, RatingStep, SeatStat
+from scorekeeper.models import Game, Household, Player, PlayerRating, RatingStep, SeatStat
 
 from ..conftest import family_id
 from ..helpers import save_round, start_game
@@ -285,3 +286,32 @@ def test_a_replay_from_a_changed_game_equals_a_replay_from_scratch(
         assert _rows(household) == kept_rows, changes
         db.session.rollback()
         db.session.remove()
+
+
+def test_a_restored_backup_rates_as_the_household_it_came_from(
+    app: Flask, client: FlaskClient
+) -> None:
+    from ..conftest import signed_in
+
+    for table, winner in (
+        (["Ann", "Ben", "Cy"], "Cy"),
+        (["Ann", "Ben"], "Ann"),
+        (["Ben", "Cy"], "Ben"),
+    ):
+        _play(client, table, winner)
+    here = _ratings(app, family_id(app))
+    download = client.get("/history/backup/games.jsonl").get_data()
+    other = signed_in(app, "zoe", household="Others")
+    answer = other.post(
+        "/history/backup",
+        data={"file": (io.BytesIO(download), "games.jsonl")},
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 303
+    assert other.get(answer.headers["Location"]).status_code == 200
+    with app.app_context():
+        others = db.session.scalar(select(Household.id).where(Household.name == "Others"))
+    assert others is not None and others != family_id(app)
+    there = _ratings(app, others)
+    assert set(there) == {"Ann", "Ben", "Cy"}
+    assert there == here
