@@ -657,6 +657,8 @@ class RatingStep(HouseholdOwned, Model):
         # Everything from a game onwards (what a replay removes first).
         Index("ix_rating_steps_started", "household_id", "started", "game_id"),
         Index("ix_rating_steps_game", "household_id", "game_id", "pool"),
+        # A player's course read every so many games (``history.rating_chart``).
+        Index("ix_rating_steps_course", "household_id", "player_id", "pool", "games"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from math import ceil, floor, log10
 
-from sqlalchemy import or_, select
+from sqlalchemy import select
 
 from ..extensions import db
 from ..models import PlayerRating, RatingStep
@@ -87,9 +87,10 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
         .where(
             RatingStep.player_id == player_id,
             RatingStep.pool == pool,
-            or_(RatingStep.games % every == 0, RatingStep.games == total, RatingStep.games == 1),
+            # The marks by their count of games: a seek each on the index of the course.
+            RatingStep.games.in_(sorted({1, *range(every, total + 1, every), total})),
         )
-        .order_by(RatingStep.started, RatingStep.game_id)
+        .order_by(RatingStep.games)
     ).all()
     values = [(games, started, shown(mu, sigma)) for games, started, mu, sigma in rows]
     low = min(0.0, *(v for _, _, v in values))

@@ -52,6 +52,11 @@ def upgrade() -> None:
         batch_op.create_index(
             "ix_rating_steps_game", ["household_id", "game_id", "pool"], unique=False
         )
+        batch_op.create_index(
+            "ix_rating_steps_course",
+            ["household_id", "player_id", "pool", "games"],
+            unique=False,
+        )
     op.create_table(
         "player_ratings",
         sa.Column("player_id", sa.Integer(), nullable=False),
@@ -82,6 +87,7 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_player_ratings_household_id"))
     op.drop_table("player_ratings")
     with op.batch_alter_table("rating_steps", schema=None) as batch_op:
+        batch_op.drop_index("ix_rating_steps_course")
         batch_op.drop_index("ix_rating_steps_game")
         batch_op.drop_index("ix_rating_steps_started")
         batch_op.drop_index("ix_rating_steps_player")
