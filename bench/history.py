@@ -242,7 +242,7 @@ def generate(households: int, games_each: int, dealt: list[Dealt], seed: int = 7
 
 def fill(households: int, games_each: int) -> None:
     from scorekeeper.extensions import db
-    from scorekeeper.history import stats
+    from scorekeeper.history import ratings, stats
 
     now = datetime.now(UTC)
     db.session.execute(
@@ -278,6 +278,11 @@ def fill(households: int, games_each: int) -> None:
         stats.rebuild(household)
     db.session.commit()
     print(f"  kept statistics rebuilt in {time.perf_counter() - began:.1f} s", file=sys.stderr)
+    began = time.perf_counter()
+    for household in range(1, households + 1):
+        ratings.rebuild(household)
+    db.session.commit()
+    print(f"  ratings replayed in {time.perf_counter() - began:.1f} s", file=sys.stderr)
 
 
 def prepare(database: Path, households: int, games_each: int, reuse: bool) -> tuple[str, int]:
@@ -371,6 +376,7 @@ def scenario(
         "/players",
         f"/players/{busiest}",
         "/records",
+        "/seasons?year=2015",
         "/history/rounds.csv",
     ]
     rows = []

@@ -23,6 +23,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -640,3 +641,52 @@ def move_access_version(connection: Connection) -> None:
 
 
 scope.name_models(HouseholdOwned, Binnable, Household.__table__)
+
+
+class RatingStep(HouseholdOwned, Model):
+    """A player's skill rating in one pool (every rule set, ``pool`` empty, or one rule set,
+    its slug) just after one finished game: derived by ``history.ratings`` from the games'
+    standings in order of play, and replayed from a changed game onwards. ``game_id`` is no
+    foreign key: the steps of a game removed outright must still say where the replay starts."""
+
+    __tablename__ = "rating_steps"
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id", "pool"),
+        # A player's course in a pool, and their rating just before a game (the replay's start).
+        Index("ix_rating_steps_player", "household_id", "player_id", "pool", "started", "game_id"),
+        # Everything from a game onwards (what a replay removes first).
+        Index("ix_rating_steps_started", "household_id", "started", "game_id"),
+        Index("ix_rating_steps_game", "household_id", "game_id", "pool"),
+        # A player's course read every so many games (``history.rating_chart``).
+        Index("ix_rating_steps_course", "household_id", "player_id", "pool", "games"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    pool: Mapped[str] = mapped_column(String(80))
+    started: Mapped[datetime] = mapped_column(UTCDateTime)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    # The games this rating rests on, this one included.
+    games: Mapped[int] = mapped_column(Integer)
+    # What the shown rating (``history.ratings.shown``) moved by in this game.
+    change: Mapped[float] = mapped_column(Float)
+
+
+class PlayerRating(HouseholdOwned, Model):
+    """A player's rating now in one pool (their latest ``RatingStep`` there), what the players
+    pages read and sort by."""
+
+    __tablename__ = "player_ratings"
+    __table_args__ = (Index("ix_player_ratings_pool", "household_id", "pool", "shown"),)
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    pool: Mapped[str] = mapped_column(String(80), primary_key=True)
+    pool_name: Mapped[str] = mapped_column(String(80))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    shown: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)

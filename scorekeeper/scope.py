@@ -186,6 +186,14 @@ CORE_MODULES: Final[Mapping[str, str]] = {
         " the commit from the games the session marked (loaded under the scope) and rebuilt"
         " for one named household, every statement naming its household: ``for_household``"
     ),
+    "scorekeeper.history.seasons": (
+        "a season's seats, read by the ids of its games (found under the scope) with a Core"
+        " ``select`` the index on the game serves"
+    ),
+    "scorekeeper.history.ratings": (
+        "the ratings, replayed from the kept statistics' refresh and rebuilt for one named"
+        " household: ``for_household``"
+    ),
 }
 
 

@@ -204,6 +204,8 @@ ROUTES: dict[str, Urls] = {
     "games.upload": lambda s: ["/games/import"],
     "history.index": lambda s: ["/history"],
     "history.records_page": lambda s: ["/records"],
+    "history.season": lambda s: ["/seasons", "/seasons?year=2026", "/seasons?since=2026-01-01"],
+    "history.game_ratings": lambda s: [f"/history/games/{g}/ratings" for g in _games(s)],
     "history.backup_page": lambda s: ["/history/backup"],
     "history.download": lambda s: ["/history/backup/games.jsonl"],
     "history.download_household": lambda s: ["/history/backup/household.jsonl"],
@@ -479,7 +481,11 @@ def test_get_with_random_query_strings(
     endpoint = data.draw(st.sampled_from(_endpoints(app, "GET")), label="endpoint")
     url = data.draw(st.sampled_from(ROUTES[endpoint](seeds)), label="url")
     path = url.split("?")[0]
-    names = field_names(app, client, url) if endpoint in ("history.index", "referee.index") else []
+    names = (
+        field_names(app, client, url)
+        if endpoint in ("history.index", "history.season", "referee.index")
+        else []
+    )
     names = [*names, "page", "v", "base", "rules", "game", "player", "mode"]
     query = data.draw(form_data(names), label="query")
     htmx = data.draw(st.booleans(), label="htmx")

@@ -106,6 +106,8 @@ _.decided
 _.help  # rules/edit.html
 _.described  # rules/show.html
 _.game_end
+_.provisional  # players/index.html, players/_ratings.html, history/game_ratings.html
+_.history_args  # history/season.html
 
 # scope.py's declarations of what its hook cannot see, read by tests/test_lint.py.
 _.SERVER_WIDE_SITES

@@ -30,7 +30,7 @@ from ..games.transfer import AlreadyStored, check_game_document, export_game, st
 from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
 from ..models import Game, Hand, Player, Round, Seat
 from ..rules import RuleSet
-from . import household_file, stats
+from . import household_file, ratings, stats
 from .bulk_loader import store_game_files
 
 BATCH = 200
@@ -226,7 +226,9 @@ def restored() -> None:
     """What a restore that stored games does once, at its end (never per game or batch): the
     household's kept statistics rebuilt in one pass, as batches of Core inserts left them be.
     The household is the one in scope, or the database's only one where nothing is scoped."""
-    stats.rebuild(scope.for_writing(db.session).id)
+    household_id = scope.for_writing(db.session).id
+    stats.rebuild(household_id)
+    ratings.rebuild(household_id)
     db.session.commit()
 
 

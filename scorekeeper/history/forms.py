@@ -7,9 +7,9 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import DateField, Form, SelectField
+from wtforms import DateField, Form, IntegerField, SelectField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import Optional
+from wtforms.validators import NumberRange, Optional
 
 from .queries import STATUSES
 
@@ -65,3 +65,23 @@ class RestoreForm(FlaskForm):
         "Backup file (.jsonl)",
         validators=[FileRequired("Choose the backup file to read.")],
     )
+
+
+class SeasonForm(Form):
+    """Which season: a year, or a range of days (either end may be left open). Read from the
+    query string."""
+
+    year = IntegerField("Year", validators=[Optional(), NumberRange(1, 9998)])
+    since = DateField("From", validators=[Optional()], format="%Y-%m-%d")
+    until = DateField("To", validators=[Optional()], format="%Y-%m-%d")
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        super().validate(extra_validators)
+        if self.year.errors:
+            self.year.errors = ["Type a year like 2025."]
+        for field in (self.since, self.until):
+            if field.errors:
+                field.errors = ["Type a date like 2025-12-24."]
+        if self.since.data and self.until.data and self.until.data < self.since.data:
+            self.until.errors = ["The end date is before the start date."]
+        return not self.errors

@@ -8,6 +8,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.access import Permission, requires
 
 from ..extensions import db
+from ..history import rating_chart, ratings
 from ..history.forms import options
 from ..models import Player
 from ..web import UNPROCESSABLE, render
@@ -48,6 +49,8 @@ def _show(
         status=status,
         player=player,
         profile=services.profile(player),
+        ratings=ratings.ratings_of(player.id),
+        rating_chart=rating_chart.course(player.id, player.name),
         rename_form=rename_form,
         merge_form=merge_form,
     )
@@ -56,7 +59,13 @@ def _show(
 @bp.get("")
 @requires(Permission.VIEW)
 def index() -> Response:
-    return render("players/index.html", players=services.player_rows())
+    rated = ratings.current()
+    # Highest rating first; the unrated after them, by name as the list comes.
+    rows = sorted(
+        services.player_rows(),
+        key=lambda row: -rated[row.id].shown if row.id in rated else float("inf"),
+    )
+    return render("players/index.html", players=rows, ratings=rated)
 
 
 @bp.get("/<int:player_id>")

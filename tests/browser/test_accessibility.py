@@ -41,6 +41,7 @@ PAGES = [
     ("players", "/players"),
     ("player", "{player}"),
     ("records", "/records"),
+    ("seasons", "/seasons"),
     ("upload", "/games/import"),
     ("backup", "/history/backup"),
     ("members", "/members"),

@@ -55,7 +55,9 @@ def test_players_page_lists_games_and_wins(client: FlaskClient, app: Flask) -> N
     assert f'href="/players/{ann}"' in page
     row = page[page.index(">Ann<") :].split("</tr>")[0]
     cells = [c.split("<")[0].strip() for c in row.split('<td class="num">')[1:]]
-    assert cells[:3] == ["3", "2", "67%"]
+    # The win rate is the wins cell's second line (the rating's column took its own).
+    assert cells[:2] == ["3", "2"]
+    assert '<span class="muted small second-line">67%</span>' in row
     profile = client.get(f"/players/{ann}")
     assert profile.status_code == 200
     text = profile.get_data(as_text=True)

@@ -90,6 +90,8 @@ def _pages(app: Flask) -> list[str]:
         "/players",
         f"/players/{ann}",
         "/records",
+        "/seasons?year=2025",
+        "/seasons?since=2025-01-02&until=2025-01-05",
     ]
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import (
 )
 
 from ... import scope
+from .. import ratings
 from .players import refresh_players
 from .tables import (
     FINISHED,
@@ -144,6 +145,8 @@ def refresh_games(connection: Connection, game_ids: Iterable[int]) -> None:
     for household_id, player_ids in touched.items():
         refresh_players(connection, household_id, player_ids, finished[household_id])
         bump_version(connection, scope.for_household(household_id))
+    # Ratings replay from the earliest of these games (issue 26): their one hook.
+    ratings.refresh(connection, game_ids)
 
 
 def _refresh_game(

@@ -1,0 +1,133 @@
+"""The course of one player's rating, drawn on the server as inline SVG like the game's charts
+(``games/charts.py``): this module places the points and ticks, and
+``templates/history/_rating_chart.html`` writes the markup, with a table of the same numbers
+for screen readers.
+
+A player of thousands of games would draw thousands of points: the course is read at most
+``POINTS`` times, every so many games, always with the latest."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from math import ceil, floor, log10
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import PlayerRating, RatingStep
+from .ratings import ALL, shown
+
+WIDTH = 360
+HEIGHT = 200
+LEFT = 40
+RIGHT = 12
+TOP = 12
+BOTTOM = 34
+POINTS = 60
+
+
+@dataclass(frozen=True)
+class Tick:
+    label: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Mark:
+    games: int
+    started: datetime
+    rating: float
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    title: str
+    description: str
+    marks: tuple[Mark, ...]
+    x_ticks: tuple[Tick, ...]
+    y_ticks: tuple[Tick, ...]
+    every: int
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = LEFT
+    right: int = WIDTH - RIGHT
+    top: int = TOP
+    bottom: int = HEIGHT - BOTTOM
+
+    @property
+    def path(self) -> str:
+        return "M" + " L".join(f"{m.x:.1f} {m.y:.1f}" for m in self.marks)
+
+
+def _step(span: float, most: int) -> float:
+    """1, 2 or 5 times a power of ten cutting ``span`` into at most ``most`` parts."""
+    rough = max(span / most, 1e-9)
+    power = 10.0 ** floor(log10(rough))
+    for factor in (1, 2, 5, 10):
+        if factor * power >= rough:
+            return factor * power
+    return 10 * power
+
+
+def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
+    """The chart of ``player_id``'s rating in ``pool`` after each game (None before 2 games)."""
+    total = db.session.scalar(
+        select(PlayerRating.games).where(
+            PlayerRating.player_id == player_id, PlayerRating.pool == pool
+        )
+    )
+    if not total or total < 2:
+        return None
+    every = max(1, ceil(total / POINTS))
+    rows = db.session.execute(
+        select(RatingStep.games, RatingStep.started, RatingStep.mu, RatingStep.sigma)
+        .where(
+            RatingStep.player_id == player_id,
+            RatingStep.pool == pool,
+            # The marks by their count of games: a seek each on the index of the course.
+            RatingStep.games.in_(sorted({1, *range(every, total + 1, every), total})),
+        )
+        .order_by(RatingStep.games)
+    ).all()
+    values = [(games, started, shown(mu, sigma)) for games, started, mu, sigma in rows]
+    low = min(0.0, *(v for _, _, v in values))
+    high = max(1.0, *(v for _, _, v in values))
+    step = _step(high - low, 5)
+    low, high = floor(low / step) * step, ceil(high / step) * step
+    x_scale = (WIDTH - RIGHT - LEFT) / max(total - 1, 1)
+    y_scale = (HEIGHT - BOTTOM - TOP) / (high - low)
+    origin = HEIGHT - BOTTOM
+
+    def y_of(value: float) -> float:
+        return origin - (value - low) * y_scale
+
+    marks = tuple(
+        Mark(games, started, rating, LEFT + (games - 1) * x_scale, y_of(rating))
+        for games, started, rating in values
+    )
+    y_ticks = tuple(
+        Tick(f"{low + n * step:g}", y_of(low + n * step))
+        for n in range(round((high - low) / step) + 1)
+    )
+    x_step = max(1, int(_step(total - 1, 6)))
+    x_ticks = tuple(
+        Tick(str(n), LEFT + (n - 1) * x_scale)
+        for n in sorted({1, *range(x_step, total + 1, x_step)})
+    )
+    now = marks[-1].rating
+    best = max(marks, key=lambda m: m.rating)
+    description = (
+        f"{name}'s rating after each of {total} finished games: {now:.1f} now, "
+        f"highest {best.rating:.1f} after game {best.games}."
+    )
+    return RatingChart(
+        title=f"{name}'s rating, game by game",
+        description=description,
+        marks=marks,
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+        every=every,
+    )

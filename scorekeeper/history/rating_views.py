@@ -1,0 +1,78 @@
+"""The ratings' and seasons' pages: how a finished game moved its players' ratings ("Ben
++1.8"), which the finished scoreboard loads beside its result (the players pages show the
+ratings themselves), and a season's ratings and records (``seasons``)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import Response, abort, request
+from sqlalchemy import select
+
+from scorekeeper.access import Permission, requires
+
+from .. import local_time
+from ..extensions import db
+from ..models import Game
+from ..status import GameStatus
+from ..web import UNPROCESSABLE, not_modified, page_etag, render, validated
+from . import ratings, seasons, services
+from .forms import SeasonForm
+from .views import bp
+
+
+def signed(value: float) -> str:
+    """A rating's move as people write it: +1.8, −0.4 (a true minus sign), ±0.0."""
+    text = f"{abs(value):.1f}"
+    if text == "0.0":
+        return "±0.0"
+    return ("+" if value > 0 else "\u2212") + text
+
+
+bp.add_app_template_filter(signed, "signed")
+
+
+@bp.get("/history/games/<int:game_id>/ratings")
+@requires(Permission.VIEW)
+def game_ratings(game_id: int) -> Response:
+    status = db.session.scalar(select(Game.status).where(Game.id == game_id))
+    if status is None:
+        abort(404)
+    return render(
+        "history/game_ratings.html",
+        "history/_game_ratings.html",
+        game_id=game_id,
+        finished=status == GameStatus.FINISHED.value,
+        changes=ratings.changes_in(game_id),
+        provisional=ratings.PROVISIONAL,
+    )
+
+
+@bp.get("/seasons")
+@requires(Permission.VIEW)
+def season() -> Response:
+    version = services.data_version()
+    etag = page_etag(version, request.full_path)
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    form = SeasonForm(request.args)
+    played = seasons.years()
+    if not form.validate():
+        return render(
+            "history/season.html", status=UNPROCESSABLE, form=form, years=played, chosen=None
+        )
+    if form.since.data or form.until.data:
+        chosen = seasons.Season(form.since.data or date.min, form.until.data or date.max)
+    else:
+        chosen = seasons.year(form.year.data or (played[0] if played else local_time.today().year))
+    response = render(
+        "history/season.html",
+        form=form,
+        years=played,
+        chosen=chosen,
+        ratings=seasons.ratings(chosen),
+        records=seasons.records(chosen),
+        rate_floor=seasons.RATE_FLOOR,
+    )
+    return validated(response, etag and page_etag(version, request.full_path))

@@ -1,0 +1,413 @@
+"""Skill ratings: who is playing best now, against the strength of the table.
+
+Every finished game out of the bin moves a rating for each of its players, from the game's
+own final standings (the places the tally gave its seats, kept in ``SeatStat``: contracts then
+points where the rules keep contracts), with OpenSkill's Plackett-Luce model: a win over
+strong players counts for more than a win over beginners, and a rating that rests on few games
+moves more. Each player has one rating in every pool: the pool of all rule sets (``ALL``) and
+one pool per rule set (its slug).
+
+Ratings are derived data, kept in two tables: ``RatingStep`` (a player's rating in a pool just
+after each of their games, the course the player's chart draws) and ``PlayerRating`` (the
+latest, what the players list sorts by). A game replays in order of play (started, then game
+id), so a change to an old game (corrected, deleted, put in the bin or brought back, its player
+merged into another) changes every later rating: ``refresh`` removes every step from the
+earliest changed game onwards and replays the household's finished games from there, starting
+from each player's rating just before it. The result is the same as ``rebuild`` replaying the
+whole history (``tests/history/test_ratings.py`` holds the two to each other).
+
+Core on the session's connection, as the kept statistics (``history.stats``) are: the
+household of every statement is named through ``scope.for_household``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from openskill.models import PlackettLuce
+from sqlalchemy import Connection, delete, func, insert, or_, select, tuple_
+
+from .. import scope
+from ..extensions import db
+from ..models import GameStat, Household, Player, PlayerRating, RatingStep, SeatStat
+from ..status import GameStatus
+
+FINISHED = GameStatus.FINISHED.value
+# The pool of every rule set; any other pool is one rule set's slug.
+ALL = ""
+ALL_NAME = "All rules"
+# Below this many games a rating is marked provisional: it still moves a lot.
+PROVISIONAL = 5
+# OpenSkill's defaults: a new player's mu 25, sigma 25/3, so a shown rating starts at 0.
+MODEL = PlackettLuce()
+# Steps written per statement.
+BATCH = 2000
+
+steps_t = RatingStep.__table__
+current_t = PlayerRating.__table__
+seat_stats = SeatStat.__table__
+game_stats = GameStat.__table__
+
+
+def shown(mu: float, sigma: float) -> float:
+    """The rating a person sees: OpenSkill's ordinal, mu - 3 sigma, a cautious estimate that
+    rises both with skill and with the games it rests on (0 for a new player)."""
+    return mu - 3 * sigma
+
+
+class Rated(NamedTuple):
+    """A (player, pool)'s rating as the replay carries it: OpenSkill's own value (handed back to
+    the next game as it is: making one afresh from mu and sigma costs as much as rating)."""
+
+    rating: Any
+    games: int
+    pool_name: str
+
+    @property
+    def mu(self) -> float:
+        return float(self.rating.mu)
+
+    @property
+    def sigma(self) -> float:
+        return float(self.rating.sigma)
+
+
+Position = tuple[datetime, int]
+Pair = tuple[int, str]
+
+
+def _from(table: Any, start: Position | None) -> tuple[Any, ...]:
+    """The condition on ``table``'s (started, game_id): at ``start`` or after it."""
+    if start is None:
+        return ()
+    started, game_id = start
+    # The first term alone is a range an index on (…, started, game_id) reads from.
+    return (
+        table.c.started >= started,
+        or_(table.c.started > started, table.c.game_id >= game_id),
+    )
+
+
+# --- after a write ----------------------------------------------------------------------------
+
+
+def refresh(connection: Connection, game_ids: Iterable[int]) -> None:
+    """Bring the ratings up to date after a change to these games: in each household, replay
+    from the earliest of them, where it stood before the change (its steps) or stands now (its
+    kept seat rows, if finished). A game that is not finished before or after changes nothing."""
+    ids = sorted(set(game_ids))
+    if not ids:
+        return
+    starts: dict[int, Position] = {}
+    for household_id, started, game_id in connection.execute(
+        select(steps_t.c.household_id, func.min(steps_t.c.started), steps_t.c.game_id)
+        .where(steps_t.c.game_id.in_(ids))
+        .group_by(steps_t.c.household_id, steps_t.c.game_id)
+    ):
+        _earliest(starts, household_id, (started, game_id))
+    for household_id, started, game_id in connection.execute(
+        select(seat_stats.c.household_id, seat_stats.c.started, seat_stats.c.game_id)
+        .where(seat_stats.c.game_id.in_(ids), seat_stats.c.status == FINISHED)
+        .distinct()
+    ):
+        _earliest(starts, household_id, (started, game_id))
+    for household_id, start in starts.items():
+        replay(connection, household_id, start)
+
+
+def _earliest(starts: dict[int, Position], household_id: int, position: Position) -> None:
+    if household_id not in starts or position < starts[household_id]:
+        starts[household_id] = position
+
+
+def rebuild(household_id: int, connection: Connection | None = None) -> None:
+    """Replay one household's whole history (after a restore)."""
+    if connection is None:
+        db.session.flush()
+        connection = db.session.connection()
+    replay(connection, household_id, None)
+
+
+def rebuild_all(connection: Connection) -> None:
+    """Every household's ratings (the migration that made the tables fills them so)."""
+    for household_id in connection.execute(select(Household.__table__.c.id)).scalars():
+        replay(connection, household_id, None)
+
+
+# --- the replay ---------------------------------------------------------------------------------
+
+
+class _Seat(NamedTuple):
+    game_id: int
+    started: datetime
+    rules_slug: str
+    rules_name: str
+    player_id: int
+    place: int | None
+
+
+def _games(
+    connection: Connection, household: scope.CoreHousehold, start: Position | None
+) -> Iterator[list[_Seat]]:
+    """The household's finished games from ``start`` on, in order of play, each as its seats
+    (by player): the games from their kept rows' index by status and start, then their seats
+    by game, a chunk of games at a time (no read of the household's every seat row)."""
+    games = connection.execute(
+        select(
+            game_stats.c.game_id,
+            game_stats.c.started,
+            game_stats.c.rules_slug,
+            game_stats.c.rules_name,
+        )
+        .where(
+            household.owns(game_stats), game_stats.c.status == FINISHED, *_from(game_stats, start)
+        )
+        .order_by(game_stats.c.started, game_stats.c.game_id)
+    ).all()
+    for chunk in _chunks(games, BATCH):
+        seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+        for game_id, player_id, place in connection.execute(
+            select(seat_stats.c.game_id, seat_stats.c.player_id, seat_stats.c.place).where(
+                seat_stats.c.game_id.in_([game.game_id for game in chunk])
+            )
+        ):
+            seats[game_id].append((player_id, place))
+        for game in chunk:
+            yield [
+                _Seat(game.game_id, game.started, game.rules_slug, game.rules_name, player, place)
+                for player, place in sorted(seats.get(game.game_id, []))
+            ]
+
+
+def _before(
+    connection: Connection, household: scope.CoreHousehold, pairs: Iterable[Pair], start: Position
+) -> dict[Pair, Rated]:
+    """Each (player, pool)'s rating just before ``start``: their latest step before it."""
+    started, game_id = start
+    found: dict[Pair, Rated] = {}
+    names: dict[str, str] = {}
+    for player_id, pool in sorted(pairs):
+        row = connection.execute(
+            select(steps_t.c.mu, steps_t.c.sigma, steps_t.c.games)
+            .where(
+                household.owns(steps_t),
+                steps_t.c.player_id == player_id,
+                steps_t.c.pool == pool,
+                steps_t.c.started <= started,
+                or_(steps_t.c.started < started, steps_t.c.game_id < game_id),
+            )
+            .order_by(steps_t.c.started.desc(), steps_t.c.game_id.desc())
+            .limit(1)
+        ).first()
+        if row is not None:
+            if pool not in names:
+                names[pool] = _pool_name(connection, household, pool)
+            mu, sigma, games = row
+            found[(player_id, pool)] = Rated(MODEL.rating(mu=mu, sigma=sigma), games, names[pool])
+    return found
+
+
+def _pool_name(connection: Connection, household: scope.CoreHousehold, pool: str) -> str:
+    if pool == ALL:
+        return ALL_NAME
+    name = connection.execute(
+        select(current_t.c.pool_name)
+        .where(household.owns(current_t), current_t.c.pool == pool)
+        .limit(1)
+    ).scalar()
+    return name or pool
+
+
+def rate_game(
+    seats: list[_Seat], ratings: dict[Pair, Rated], pool: str, pool_name: str
+) -> list[dict[str, Any]]:
+    """Rate one game in one pool: update ``ratings`` and return the steps it makes. Each seat is
+    a team of one, ranked by its place in the game (equal places are a tie); a seat with no
+    place comes last."""
+    before = [ratings.get((seat.player_id, pool)) for seat in seats]
+    teams = [[MODEL.rating() if was is None else was.rating] for was in before]
+    ranks = [float(seat.place if seat.place is not None else len(seats)) for seat in seats]
+    after = MODEL.rate(teams, ranks=ranks)
+    steps = []
+    for seat, was, (new,) in zip(seats, before, after, strict=True):
+        games = (was.games if was else 0) + 1
+        old_shown = shown(was.mu, was.sigma) if was else shown(MODEL.mu, MODEL.sigma)
+        ratings[(seat.player_id, pool)] = Rated(new, games, pool_name)
+        steps.append(
+            {
+                "game_id": seat.game_id,
+                "player_id": seat.player_id,
+                "pool": pool,
+                "started": seat.started,
+                "mu": new.mu,
+                "sigma": new.sigma,
+                "games": games,
+                "change": shown(new.mu, new.sigma) - old_shown,
+            }
+        )
+    return steps
+
+
+def replay(connection: Connection, household_id: int, start: Position | None) -> None:
+    """Remove the household's steps from ``start`` (None: all) on and replay its finished games
+    from there, then rewrite the current rating of every (player, pool) that changed."""
+    household = scope.for_household(household_id)
+    after = (household.owns(steps_t), *_from(steps_t, start))
+    changed: set[Pair] = set(
+        connection.execute(
+            select(steps_t.c.player_id, steps_t.c.pool).where(*after).distinct()
+        ).all()
+    )
+    connection.execute(delete(steps_t).where(*after))
+    games = list(_games(connection, household, start))
+    for seats in games:
+        slug = seats[0].rules_slug
+        for seat in seats:
+            changed.add((seat.player_id, ALL))
+            changed.add((seat.player_id, slug))
+    ratings = _before(connection, household, changed, start) if start is not None else {}
+    batch: list[dict[str, Any]] = []
+    for seats in games:
+        if len(seats) < 2:
+            continue
+        batch += rate_game(seats, ratings, ALL, ALL_NAME)
+        batch += rate_game(seats, ratings, seats[0].rules_slug, seats[0].rules_name)
+        if len(batch) >= BATCH:
+            _insert_steps(connection, household.rows(batch))
+            batch = []
+    if batch:
+        _insert_steps(connection, household.rows(batch))
+    if start is None:
+        connection.execute(delete(current_t).where(household.owns(current_t)))
+    else:
+        for chunk in _chunks(sorted(changed), 400):
+            connection.execute(
+                delete(current_t).where(
+                    household.owns(current_t),
+                    tuple_(current_t.c.player_id, current_t.c.pool).in_(chunk),
+                )
+            )
+    rows = [
+        household.row(
+            player_id=player_id,
+            pool=pool,
+            pool_name=rated.pool_name,
+            mu=rated.mu,
+            sigma=rated.sigma,
+            shown=shown(rated.mu, rated.sigma),
+            games=rated.games,
+        )
+        for (player_id, pool), rated in sorted(ratings.items())
+    ]
+    for chunk in _chunks(rows, BATCH):
+        connection.execute(insert(current_t), chunk)
+
+
+def _insert_steps(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    """Write these steps: on PostgreSQL through psycopg by COPY (its executemany is a statement
+    a row, and a household's whole history is tens of thousands of steps), elsewhere by an
+    executemany. Each value goes through its column's type as in an insert."""
+    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
+        connection.execute(insert(steps_t), rows)
+        return
+    columns = list(rows[0])
+    dialect = connection.dialect
+    processors = [
+        steps_t.c[column].type.dialect_impl(dialect).bind_processor(dialect) for column in columns
+    ]
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    names = ", ".join(columns)
+    with driver.cursor() as cursor, cursor.copy(f"COPY rating_steps ({names}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(
+                [
+                    row[column] if process is None else process(row[column])
+                    for column, process in zip(columns, processors, strict=True)
+                ]
+            )
+
+
+def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for at in range(0, len(items), size):
+        yield items[at : at + size]
+
+
+# --- what the pages read ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rating:
+    pool: str
+    pool_name: str
+    shown: float
+    games: int
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL
+
+
+def current() -> dict[int, Rating]:
+    """Every player's rating now over all rule sets, by player id."""
+    rows = db.session.execute(
+        select(
+            PlayerRating.player_id,
+            PlayerRating.pool,
+            PlayerRating.pool_name,
+            PlayerRating.shown,
+            PlayerRating.games,
+        ).where(PlayerRating.pool == ALL)
+    )
+    return {
+        player_id: Rating(pool, name, value, games) for player_id, pool, name, value, games in rows
+    }
+
+
+def ratings_of(player_id: int) -> list[Rating]:
+    """A player's ratings now: every rule sets' first, then each rule set's, most games first."""
+    rows = db.session.execute(
+        select(
+            PlayerRating.pool, PlayerRating.pool_name, PlayerRating.shown, PlayerRating.games
+        ).where(PlayerRating.player_id == player_id)
+    ).all()
+    found = [Rating(*row) for row in rows]
+    return sorted(found, key=lambda r: (r.pool != ALL, -r.games, r.pool_name))
+
+
+@dataclass(frozen=True)
+class Change:
+    player_id: int
+    name: str
+    shown: float
+    change: float
+    games: int
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL
+
+
+def changes_in(game_id: int) -> list[Change]:
+    """How every player's rating over all rule sets moved in one finished game, most first."""
+    rows = db.session.execute(
+        select(
+            RatingStep.player_id,
+            Player.name,
+            RatingStep.mu,
+            RatingStep.sigma,
+            RatingStep.change,
+            RatingStep.games,
+        )
+        .join(Player, Player.id == RatingStep.player_id)
+        .where(RatingStep.game_id == game_id, RatingStep.pool == ALL)
+    ).all()
+    found = [
+        Change(pid, name, shown(mu, sigma), change, games)
+        for pid, name, mu, sigma, change, games in rows
+    ]
+    return sorted(found, key=lambda c: (-c.change, c.name))
