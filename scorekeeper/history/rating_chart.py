@@ -14,8 +14,8 @@ from math import ceil, floor, log10
 
 from sqlalchemy import select
 
+from ..derived import PlayerRating, RatingStep
 from ..extensions import db
-from ..models import PlayerRating, RatingStep
 from .ratings import ALL, shown
 
 WIDTH = 360

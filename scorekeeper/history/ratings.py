@@ -32,8 +32,9 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Connection, delete, func, insert, or_, select, tuple_
 
 from .. import scope
+from ..derived import GameStat, PlayerRating, RatingStep, SeatStat
 from ..extensions import db
-from ..models import GameStat, Household, Player, PlayerRating, RatingStep, SeatStat
+from ..models import Household, Player
 from ..status import GameStatus
 
 FINISHED = GameStatus.FINISHED.value

@@ -15,8 +15,9 @@ from typing import Any
 
 from sqlalchemy import select
 
+from ..derived import GameStat, PlayerStat
 from ..extensions import db
-from ..models import GameStat, Player, PlayerStat
+from ..models import Player
 from .queries import FINISHED, rate
 
 TOP = 3

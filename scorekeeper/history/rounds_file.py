@@ -30,8 +30,9 @@ from flask import Response, current_app, request, send_file, stream_with_context
 from sqlalchemy import select
 
 from .. import local_time, scope
+from ..derived import StatsVersion
 from ..extensions import db
-from ..models import Household, StatsVersion
+from ..models import Household
 from . import backup
 
 FOLDER = "rounds"

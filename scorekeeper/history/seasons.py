@@ -20,8 +20,9 @@ from typing import Any
 from sqlalchemy import func, select
 
 from .. import local_time
+from ..derived import GameStat, RatingStep, SeatStat
 from ..extensions import db
-from ..models import GameStat, Player, RatingStep, SeatStat
+from ..models import Player
 from ..status import GameStatus
 from .queries import rate
 from .ratings import ALL, PROVISIONAL, shown

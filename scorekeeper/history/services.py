@@ -14,17 +14,9 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import defer, selectinload
 
 from .. import local_time, scope
+from ..derived import GameStat, SeatStat, StatsVersion
 from ..extensions import db
-from ..models import (
-    Game,
-    GameStat,
-    Household,
-    HouseRules,
-    Player,
-    Seat,
-    SeatStat,
-    StatsVersion,
-)
+from ..models import Game, Household, HouseRules, Player, Seat
 
 
 @dataclass(frozen=True)

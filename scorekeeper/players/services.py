@@ -14,10 +14,11 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import aliased
 
 from .. import local_time, scope
+from ..derived import PlayerStat
 from ..extensions import db
 from ..history.queries import rate
 from ..limits import NAME_LENGTH
-from ..models import Game, Player, PlayerMerge, PlayerStat, Seat
+from ..models import Game, Player, PlayerMerge, Seat
 from ..names import name_key, tidy_name, too_long
 from ..versions import bump_games
 

@@ -316,8 +316,8 @@ def test_a_restore_whose_end_was_cut_short_is_counted_when_run_again(
     stores nothing but still rebuilds them, so every game counts."""
     from sqlalchemy.exc import OperationalError
 
+    from scorekeeper.derived import GameStat
     from scorekeeper.history import stats
-    from scorekeeper.models import GameStat
 
     lines = backup_lines(app)
     target = household_id(app, "Target")

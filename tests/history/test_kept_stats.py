@@ -15,10 +15,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper import scope
+from scorekeeper.derived import GameStat, PlayerStat, SeatStat
 from scorekeeper.extensions import db
 from scorekeeper.history import records, stats
 from scorekeeper.history.stats import households as rebuilding
-from scorekeeper.models import Game, GameStat, Player, PlayerStat, SeatStat
+from scorekeeper.models import Game, Player
 from scorekeeper.players import services as players
 
 from ..conftest import family_id

@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from sqlalchemy import delete, insert, select, update
 
 from scorekeeper import scope
+from scorekeeper.derived import PlayerRating, RatingStep, SeatStat
 from scorekeeper.extensions import db
 from scorekeeper.history import ratings
-from scorekeeper.models import Game, Household, Player, PlayerRating, RatingStep, SeatStat
+from scorekeeper.models import Game, Household, Player
 
 from ..conftest import family_id
 from ..helpers import save_round, start_game

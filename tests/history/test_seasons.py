@@ -11,10 +11,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper import scope
+from scorekeeper.derived import RatingStep
 from scorekeeper.extensions import db
 from scorekeeper.games.transfer import import_game
 from scorekeeper.history import ratings, seasons
-from scorekeeper.models import RatingStep
 
 from ..conftest import family_id
 from ..helpers import game_document

@@ -1,6 +1,6 @@
 """The statistics kept up to date: what the history, players and records pages read.
 
-Three tables (``models.GameStat``, ``SeatStat``, ``PlayerStat``, with ``SeatContract``) hold
+Three tables (``derived.GameStat``, ``SeatStat``, ``PlayerStat``, with ``SeatContract``) hold
 what every game out of the bin counts for, so that no page aggregates over every game, seat or
 hand. Each part in a module of its own:
 

@@ -6,17 +6,8 @@ from __future__ import annotations
 from sqlalchemy import Connection, update
 
 from ... import scope
-from ...models import (
-    Game,
-    GameStat,
-    Hand,
-    Player,
-    PlayerStat,
-    Seat,
-    SeatContract,
-    SeatStat,
-    StatsVersion,
-)
+from ...derived import GameStat, PlayerStat, SeatContract, SeatStat, StatsVersion
+from ...models import Game, Hand, Player, Seat
 from ...status import GameStatus
 
 FINISHED = GameStatus.FINISHED.value
