@@ -153,7 +153,7 @@ def _my_hand(
 @bp.route("/<int:game_id>/hand", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def hand(game_id: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
+    game = game_or_404(game_id, lock=request.method == "POST")
     position = seat_of_phone(game)
     if position is None:
         return redirect(url_for("games.pick_seat", game_id=game.id), code=303)
@@ -289,7 +289,7 @@ def _went_out_arg(game: Game) -> int | str | None:
 @bp.route("/<int:game_id>/close", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def close_round(game_id: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
+    game = game_or_404(game_id, lock=request.method == "POST")
     if request.method == "GET" or "close" not in request.form:
         return _close_page(game)
     try:
