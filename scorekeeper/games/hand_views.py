@@ -32,7 +32,7 @@ from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 from . import bp, changelog, drafts, rounds, services
 from .forms import PAD_RANKS, add_card, remove_card
 from .tally import points_of
-from .views import game_or_404
+from .views import SEATS_KEPT, SEATS_KEY, game_or_404, seat_of_phone
 
 CONFLICT = 409
 NO_CHANGE = 204
@@ -41,17 +41,6 @@ SAVE_FAILED = (
     "The database could not save this just now (it may be busy, full or restarting); "
     "nothing was saved. Tap again in a moment."
 )
-SEATS_KEY = "seats"
-# A phone remembers its seat at this many games at most (the newest kept).
-SEATS_KEPT = 20
-
-
-def seat_of_phone(game: Game) -> int | None:
-    """The seat this phone picked at ``game``, or None."""
-    seats = session.get(SEATS_KEY)
-    if not isinstance(seats, dict):
-        return None
-    return whole_number(str(seats.get(str(game.id), "")), below=len(game.seats))
 
 
 def _remember_seat(game: Game, position: int) -> None:

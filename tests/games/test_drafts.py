@@ -16,10 +16,10 @@ from scorekeeper import scope
 from scorekeeper.accounts import links
 from scorekeeper.extensions import db
 from scorekeeper.games import drafts, rounds, services
-from scorekeeper.models import DraftHand, Game, LinkKind, Round
+from scorekeeper.models import DraftHand, Game, GameEvent, LinkKind, Round
 
 from ..conftest import family_id, signed_in
-from ..helpers import start_game
+from ..helpers import save_round, start_game
 from .test_pages import text
 
 FOUR = ("Ann", "Ben", "Cy", "Dee")
@@ -491,3 +491,28 @@ def test_a_draft_moves_the_board_on_and_leaves_the_statistics_be(
         assert after is not None and after.version > version
         db.session.remove()
     assert written == []
+
+
+def test_the_change_log_names_the_seat_a_table_link_phone_picked(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue 23, item 17: a change made on a table-link phone that picked its seat is logged
+    as that seat's player's ("Ben (table link)"), not as the link's maker's."""
+    game_id = start_game(client, "twelve-step", FOUR)
+    ben = table_phone(app, game_id, seat=1)
+    unseated = table_phone(app, game_id)
+    save_round(ben, game_id, "Ben", {"Ann": "5", "Cy": "5", "Dee": "5"})
+    with app.app_context(), scope.household(family_id(app)):
+        actors = list(
+            db.session.scalars(select(GameEvent.actor).where(GameEvent.game_id == game_id))
+        )
+    assert "Ben (table link)" in actors
+    assert not any("made by" in actor for actor in actors)
+    save_round(unseated, game_id, "Ann", {"Ben": "5", "Cy": "5", "Dee": "5"}, expect=None)
+    with app.app_context(), scope.household(family_id(app)):
+        last = db.session.scalars(
+            select(GameEvent.actor)
+            .where(GameEvent.game_id == game_id)
+            .order_by(GameEvent.id.desc())
+        ).first()
+    assert last == "table link made by owner"
