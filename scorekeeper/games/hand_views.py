@@ -31,8 +31,9 @@ from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
 from . import bp, changelog, drafts, rounds, services
 from .forms import PAD_RANKS, add_card, card_tokens, remove_card
+from .seats import SEATS_KEPT, SEATS_KEY, seat_of_phone
 from .tally import points_of
-from .views import SEATS_KEPT, SEATS_KEY, game_or_404, seat_of_phone
+from .views import game_or_404
 
 CONFLICT = 409
 NO_CHANGE = 204

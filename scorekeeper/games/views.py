@@ -15,10 +15,8 @@ from flask import (
     abort,
     current_app,
     flash,
-    g,
     redirect,
     request,
-    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -43,6 +41,7 @@ from .card import result_card
 from .forms import (
     NewGameForm,
 )
+from .seats import name_the_seat
 from .tally import (
     check_table,
 )
@@ -68,32 +67,8 @@ def game_or_404(game_id: int, *, lock: bool = False) -> Game:
         game = db.session.get(Game, game_id)
     if game is None:
         abort(404)
-    _name_the_seat(game)
+    name_the_seat(game)
     return game
-
-
-SEATS_KEY = "seats"
-# A phone remembers its seat at this many games at most (the newest kept).
-SEATS_KEPT = 20
-
-
-def seat_of_phone(game: Game) -> int | None:
-    """The seat this phone picked at ``game``, or None."""
-    seats = session.get(SEATS_KEY)
-    if not isinstance(seats, dict):
-        return None
-    return whole_number(str(seats.get(str(game.id), "")), below=len(game.seats))
-
-
-def _name_the_seat(game: Game) -> None:
-    """A phone let in by a table link that picked its seat at ``game`` writes as that seat's
-    player: the change log says "Ben (table link)", not the link's maker."""
-    who = visitor()
-    if who.user is not None or who.link is None:
-        return
-    position = seat_of_phone(game)
-    if position is not None:
-        g.actor = f"{game.seats[position].player.name} ({who.link.kind} link)"
 
 
 # --- start a game -----------------------------------------------------------------------------
