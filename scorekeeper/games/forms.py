@@ -70,6 +70,10 @@ class RoundForm(FlaskForm):
     # The rounds the form was made on (services.rounds_stamp): a save made on older ones is
     # refused, 409, with the entries kept and a way to re-apply them.
     rounds_version = HiddenField()
+    # A correction's round as the phone first saw it (``merging.encode``), and the parts of it
+    # that clash with another phone's correction, for the person to choose (``merging``).
+    base = HiddenField()
+    clashes = HiddenField()
     went_out = StringField("Who went out")
 
     def read_hands(self, players: int, submitted: Mapping[str, str]) -> None:

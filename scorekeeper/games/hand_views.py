@@ -30,7 +30,8 @@ from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
 from . import bp, changelog, drafts, rounds, services
-from .forms import PAD_RANKS, add_card, remove_card
+from .forms import PAD_RANKS, add_card, card_tokens, remove_card
+from .seats import SEATS_KEPT, SEATS_KEY, seat_of_phone
 from .tally import points_of
 from .views import game_or_404
 
@@ -41,17 +42,6 @@ SAVE_FAILED = (
     "The database could not save this just now (it may be busy, full or restarting); "
     "nothing was saved. Tap again in a moment."
 )
-SEATS_KEY = "seats"
-# A phone remembers its seat at this many games at most (the newest kept).
-SEATS_KEPT = 20
-
-
-def seat_of_phone(game: Game) -> int | None:
-    """The seat this phone picked at ``game``, or None."""
-    seats = session.get(SEATS_KEY)
-    if not isinstance(seats, dict):
-        return None
-    return whole_number(str(seats.get(str(game.id), "")), below=len(game.seats))
 
 
 def _remember_seat(game: Game, position: int) -> None:
@@ -154,14 +144,28 @@ def _my_hand(
 @bp.route("/<int:game_id>/hand", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def hand(game_id: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
+    game = game_or_404(game_id, lock=request.method == "POST")
     position = seat_of_phone(game)
     if position is None:
         return redirect(url_for("games.pick_seat", game_id=game.id), code=303)
     if request.method == "GET":
-        if is_htmx() and request.args.get("v") == str(game.version):
+        opened = whole_number(request.args.get("open"))
+        moved_on = opened is not None and (
+            game.status != GameStatus.IN_PROGRESS or len(game.rounds) >= opened
+        )
+        unchanged = request.args.get("v") == str(game.version) or (
+            opened is not None and "v" not in request.args
+        )
+        if is_htmx() and unchanged and not moved_on:
+            # The pad's poll (``open`` without ``v``) waits for its round alone to end: the
+            # other phones' hands coming in redraw nothing under the thumb.
             return Response(status=NO_CHANGE)
-        return _my_hand(game, position)
+        message = None
+        if moved_on and opened is not None:
+            message = _what_got_stored(game, position, opened, request.args.get("cards"))
+            if "v" in request.args and "You had typed" not in message:
+                message = None  # a hand that was in, stored as it was: the page says so
+        return _my_hand(game, position, message=message)
     form_seat = request.form.get("seat")
     if form_seat is not None and whole_number(form_seat) != position:
         return _my_hand(
@@ -221,7 +225,14 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
             # was lost) for a round stored since: nothing to apply, the stored round is shown.
             flash(f"Round {number} is stored already.", "success")
             return redirect(url_for("games.hand", game_id=game.id), code=303)
-        return _my_hand(game, position, status=CONFLICT, message=str(overtaken))
+        message = str(overtaken)
+        if number is not None and (
+            game.status != GameStatus.IN_PROGRESS or 0 < number <= len(game.rounds)
+        ):
+            # The round this phone was entering was stored (or the game ended): what got
+            # stored, and the typing sent with this request where it is not that.
+            message = _what_got_stored(game, position, number, sent, said=message)
+        return _my_hand(game, position, status=CONFLICT, message=message)
     except drafts.DraftRefused as refused:
         db.session.rollback()
         game = game_or_404(game.id)
@@ -238,6 +249,34 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
     if stored:
         flash(f"Round {len(game.rounds)} stored: every hand was in.", "success")
     return redirect(url_for("games.hand", game_id=game.id), code=303)
+
+
+def _what_got_stored(
+    game: Game, position: int, number: int, typed: str | None, *, said: str | None = None
+) -> str:
+    """What a phone still on round ``number`` is told when its poll finds the round over
+    (stored on the round form, closed by the scorer, or the game abandoned): what was stored
+    as its hand, and what it had typed where that is not it. ``said``: what the phone is told
+    already that the round is over, in place of this function's own first sentence."""
+    typed = (typed or "").strip()[:400]
+    name = game.seats[position].player.name
+    if number > len(game.rounds):
+        words = said or f"Round {number} was not stored: the game ended."
+        return f"{words} You had typed: {typed}." if typed else words
+    played = services.tally_of(game).rounds[number - 1]
+    hand = played.hands[position]
+    if played.went_out == position:
+        stored = f"{name} went out"
+    else:
+        stored = f"{name} {changelog.hand_text(hand)} = {hand.points} points"
+    words = (
+        f"{said} Stored: {stored}."
+        if said
+        else (f"Round {number} was stored on another phone: {stored}.")
+    )
+    if typed and card_tokens(typed) != card_tokens(hand.cards or ""):
+        words += f" You had typed: {typed}."
+    return words
 
 
 def _sent_again(game: Game, number: int | None, went_out: str | None, done: str | None) -> bool:
@@ -290,7 +329,7 @@ def _went_out_arg(game: Game) -> int | str | None:
 @bp.route("/<int:game_id>/close", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def close_round(game_id: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
+    game = game_or_404(game_id, lock=request.method == "POST")
     if request.method == "GET" or "close" not in request.form:
         return _close_page(game)
     try:

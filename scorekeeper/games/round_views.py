@@ -29,8 +29,9 @@ from scorekeeper.rules import CardError, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
-from . import bp, changelog, rounds, scoreboard, services
+from . import bp, changelog, merging, rounds, scoreboard, services
 from .forms import NOBODY, PAD_RANKS, HandInput, RoundForm, add_card, remove_card
+from .merging import WENT_OUT, Sheet, SheetHand
 from .tally import (
     MAX_TYPED_TOTAL,
     ROUND_FIELD,
@@ -38,6 +39,7 @@ from .tally import (
     Problem,
     RoundEntry,
     Tally,
+    names_in_words,
     points_of,
     total_field,
 )
@@ -89,6 +91,67 @@ def _fill_round_form(form: RoundForm, players: int, played: Any = None) -> None:
                 str(stored.points) if stored.typed_total else "",
             )
         form.went_out.data = NOBODY if played.went_out is None else str(played.went_out.position)
+
+
+def _sheet_of_form(form: RoundForm) -> Sheet:
+    """The round as the form holds it now."""
+    return Sheet(
+        went_out=(form.went_out.data or "").strip(),
+        hands=tuple(SheetHand(hand.cards, bool(hand.made), hand.total) for hand in form.hands),
+    )
+
+
+def _sheet_of_round(played: Any, players: int) -> Sheet:
+    """A stored round as its correction form first holds it."""
+    hands = [SheetHand()] * players
+    for stored in played.hands:
+        typed = str(stored.points) if stored.typed_total else ""
+        hands[stored.seat.position] = SheetHand(stored.cards, bool(stored.made_contract), typed)
+    went_out = NOBODY if played.went_out is None else str(played.went_out.position)
+    return Sheet(went_out=went_out, hands=tuple(hands))
+
+
+def _put_part(form: RoundForm, sheet: Sheet, part: int) -> None:
+    """Set one part of the form (who went out, or a seat's hand) as ``sheet`` has it."""
+    if part == WENT_OUT:
+        form.went_out.data = sheet.went_out
+    else:
+        hand = sheet.hands[part]
+        form.hands[part] = HandInput(hand.cards, hand.made, hand.total)
+
+
+def _part_text(sheet: Sheet, part: int, names: tuple[str, ...] | list[str]) -> str:
+    """A part of a round in words, as the side-by-side choice shows it."""
+    if part == WENT_OUT:
+        seat = whole_number(sheet.went_out, below=len(names))
+        if seat is not None:
+            return f"{names[seat]} went out"
+        return "nobody went out" if sheet.went_out == NOBODY else "nobody picked"
+    if sheet.went_out == str(part):
+        return "went out"
+    hand = sheet.hands[part]
+    text = f"total {hand.total} typed" if hand.total else (hand.cards or "no cards")
+    return text + (", made the contract" if hand.made else "")
+
+
+def _clash_views(form: RoundForm, names: tuple[str, ...] | list[str]) -> list[dict[str, Any]]:
+    """The parts of the round where this phone's correction and another's differ, each with
+    what is stored now and what this phone has, for the person to choose."""
+    players = len(names)
+    base = merging.decode(form.base.data, players)
+    if base is None:
+        return []
+    mine = _sheet_of_form(form)
+    return [
+        {
+            "part": part,
+            "name": "Who went out" if part == WENT_OUT else names[part],
+            "stored": _part_text(base, part, names),
+            "mine": _part_text(mine, part, names),
+            "picked": request.form.get(f"pick-{part}", ""),
+        }
+        for part in merging.decode_parts(form.clashes.data, players)
+    ]
 
 
 def _apply_pad(form: RoundForm) -> int | None:
@@ -189,6 +252,7 @@ def _render_round(
         "nobody_allowed": tally.rules.nobody_out_allowed,
         "pad_ranks": PAD_RANKS,
         "is_last": editing and number == len(tally.rounds),
+        "clashes": _clash_views(form, tally.names) if editing else [],
         "action": (
             url_for("games.edit_round", game_id=game.id, number=number)
             if editing
@@ -321,7 +385,7 @@ def _resent(form: RoundForm, game: Game) -> bool:
 
 
 def _new_round(game_id: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
+    game = game_or_404(game_id, lock="save" in request.form)
     players = len(game.seats)
     form = RoundForm()
     _fill_round_form(form, players)
@@ -394,7 +458,7 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
 
 
 def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
+    game = game_or_404(game_id, lock=request.method == "POST")
     played = next((r for r in game.rounds if r.number == number), None)
     if played is None:
         abort(404)
@@ -404,11 +468,25 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
         _fill_round_form(form, players, played)
         form.version.data = str(played.version)
         form.rounds_version.data = services.rounds_stamp(game)
+        form.base.data = merging.encode(_sheet_of_round(played, players))
         return _render_round(game, form, number=number, editing=True)
     _fill_round_form(form, players)
     unsaved = _unless_saving(game, form, number, editing=True)
     if unsaved is not None:
         return unsaved
+    unchosen = _take_choices(form, [seat.player.name for seat in game.seats])
+    if unchosen:
+        return _render_round(
+            game,
+            form,
+            number=number,
+            editing=True,
+            status=CONFLICT,
+            conflict=(
+                f"Choose for {names_in_words(unchosen)}: what is stored now, or "
+                "yours. Nothing was saved."
+            ),
+        )
     version = whole_number(form.version.data)
     try:
         rounds.edit_round(
@@ -423,37 +501,72 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
             game, form, number=number, editing=True, problems=refused.problems, status=UNPROCESSABLE
         )
     except rounds.RoundConflict as conflict:
-        game = game_or_404(game_id)
-        played = next((r for r in game.rounds if r.number == number), None)
-        if played is None:
-            flash(
-                f"Round {number} was deleted on another phone meanwhile; nothing was saved.",
-                "warning",
-            )
-            return redirect(url_for("games.show", game_id=game.id))
-        form.version.data = str(played.version)
-        form.rounds_version.data = services.rounds_stamp(game)
-        stored = changelog.describe_round(services.tally_of(game), number, cards=True)
-        if isinstance(conflict, rounds.StaleSave):
-            words = str(conflict)
-        else:
-            words = "This round was changed on another phone meanwhile; nothing was saved."
-        return _render_round(
-            game,
-            form,
-            number=number,
-            editing=True,
-            status=CONFLICT,
-            conflict=f"{words} Round {number} now reads: {stored}.",
-        )
+        return _merged_conflict(game_id, number, form, conflict)
     flash(f"Round {number} corrected.", "success")
     return _to_board(game.id)
+
+
+def _take_choices(form: RoundForm, names: list[str]) -> list[str]:
+    """Apply the choices made on the conflict page (``pick-<part>``: "stored" puts back what
+    was stored, "mine" keeps this phone's entry); the names of the parts still unchosen."""
+    base = merging.decode(form.base.data, len(names))
+    unchosen = []
+    for part in merging.decode_parts(form.clashes.data, len(names)):
+        picked = request.form.get(f"pick-{part}")
+        if base is not None and picked == "stored":
+            _put_part(form, base, part)
+        elif base is None or picked != "mine":
+            unchosen.append("who went out" if part == WENT_OUT else names[part])
+    if not unchosen:
+        form.clashes.data = ""
+    return unchosen
+
+
+def _merged_conflict(
+    game_id: int, number: int, form: RoundForm, conflict: rounds.RoundConflict
+) -> ResponseReturnValue:
+    """The conflict page after a correction another phone got in first: the form holds the
+    round as stored now with this phone's changes merged in hand by hand against the round it
+    started from (``merging.merge``), and the hands both changed side by side, to choose."""
+    game = game_or_404(game_id)
+    played = next((r for r in game.rounds if r.number == number), None)
+    if played is None:
+        flash(
+            f"Round {number} was deleted on another phone meanwhile; nothing was saved.",
+            "warning",
+        )
+        return redirect(url_for("games.show", game_id=game.id))
+    players = len(game.seats)
+    stored = _sheet_of_round(played, players)
+    # The round itself unchanged since the form was made (another round changed): it is the
+    # base, whatever the form carries (a page from before bases were carried has none).
+    if whole_number(form.version.data) == played.version:
+        base: Sheet | None = stored
+    else:
+        base = merging.decode(form.base.data, players)
+    merged, clashes = merging.merge(base, stored, _sheet_of_form(form))
+    for part in [WENT_OUT, *range(players)]:
+        _put_part(form, merged, part)
+    form.base.data = merging.encode(stored)
+    form.clashes.data = merging.encode_parts(clashes)
+    form.version.data = str(played.version)
+    form.rounds_version.data = services.rounds_stamp(game)
+    tally = services.tally_of(game)
+    now_reads = changelog.describe_round(tally, number, cards=True)
+    if isinstance(conflict, rounds.StaleSave):
+        words = str(conflict)
+    else:
+        words = "This round was changed on another phone meanwhile; nothing was saved."
+    words += f" Round {number} now reads: {now_reads}."
+    if clashes:
+        words += " You and the other phone changed the same part: choose below."
+    return _render_round(game, form, number=number, editing=True, status=CONFLICT, conflict=words)
 
 
 @bp.post("/<int:game_id>/rounds/<int:number>/delete")
 @requires(Permission.SCORE)
 def delete_round(game_id: int, number: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
+    game = game_or_404(game_id, lock=True)
     if not any(r.number == number for r in game.rounds):
         abort(404)
     try:
@@ -472,9 +585,9 @@ def delete_round(game_id: int, number: int) -> ResponseReturnValue:
 @requires(Permission.SCORE)
 def undo_round(game_id: int, number: int) -> ResponseReturnValue:
     """The scoreboard's one-tap undo of the round just saved (services.UNDO_WINDOW)."""
-    game = game_or_404(game_id)
+    game = game_or_404(game_id, lock=True)
     try:
-        rounds.undo_last_round(game, number)
+        rounds.undo_last_round(game, number, version=whole_number(request.form.get("version")))
     except rounds.RoundConflict as conflict:
         flash(str(conflict), "error")
     else:
@@ -488,7 +601,7 @@ def undo_round(game_id: int, number: int) -> ResponseReturnValue:
 @bp.post("/<int:game_id>/abandon")
 @requires(Permission.SCORE)
 def abandon(game_id: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
+    game = game_or_404(game_id, lock=True)
     rounds.abandon_game(game)
     flash("The game was abandoned: it is kept, with no winner.", "success")
     return redirect(url_for("games.show", game_id=game.id))
@@ -497,7 +610,7 @@ def abandon(game_id: int) -> ResponseReturnValue:
 @bp.post("/<int:game_id>/may-i")
 @requires(Permission.SCORE)
 def may_i(game_id: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
+    game = game_or_404(game_id, lock=True)
     seat = _seat_arg("seat", len(game.seats))
     change = -1 if request.form.get("change") == "-1" else 1
     status = 200

@@ -27,7 +27,7 @@ from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
-from scorekeeper.models import DraftHand, Game, Round, Seat, utcnow
+from scorekeeper.models import DraftHand, Game, GameEvent, Round, Seat, utcnow
 from scorekeeper.versions import bump
 
 from . import changelog
@@ -248,9 +248,17 @@ def edit_round(
     return played
 
 
-def undo_last_round(game: Game, number: int, now: datetime | None = None) -> None:
+def undo_last_round(
+    game: Game, number: int, now: datetime | None = None, *, version: int | None = None
+) -> bool:
     """Take back round ``number``, the last one, within UNDO_WINDOW of its saving: a slip of
-    the thumb at the table. Later, or for another round, RoundConflict says why."""
+    the thumb at the table. Later, or for another round, RoundConflict says why.
+
+    ``version`` is the game's version the undo button was drawn on. The same undo sent again
+    (a double tap: the round is gone, the game changed since that version by this undo alone)
+    is answered as the first was, and returns False; True when the round was undone now."""
+    if _undone_already(game, number, version):
+        return False
     deadline = undo_deadline(game)
     if deadline is None or game.rounds[-1].number != number:
         raise RoundConflict(
@@ -262,7 +270,26 @@ def undo_last_round(game: Game, number: int, now: datetime | None = None) -> Non
             f"Round {number} was saved more than {minutes} minutes ago and cannot be undone "
             "any more: tap its number to correct it."
         )
-    delete_last_round(game, number, log=f"Round {number} undone.")
+    delete_last_round(game, number, log=_undone(number))
+    return True
+
+
+def _undone(number: int) -> str:
+    return f"Round {number} undone."
+
+
+def _undone_already(game: Game, number: int, version: int | None) -> bool:
+    """Whether round ``number`` was undone since ``version`` and nothing was logged since:
+    an undo drawn on ``version`` and sent again is the undo already made."""
+    if version is None or version >= game.version or len(game.rounds) != number - 1:
+        return False
+    last = db.session.scalars(
+        select(GameEvent.text)
+        .where(GameEvent.game_id == game.id)
+        .order_by(GameEvent.id.desc())
+        .limit(1)
+    ).first()
+    return last == _undone(number)
 
 
 def delete_last_round(

@@ -34,6 +34,7 @@ from . import bp, services
 from .forms import (
     NewGameForm,
 )
+from .seats import name_the_seat
 from .tally import (
     check_table,
 )
@@ -42,11 +43,24 @@ NO_CHANGE = 204
 MIN_SEATS = 4
 
 
-def game_or_404(game_id: int) -> Game:
-    """The game of this household with this id, else 404 (another household's too)."""
-    game = db.session.get(Game, game_id)
+def game_or_404(game_id: int, *, lock: bool = False) -> Game:
+    """The game of this household with this id, else 404 (another household's too).
+
+    ``lock`` for a write: the game's row is locked first (``SELECT ... FOR UPDATE``; SQLite,
+    whose writes are serialised anyway, ignores it), so that two writes to one game take
+    turns, and the later one sees the version and rounds the first wrote."""
+    if lock:
+        game = db.session.scalars(
+            select(Game)
+            .where(Game.id == game_id)
+            .with_for_update(of=Game)
+            .execution_options(populate_existing=True)
+        ).first()
+    else:
+        game = db.session.get(Game, game_id)
     if game is None:
         abort(404)
+    name_the_seat(game)
     return game
 
 

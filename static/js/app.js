@@ -811,3 +811,11 @@ const outbox = (() => {
 if ("serviceWorker" in navigator && document.body.dataset.serviceWorker) {
   navigator.serviceWorker.register(document.body.dataset.serviceWorker, { scope: "/" }).catch(() => {});
 }
+
+// games: the own-hand page's poll (which follows its round, issue 23 item 3) is not sent
+// while the phone knows it has no signal: it could only fail.
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (!navigator.onLine && event.target && event.target.id === "my-hand") {
+    event.preventDefault();
+  }
+});

@@ -16,10 +16,10 @@ from scorekeeper import scope
 from scorekeeper.accounts import links
 from scorekeeper.extensions import db
 from scorekeeper.games import drafts, rounds, services
-from scorekeeper.models import DraftHand, Game, LinkKind, Round
+from scorekeeper.models import DraftHand, Game, GameEvent, LinkKind, Round
 
 from ..conftest import family_id, signed_in
-from ..helpers import start_game
+from ..helpers import save_round, start_game
 from .test_pages import text
 
 FOUR = ("Ann", "Ben", "Cy", "Dee")
@@ -491,3 +491,57 @@ def test_a_draft_moves_the_board_on_and_leaves_the_statistics_be(
         assert after is not None and after.version > version
         db.session.remove()
     assert written == []
+
+
+def test_the_change_log_names_the_seat_a_table_link_phone_picked(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue 23, item 17: a change made on a table-link phone that picked its seat is logged
+    as that seat's player's ("Ben (table link)"), not as the link's maker's."""
+    game_id = start_game(client, "twelve-step", FOUR)
+    ben = table_phone(app, game_id, seat=1)
+    unseated = table_phone(app, game_id)
+    save_round(ben, game_id, "Ben", {"Ann": "5", "Cy": "5", "Dee": "5"})
+    with app.app_context(), scope.household(family_id(app)):
+        actors = list(
+            db.session.scalars(select(GameEvent.actor).where(GameEvent.game_id == game_id))
+        )
+    assert "Ben (table link)" in actors
+    assert not any("made by" in actor for actor in actors)
+    save_round(unseated, game_id, "Ann", {"Ben": "5", "Cy": "5", "Dee": "5"}, expect=None)
+    with app.app_context(), scope.household(family_id(app)):
+        last = db.session.scalars(
+            select(GameEvent.actor)
+            .where(GameEvent.game_id == game_id)
+            .order_by(GameEvent.id.desc())
+        ).first()
+    assert last == "table link made by owner"
+
+
+def test_a_phone_on_its_pad_learns_its_round_was_stored_elsewhere(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue 23, item 3: the pad's poll (``open`` = its round) is answered 204 while the round
+    is open, whatever else changes, and once the scorer stored the round on the round form (or
+    abandoned the game) with the new round, what got stored and what the phone had typed."""
+    game_id = start_game(client, "twelve-step", FOUR)
+    ben = table_phone(app, game_id, seat=1)
+    assert hand_post(ben, game_id, 0 + 1, went_out="0")[0] in (200, 303)
+    cy = table_phone(app, game_id, seat=2)
+    assert hand_post(cy, game_id, 2, went_out="1")[0] == 303
+    poll = f"/games/{game_id}/hand?open=1&cards=K+Q+5"
+    assert ben.get(poll, headers=HTMX).status_code == 204
+    assert hand_post(client, game_id, 3, done="not", cards="9")[0] in (200, 303, 409)
+    assert ben.get(poll, headers=HTMX).status_code == 204  # another hand in: nothing moves
+
+    save_round(client, game_id, "Cy", {"Ann": "5", "Ben": "K", "Dee": "9"})
+    answer = ben.get(poll, headers=HTMX)
+    assert answer.status_code == 200
+    page = text(answer)
+    assert "Round 1 was stored on another phone: Ben K = 10 points." in page
+    assert "You had typed: K Q 5." in page
+    assert "Round 2" in page
+
+    assert client.post(f"/games/{game_id}/abandon").status_code == 302
+    ended = text(ben.get(f"/games/{game_id}/hand?open=2&cards=7", headers=HTMX))
+    assert "Round 2 was not stored: the game ended. You had typed: 7." in ended

@@ -152,6 +152,29 @@ def test_the_last_round_is_undone_in_one_tap_and_logged(client: FlaskClient) -> 
     assert "Round 2 undone." in board and "Undo round 1" in board
 
 
+def test_the_same_undo_sent_twice_is_answered_as_the_first(client: FlaskClient) -> None:
+    """A double tap on "Undo round 2" (issue 23, item 6): the second tap, drawn on the same
+    version, is told "Round 2 undone." too, and round 1 stays."""
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})
+    save_round(client, game_id, "Ben", {"Ann": "K", "Cy": "5", "Dee": "9"})
+    board = text(client.get(f"/games/{game_id}"))
+    form = re.search(r'class="undo".*?</form>', board, re.S)
+    assert form is not None
+    fields = dict(re.findall(r'name="([a-z_]+)" value="([^"]*)"', form.group(0)))
+    taps = [
+        client.post(f"/games/{game_id}/rounds/2/undo", data=fields, follow_redirects=True)
+        for _ in range(2)
+    ]
+    for answer in taps:
+        assert "Round 2 undone." in text(answer)
+        assert "is not the last round any more" not in text(answer)
+    assert rounds_stored(client, game_id) == 1
+    # An undo of round 1 drawn later is an undo of its own.
+    board = text(client.get(f"/games/{game_id}"))
+    assert "Undo round 1" in board
+
+
 def test_undo_is_refused_after_ten_minutes_and_not_offered(app: Flask, client: FlaskClient) -> None:
     game_id = start_game(client, "twelve-step", FOUR)
     save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})

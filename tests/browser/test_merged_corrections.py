@@ -1,0 +1,65 @@
+"""Two phones correct the same round at 360 px (issue 23, item 1): the second phone's
+conflict page holds the first phone's fix, shows the hand both changed side by side, and
+saves only once the person chose."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import NARROW_PHONE, _page, fits_width, screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_second_correction_merges_and_asks_about_the_hand_both_changed(
+    narrow_phone: Any, browser: Any, live_server: str, owner_cookie: str
+) -> None:
+    b = narrow_phone
+    b.goto("/games/new")
+    for seat, name in enumerate(["Ada", "Bo", "Cyd"]):
+        b.fill(f"#players-{seat}", name)
+    b.click("button[name=start]")
+    b.wait_for_url(re.compile(r"/games/\d+$"))
+    board_url = b.url
+    b.goto(board_url + "/rounds/new")
+    b.locator("fieldset.went-out label.choice", has_text="Ada").click()
+    b.fill("#hands-1-cards", "7")
+    b.fill("#hands-2-cards", "JK 5 5")
+    b.click("button.save-round")
+    b.wait_for_url(board_url)
+
+    d_pages = _page(browser, live_server, NARROW_PHONE, owner_cookie)
+    d = next(d_pages)
+    b.goto(board_url + "/rounds/1/edit")
+    d.goto(board_url + "/rounds/1/edit")
+    b.fill("#hands-2-cards", "JK 5")
+    b.click("button.save-round")
+    b.wait_for_url(board_url)
+
+    d.fill("#hands-1-cards", "8")
+    d.fill("#hands-2-cards", "JK")
+    d.click("button.save-round")
+    expect(d.locator("#round-conflict")).to_be_visible()
+    clash = d.locator("#clash-2")
+    expect(clash).to_contain_text("Stored now JK 5")
+    expect(clash).to_contain_text("Mine JK")
+    expect(d.locator("#clash-1")).to_have_count(0)
+    expect(d.locator("#hands-1-cards")).to_have_value("8")
+    assert fits_width(d)
+    screenshot(d, "games-correction-clash-360")
+
+    d.locator("#round-conflict .reapply").click()
+    expect(d.locator("#round-conflict")).to_contain_text("Choose for Cyd")
+    d.locator("#clash-2 label.choice", has_text="Stored now").click()
+    screenshot(d, "games-correction-clash-chosen-360")
+    d.locator("#round-conflict .reapply").click()
+    d.wait_for_url(board_url)
+    d.locator("details.log summary").click()
+    log = d.locator(".log-list")
+    expect(log).to_contain_text("Round 1 corrected: Bo's cards 7 → 8")
+    expect(log).not_to_contain_text("JK 5 → JK")
+    next(d_pages, None)

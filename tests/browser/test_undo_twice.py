@@ -1,0 +1,50 @@
+"""Issue 23, item 6 at 360 px: a double tap on "Undo round 2" answers "Round 2 undone.", never
+a red refusal, and round 1 stays."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_double_tap_on_undo_answers_as_one(narrow_phone: Any) -> None:
+    phone = narrow_phone
+    phone.goto("/games/new")
+    for seat, name in enumerate(["Una", "Vic", "Wes"]):
+        phone.fill(f"#players-{seat}", name)
+    phone.click("button[name=start]")
+    phone.wait_for_url(re.compile(r"/games/\d+$"))
+    board_url = phone.url
+    for out_seat, went_out in enumerate(("Una", "Vic")):
+        phone.goto(board_url + "/rounds/new")
+        phone.locator("fieldset.went-out label.choice", has_text=went_out).click()
+        for seat in range(3):
+            if seat != out_seat:
+                phone.fill(f"#hands-{seat}-cards", "5")
+        phone.click("button.save-round")
+        phone.wait_for_url(board_url)
+
+    undo = phone.get_by_role("button", name="Undo round 2")
+    # Both taps land before the first answer: the same form sent twice.
+    phone.evaluate(
+        """() => {
+          const form = document.querySelector("form.undo");
+          const data = new URLSearchParams(new FormData(form));
+          const send = () => fetch(form.action, { method: "POST", body: data, redirect: "manual" });
+          return Promise.all([send(), send()]).then(() => undefined);
+        }"""
+    )
+    with phone.expect_navigation():
+        undo.click()  # and a third, by hand, on the page drawn before the undo
+    expect(phone.locator(".flash, [role=alert]").first).to_contain_text("Round 2 undone.")
+    expect(phone.get_by_text("is not the last round any more")).to_have_count(0)
+    expect(phone.get_by_role("button", name="Undo round 1")).to_be_visible()
+    expect(phone.locator("#board table.rounds tbody tr")).to_have_count(1)
+    screenshot(phone, "games-undo-twice-360")
