@@ -24,8 +24,8 @@ from ..derived import GameStat, RatingStep, SeatStat
 from ..extensions import db
 from ..models import Player
 from ..status import GameStatus
-from .queries import rate
 from .ratings import ALL, PROVISIONAL, shown
+from .records import PlayerCount
 
 FINISHED = GameStatus.FINISHED.value
 # A season's best win rate counts players with at least this many finished games in it.
@@ -150,18 +150,6 @@ def _names(player_ids: Any) -> dict[int, str]:
 
 
 @dataclass(frozen=True)
-class Count:
-    player_id: int
-    name: str
-    value: int
-    games: int
-
-    @property
-    def win_rate(self) -> float | None:
-        return rate(self.value, self.games)
-
-
-@dataclass(frozen=True)
 class Total:
     player_id: int
     name: str
@@ -183,9 +171,9 @@ class Streak:
 class Records:
     games: int
     finished: int
-    most_wins: list[Count]
-    most_games: list[Count]
-    best_rate: list[Count]
+    most_wins: list[PlayerCount]
+    most_games: list[PlayerCount]
+    best_rate: list[PlayerCount]
     lowest: list[Total]
     streaks: list[Streak]
 
@@ -243,8 +231,8 @@ def records(season: Season) -> Records:
             runs[player_id] = (length, started)
     names = _names(counts)
 
-    def count(pid: int, value: int, played: int) -> Count:
-        return Count(pid, names.get(pid, "?"), value, played)
+    def count(pid: int, value: int, played: int) -> PlayerCount:
+        return PlayerCount(pid, names.get(pid, "?"), value, played)
 
     by_wins = sorted(
         counts.items(), key=lambda item: (-item[1][1], item[1][0], names.get(item[0], ""))
