@@ -48,12 +48,17 @@ class FilterForm(Form):
             self.rules.errors = ["No game was played under those rules: choose from the list."]
         if self.status.errors:
             self.status.errors = ["Choose a status from the list."]
-        for field in (self.since, self.until):
-            if field.errors:
-                field.errors = ["Type a date like 2025-12-24."]
-        if self.since.data and self.until.data and self.until.data < self.since.data:
-            self.until.errors = ["The end date is before the start date."]
+        _check_dates(self.since, self.until)
         return not self.errors
+
+
+def _check_dates(since: DateField, until: DateField) -> None:
+    """A range of days' messages: what to type instead, and an end before its start."""
+    for field in (since, until):
+        if field.errors:
+            field.errors = ["Type a date like 2025-12-24."]
+    if since.data and until.data and until.data < since.data:
+        until.errors = ["The end date is before the start date."]
 
 
 def _values(field: SelectField) -> set[Any]:
@@ -79,9 +84,5 @@ class SeasonForm(Form):
         super().validate(extra_validators)
         if self.year.errors:
             self.year.errors = ["Type a year like 2025."]
-        for field in (self.since, self.until):
-            if field.errors:
-                field.errors = ["Type a date like 2025-12-24."]
-        if self.since.data and self.until.data and self.until.data < self.since.data:
-            self.until.errors = ["The end date is before the start date."]
+        _check_dates(self.since, self.until)
         return not self.errors
