@@ -101,8 +101,18 @@ _WAYS_IN = frozenset(
 # The rules and the referee, of the presets only (``house_rules`` shows a link no house
 # rules); a table link's referee may also rule under its game's own rules (``?game=``).
 _RULES = frozenset({"rules.index", "rules.show", "referee.index"})
-# The game's scoreboard, its TV view and its result card.
-_WATCHING = frozenset({"games.show", "games.board", "games.tv", "games.card"})
+# The game's scoreboard, its TV view, its result card (the picture and its page), and Share
+# (which hands over the game's watch link).
+_WATCHING = frozenset(
+    {
+        "games.show",
+        "games.board",
+        "games.tv",
+        "games.card",
+        "games.result",
+        "accounts.share_game",
+    }
+)
 # What the table does with its game: rounds, hands, seats, May I, abandon, its game file.
 _SCORING = frozenset(
     {

@@ -151,7 +151,7 @@ def _client(world: World, who: str) -> FlaskClient:
         sign_in(world.app, client, who)
     elif who in ("table", "watch"):
         path = "/t/" if who == "table" else "/w/"
-        # A table link leads to its game; a watch link's page carries the chat preview first.
+        # A table link leads to its game; a watch link shows its board at its own address.
         assert client.get(path + world.tokens[who]).status_code == (303 if who == "table" else 200)
     return client
 
@@ -755,7 +755,13 @@ def test_a_watch_link_pasted_in_a_chat_previews_the_result(app: Flask) -> None:
     robot = app.test_client()  # a chat's preview robot: no session, no cookies kept
     page = robot.get(f"/w/{token}").get_data(as_text=True)
     image = re.search(r'property="og:image" content="http://localhost(/w/[^"]+/card.png)"', page)
-    assert image and 'http-equiv="refresh"' in page and "Ann" in page
+    # The link's own address shows the live board (no forward to /games/<id>, which asks for
+    # an account): sharing it on from the address bar passes on a link that works.
+    assert image and 'http-equiv="refresh"' not in page and "Standings" in page and "Ann" in page
+    watcher = app.test_client()
+    opened = watcher.get(f"/w/{token}")
+    assert opened.status_code == 200 and "Location" not in opened.headers
+    assert watcher.get(f"/w/{token}").status_code == 200  # again, from the address bar
     card = app.test_client().get(image.group(1))
     assert card.status_code == 200 and card.mimetype == "image/png"
     assert card.data.startswith(b"\x89PNG")
@@ -798,7 +804,11 @@ def test_a_member_opening_another_households_link_is_asked_before_signing_out(
     assert form
     followed = zed.post(address, data={"csrf_token": form.group(1)})
     assert followed.status_code == 303
-    assert followed.headers["Location"] == f"/games/{game_id}"
+    # A table link goes on to the game's board; a watch link shows it at its own address.
+    assert followed.headers["Location"] == (
+        f"/games/{game_id}" if kind is LinkKind.TABLE else address
+    )
+    assert zed.get(followed.headers["Location"]).status_code == 200
     assert sessions() == 0  # signed out for real, not only in this browser
     assert zed.get(f"/games/{game_id}").status_code == 200
     assert zed.get("/account").status_code == 302

@@ -199,6 +199,7 @@ ROUTES: dict[str, Urls] = {
     "games.export": lambda s: [f"/games/{g}/export" for g in _games(s)],
     "games.tv": lambda s: [f"/games/{g}/tv" for g in _games(s)],
     "games.card": lambda s: [f"/games/{g}/card.png" for g in _games(s)],
+    "games.result": lambda s: [f"/games/{g}/result" for g in _games(s)],
     "main.manifest": lambda s: ["/manifest.webmanifest"],
     "main.service_worker": lambda s: ["/sw.js"],
     "games.upload": lambda s: ["/games/import"],
@@ -239,6 +240,7 @@ ROUTES: dict[str, Urls] = {
     "accounts.invite": lambda s: [f"/invite/{s.tokens['invite']}"],
     "accounts.game_links": lambda s: [f"/games/{g}/links" for g in _games(s)],
     "accounts.add_game_link": lambda s: [f"/games/{s.playing}/links"],
+    "accounts.share_game": lambda s: [f"/games/{g}/share" for g in _games(s)],
     "accounts.revoke_link": lambda s: [f"/links/{s.link}/revoke"],
     "accounts.table_link": lambda s: [f"/t/{s.tokens['table']}"],
     "accounts.watch_link": lambda s: [f"/w/{s.tokens['watch']}"],
@@ -271,6 +273,7 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "accounts.remove_member": lambda s, url: "/members",
     "accounts.invite_member": lambda s, url: "/members",
     "accounts.add_game_link": lambda s, url: f"/games/{s.playing}/links",
+    "accounts.share_game": lambda s, url: url.rsplit("/", 1)[0],
     "accounts.revoke_link": lambda s, url: f"/games/{s.playing}/links",
     "games.delete": lambda s, url: f"/games/{s.playing}",
     "bin.restore_game": lambda s, url: "/bin",
@@ -278,8 +281,9 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "bin.empty": lambda s, url: "/bin",
 }
 UPLOADS = {"games.upload", "history.restore"}
-# A link's POST (a member of another household signing out to follow it) takes no field.
-NO_FIELDS = {"accounts.table_link", "accounts.watch_link"}
+# A link's POST (a member of another household signing out to follow it) takes no field, nor
+# does Share's (app.js asks it for the game's watch link, with the CSRF token in a header).
+NO_FIELDS = {"accounts.table_link", "accounts.watch_link", "accounts.share_game"}
 # First-run setup answers 404 once the household has its owner, as it has here.
 GONE = {"accounts.setup"}
 # They change the seeded data whatever is sent (so they have a test of their own, last).

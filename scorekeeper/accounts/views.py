@@ -16,6 +16,7 @@ from .. import local_time, scope
 from ..access import Permission, from_this_machine, link_is_live, requires, visitor
 from ..extensions import db
 from ..games.card import result_card
+from ..games.watching import watch_page
 from ..households import households as all_households
 from ..models import Game, Household, Link, LinkKind, Role, User, utcnow
 from ..names import name_key
@@ -357,6 +358,12 @@ def game_links(game_id: int) -> ResponseReturnValue:
     return _links_page(_game_or_404(game_id))
 
 
+def _live_link_of(game: Game, kind: LinkKind) -> Link | None:
+    """The game's newest link of ``kind`` that still works, or None."""
+    live = (each for each in links.links_of_game(game) if each.kind == kind)
+    return next((each for each in live if link_is_live(each)), None)
+
+
 @bp.post("/games/<int:game_id>/links")
 @requires(Permission.LINKS)
 def add_game_link(game_id: int) -> ResponseReturnValue:
@@ -368,14 +375,29 @@ def add_game_link(game_id: int) -> ResponseReturnValue:
     # The scoreboard's "QR code for the table" asks for the game's table link: the newest one
     # that still works, else a new one (issue 23: one tap from the scoreboard to a QR code).
     if request.form.get("reuse") == "1":
-        live = (each for each in links.links_of_game(game) if each.kind == kind)
-        reused = next((each for each in live if link_is_live(each)), None)
+        reused = _live_link_of(game, kind)
         if reused is not None:
             return redirect(
                 url_for("accounts.game_links", game_id=game.id) + f"#link-{reused.id}", 303
             )
     link, _token = links.make_link(kind, visitor().actor, game=game)
     return redirect(url_for("accounts.game_links", game_id=game.id) + f"#link-{link.id}", 303)
+
+
+@bp.post("/games/<int:game_id>/share")
+@requires(Permission.VIEW)
+def share_game(game_id: int) -> ResponseReturnValue:
+    """What Share hands over (issue 23): the game's watch link, which opens the live scores
+    without an account. Whoever may make links gets the newest live one, made if there is
+    none; anyone else gets one only where one exists, else words saying who can make one."""
+    game = _game_or_404(game_id)
+    link = _live_link_of(game, LinkKind.WATCH)
+    if link is None and visitor().may(Permission.LINKS):
+        link, _token = links.make_link(LinkKind.WATCH, visitor().actor, game=game)
+    if link is None:
+        message = "No watch link yet: an owner or scorer can make one from the scoreboard."
+        return {"message": message}
+    return {"url": links.url_of(link)}
 
 
 @bp.post("/links/<int:link_id>/revoke")
@@ -401,7 +423,11 @@ def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
     if link is None or link.game_id is None:
         abort(404)
     who = visitor()
-    board = url_for("games.show", game_id=link.game_id)
+    # A table link goes on to the game's scoreboard; a watch link shows it at its own address.
+    if kind == LinkKind.WATCH:
+        board = url_for("accounts.watch_link", token=token)
+    else:
+        board = url_for("games.show", game_id=link.game_id)
     if who.user is not None and who.user.household_id != link.household_id:
         if request.method != "POST":
             return render("accounts/follow_link.html", kind=kind.value)
@@ -412,17 +438,15 @@ def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
         links.open_in_session(link)
     if kind != LinkKind.WATCH or request.method == "POST":
         return redirect(board, code=303)
-    # A watch link is what a family pastes into a chat: its own page carries the preview (the
-    # chat's robot has no session), and a browser goes on to the live board at once.
+    # A watch link is what a family pastes into a chat: its own address shows the live board
+    # (read-only) with the preview in its head (the chat's robot has no session), and is what
+    # the address bar holds, so sharing it on from there passes on a link that works.
     with scope.household(link.household_id):
-        result, _png = result_card(link.game_id)
-    return render(
-        "accounts/watch.html",
-        result=result,
-        board=board,
-        card=url_for("accounts.watch_card", token=token, _external=True),
-        here=url_for("accounts.watch_link", token=token, _external=True),
-    )
+        return watch_page(
+            link.game_id,
+            here=url_for("accounts.watch_link", token=token, _external=True),
+            card_url=url_for("accounts.watch_card", token=token, _external=True),
+        )
 
 
 @bp.get("/w/<token>/card.png")

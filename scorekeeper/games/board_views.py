@@ -86,6 +86,16 @@ def show(game_id: int) -> ResponseReturnValue:
     return validated(response, etag and page_etag(stamp.tag(can)))
 
 
+@bp.get("/<int:game_id>/result")
+@requires(Permission.VIEW)
+def result(game_id: int) -> ResponseReturnValue:
+    """The result card in a page (issue 23): the picture with its words, Share, a download and
+    the way back to the scoreboard."""
+    stamp = _stamp_or_404(game_id)
+    words, _png = result_card(game_id, stamp=stamp)
+    return render("games/result.html", game_id=game_id, result=words)
+
+
 def _kept_page(
     etag: str, draw: Callable[[], Response], etag_now: Callable[[], str | None]
 ) -> Response:

@@ -89,6 +89,59 @@ document.addEventListener("change", (event) => {
 })();
 // referee end
 
+// games: Share on the scoreboard and on the result card's page hands over the game's watch link,
+// which opens the live scores without an account: the server finds it (or makes it, for whoever
+// may make links) and it goes to the phone's share sheet where it has one, else it is copied.
+// Where there is none to hand over, the server's words say who can make one.
+(() => {
+  const reveal = () => {
+    document.querySelectorAll("[data-share-from]").forEach((button) => { button.hidden = false; });
+  };
+  reveal();
+  document.addEventListener("htmx:afterSettle", reveal);
+  const say = (button, words) => {
+    let note = button.parentElement.querySelector("[data-share-note]");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "hint share-note";
+      note.setAttribute("role", "status");
+      note.dataset.shareNote = "";
+      button.parentElement.append(note);
+    }
+    note.textContent = words;
+  };
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-share-from]");
+    if (!button) return;
+    let answer;
+    try {
+      const token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+      const response = await fetch(button.dataset.shareFrom, {
+        method: "POST",
+        headers: { "X-CSRFToken": token || "", Accept: "application/json" },
+        credentials: "same-origin",
+      });
+      answer = response.ok ? await response.json() : null;
+    } catch {
+      answer = null;
+    }
+    if (!answer) {
+      say(button, "Could not reach the server to find the game's link: try again.");
+    } else if (!answer.url) {
+      say(button, answer.message);
+    } else if (navigator.share) {
+      navigator.share({ title: button.dataset.shareTitle || document.title, url: answer.url }).catch(() => {});
+    } else if (navigator.clipboard) {
+      navigator.clipboard.writeText(answer.url).then(
+        () => { button.textContent = "Link copied"; say(button, `Copied: ${answer.url}`); },
+        () => say(button, answer.url),
+      );
+    } else {
+      say(button, answer.url);
+    }
+  });
+})();
+
 // games: on the round form, the block of whoever went out shows "went out" instead of the
 // made-contract toggle and the card pad, at once (the server treats them the same way).
 document.addEventListener("change", (event) => {
