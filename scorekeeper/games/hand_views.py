@@ -29,8 +29,9 @@ from scorekeeper.rules import CardError, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
-from . import bp, changelog, drafts, rounds, services
+from . import bp, changelog, drafts, merging, rounds, services
 from .forms import PAD_RANKS, add_card, card_tokens, remove_card
+from .merging import Sheet, SheetHand
 from .seats import SEATS_KEPT, SEATS_KEY, seat_of_phone
 from .tally import points_of
 from .views import game_or_404
@@ -295,12 +296,18 @@ def _close_page(
     problems: list[str] | None = None,
     field_errors: dict[int, str] | None = None,
     typed: dict[int, str] | None = None,
+    clashes: list[int] | None = None,
+    merged: Sheet | None = None,
 ) -> BaseResponse:
+    """The close page; with ``merged``, the fields hold it (the scorer's entries where they
+    clash) and the ``clashes`` (hands the scorer and that player's phone both changed) are
+    shown side by side, to choose."""
     if game.status != GameStatus.IN_PROGRESS:
         flash("This game is over: no more rounds can be entered.", "warning")
         return redirect(url_for("games.show", game_id=game.id))
     draft = drafts.draft_of(game)
     tally = services.tally_of(game)
+    hands = merged.hands if merged is not None else ()
     return render(
         "games/close.html",
         status=status,
@@ -312,8 +319,22 @@ def _close_page(
         nobody_allowed=tally.rules.nobody_out_allowed,
         problems=problems or [],
         field_errors=field_errors or {},
-        typed=typed or {},
+        typed=typed or {seat: hand.cards for seat, hand in enumerate(hands)},
+        typed_made={seat: hand.made for seat, hand in enumerate(hands)},
+        clashes=[
+            {
+                "seat": seat,
+                "name": tally.names[seat],
+                "phone": _hand_words(draft.seats[seat].cards, draft.seats[seat].made_contract),
+                "mine": _hand_words(hands[seat].cards, hands[seat].made),
+            }
+            for seat in clashes or []
+        ],
     )
+
+
+def _hand_words(cards: str, made: bool) -> str:
+    return (" ".join(cards.split()) or "no cards") + (", made the contract" if made else "")
 
 
 def _went_out_arg(game: Game) -> int | str | None:
@@ -340,6 +361,49 @@ def close_round(game_id: int) -> ResponseReturnValue:
         return _close_page(game_or_404(game_id), status=UNAVAILABLE, problems=[SAVE_FAILED])
 
 
+def _close_clashes(
+    game: Game, draft: drafts.Draft
+) -> tuple[Sheet, dict[int, SheetHand], list[int]]:
+    """The hands the close page asks to write, merged hand by hand (``merging.merge``) with
+    what each phone holds now against what the page showed (its ``was-`` fields), and the
+    seats where the scorer and that player's phone both changed the hand, differently."""
+    players = len(game.seats)
+    out = "" if draft.went_out is None else str(draft.went_out.position)
+    stored = Sheet(out, tuple(SheetHand(s.cards, s.made_contract) for s in draft.seats))
+    base_hands, mine_hands = list(stored.hands), list(stored.hands)
+    picks = merging.decode_parts(request.form.get("clashes"), players)
+    for seat in range(players):
+        if f"cards-{seat}" not in request.form:
+            continue
+        now = stored.hands[seat]
+        # A page that did not carry what it showed (an older one): the hand as it is now.
+        was_made = request.form.get(f"was-made-{seat}")
+        base_hands[seat] = SheetHand(
+            request.form.get(f"was-{seat}", now.cards),
+            now.made if was_made is None else was_made == "y",
+        )
+        mine_hands[seat] = SheetHand(
+            request.form[f"cards-{seat}"][:800], bool(request.form.get(f"made-{seat}"))
+        )
+        if seat in picks and request.form.get(f"pick-{seat}") == "phone":
+            mine_hands[seat] = base_hands[seat]  # the phone's hand as the choice showed it
+    base = Sheet(out, tuple(base_hands))
+    merged, clashes = merging.merge(base, stored, Sheet(out, tuple(mine_hands)))
+    # A clash found now is new (the phone changed its hand again since the choice was
+    # shown); one shown before stays unchosen until a side is picked.
+    unchosen = clashes + [
+        seat
+        for seat in picks
+        if seat not in clashes and request.form.get(f"pick-{seat}") not in ("phone", "mine")
+    ]
+    writes = {
+        seat: merged.hands[seat]
+        for seat in range(players)
+        if not merged.same_part(stored, seat) and seat not in unchosen
+    }
+    return merged, writes, unchosen
+
+
 def _close(game: Game) -> ResponseReturnValue:
     number = whole_number(request.form.get("number"))
     fills = {
@@ -352,24 +416,27 @@ def _close(game: Game) -> ResponseReturnValue:
     draft = drafts.draft_of(game) if game.status == GameStatus.IN_PROGRESS else None
     filling: int | None = None
     try:
-        for filling, cards in fills.items():
-            if draft is None or draft.seats[filling].is_in:
-                continue
-            # A field the scorer left as shown keeps what the player's phone holds now (they
-            # may have tapped more cards since): a phone's typing is never overwritten unasked.
-            made = bool(request.form.get(f"made-{filling}"))
-            changed = cards != request.form.get(f"was-{filling}")
-            if not changed and made == draft.seats[filling].made_contract:
-                continue
-            drafts.write_hand(
-                game,
-                filling,
-                number=number,
-                cards=cards if changed else None,
-                made_contract=made,
-                done=True,
-                closing=False,
+        if fills and draft is not None and number not in (None, draft.number):
+            raise drafts.DraftClosed(
+                f"Round {number} was stored meanwhile; this is round {draft.number}."
             )
+        if draft is not None:
+            # A hand the scorer left as shown keeps what the player's phone holds now; one
+            # both changed differently is shown side by side, and nothing is stored until
+            # the scorer chooses: a phone's typing is never overwritten unseen.
+            merged, writes, clashes = _close_clashes(game, draft)
+            if clashes:
+                return _close_page(game, status=CONFLICT, clashes=clashes, merged=merged)
+            for filling, hand in writes.items():
+                drafts.write_hand(
+                    game,
+                    filling,
+                    number=number,
+                    cards=hand.cards,
+                    made_contract=hand.made,
+                    done=True,
+                    closing=False,
+                )
         stored = drafts.close(game, number=number, went_out=_went_out_arg(game))
     except drafts.DraftRefused as refused:
         db.session.rollback()
