@@ -14,9 +14,11 @@ Then the scorer alone (issue 23's goal: the cards plus 2): the signed-in scorer 
 of another 4-player 12-Step game on the round form, on a real phone's browser (Debian's
 Chromium through Playwright at 360 x 640, the app served by ``flask serve``), from the board
 back to the board: Ann went out, Ben and Cy made their contract, Dee did not, 9 cards between
-them. The round form's pad and its shortcuts are the page's script at work, which the reader
-above would not see (it sends the form as a browser without JavaScript would), so this one
-counts what a person's thumb presses on the page as it is drawn.
+them. The reader above sends forms as a browser without JavaScript would: on the round form it
+would find the pad's keys (each a submit button there too) but not what a phone at the table
+runs, the page's script (the pad typing into the field at once, quick taps queued, who went
+out hiding that hand's pad, a pick carried in from the board). So this one counts what a
+thumb presses on the page as Chromium draws it, quick taps as a thumb makes them.
 """
 
 from __future__ import annotations
