@@ -28,6 +28,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -188,12 +189,13 @@ class Entered:
         return len(self.pressed)
 
 
-def scorer_alone(page: Any, board: str) -> Entered:
+def scorer_alone(page: Any, board: str, before_save: Callable[[], None] | None = None) -> Entered:
     """Round 1 of the 4-player 12-Step game at ``board`` (a path; no round stored yet) entered
     on the round form by the signed-in scorer alone, on ``page``, from the board back to the
     board: Ann went out, then ALONE_HANDS. The scorer takes the shortest way the pages offer:
     the board's "Ann went out" where there is one, else "Enter round 1" and then Ann under
-    "Who went out?". Quick taps, as a thumb makes them: no key waits for the one before."""
+    "Who went out?". Quick taps, as a thumb makes them: no key waits for the one before.
+    ``before_save`` is called with the form filled in, just before Save (a test's screenshot)."""
     from playwright.sync_api import expect
 
     thumb = Thumb(page)
@@ -214,6 +216,8 @@ def scorer_alone(page: Any, board: str) -> Entered:
             box = hand.get_by_role("checkbox", name="Made the contract")
             thumb.press(box, f"{name} made the contract")
         expect(hand.get_by_role("textbox", name="Cards left")).to_have_value(cards)
+    if before_save is not None:
+        before_save()
     thumb.press(page.get_by_role("button", name="Save round 1", exact=True), "Save round 1")
     page.wait_for_url(re.compile(re.escape(board) + "$"))
     rows = page.locator("#board table.standings tbody tr")
