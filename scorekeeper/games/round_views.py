@@ -350,6 +350,17 @@ def new_round(game_id: int) -> ResponseReturnValue:
         return _save_failed(game_id, None)
 
 
+def _went_out_asked(game: Game) -> str:
+    """Who went out, as the board's shortcut into a new round names it (``?went_out=<seat>``
+    or ``nobody`` where the rules allow it): picked on the form, shown, and changeable; anything
+    else picks nobody, and the form asks as usual."""
+    asked = request.args.get("went_out", "")
+    if asked == NOBODY:
+        return asked if services.tally_of(game).rules.nobody_out_allowed else ""
+    seat = whole_number(asked, below=len(game.seats))
+    return "" if seat is None else str(seat)
+
+
 def _to_board(game_id: int) -> ResponseReturnValue:
     """After a save: the scoreboard (for app.js, 204 naming it in ``HX-Redirect``)."""
     address = url_for("games.show", game_id=game_id)
@@ -402,6 +413,7 @@ def _new_round(game_id: int) -> ResponseReturnValue:
         form.number.data = str(number)
         form.token.data = secrets.token_urlsafe(16)
         form.rounds_version.data = services.rounds_stamp(game)
+        form.went_out.data = _went_out_asked(game)
         return _render_round(game, form, number=number, editing=False)
 
     unsaved = _unless_saving(game, form, number, editing=False)

@@ -432,7 +432,16 @@ const outbox = (() => {
       if (saves.some((save) => save.id === form.elements.token.value)) form.elements.token.value = outbox.newId();
       if (saves.some((save) => save.draft === draftKey(form))) noteAtSave(form, QUEUED_NOTE);
     }).catch(() => {}).finally(() => {
-      if (restoreDraft(form) && window.htmx && navigator.onLine) {
+      const restored = restoreDraft(form);
+      // Opened from the board's "who went out" shortcut: that tap is the newest word on it, over
+      // a draft kept here and over a form the service worker kept from before.
+      const asked = new URLSearchParams(window.location.search).get("went_out");
+      const radio = asked && [...form.querySelectorAll("input[name=went_out]")].find((each) => each.value === asked);
+      if (radio && !radio.checked) {
+        radio.checked = true;
+        radio.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+      if (restored && window.htmx && navigator.onLine) {
         // Redraw chips, points and who is out from what came back (offline, they wait).
         window.htmx.ajax("POST", form.getAttribute("action"), { source: form, target: `#${ROUND_FORM}`, swap: "outerHTML" })
           .catch(() => {});

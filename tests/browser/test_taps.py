@@ -1,0 +1,105 @@
+"""Issue 23, taps: the signed-in scorer alone enters a 4-player 12-Step round on the round form
+at 360 x 640, and every tap is counted (``bench.taps.scorer_alone``, the benchmark's own
+round): opening the form and saying who went out is one tap from the board, each card one,
+each contract made one, Save one. A pick carried in from the board is shown, can be changed,
+wins over typing kept on the phone, and assumes nothing else: a hand left empty is refused at
+that hand as before."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from bench.taps import ALONE_CARDS, ALONE_HANDS, ALONE_TOTALS, scorer_alone
+
+from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+FOUR = ("Ann", "Ben", "Cy", "Dee")
+
+
+@pytest.fixture
+def scorer(browser: Any, live_server: str, owner_cookie: str) -> Iterator[Any]:
+    """The family's owner on a 360 x 640 phone, signed in."""
+    yield from _page(browser, live_server, SMALL_PHONE, owner_cookie)
+
+
+def _new_game(page: Any) -> str:
+    """A new 4-player 12-Step game, started through the page; its board's path."""
+    page.goto("/games/new")
+    for seat, name in enumerate(FOUR):
+        page.fill(f"#players-{seat}", name)
+    page.click("button[name=start]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return "/" + page.url.split("/", 3)[3]
+
+
+def test_the_scorer_alone_enters_a_round_in_few_taps(scorer: Any) -> None:
+    """Before: "Enter round 1", Ann under "Who went out?", 9 cards, 2 contracts made, Save:
+    14 taps. Going out now costs nothing beyond opening the form: 13, at most the cards, one a
+    contract made, and 2."""
+    board = _new_game(scorer)
+    screenshot(scorer, "taps-board-360")
+    made = sum(1 for _name, _cards, was_made in ALONE_HANDS if was_made)
+
+    def filled() -> None:
+        screenshot(scorer, "taps-round-form-filled-360")
+        assert fits_width(scorer)
+        assert serious_accessibility_violations(scorer) == []
+
+    entered = scorer_alone(scorer, board, before_save=filled)
+    assert entered.totals == ALONE_TOTALS
+    assert entered.taps <= ALONE_CARDS + made + 2, (
+        f"{entered.taps} taps for {ALONE_CARDS} cards and {made} contracts made: {entered.pressed}"
+    )
+
+
+def test_a_pick_from_the_board_is_shown_changeable_and_assumes_nothing_else(
+    scorer: Any,
+) -> None:
+    page = scorer
+    board = _new_game(page)
+    page.get_by_role("link", name="Ben went out", exact=True).click()
+    page.wait_for_url(re.compile(r"/rounds/new\?went_out=1$"))
+    expect(page.get_by_role("radio", name="Ben", exact=True)).to_be_checked()
+    expect(page.locator("#hand-1 .when-out")).to_be_visible()
+    expect(page.locator("#hand-1 .hand-pad")).to_be_hidden()
+    # Ben's empty fields go; everyone else's hand is as empty as ever.
+    expect(page.locator("#hands-1-cards")).to_be_hidden()
+    for seat in (0, 2, 3):
+        expect(page.locator(f"#hands-{seat}-cards")).to_have_value("")
+        expect(page.locator(f"#hand-{seat} input[name$='-made']")).not_to_be_checked()
+    screenshot(page, "taps-round-form-from-the-board-360")
+
+    # Typing kept on this phone, then the board again and another pick: the pick wins, the
+    # typing stays.
+    page.get_by_role("button", name="Add K to Cy", exact=True).click()
+    expect(page.locator("#hands-2-cards")).to_have_value("K")
+    page.goto(board)
+    page.get_by_role("link", name="Dee went out", exact=True).click()
+    expect(page.get_by_role("radio", name="Dee", exact=True)).to_be_checked()
+    expect(page.locator("#hands-2-cards")).to_have_value("K")
+    expect(page.locator("#hand-3")).to_have_class(re.compile(r"\bis-out\b"))
+    expect(page.locator("#hand-1")).not_to_have_class(re.compile(r"\bis-out\b"))
+
+    # Changed on the form: Ann went out after all. Ben and Cy counted, Dee left empty.
+    page.get_by_role("radio", name="Ann", exact=True).click()
+    expect(page.locator("#hand-0")).to_have_class(re.compile(r"\bis-out\b"))
+    expect(page.locator("#hand-3 .hand-pad")).to_be_visible()
+    page.get_by_role("button", name="Add 5 to Ben", exact=True).click()
+    expect(page.locator("#hands-1-cards")).to_have_value("5")
+    page.get_by_role("button", name="Save round 1", exact=True).click()
+    message = page.locator("#hand-3 .field-error")
+    expect(message).to_contain_text("Dee did not go out, so Dee holds cards")
+    expect(page.locator("#round-problems")).to_contain_text("Nothing was saved")
+    expect(page.get_by_role("radio", name="Ann", exact=True)).to_be_checked()
+    screenshot(page, "taps-round-form-empty-hand-refused-360")
+    assert fits_width(page)
+    page.goto(board)
+    expect(page.get_by_role("link", name="Enter round 1", exact=True)).to_be_visible()
