@@ -149,6 +149,7 @@ def test_the_table_and_the_watchers_see_how_the_game_moved_the_ratings(
     plain = _page(browser, live_server, {**NARROW_PHONE, "java_script_enabled": False})
     page = next(plain)
     page.goto(table_link)
+    screenshot(page, "ratings-board-360-no-js")
     page.get_by_role("link", name="How this game moved the ratings").click()
     page.wait_for_url(re.compile(r"/history/games/\d+/ratings$"))
     expect(page.locator(".rating-change")).to_have_count(3)
