@@ -376,7 +376,9 @@ def scenario(
         "/players",
         f"/players/{busiest}",
         "/records",
+        "/seasons",
         "/seasons?year=2015",
+        "/seasons?since=2014-03-01&until=2016-02-29",
         "/history/rounds.csv",
     ]
     rows = []

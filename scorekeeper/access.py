@@ -101,8 +101,9 @@ _WAYS_IN = frozenset(
 # The rules and the referee, of the presets only (``house_rules`` shows a link no house
 # rules); a table link's referee may also rule under its game's own rules (``?game=``).
 _RULES = frozenset({"rules.index", "rules.show", "referee.index"})
-# The game's scoreboard, its TV view, its result card (the picture and its page), and Share
-# (which hands over the game's watch link).
+# The game's scoreboard, its TV view, its result card (the picture and its page), Share
+# (which hands over the game's watch link), and how the finished game moved its players'
+# ratings, which its scoreboard shows ("Ben +1.8": the moves alone, to a link).
 _WATCHING = frozenset(
     {
         "games.show",
@@ -111,6 +112,7 @@ _WATCHING = frozenset(
         "games.card",
         "games.result",
         "accounts.share_game",
+        "history.game_ratings",
     }
 )
 # What the table does with its game: rounds, hands, seats, May I, abandon, its game file.

@@ -57,7 +57,7 @@ def season() -> Response:
     if unchanged is not None:
         return unchanged
     form = SeasonForm(request.args)
-    played = seasons.years()
+    played = seasons.played_years(version)
     if not form.validate():
         return render(
             "history/season.html", status=UNPROCESSABLE, form=form, years=played, chosen=None
@@ -66,13 +66,14 @@ def season() -> Response:
         chosen = seasons.Season(form.since.data or date.min, form.until.data or date.max)
     else:
         chosen = seasons.year(form.year.data or (played[0] if played else local_time.today().year))
+    season_ratings, records = seasons.kept_season(version, chosen)
     response = render(
         "history/season.html",
         form=form,
         years=played,
         chosen=chosen,
-        ratings=seasons.ratings(chosen),
-        records=seasons.records(chosen),
+        ratings=season_ratings,
+        records=records,
         rate_floor=seasons.RATE_FLOOR,
     )
     return validated(response, etag and page_etag(version, request.full_path))

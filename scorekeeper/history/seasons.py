@@ -9,6 +9,11 @@ rating started afresh each January would be provisional for everyone. A season s
 player stood at its end, and how far they climbed (or fell) within it: the sum of the moves
 their games in it made (``RatingStep.change``), which is their rating at its end less their
 rating before its first game.
+
+A season's page is computed once per household, data version and season (``kept_season``, kept in
+``extensions.Kept``): the data version (``services.data_version``) is what the page's ETag is
+made of, and moves with every change to a game, a player, house rules or the time zone, so a
+kept season is never stale and is never invalidated by hand.
 """
 
 from __future__ import annotations
@@ -19,9 +24,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from .. import local_time
+from .. import local_time, scope
 from ..derived import GameStat, RatingStep, SeatStat
-from ..extensions import db
+from ..extensions import Kept, db
 from ..models import Player
 from ..status import GameStatus
 from .ratings import ALL, PROVISIONAL, shown
@@ -81,6 +86,21 @@ class Season:
             if until is not None:
                 found.append(started < until)
         return found
+
+
+def played_years(version: str) -> list[int]:
+    """``years()``, kept under the household's data version (``services.data_version``)."""
+    kept: list[int] = Kept.of().get_or_make(("season years", scope.current(), version), years)
+    return kept
+
+
+def kept_season(version: str, season: Season) -> tuple[list[SeasonRating], Records]:
+    """The season's ratings and records, kept under the household, its data version
+    (``services.data_version``, read by the caller in the same request) and the season."""
+    kept: tuple[list[SeasonRating], Records] = Kept.of().get_or_make(
+        ("season", scope.current(), version, season), lambda: (ratings(season), records(season))
+    )
+    return kept
 
 
 def year(number: int) -> Season:

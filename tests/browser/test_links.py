@@ -110,3 +110,49 @@ def test_the_table_scores_through_a_qr_link_and_relatives_watch(
     neighbour.wait_for_url(board_url)
     expect(neighbour.locator("#board table.rounds")).to_contain_text("20")
     next(neighbours, None)
+
+
+def _new_link(page: Any, board: str, kind: str) -> str:
+    """A new link of ``kind`` ("table", "watch") to the game at ``board``, made on its links
+    page as a scorer makes it; its address, from the server's root."""
+    page.goto(board + "/links")
+    page.get_by_role("button", name=f"New {kind} link").click()
+    page.wait_for_url(re.compile(r"#link-\d+$"))
+    card = page.url.rsplit("#", 1)[1]
+    address = page.locator(f"#{card} input.copy-field").input_value()
+    return "/" + address.split("/", 3)[3]
+
+
+def test_the_table_and_the_watchers_see_how_the_game_moved_the_ratings(
+    desktop: Any, browser: Any, live_server: str, sample_games: dict[str, str]
+) -> None:
+    """Issue 26: "Maud +1.8" on the finished scoreboard, for phones let in by the table link
+    and by the watch link at 360 px, and for a phone without JavaScript, by a plain link."""
+    board = sample_games["finished"]
+    table_link = _new_link(desktop, board, "table")
+    watch_link = _new_link(desktop, board, "watch")
+    for address, name in ((table_link, "table"), (watch_link, "watch")):
+        pages = _page(browser, live_server, NARROW_PHONE)
+        page = next(pages)
+        page.goto(address)
+        line = page.locator("#board .rating-changes")
+        expect(line).to_contain_text("Ratings:")
+        moves = line.locator(".rating-change")
+        expect(moves).to_have_count(3)
+        for player in ("Maud", "Nell", "Otto"):
+            expect(line).to_contain_text(re.compile(player + r" (\+|\u2212|±)\d+\.\d"))
+        assert line.locator("a").count() == 0  # the players' pages are not the link's
+        assert fits_width(page)
+        screenshot(page, f"ratings-{name}-link-360")
+        next(pages, None)
+    # Without JavaScript: the board names the ratings by a plain link, which shows them.
+    plain = _page(browser, live_server, {**NARROW_PHONE, "java_script_enabled": False})
+    page = next(plain)
+    page.goto(table_link)
+    screenshot(page, "ratings-board-360-no-js")
+    page.get_by_role("link", name="How this game moved the ratings").click()
+    page.wait_for_url(re.compile(r"/history/games/\d+/ratings$"))
+    expect(page.locator(".rating-change")).to_have_count(3)
+    expect(page.locator(".rating-changes")).to_contain_text(re.compile(r"Maud (\+|\u2212|±)\d"))
+    screenshot(page, "ratings-table-link-360-no-js")
+    next(plain, None)

@@ -16,7 +16,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.transfer import import_game
 from scorekeeper.history import ratings, seasons
 
-from ..conftest import family_id
+from ..conftest import family_id, household_id, signed_in
 from ..helpers import game_document
 from .test_kept_stats import _named
 
@@ -120,3 +120,75 @@ def test_a_bad_season_is_refused_at_the_field(
     answer = client.get(f"/seasons?{query}")
     assert answer.status_code == 422
     assert message in answer.get_data(as_text=True)
+
+
+# --- a season kept under the household's data version -------------------------------------------
+
+
+def _wins(page: str) -> str:
+    return page.split("<h3>Most wins</h3>")[1].split("</ol>")[0]
+
+
+def test_a_season_is_computed_once_per_data_version(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _history(app)
+    made: list[seasons.Season] = []
+    records = seasons.records
+
+    def counted(season: seasons.Season) -> seasons.Records:
+        made.append(season)
+        return records(season)
+
+    monkeypatch.setattr(seasons, "records", counted)
+    first = client.get("/seasons?year=2024").get_data(as_text=True)
+    assert client.get("/seasons?year=2024").get_data(as_text=True) == first
+    assert client.get("/seasons?year=2025").status_code == 200
+    assert made == [seasons.year(2024), seasons.year(2025)]
+    # A new game moves the data version: the season is made again, with it.
+    _import(app, ["Ann", "Ben"], "Ben", datetime(2024, 6, 1, 18, tzinfo=UTC))
+    again = client.get("/seasons?year=2024").get_data(as_text=True)
+    assert len(made) == 3
+    assert ">Ben</a> <strong>2</strong>" in _wins(again)
+
+
+def test_a_kept_season_follows_every_change(app: Flask, client: FlaskClient) -> None:
+    _history(app)
+    household = family_id(app)
+    assert ">Ann</a> <strong>3</strong>" in _wins(client.get("/seasons?year=2024").text)
+    assert "No finished game in this season." in client.get("/seasons?year=2023").text
+    # Renamed, the player is shown by the new name.
+    ids = {name: pid for pid, name in _named(app, household)}
+    renamed = client.post(f"/players/{ids['Ann']}/rename", data={"name": "Anna"})
+    assert renamed.status_code in (302, 303), renamed.text
+    page = client.get("/seasons?year=2024").text
+    assert ">Anna</a> <strong>3</strong>" in _wins(page) and ">Ann</a>" not in page
+    # In the bin, a game no longer counts.
+    with app.app_context(), scope.household(household):
+        first = db.session.scalar(select(RatingStep.game_id).order_by(RatingStep.started))
+        db.session.remove()
+    assert client.post(f"/games/{first}/delete").status_code in (302, 303)
+    assert ">Anna</a> <strong>2</strong>" in _wins(client.get("/seasons?year=2024").text)
+    # Another time zone moves a game across the new year.
+    _import(app, ["Ann", "Ben"], "Ben", datetime(2024, 1, 1, 2, tzinfo=UTC))
+    assert "No finished game in this season." in client.get("/seasons?year=2023").text
+    assert client.post("/household", data={"time_zone": NEW_YORK}).status_code in (200, 303)
+    assert ">Ben</a> <strong>1</strong>" in _wins(client.get("/seasons?year=2023").text)
+
+
+def test_a_kept_season_is_its_households_own(app: Flask, client: FlaskClient) -> None:
+    _history(app)
+    assert ">Ann</a>" in client.get("/seasons?year=2024").text
+    others = signed_in(app, "zed", household="Others")
+    # The same history, by other names.
+    rounds = [("Zed", {"Yan": "K Q"}, set()) for _ in range(7)]
+    for day in (3, 4, 5, 6):
+        started = datetime(2024, 3, day, 18, tzinfo=UTC).isoformat()
+        document = game_document("contract-rummy", ["Zed", "Yan"], rounds, started=started)
+        with app.app_context(), scope.household(household_id(app, "Others")):
+            import_game(document)
+            db.session.remove()
+    page = others.get("/seasons?year=2024").text
+    assert ">Zed</a> <strong>4</strong>" in _wins(page)
+    assert "Ann" not in page and "Ben" not in page
+    assert ">Ann</a> <strong>3</strong>" in _wins(client.get("/seasons?year=2024").text)
