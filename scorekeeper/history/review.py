@@ -54,6 +54,11 @@ FINISHED = GameStatus.FINISHED.value
 MIN_TRIES = 10
 # Games whose rounds are read in one statement.
 CHUNK = 400
+
+seat_stats = SeatStat.__table__
+rounds_t = Round.__table__
+hands_t = Hand.__table__
+seats_t = Seat.__table__
 # The years a review may be asked for: those a date holds (a season's bounds past them are
 # left open, ``seasons.Season.conditions``).
 FIRST_YEAR, LAST_YEAR = MINYEAR, MAXYEAR
@@ -202,16 +207,19 @@ def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | No
     found: dict[int, _Game] = {}
     for at in range(0, len(finished), CHUNK):
         chunk = finished[at : at + CHUNK]
+        # Core, by the ids of the household's own games just read under the scope (as
+        # ``seasons.records``): the scope's condition on the household would lead SQLite to the
+        # household's index, a read of its every row.
         for row in db.session.execute(
             select(
-                SeatStat.game_id,
-                SeatStat.player_id,
-                SeatStat.is_winner,
-                SeatStat.kept_contract,
-                SeatStat.started,
-                SeatStat.rules_slug,
-                SeatStat.rules_name,
-            ).where(SeatStat.game_id.in_(chunk))
+                seat_stats.c.game_id,
+                seat_stats.c.player_id,
+                seat_stats.c.is_winner,
+                seat_stats.c.kept_contract,
+                seat_stats.c.started,
+                seat_stats.c.rules_slug,
+                seat_stats.c.rules_name,
+            ).where(seat_stats.c.game_id.in_(chunk))
         ):
             game = found.setdefault(
                 row.game_id,
@@ -221,16 +229,17 @@ def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | No
                 game.winners.add(row.player_id)
         for game_id, number, player_id, points, made, contract in db.session.execute(
             select(
-                Round.game_id,
-                Round.number,
-                Seat.player_id,
-                Hand.points,
-                Hand.made_contract,
-                Hand.contract,
+                rounds_t.c.game_id,
+                rounds_t.c.number,
+                seats_t.c.player_id,
+                hands_t.c.points,
+                hands_t.c.made_contract,
+                hands_t.c.contract,
             )
-            .join(Round, Round.id == Hand.round_id)
-            .join(Seat, Seat.id == Hand.seat_id)
-            .where(Round.game_id.in_(chunk))
+            .select_from(rounds_t)
+            .join(hands_t, hands_t.c.round_id == rounds_t.c.id)
+            .join(seats_t, seats_t.c.id == hands_t.c.seat_id)
+            .where(rounds_t.c.game_id.in_(chunk))
         ):
             if game_id in found:
                 found[game_id].hands.append((number, player_id, points, bool(made), contract))
@@ -362,7 +371,11 @@ class Figure:
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _who(found: Sequence[Any]) -> str:
@@ -425,9 +438,9 @@ def figures(review: Review) -> list[Figure]:
         found.append(
             Figure(
                 "Hardest contract",
-                f"{hard.description} ({hard.rules_name}, contract {hard.contract}): made "
+                f"{_capital(hard.description)} ({hard.rules_name}, contract {hard.contract}): made "
                 f"{hard.made} of the {hard.tries} times it was tried ({share}%).",
-                f"{hard.description}: {share}% made",
+                f"{_capital(hard.description)}: {share}% made",
             )
         )
     if review.leader is not None:
@@ -488,14 +501,20 @@ def draw_review_card(review: Review, household: str) -> bytes:
     shown = figures(review)
     if not shown:
         draw.text((MARGIN, 300), "No games played this year.", font=font(40), fill=MUTED)
-    label_width = 330
+    shown = shown[:8]
+    # The lines share the room below the head (y 262 to 610): as large as they fit.
+    row = min(64, (610 - 262) // max(len(shown), 1))
+    size = row - 18
+    label_width = 380
     words_width = WIDTH - 2 * MARGIN - label_width
-    for index, figure in enumerate(shown[:8]):
-        baseline = 296 + index * 42
-        label, size = fit(draw, figure.label, 28, label_width - 16)
-        draw.text((MARGIN, baseline), label, font=font(size), fill=ACCENT, anchor="ls")
-        words, size = fit(draw, figure.short, 32, words_width)
-        draw.text((MARGIN + label_width, baseline), words, font=font(size), fill=TEXT, anchor="ls")
+    for index, figure in enumerate(shown):
+        baseline = 262 + (index + 1) * row - 12
+        label, label_size = fit(draw, figure.label, size - 6, label_width - 20)
+        draw.text((MARGIN, baseline), label, font=font(label_size), fill=ACCENT, anchor="ls")
+        words, words_size = fit(draw, figure.short, size, words_width)
+        draw.text(
+            (MARGIN + label_width, baseline), words, font=font(words_size), fill=TEXT, anchor="ls"
+        )
     return png_of(image)
 
 

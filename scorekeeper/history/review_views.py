@@ -61,15 +61,16 @@ def review_page(year: int) -> Response:
     _year_or_404(year)
     version = services.data_version()
     may_link = visitor().may(Permission.LINKS)
-    etag = page_etag(version, request.full_path, may_link)
+    # The links listed change the page too (made by Share, revoked), not the data version.
+    listed = links.links_of_year(year) if may_link else []
+    listing = (may_link, *(link.id for link in listed))
+    etag = page_etag(version, request.full_path, listing)
     unchanged = not_modified(etag)
     if unchanged is not None:
         return unchanged
     household = _household_name()
     year_review = review.review_of(year, version)
-    shown = []
-    if may_link:
-        shown = [(link, links.url_of(link)) for link in links.links_of_year(year)]
+    shown = [(link, links.url_of(link)) for link in listed]
     response = render(
         "history/review.html",
         review=year_review,
@@ -81,7 +82,7 @@ def review_page(year: int) -> Response:
         may_link=may_link,
         min_tries=review.MIN_TRIES,
     )
-    return validated(response, etag and page_etag(version, request.full_path, may_link))
+    return validated(response, etag and page_etag(version, request.full_path, listing))
 
 
 @bp.get("/review/<int:year>/card.png")

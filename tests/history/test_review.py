@@ -269,6 +269,14 @@ def test_share_makes_one_link_and_a_viewer_only_gets_one_that_exists(
     assert "/y/" in first and client.post("/review/2024/share").get_json()["url"] == first
     assert viewer.post("/review/2024/share").get_json()["url"] == first
     assert client.post("/review/2023/share").get_json()["url"] != first  # a link a year
+    etag = client.get("/review/2023").headers["ETag"]
+    third = client.post("/review/2023/share").get_json()["url"]
+    with app.app_context():
+        link_id = db.session.scalar(select(Link.id).where(Link.year == 2023))
+    client.post(f"/links/{link_id}/revoke")
+    # The list of links is on the page: a link made or revoked is not answered by a 304.
+    fresh = client.get("/review/2023", headers={"If-None-Match": etag})
+    assert fresh.status_code == 200 and third not in fresh.get_data(as_text=True)
     page = client.get("/review/2024").get_data(as_text=True)
     assert first in page and "Made by owner" in page and "Revoke this link" in page
     assert "Revoke this link" not in viewer.get("/review/2024").get_data(as_text=True)
