@@ -89,14 +89,13 @@ def index() -> Response:
         request.args.get("page", 1, type=int) or 1,
         current_app.config["HISTORY_PAGE_SIZE"],
     )
-    played = seasons.years()
     response = render(
         "history/index.html",
         "history/_history.html",
         form=form,
         results=results,
         filters=filters,
-        latest_year=played[0] if played else None,
+        latest_year=seasons.latest_year(),
     )
     # Again after rendering: a first page makes the session's CSRF secret, which the ETag
     # names (and none where a flashed message was shown, which rendering took away).
