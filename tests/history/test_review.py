@@ -208,11 +208,36 @@ def test_the_busiest_evening_is_a_local_day(app: Flask, client: FlaskClient) -> 
             datetime(2024, 3, day, hour, tzinfo=UTC),
         )
     assert _review(app, 2024).busiest == review.Evening(datetime(2024, 3, 4).date(), 3, 21)
+    assert "4 March: 3 games and 21 rounds." in client.get("/review/2024").get_data(as_text=True)
     assert client.post("/household", data={"time_zone": NEW_YORK}).status_code in (200, 303)
     with app.app_context():
         db.session.remove()
     found = _review(app, 2024).busiest
     assert found is not None and (found.day.day, found.games) == (3, 2)
+    # The kept review follows the zone (the data version names it).
+    assert "3 March: 2 games and 14 rounds." in client.get("/review/2024").get_data(as_text=True)
+
+
+def test_the_kept_review_follows_every_new_game(app: Flask, client: FlaskClient) -> None:
+    _some_history(app)
+    before = client.get("/review/2024")
+    assert "Ann won the most: 2 wins" in before.get_data(as_text=True)
+    for day in (5, 6, 7):
+        _import(
+            app, ["Ann", "Ben"], _win(["Ann", "Ben"], "Ben"), datetime(2024, 4, day, 18, tzinfo=UTC)
+        )
+    after = client.get("/review/2024", headers={"If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200
+    assert "Ben won the most: 3 wins" in after.get_data(as_text=True)
+
+
+def test_the_command_line_makes_no_review_link(app: Flask, client: FlaskClient) -> None:
+    """``flask link add`` keeps its kinds, table and watch: a review link is made by Share."""
+    game_id = _import(
+        app, ["Ann", "Ben"], _win(["Ann", "Ben"], "Ann"), datetime(2024, 4, 1, 18, tzinfo=UTC)
+    )
+    refused = app.test_cli_runner().invoke(args=["link", "add", str(game_id), "--kind", "review"])
+    assert refused.exit_code != 0 and "'table', 'watch'" in refused.output
 
 
 # --- the pages -----------------------------------------------------------------------------------
