@@ -373,13 +373,13 @@ def scenario(
         f"/history?player={busiest}",
         "/history?rules=twelve-step&status=finished&page=50",
         "/history?status=abandoned",
+        "/review/2015",
+        "/review/2015/card.png",
         "/history?since=2015-01-01&until=2015-12-31",
         "/players",
         f"/players/{busiest}",
         "/records",
         "/seasons?year=2015",
-        "/review/2015",
-        "/review/2015/card.png",
         "/history/rounds.csv",
     ]
     rows = []
