@@ -10,7 +10,8 @@ tally so every total, place and winner is what the app itself would store; a poo
 games is dealt out to the households with their own players and dates) straight into a SQLite
 file with Core bulk inserts, fills the kept statistics (``history.stats.rebuild``), signs an
 owner in, serves the app with ``flask serve`` (waitress) and asks each history, players and
-records page and the rounds CSV one request at a time, printing p50 and p95 against the goal.
+records page, the year in review and the rounds CSV one request at a time, printing the first
+answer's time, p50 and p95 against the goal.
 """
 
 from __future__ import annotations
@@ -372,6 +373,8 @@ def scenario(
         f"/history?player={busiest}",
         "/history?rules=twelve-step&status=finished&page=50",
         "/history?status=abandoned",
+        "/review/2015",
+        "/review/2015/card.png",
         "/history?since=2015-01-01&until=2015-12-31",
         "/players",
         f"/players/{busiest}",
@@ -386,20 +389,27 @@ def scenario(
         for page in pages:
             url = server.base + page
             csv = page.endswith(".csv")
-            for _ in range(1 if csv else 3):
+            # The first answer after the server started: what a page kept by data version
+            # (the year in review) costs once after each change to the household's games.
+            first = ask(url, cookie)
+            for _ in range(0 if csv else 2):
                 ask(url, cookie)  # warm up
             times = [ask(url, cookie) for _ in range(2 if csv else runs)]
-            rows.append((page, statistics.median(times), percentile(times, 0.95), len(times)))
+            p50, p95 = statistics.median(times), percentile(times, 0.95)
+            rows.append((page, first, p50, p95, len(times)))
     games = households * games_each
     print(
         f"\n{name}: {games:,} games in {households:,} household(s), household 1 asked; "
         f"one request at a time to flask serve (waitress) on loopback\n"
     )
-    print("| page | p50 ms | p95 ms | goal p95 | met | runs |")
-    print("| --- | ---: | ---: | ---: | --- | ---: |")
-    for page, p50, p95, count in rows:
+    print("| page | first ms | p50 ms | p95 ms | goal p95 | met | runs |")
+    print("| --- | ---: | ---: | ---: | ---: | --- | ---: |")
+    for page, first, p50, p95, count in rows:
         met = "yes" if p95 < GOAL_MS else "**no**"
-        print(f"| `{page}` | {p50:.1f} | {p95:.1f} | < {GOAL_MS:.0f} | {met} | {count} |")
+        print(
+            f"| `{page}` | {first:.0f} | {p50:.1f} | {p95:.1f} | < {GOAL_MS:.0f} | {met} "
+            f"| {count} |"
+        )
     sys.stdout.flush()
 
 

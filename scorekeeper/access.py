@@ -80,6 +80,9 @@ LINK_PERMISSIONS: dict[LinkKind, frozenset[Permission]] = {
     LinkKind.WATCH: frozenset({Permission.VIEW}),
 }
 
+# A review link (one year in review, for relatives) is not here, nor in ``LINK_REACHES``: it lets
+# no phone in, and its own two public pages look its token up each time (``history.review``).
+
 # What a link reaches, by endpoint, and nothing else whatever the arguments: a page that is not
 # listed here refuses a link (a new page too, until it is added here on purpose). Of the pages
 # about a game, a link reaches its own game's only; another game is not there (404).
@@ -262,6 +265,9 @@ def link_is_live(link: Link) -> bool:
         return False  # its game is in the bin
     if link.kind == LinkKind.TABLE and link.game is not None and link.game.ended is not None:
         return link.game.ended + TABLE_LINK_GRACE > now
+    if link.kind == LinkKind.REVIEW:
+        # One year of its household's, shown at the link's own address (``history.review``).
+        return link.year is not None and link.game_id is None
     return link.kind in (LinkKind.TABLE, LinkKind.WATCH)
 
 
@@ -319,6 +325,9 @@ def link_in_session() -> Link | None:
         for id_, token_hash in reversed(held)
         if (link := by_id.get(id_)) is not None
         and hmac.compare_digest(token_hash, link.token_hash)
+        # Only the kinds that let a phone in (a review link is looked up at its own address on
+        # every request and never kept in a session).
+        and link.kind in LINK_REACHES
         and link_is_live(link)
     ]
     if not live:

@@ -94,6 +94,8 @@ class LinkKind(enum.StrEnum):
     TABLE = "table"
     WATCH = "watch"
     INVITE = "invite"
+    # One household's one year in review, read-only, for relatives with no account (issue 26).
+    REVIEW = "review"
 
 
 class Household(Model):
@@ -189,7 +191,8 @@ class SignInAttempt(Model):
 
 
 class Link(HouseholdOwned, Model):
-    """A table link, a watch link (both for one game) or an invitation to join the household.
+    """A table link, a watch link (both for one game), a review link (one ``year`` of the
+    household's, its year in review) or an invitation to join the household.
 
     The token is derived from ``nonce`` and the server's secret key, and stored only as its
     hash: the database alone lets nobody in, and the scoreboard can show a link's QR again.
@@ -204,6 +207,8 @@ class Link(HouseholdOwned, Model):
         ForeignKey("games.id", ondelete="CASCADE"), index=True
     )
     role: Mapped[str | None] = mapped_column(String(20))
+    # The year a review link shows; None for every other kind.
+    year: Mapped[int | None] = mapped_column(Integer)
     nonce: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     made_by: Mapped[str] = mapped_column(String(USERNAME_LENGTH))

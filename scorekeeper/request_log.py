@@ -7,7 +7,8 @@ milliseconds until the answer was made::
     2026-03-01 20:15:02,417 [4121] INFO scorekeeper.requests: GET /t/*** 200 3.1 ms
 
 A link's token is its holder's key to a game or a household, so the paths of links
-(``/t/<token>``, ``/w/<token>``, ``/w/<token>/card.png``, ``/invite/<token>``) are written with
+(``/t/<token>``, ``/w/<token>``, ``/w/<token>/card.png``, ``/y/<token>`` and its card,
+``/invite/<token>``) are written with
 the token masked; a query string's values (a setup code, a ``next`` address) are masked too,
 and only the names of its arguments are kept. ``SCOREKEEPER_LOG_LEVEL`` (``LOG_LEVEL`` in the
 configuration) sets the level of every log the server writes: INFO, the default, includes the
@@ -32,7 +33,7 @@ FORMAT = "%(asctime)s [%(process)d] %(levelname)s %(name)s: %(message)s"
 MASK = "***"
 # Werkzeug merges repeated slashes (redirecting ``//t/<token>`` to ``/t/<token>``): so does this.
 # Anywhere in the path: "/./t/<token>" still reaches the link page.
-LINK_PATH = re.compile(r"/+(t|w|invite)/+[^/]+")
+LINK_PATH = re.compile(r"/+(t|w|y|invite)/+[^/]+")
 # A path is written percent-encoded, so no line break or control character reaches the log,
 # and cut at this length.
 LONGEST_PATH = 300

@@ -190,6 +190,10 @@ CORE_MODULES: Final[Mapping[str, str]] = {
         "a season's seats, read by the ids of its games (found under the scope) with a Core"
         " ``select`` the index on the game serves"
     ),
+    "scorekeeper.history.review": (
+        "a year's seats and hands, read by the ids of its finished games (found under the"
+        " scope) with Core ``select``s the indexes on the game and the round serve"
+    ),
     "scorekeeper.history.ratings": (
         "the ratings, replayed from the kept statistics' refresh and rebuilt for one named"
         " household: ``for_household``"

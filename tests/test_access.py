@@ -1,5 +1,6 @@
 """Who may do what (``shared/spec/access.md``): the role table walked over every endpoint of
-``app.url_map``, for a stranger, each role, another household, a table link and a watch link;
+``app.url_map``, for a stranger, each role, another household, a table link, a watch link and
+a review link (which lets nobody in: its phone is a stranger but for the link's own pages);
 then sign-in, sessions, throttling, first-run setup, hosts, cookies, files, names, links and
 the command line.
 """
@@ -24,7 +25,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorekeeper import create_app, house_rules, scope
-from scorekeeper.access import LINK_REACHES, Permission, declared
+from scorekeeper.access import LINK_PERMISSIONS, LINK_REACHES, Permission, declared
 from scorekeeper.accounts import links
 from scorekeeper.extensions import db
 from scorekeeper.games.transfer import import_game
@@ -47,9 +48,20 @@ from .helpers import game_document, save_round, start_game, twelve_step_to_the_e
 
 # --- the spec's table, written out here on its own (not read from the code) -------------------
 
-# Who may, for what each view declares. "table" and "watch" hold for their own game only.
+# Who may, for what each view declares. "table" and "watch" hold for their own game only;
+# "review" is a phone that opened a review link (one year in review, read-only, at the link's
+# own address): the spec's link columns do not name it, and it may do what a stranger may.
 SPEC: dict[Permission, set[str]] = {
-    Permission.PUBLIC: {"stranger", "owner", "scorer", "viewer", "other", "table", "watch"},
+    Permission.PUBLIC: {
+        "stranger",
+        "owner",
+        "scorer",
+        "viewer",
+        "other",
+        "table",
+        "watch",
+        "review",
+    },
     Permission.SIGNED_IN: {"owner", "scorer", "viewer", "other"},
     Permission.VIEW: {"owner", "scorer", "viewer", "other", "table", "watch"},
     Permission.SCORE: {"owner", "scorer", "other", "table"},
@@ -62,7 +74,9 @@ SPEC: dict[Permission, set[str]] = {
     Permission.SETTINGS: {"owner", "other"},
     Permission.ADMIN: {"owner"},  # the server's first account is the family owner here
 }
-WHO = ("stranger", "viewer", "watch", "table", "other", "scorer", "owner")
+WHO = ("stranger", "review", "viewer", "watch", "table", "other", "scorer", "owner")
+# The year of the review link (the world's games are played now; any year would do).
+YEAR = 2026
 
 
 @dataclass
@@ -112,6 +126,7 @@ def _make_world(uri: str, instance: Path) -> World:
         for kind in (LinkKind.TABLE, LinkKind.WATCH):
             _, tokens[kind.value] = links.make_link(kind, "owner", game=game)
         spare_link = links.make_link(LinkKind.TABLE, "owner", game=game)[0].id
+        _, tokens["review"] = links.make_link(LinkKind.REVIEW, "owner", year=YEAR)
         spare_game = import_game(game_document("contract-rummy", ["Ann", "Ben"], [])).id
         _, tokens["invite"] = links.make_link(LinkKind.INVITE, "owner", role=Role.VIEWER)
         player = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
@@ -153,6 +168,10 @@ def _client(world: World, who: str) -> FlaskClient:
         path = "/t/" if who == "table" else "/w/"
         # A table link leads to its game; a watch link shows its board at its own address.
         assert client.get(path + world.tokens[who]).status_code == (303 if who == "table" else 200)
+    elif who == "review":
+        # It shows its year at its own address, and keeps nothing in this browser.
+        assert client.get("/y/" + world.tokens[who]).status_code == 200
+        assert client.get_cookie("session") is None
     return client
 
 
@@ -177,11 +196,16 @@ def _address(world: World, endpoint: str, arguments: set[str]) -> str:
                 "slug": world.rules,
                 "filename": "css/app.css",
                 "token": world.tokens.get(
-                    {"accounts.table_link": "table", "accounts.watch_link": "watch"}.get(
-                        endpoint, "invite"
-                    ),
+                    {
+                        "accounts.table_link": "table",
+                        "accounts.watch_link": "watch",
+                        "accounts.watch_card": "watch",
+                        "history.review_link": "review",
+                        "history.review_link_card": "review",
+                    }.get(endpoint, "invite"),
                     "",
                 ),
+                "year": YEAR,
             }[name]
         return url_for(endpoint, **values)
 
@@ -274,7 +298,7 @@ def test_the_role_table(world: World, who: str, endpoint: str, method: str) -> N
         else:
             assert status not in (401, 403) and not refused_to_sign_in, (status, location)
         return
-    if who == "stranger":
+    if who in ("stranger", "review"):
         assert refused_to_sign_in, (status, location)
     elif who in ("table", "watch"):
         assert status in (403, 404) or (
@@ -340,6 +364,42 @@ def test_what_a_link_reaches_is_listed_within_the_spec() -> None:
         for endpoint in reached:
             access = declared(app, endpoint)
             assert access is not None and kind in SPEC[access.permission], endpoint
+
+
+def test_a_review_link_lets_no_phone_in() -> None:
+    """A review link is looked up at its own address each time: no session holds one, so no
+    page's list names it and it is granted nothing."""
+    assert LinkKind.REVIEW not in LINK_REACHES
+    assert LinkKind.REVIEW not in LINK_PERMISSIONS
+
+
+def test_a_review_link_opens_its_own_year_of_its_own_household_only(world: World) -> None:
+    phone = _client(world, "review")
+    page = phone.get("/y/" + world.tokens["review"]).get_data(as_text=True)
+    assert f"Family: {YEAR} in review" in page
+    # Nothing else of the Family's: not another year, not the history, not a game.
+    for path in (
+        f"/review/{YEAR}",
+        f"/review/{YEAR - 1}",
+        f"/review/{YEAR}/card.png",
+        "/history",
+        "/seasons",
+        f"/games/{world.playing}",
+        f"/games/{world.finished}/card.png",
+    ):
+        answer = phone.get(path)
+        assert answer.status_code == 302 and "/login" in answer.headers["Location"], path
+    # Another household's review link shows theirs, and nothing of the Family's.
+    with world.app.test_request_context(), scope.household(household_id(world.app, "Others")):
+        _, theirs = links.make_link(LinkKind.REVIEW, "other", year=YEAR)
+        db.session.remove()
+    other = phone.get(f"/y/{theirs}").get_data(as_text=True)
+    assert f"Others: {YEAR} in review" in other
+    assert "Ann" not in other and "Family" not in other
+    assert phone.get(f"/y/{theirs}/card.png").status_code == 200
+    # The Family's members see only their own year's links, never the Others'.
+    owner = _client(world, "owner")
+    assert theirs not in owner.get(f"/review/{YEAR}").get_data(as_text=True)
 
 
 def test_a_table_link_reaches_nothing_else_of_the_household(world: World) -> None:

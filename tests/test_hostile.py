@@ -83,7 +83,7 @@ class Seeds:
     players: tuple[int, ...]
     member: int  # a second account of the household
     link: int  # a table link of the game in progress
-    tokens: dict[str, str]  # a live token of each kind: table, watch, invite
+    tokens: dict[str, str]  # a live token of each kind: table, watch, invite, review
     binned: int  # a game in the bin
     restore_job: int  # a restore shown as running (no thread reads it): its page has Cancel
     kept_backup: str = "2026-01-01.jsonl"  # the name of a backup the server keeps
@@ -130,6 +130,7 @@ def seeded(app: Flask, client: FlaskClient) -> Seeds:
                 kind, "owner", game=None if kind == LinkKind.INVITE else game, role=Role.VIEWER
             )
             made[kind] = link.id
+        _review, tokens["review"] = links.make_link(LinkKind.REVIEW, "owner", year=2026)
         member = db.session.scalar(select(User.id).where(User.username == "seeded-scorer"))
         thrown = import_game(game_document("contract-rummy", ["Ann", IMG], []))
         binned = thrown.id
@@ -245,6 +246,11 @@ ROUTES: dict[str, Urls] = {
     "accounts.table_link": lambda s: [f"/t/{s.tokens['table']}"],
     "accounts.watch_link": lambda s: [f"/w/{s.tokens['watch']}"],
     "accounts.watch_card": lambda s: [f"/w/{s.tokens['watch']}/card.png"],
+    "history.review_page": lambda s: ["/review/2026", "/review/1", "/review/9999"],
+    "history.review_card": lambda s: ["/review/2026/card.png"],
+    "history.share_review": lambda s: ["/review/2026/share"],
+    "history.review_link": lambda s: [f"/y/{s.tokens['review']}"],
+    "history.review_link_card": lambda s: [f"/y/{s.tokens['review']}/card.png"],
     "accounts.households": lambda s: ["/households"],
     "games.delete": lambda s: [f"/games/{s.spare}/delete"],
     "games.pick_seat": lambda s: [f"/games/{g}/seat" for g in _games(s)],
@@ -274,6 +280,7 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "accounts.invite_member": lambda s, url: "/members",
     "accounts.add_game_link": lambda s, url: f"/games/{s.playing}/links",
     "accounts.share_game": lambda s, url: url.rsplit("/", 1)[0],
+    "history.share_review": lambda s, url: url.rsplit("/", 1)[0],
     "accounts.revoke_link": lambda s, url: f"/games/{s.playing}/links",
     "games.delete": lambda s, url: f"/games/{s.playing}",
     "bin.restore_game": lambda s, url: "/bin",
@@ -283,7 +290,12 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
 UPLOADS = {"games.upload", "history.restore"}
 # A link's POST (a member of another household signing out to follow it) takes no field, nor
 # does Share's (app.js asks it for the game's watch link, with the CSRF token in a header).
-NO_FIELDS = {"accounts.table_link", "accounts.watch_link", "accounts.share_game"}
+NO_FIELDS = {
+    "accounts.table_link",
+    "accounts.watch_link",
+    "accounts.share_game",
+    "history.share_review",
+}
 # First-run setup answers 404 once the household has its owner, as it has here.
 GONE = {"accounts.setup"}
 # They change the seeded data whatever is sent (so they have a test of their own, last).
@@ -915,6 +927,7 @@ def _path_values(seeds: Seeds) -> dict[str, list[str]]:
         "token": [*seeds.tokens.values(), "x" * 43],
         "job_id": [str(seeds.restore_job)],
         "backup_name": [seeds.kept_backup, "2026-01-01.jsonl.tmp", ".lock"],
+        "year": ["2026", "1", "9999", "10000", "99999999999999999999"],
     }
 
 

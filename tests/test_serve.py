@@ -195,6 +195,8 @@ REQUEST_LINE = re.compile(
     [
         ("/./t/SECRET", "/./t/***"),
         ("/w//SECRET/card.png", "/w/***/card.png"),
+        ("/y/SECRET", "/y/***"),
+        ("//y/SECRET/card.png", "/y/***/card.png"),
         ("/rules/twelve-step", "/rules/twelve-step"),
         ("/games/1/board", "/games/1/board"),
     ],
@@ -209,6 +211,8 @@ def test_each_request_is_logged_with_link_tokens_and_query_values_masked(server:
         "/t/SECRET-table-token": "/t/***",
         "/w/SECRET-watch-token": "/w/***",
         "/w/SECRET-watch-token/card.png": "/w/***/card.png",
+        "/y/SECRET-review-token": "/y/***",
+        "/y/SECRET-review-token/card.png": "/y/***/card.png",
         "/invite/SECRET-invite-token": "/invite/***",
         "//t//SECRET-doubled": "/t/***",
         "/setup?code=SECRET-CODE&next=%2F": "/setup?code=***&next=***",

@@ -1,4 +1,5 @@
-"""Table links, watch links and invitations: long random tokens that let a phone in.
+"""Table links, watch links, review links and invitations: long random tokens that let a phone
+in (a review link lets none in: it shows one year in review at its own address).
 
 A token is derived from the link's ``nonce`` and the server's secret key (HMAC-SHA256, 256
 bits), and only its SHA-256 is stored: the database alone opens nothing, and whoever may make
@@ -42,15 +43,24 @@ def _digest(token: str) -> str:
 
 
 def make_link(
-    kind: LinkKind, made_by: str, *, game: Game | None = None, role: Role | None = None
+    kind: LinkKind,
+    made_by: str,
+    *,
+    game: Game | None = None,
+    role: Role | None = None,
+    year: int | None = None,
 ) -> tuple[Link, str]:
-    """A new link and its token (the token is shown, never stored)."""
+    """A new link and its token (the token is shown, never stored). A review link names its
+    ``year`` and no game; it belongs to the household in scope, as an invitation does."""
+    if (kind == LinkKind.REVIEW) != (year is not None):
+        raise ValueError("a review link, and only a review link, names a year")
     nonce = secrets.token_urlsafe(32)
     token = _token(nonce)
     link = Link(
         kind=kind,
         game_id=game.id if game is not None else None,
         role=role,
+        year=year,
         nonce=nonce,
         token_hash=_digest(token),
         made_by=made_by,
@@ -110,6 +120,7 @@ def url_of(link: Link) -> str:
         LinkKind.TABLE: "accounts.table_link",
         LinkKind.WATCH: "accounts.watch_link",
         LinkKind.INVITE: "accounts.invite",
+        LinkKind.REVIEW: "history.review_link",
     }[LinkKind(link.kind)]
     path = url_for(endpoint, token=token_of(link))
     public = (current_app.config.get("PUBLIC_URL") or "").rstrip("/")
@@ -140,6 +151,17 @@ def links_of_game(game: Game) -> list[Link]:
         db.session.scalars(
             select(Link)
             .where(Link.game_id == game.id, Link.revoked_at.is_(None))
+            .order_by(Link.created_at.desc())
+        )
+    )
+
+
+def links_of_year(year: int) -> list[Link]:
+    """The household's review links of ``year`` not revoked, newest first."""
+    return list(
+        db.session.scalars(
+            select(Link)
+            .where(Link.kind == LinkKind.REVIEW, Link.year == year, Link.revoked_at.is_(None))
             .order_by(Link.created_at.desc())
         )
     )

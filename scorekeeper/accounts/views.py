@@ -410,6 +410,8 @@ def revoke_link(link_id: int) -> ResponseReturnValue:
         abort(404)
     links.revoke(link)
     flash("The link is revoked: it opens nothing now.", "success")
+    if link.kind == LinkKind.REVIEW and link.year is not None:
+        return redirect(url_for("history.review_page", year=link.year) + "#review-links", code=303)
     if link.game_id is not None:
         return redirect(url_for("accounts.game_links", game_id=link.game_id), code=303)
     return redirect(url_for("accounts.members"), code=303)

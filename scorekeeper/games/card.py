@@ -70,33 +70,48 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
     )
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    # Pillow's own font (no system font to depend on); scalable where FreeType is built in.
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's own font (no system font to depend on); scalable where FreeType is built in."""
     return ImageFont.load_default(size=size)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, int]:
+def fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, int]:
     """``text`` at ``size`` or smaller until it fits ``width``, shortened with … as a last
     resort; the text and the size used."""
-    while size > 24 and draw.textlength(text, font=_font(size)) > width:
+    while size > 24 and draw.textlength(text, font=font(size)) > width:
         size -= 4
-    while len(text) > 1 and draw.textlength(text, font=_font(size)) > width:
+    while len(text) > 1 and draw.textlength(text, font=font(size)) > width:
         text = text[:-2] + "…"
     return text, size
 
 
-def draw_card(result: Result) -> bytes:
-    """The PNG of ``result``: headline, a line of rules, date and rounds, then the totals."""
+def card_head(headline: str, subline: str) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A card's canvas with what every card opens with (the bar, the app's name, a headline
+    and a muted line under it, and the rule below them): the rest is drawn from y 270 down.
+    Shared with the year in review's card (``history.review``)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     inner = WIDTH - 2 * MARGIN
     draw.rectangle((0, 0, WIDTH, 16), fill=ACCENT)
-    draw.text((MARGIN, 44), "Scorekeeper", font=_font(30), fill=ACCENT)
-    headline, size = _fit(draw, result.headline, 72, inner)
-    draw.text((MARGIN, 90), headline, font=_font(size), fill=TEXT)
-    subline, size = _fit(draw, result.subline, 34, inner)
-    draw.text((MARGIN, 186), subline, font=_font(size), fill=MUTED)
+    draw.text((MARGIN, 44), "Scorekeeper", font=font(30), fill=ACCENT)
+    fitted, size = fit(draw, headline, 72, inner)
+    draw.text((MARGIN, 90), fitted, font=font(size), fill=TEXT)
+    fitted, size = fit(draw, subline, 34, inner)
+    draw.text((MARGIN, 186), fitted, font=font(size), fill=MUTED)
     draw.line((MARGIN, 244, WIDTH - MARGIN, 244), fill=LINE, width=3)
+    return image, draw
+
+
+def png_of(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def draw_card(result: Result) -> bytes:
+    """The PNG of ``result``: headline, a line of rules, date and rounds, then the totals."""
+    image, draw = card_head(result.headline, result.subline)
+    inner = WIDTH - 2 * MARGIN
     shown = result.totals[:ROWS]
     columns = 2 if len(shown) > 4 else 1
     rows = -(-len(shown) // columns)
@@ -107,23 +122,21 @@ def draw_card(result: Result) -> bytes:
         x = MARGIN + (index // rows) * column_width
         y = 270 + (index % rows) * row_height
         number = str(total)
-        number_width = draw.textlength(number, font=_font(font_size))
+        number_width = draw.textlength(number, font=font(font_size))
         right = x + column_width - (40 if columns > 1 else 0)
-        label, label_size = _fit(draw, name, font_size, int(right - x - number_width - 24))
+        label, label_size = fit(draw, name, font_size, int(right - x - number_width - 24))
         colour = ACCENT if winner else TEXT
         if winner:
             # The default font has no star: a bar before the winner's line marks it.
             draw.rectangle((x - 28, y + 4, x - 18, y + font_size), fill=ACCENT)
         # On one baseline, however much a long name had to shrink.
         baseline = y + font_size
-        draw.text((x, baseline), label, font=_font(label_size), fill=colour, anchor="ls")
-        draw.text((right, baseline), number, font=_font(font_size), fill=colour, anchor="rs")
+        draw.text((x, baseline), label, font=font(label_size), fill=colour, anchor="ls")
+        draw.text((right, baseline), number, font=font(font_size), fill=colour, anchor="rs")
     if len(result.totals) > ROWS:
         more = len(result.totals) - ROWS
-        draw.text((MARGIN, HEIGHT - 52), f"and {more} more", font=_font(28), fill=MUTED)
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
+        draw.text((MARGIN, HEIGHT - 52), f"and {more} more", font=font(28), fill=MUTED)
+    return png_of(image)
 
 
 def result_card(

@@ -117,6 +117,13 @@ def years() -> list[int]:
     return list(range(local_time.local(last).year, local_time.local(first).year - 1, -1))
 
 
+def latest_year() -> int | None:
+    """The latest year the household played in (in its own zone): one read of the newest
+    start from the index (``years`` reads the oldest too, which costs a walk of the index)."""
+    last = db.session.scalar(select(GameStat.started).order_by(GameStat.started.desc()).limit(1))
+    return None if last is None else local_time.local(last).year
+
+
 @dataclass(frozen=True)
 class SeasonRating:
     player_id: int

@@ -35,6 +35,7 @@ from . import (
     records,
     restores,
     rounds_file,
+    seasons,
     services,
 )
 from .forms import FilterForm, RestoreForm
@@ -89,7 +90,12 @@ def index() -> Response:
         current_app.config["HISTORY_PAGE_SIZE"],
     )
     response = render(
-        "history/index.html", "history/_history.html", form=form, results=results, filters=filters
+        "history/index.html",
+        "history/_history.html",
+        form=form,
+        results=results,
+        filters=filters,
+        latest_year=seasons.latest_year(),
     )
     # Again after rendering: a first page makes the session's CSRF secret, which the ETag
     # names (and none where a flashed message was shown, which rendering took away).

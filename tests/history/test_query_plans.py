@@ -92,6 +92,8 @@ def _pages(app: Flask) -> list[str]:
         "/records",
         "/seasons?year=2025",
         "/seasons?since=2025-01-02&until=2025-01-05",
+        "/review/2025",
+        "/review/2025/card.png",
     ]
 
 

@@ -1,0 +1,526 @@
+"""The year in review (issue 26, item 3): one household's year, in its own time zone, told in a
+few figures a family reads at a glance, and drawn on a 1200 x 630 card for the family chat.
+
+The figures, each over the games started in the year (local midnight to local midnight, as a
+season: ``seasons.year``), finished games only unless said otherwise:
+
+- **most games played** and **most wins**, and the **longest winning streak** (wins in a row
+  among a player's finished games of the year, in order of play): ``seasons.records``, from the
+  kept seat rows;
+- the **biggest comeback**: after every round but the last of a finished game, its players are
+  ranked by the game's own ranking (most contracts made, then fewest points, where each keeps
+  their own contract; fewest points otherwise). Where an eventual winner was not first, they
+  were behind the leader by (contracts the leader had made more, points more than the
+  leader's); the biggest comeback is the largest such deficit of any winner of any game,
+  compared as the ranking does (contracts first, then points), the earliest game on a tie;
+- the **hardest contract**: the contract (of a rule set) with the lowest share made of the times
+  it was tried, a try being one player's hand of one round played on it, among contracts tried
+  at least ``MIN_TRIES`` times in the year (the most tried first on a tie), leaving out a
+  contract made only by going out (the rules, not the family, make it hard);
+- the **rating leader** at the year's end and the **biggest climber** over the year (the sum of
+  the moves of their games in it): ``seasons.ratings``, from ``derived.RatingStep``;
+- the **busiest evening**: the local day on which most games were started (all games out of the
+  bin), then most rounds played in them, the earliest on a tie.
+
+The comeback and the hardest contract need each round's hands, which no kept table holds per
+round: they are read for the year's finished games only, a chunk of games at a time. The whole
+review is kept (``extensions.Kept``) under the household's data version
+(``services.data_version``), which every change to a game, player or the time zone moves.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import MAXYEAR, MINYEAR, date, datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from .. import local_time, scope
+from ..derived import GameStat, SeatStat
+from ..extensions import Kept, db
+from ..games.card import ACCENT, MARGIN, MUTED, TEXT, WIDTH, card_head, fit, font, png_of
+from ..games.tally import names_in_words
+from ..models import Game, Hand, Player, Round, Seat
+from ..rules import RuleSet, get_ruleset
+from ..status import GameStatus
+from .records import PlayerCount
+from .seasons import SeasonRating, Streak, ratings, records, year
+
+FINISHED = GameStatus.FINISHED.value
+# The hardest contract counts only contracts tried at least this many times in the year.
+MIN_TRIES = 10
+# Games whose rounds are read in one statement.
+CHUNK = 400
+
+seat_stats = SeatStat.__table__
+rounds_t = Round.__table__
+hands_t = Hand.__table__
+seats_t = Seat.__table__
+# The years a review may be asked for: those a date holds (a season's bounds past them are
+# left open, ``seasons.Season.conditions``).
+FIRST_YEAR, LAST_YEAR = MINYEAR, MAXYEAR
+
+
+@dataclass(frozen=True)
+class Comeback:
+    """An eventual winner's largest deficit to the leader after a round of one game."""
+
+    player_id: int
+    name: str
+    leader: str
+    game_id: int
+    started: datetime
+    rules_name: str
+    round_number: int
+    contracts_behind: int
+    points_behind: int
+
+    @property
+    def behind(self) -> str:
+        """The deficit in words: "2 contracts and 85 points", "85 points"."""
+        parts = []
+        if self.contracts_behind:
+            plural = "s" if self.contracts_behind != 1 else ""
+            parts.append(f"{self.contracts_behind} contract{plural}")
+        if self.points_behind > 0:
+            plural = "s" if self.points_behind != 1 else ""
+            parts.append(f"{self.points_behind} point{plural}")
+        return " and ".join(parts)
+
+
+@dataclass(frozen=True)
+class HardContract:
+    rules_name: str
+    contract: int
+    description: str
+    tries: int
+    made: int
+
+    @property
+    def share(self) -> float:
+        return self.made / self.tries
+
+
+@dataclass(frozen=True)
+class Evening:
+    day: date
+    games: int
+    rounds: int
+
+
+@dataclass(frozen=True)
+class Review:
+    year: int
+    games: int
+    finished: int
+    rounds: int
+    most_games: tuple[PlayerCount, ...]
+    most_wins: tuple[PlayerCount, ...]
+    streaks: tuple[Streak, ...]
+    comeback: Comeback | None
+    hardest: HardContract | None
+    leader: SeasonRating | None
+    climber: SeasonRating | None
+    busiest: Evening | None
+
+    @property
+    def empty(self) -> bool:
+        return self.games == 0
+
+
+def review_of(number: int, version: str) -> Review:
+    """The year ``number`` of the household in scope, kept under its data version ``version``
+    (read by the caller for its ETag) and its zone (which the version names too)."""
+    key = ("review", scope.current(), number, version)
+    return Kept.of().get_or_make(key, lambda: compute(number))
+
+
+def compute(number: int) -> Review:
+    """The year ``number`` of the household in scope, from its kept rows and its finished
+    games' hands (see the module's docstring for each figure)."""
+    season = year(number)
+    games = db.session.execute(
+        select(GameStat.game_id, GameStat.started, GameStat.round_count, GameStat.status).where(
+            *season.conditions(GameStat.started)
+        )
+    ).all()
+    if not games:
+        return Review(number, 0, 0, 0, (), (), (), None, None, None, None, None)
+    finished = [row.game_id for row in games if row.status == FINISHED]
+    kept = records(season)
+    rated = ratings(season)
+    comeback, hardest = _from_hands(finished)
+    climbers = sorted(rated, key=lambda r: (-r.climb, r.name))
+    return Review(
+        year=number,
+        games=len(games),
+        finished=len(finished),
+        rounds=sum(row.round_count for row in games),
+        most_games=_tied(kept.most_games, lambda r: r.count),
+        most_wins=_tied(kept.most_wins, lambda r: r.count),
+        streaks=_tied(kept.streaks, lambda s: s.length),
+        comeback=comeback,
+        hardest=hardest,
+        leader=rated[0] if rated else None,
+        climber=climbers[0] if climbers and climbers[0].climb > 0 else None,
+        busiest=busiest_evening((row.started, row.round_count) for row in games),
+    )
+
+
+def _tied(ranked: Sequence[Any], value: Any) -> tuple[Any, ...]:
+    """The first of ``ranked`` and every other equal to it by ``value``."""
+    if not ranked:
+        return ()
+    return tuple(each for each in ranked if value(each) == value(ranked[0]))
+
+
+def busiest_evening(games: Any) -> Evening | None:
+    """The local day with most games started, then most rounds, the earliest on a tie, from
+    (started, rounds) pairs."""
+    days: dict[date, list[int]] = defaultdict(lambda: [0, 0])
+    for started, rounds in games:
+        day = local_time.local(started).date()
+        days[day][0] += 1
+        days[day][1] += rounds
+    if not days:
+        return None
+    day, (count, rounds) = min(days.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))
+    return Evening(day, count, rounds)
+
+
+@dataclass
+class _Game:
+    started: datetime
+    rules_slug: str
+    rules_name: str
+    keeps: bool
+    winners: set[int]
+    # (round number, player id, points, made, contract)
+    hands: list[tuple[int, int, int, bool, int]]
+
+
+def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | None]:
+    """The biggest comeback and the hardest contract of these finished games."""
+    found: dict[int, _Game] = {}
+    for at in range(0, len(finished), CHUNK):
+        chunk = finished[at : at + CHUNK]
+        # Core, by the ids of the household's own games just read under the scope (as
+        # ``seasons.records``): the scope's condition on the household would lead SQLite to the
+        # household's index, a read of its every row.
+        for row in db.session.execute(
+            select(
+                seat_stats.c.game_id,
+                seat_stats.c.player_id,
+                seat_stats.c.is_winner,
+                seat_stats.c.kept_contract,
+                seat_stats.c.started,
+                seat_stats.c.rules_slug,
+                seat_stats.c.rules_name,
+            ).where(seat_stats.c.game_id.in_(chunk))
+        ):
+            game = found.setdefault(
+                row.game_id,
+                _Game(row.started, row.rules_slug, row.rules_name, row.kept_contract, set(), []),
+            )
+            if row.is_winner:
+                game.winners.add(row.player_id)
+        for game_id, number, player_id, points, made, contract in db.session.execute(
+            select(
+                rounds_t.c.game_id,
+                rounds_t.c.number,
+                seats_t.c.player_id,
+                hands_t.c.points,
+                hands_t.c.made_contract,
+                hands_t.c.contract,
+            )
+            .select_from(rounds_t)
+            .join(hands_t, hands_t.c.round_id == rounds_t.c.id)
+            .join(seats_t, seats_t.c.id == hands_t.c.seat_id)
+            .where(rounds_t.c.game_id.in_(chunk))
+        ):
+            if game_id in found:
+                found[game_id].hands.append((number, player_id, points, bool(made), contract))
+    best: tuple[tuple[int, int], int, int, int, int] | None = None
+    tries: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
+    rules_of: dict[str, tuple[str, int]] = {}
+    for game_id, game in sorted(found.items(), key=lambda item: (item[1].started, item[0])):
+        rules_of.setdefault(game.rules_slug, (game.rules_name, game_id))
+        for _number, _player, _points, made, contract in game.hands:
+            counted = tries[(game.rules_slug, contract)]
+            counted[0] += 1
+            counted[1] += made
+        deficit = biggest_deficit(game.hands, game.winners, game.keeps)
+        if deficit is not None and (best is None or deficit[0] > best[0]):
+            best = (deficit[0], game_id, *deficit[1:])
+    comeback = None
+    if best is not None:
+        (contracts, points), game_id, round_number, winner, leader = best
+        game = found[game_id]
+        names = _names({winner, leader})
+        comeback = Comeback(
+            winner,
+            names.get(winner, "?"),
+            names.get(leader, "?"),
+            game_id,
+            game.started,
+            game.rules_name,
+            round_number,
+            contracts,
+            points,
+        )
+    return comeback, _hardest(tries, rules_of)
+
+
+def biggest_deficit(
+    hands: Sequence[tuple[int, int, int, bool, int]], winners: set[int], keeps: bool
+) -> tuple[tuple[int, int], int, int, int] | None:
+    """The largest deficit of a winner to the leader after any round but the last, from the
+    game's hands as (round number, player, points, made, contract): ((contracts behind, points
+    behind), round number, winner, leader), or None where no winner was ever behind."""
+    by_round: dict[int, list[tuple[int, int, bool]]] = defaultdict(list)
+    for number, player, points, made, _contract in hands:
+        by_round[number].append((player, points, made))
+    numbers = sorted(by_round)
+    totals: dict[int, int] = defaultdict(int)
+    made_count: dict[int, int] = defaultdict(int)
+    best: tuple[tuple[int, int], int, int, int] | None = None
+    for number in numbers[:-1]:
+        for player, points, made in by_round[number]:
+            totals[player] += points
+            made_count[player] += made
+
+        def rank(player: int) -> tuple[int, int]:
+            return (-made_count[player] if keeps else 0, totals[player])
+
+        leader = min(totals, key=lambda player: (rank(player), player))
+        for winner in sorted(winners):
+            if winner not in totals or rank(winner) <= rank(leader):
+                continue
+            deficit = (
+                made_count[leader] - made_count[winner] if keeps else 0,
+                totals[winner] - totals[leader],
+            )
+            if best is None or deficit > best[0]:
+                best = (deficit, number, winner, leader)
+    return best
+
+
+def _hardest(
+    tries: dict[tuple[str, int], list[int]], rules_of: dict[str, tuple[str, int]]
+) -> HardContract | None:
+    """The least made contract tried at least ``MIN_TRIES`` times. A contract made only by going
+    out is left out: the rules make it once a round whatever the family does."""
+    rulesets = {slug: _rules(game_id) for slug, (_name, game_id) in rules_of.items()}
+    enough = [
+        (key, counted)
+        for key, counted in tries.items()
+        if counted[0] >= MIN_TRIES and _described(rulesets[key[0]], key[1]) is not None
+    ]
+    if not enough:
+        return None
+    (slug, contract), (tried, made) = min(
+        enough, key=lambda item: (item[1][1] / item[1][0], -item[1][0], item[0])
+    )
+    described = _described(rulesets[slug], contract)
+    assert described is not None
+    return HardContract(rules_of[slug][0], contract, described, tried, made)
+
+
+def _rules(game_id: int) -> RuleSet | None:
+    """The rules game ``game_id`` was played by (None where they no longer read)."""
+    rules = db.session.scalar(select(Game.rules).where(Game.id == game_id))
+    if rules is None:
+        return None
+    try:
+        return get_ruleset(rules)
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _described(rules: RuleSet | None, contract: int) -> str | None:
+    """What contract ``contract`` asks, or None where it is made only by going out."""
+    if rules is None:
+        return f"contract {contract}"
+    try:
+        found = rules.contract(contract)
+    except ValueError:
+        return f"contract {contract}"
+    return None if found.going_out_only else found.description
+
+
+def _names(player_ids: set[int]) -> dict[int, str]:
+    rows = db.session.execute(select(Player.id, Player.name).where(Player.id.in_(player_ids)))
+    return {player_id: name for player_id, name in rows}
+
+
+# --- in words, and on the card ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of the review: its name, what it says in a sentence (the page), and in a few
+    words (the card, and its alt text)."""
+
+    label: str
+    sentence: str
+    short: str
+    game_id: int | None = None
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _who(found: Sequence[Any]) -> str:
+    return names_in_words([each.name for each in found])
+
+
+def _each(found: Sequence[Any]) -> str:
+    return " each" if len(found) > 1 else ""
+
+
+def figures(review: Review) -> list[Figure]:
+    """The review's figures in words, in the order the page and the card show them; a figure
+    the year has nothing for is left out."""
+    found = []
+    if review.most_games:
+        first = review.most_games[0]
+        games = _plural(first.count, "finished game")
+        found.append(
+            Figure(
+                "Most games",
+                f"{_who(review.most_games)} played the most: {games}{_each(review.most_games)}.",
+                f"{_who(review.most_games)}, {games}",
+            )
+        )
+    if review.most_wins:
+        first = review.most_wins[0]
+        wins = _plural(first.count, "win")
+        found.append(
+            Figure(
+                "Most wins",
+                f"{_who(review.most_wins)} won the most: {wins}{_each(review.most_wins)}"
+                + (f" (of {first.games} games)." if len(review.most_wins) == 1 else "."),
+                f"{_who(review.most_wins)}, {wins}",
+            )
+        )
+    if review.streaks:
+        length = review.streaks[0].length
+        found.append(
+            Figure(
+                "Longest winning streak",
+                f"{_who(review.streaks)} won {length} games in a row{_each(review.streaks)}.",
+                f"{_who(review.streaks)}, {length} in a row",
+            )
+        )
+    if review.comeback is not None:
+        back = review.comeback
+        when = f"{back.rules_name}, {local_time.short_day(back.started)}"
+        found.append(
+            Figure(
+                "Biggest comeback",
+                f"{back.name} was {back.behind} behind {back.leader} after round "
+                f"{back.round_number}, and won ({when}).",
+                f"{back.name}, from {back.behind} behind",
+                back.game_id,
+            )
+        )
+    if review.hardest is not None:
+        hard = review.hardest
+        share = round(100 * hard.share)
+        found.append(
+            Figure(
+                "Hardest contract",
+                f"{_capital(hard.description)} ({hard.rules_name}, contract {hard.contract}): made "
+                f"{hard.made} of the {hard.tries} times it was tried ({share}%).",
+                f"{_capital(hard.description)}: {share}% made",
+            )
+        )
+    if review.leader is not None:
+        lead = review.leader
+        mark = " (provisional: fewer than 5 games)" if lead.provisional else ""
+        found.append(
+            Figure(
+                "Rating leader",
+                f"{lead.name} ended the year with the best rating: {lead.shown:.1f}{mark}.",
+                f"{lead.name}, {lead.shown:.1f}",
+            )
+        )
+    if review.climber is not None:
+        up = review.climber
+        found.append(
+            Figure(
+                "Biggest climber",
+                f"{up.name} climbed the most: their rating rose {up.climb:.1f} over the year.",
+                f"{up.name}, up {up.climb:.1f}",
+            )
+        )
+    if review.busiest is not None:
+        busy = review.busiest
+        day = f"{busy.day.day} {busy.day:%B}"
+        games = _plural(busy.games, "game")
+        rounds = _plural(busy.rounds, "round")
+        found.append(
+            Figure(
+                "Busiest evening",
+                f"{day}: {games} and {rounds}.",
+                f"{day}, {games}",
+            )
+        )
+    return found
+
+
+def headline(review: Review) -> str:
+    return f"{review.year} at the table"
+
+
+def subline(review: Review, household: str) -> str:
+    if review.empty:
+        return f"{household} · no games this year"
+    games = _plural(review.games, "game")
+    return f"{household} · {games} · {_plural(review.rounds, 'round')}"
+
+
+def alt_text(review: Review, household: str) -> str:
+    """What the card shows, in words (the alt text of every page that shows it)."""
+    lines = [f"{headline(review)}: {subline(review, household)}."]
+    lines += [f"{figure.label}: {figure.short}." for figure in figures(review)]
+    return " ".join(lines)
+
+
+def draw_review_card(review: Review, household: str) -> bytes:
+    """The PNG of the year: the game card's head (``games.card``), then a line a figure."""
+    image, draw = card_head(headline(review), subline(review, household))
+    shown = figures(review)
+    if not shown:
+        draw.text((MARGIN, 300), "No games played this year.", font=font(40), fill=MUTED)
+    shown = shown[:8]
+    # The lines share the room below the head (y 262 to 610): as large as they fit.
+    row = min(64, (610 - 262) // max(len(shown), 1))
+    size = row - 18
+    label_width = 380
+    words_width = WIDTH - 2 * MARGIN - label_width
+    for index, figure in enumerate(shown):
+        baseline = 262 + (index + 1) * row - 12
+        label, label_size = fit(draw, figure.label, size - 6, label_width - 20)
+        draw.text((MARGIN, baseline), label, font=font(label_size), fill=ACCENT, anchor="ls")
+        words, words_size = fit(draw, figure.short, size, words_width)
+        draw.text(
+            (MARGIN + label_width, baseline), words, font=font(words_size), fill=TEXT, anchor="ls"
+        )
+    return png_of(image)
+
+
+def review_card(number: int, version: str, household: str) -> bytes:
+    """The year's card, kept under the same key as the review, and the household's name."""
+    key = ("review-card", scope.current(), number, version, household)
+    return Kept.of().get_or_make(
+        key, lambda: draw_review_card(review_of(number, version), household)
+    )

@@ -1,0 +1,157 @@
+"""The year in review's pages (issue 26, item 3): the household's year and its card, for its
+members; Share, which hands over the year's review link; and that link's own two pages, which
+show the year read-only to relatives with no account.
+
+A review link lets nobody in. Its pages are public endpoints that look the token up on every
+request (a revoked, expired, unknown or malformed token, or a year other than its own, answers
+404), and render that one year of that one household: nothing is put in the session (the page
+is drawn without the layout, whose CSRF token would make one), and nothing on it leads to
+another page of the household's. ``access.LINK_REACHES`` does not list the kind: no session
+ever holds one (``docs/security.md``).
+"""
+
+from __future__ import annotations
+
+from flask import Response, abort, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy import select
+
+from scorekeeper.access import Permission, link_is_live, requires, visitor
+
+from .. import scope
+from ..accounts import links
+from ..extensions import db
+from ..models import Household, Link, LinkKind
+from ..web import etag_text, not_modified, page_etag, render, validated
+from . import review, services
+from .views import bp
+
+
+def _year_or_404(year: int) -> int:
+    if not review.FIRST_YEAR <= year <= review.LAST_YEAR:
+        abort(404)
+    return year
+
+
+def _household_name() -> str:
+    household = scope.current()
+    name = db.session.scalar(select(Household.name).where(Household.id == household))
+    return name or ""
+
+
+def _preview(year_review: review.Review, household: str) -> dict[str, str]:
+    """What a chat shows for the review (``_preview.html``)."""
+    return {
+        "title": f"{household}: {review.headline(year_review)}",
+        "description": review.alt_text(year_review, household),
+    }
+
+
+def _png(data: bytes) -> Response:
+    response = Response(data, mimetype="image/png")
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@bp.get("/review/<int:year>")
+@requires(Permission.VIEW)
+def review_page(year: int) -> Response:
+    """The household's year in review, with its card, Share, and the year's review links for
+    whoever may make links."""
+    _year_or_404(year)
+    version = services.data_version()
+    may_link = visitor().may(Permission.LINKS)
+    # The links listed change the page too (made by Share, revoked), not the data version.
+    listed = links.links_of_year(year) if may_link else []
+    listing = (may_link, *(link.id for link in listed))
+    etag = page_etag(version, request.full_path, listing)
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    household = _household_name()
+    year_review = review.review_of(year, version)
+    shown = [(link, links.url_of(link)) for link in listed]
+    response = render(
+        "history/review.html",
+        review=year_review,
+        figures=review.figures(year_review),
+        household=household,
+        alt=review.alt_text(year_review, household),
+        preview=_preview(year_review, household),
+        review_links=shown,
+        may_link=may_link,
+        min_tries=review.MIN_TRIES,
+    )
+    return validated(response, etag and page_etag(version, request.full_path, listing))
+
+
+@bp.get("/review/<int:year>/card.png")
+@requires(Permission.VIEW)
+def review_card(year: int) -> Response:
+    _year_or_404(year)
+    return _png(review.review_card(year, services.data_version(), _household_name()))
+
+
+def _live_review_link(year: int) -> Link | None:
+    return next((each for each in links.links_of_year(year) if link_is_live(each)), None)
+
+
+@bp.post("/review/<int:year>/share")
+@requires(Permission.VIEW)
+def share_review(year: int) -> ResponseReturnValue:
+    """What Share hands over: the year's review link, which shows the review without an account.
+    Whoever may make links gets the newest live one, made if there is none; anyone else gets
+    one only where one exists, else words saying who can make one."""
+    _year_or_404(year)
+    link = _live_review_link(year)
+    if link is None and visitor().may(Permission.LINKS):
+        link, _token = links.make_link(LinkKind.REVIEW, visitor().actor, year=year)
+    if link is None:
+        return {"message": "No link to this year yet: an owner or scorer can make one here."}
+    return {"url": links.url_of(link)}
+
+
+def _review_link_or_404(token: str) -> Link:
+    link = links.find(token, LinkKind.REVIEW)
+    if link is None or link.year is None:
+        abort(404)
+    return link
+
+
+@bp.get("/y/<token>")
+@requires(Permission.PUBLIC)
+def review_link(token: str) -> Response:
+    """The year a review link names, read-only, at the link's own address, with its card as
+    the chat's preview. Looked up on every request; nothing is kept in the session."""
+    link = _review_link_or_404(token)
+    assert link.year is not None
+    with scope.household(link.household_id):
+        version = services.data_version()
+        etag = etag_text("p", ("review-link", link.id, version), "")
+        unchanged = not_modified(etag)
+        if unchanged is not None:
+            return unchanged
+        household = _household_name()
+        year_review = review.review_of(link.year, version)
+        response = render(
+            "history/review_link.html",
+            review=year_review,
+            figures=review.figures(year_review),
+            household=household,
+            alt=review.alt_text(year_review, household),
+            preview=_preview(year_review, household),
+            here=url_for("history.review_link", token=token, _external=True),
+            card=url_for("history.review_link_card", token=token, _external=True),
+            min_tries=review.MIN_TRIES,
+        )
+    return validated(response, etag)
+
+
+@bp.get("/y/<token>/card.png")
+@requires(Permission.PUBLIC)
+def review_link_card(token: str) -> Response:
+    """The card of a review link's year, for the chat that shows the link."""
+    link = _review_link_or_404(token)
+    assert link.year is not None
+    with scope.household(link.household_id):
+        return _png(review.review_card(link.year, services.data_version(), _household_name()))

@@ -1,0 +1,385 @@
+"""The year in review (``scorekeeper.history.review``, issue 26 item 3): each figure on small
+hand-built histories (each test changes who did what and sees the answer follow), the page and
+its card, Share, and the review link: its own page and card, nothing in the session, revoked
+and other households' links answering 404."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from PIL import Image
+from sqlalchemy import select
+
+from scorekeeper import scope
+from scorekeeper.accounts import links
+from scorekeeper.extensions import db
+from scorekeeper.games.transfer import import_game
+from scorekeeper.history import review
+from scorekeeper.models import Link, LinkKind
+
+from ..conftest import add_member, family_id, household_id, signed_in
+from ..helpers import game_document
+
+NEW_YORK = "America/New_York"
+SEVEN = range(1, 8)
+
+
+def _import(
+    app: Flask,
+    table: list[str],
+    rounds: list[tuple[str, dict[str, str], set[str]]],
+    started: datetime,
+    household: int | None = None,
+) -> int:
+    document = game_document("contract-rummy", table, rounds, started=started.isoformat())
+    with app.app_context(), scope.household(household or family_id(app)):
+        game_id = import_game(document).id
+        db.session.remove()
+    return game_id
+
+
+def _win(table: list[str], winner: str) -> list[tuple[str, dict[str, str], set[str]]]:
+    """Seven rounds the winner goes out of, the others holding a king each time."""
+    return [(winner, {n: "K" for n in table if n != winner}, set()) for _ in SEVEN]
+
+
+def _review(app: Flask, year: int, household: int | None = None) -> review.Review:
+    with app.test_request_context(), scope.household(household or family_id(app)):
+        found = review.compute(year)
+        db.session.remove()
+    return found
+
+
+def _figure(found: review.Review, label: str) -> str:
+    with_app = [figure for figure in review.figures(found) if figure.label == label]
+    return with_app[0].sentence if with_app else ""
+
+
+# --- the figures ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("first", "second"), [("Ann", "Ben"), ("Ben", "Ann")])
+def test_most_games_wins_and_streak_follow_who_won(app: Flask, first: str, second: str) -> None:
+    # In 2024 the first wins three in a row and the second one; Cy plays once. 2025 is Cy's.
+    for day, winner in ((3, first), (4, first), (5, first), (6, second)):
+        _import(
+            app,
+            ["Ann", "Ben"],
+            _win(["Ann", "Ben"], winner),
+            datetime(2024, 3, day, 18, tzinfo=UTC),
+        )
+    _import(app, ["Ann", "Cy"], _win(["Ann", "Cy"], "Cy"), datetime(2024, 3, 7, 18, tzinfo=UTC))
+    for day in (1, 2, 3):
+        _import(
+            app, ["Cy", "Dee"], _win(["Cy", "Dee"], "Cy"), datetime(2025, 1, day, 18, tzinfo=UTC)
+        )
+    found = _review(app, 2024)
+    assert found.games == 5 and found.finished == 5 and found.rounds == 35
+    assert [r.name for r in found.most_games] == ["Ann"] and found.most_games[0].count == 5
+    assert [(r.name, r.count) for r in found.most_wins] == [(first, 3)]
+    assert [(s.name, s.length) for s in found.streaks] == [(first, 3)]
+    assert f"{first} won the most: 3 wins" in _figure(found, "Most wins")
+    assert _figure(found, "Longest winning streak") == f"{first} won 3 games in a row."
+    later = _review(app, 2025)
+    assert [(r.name, r.count) for r in later.most_wins] == [("Cy", 3)]
+
+
+def test_ties_name_everyone_tied(app: Flask) -> None:
+    for day, winner in ((3, "Ann"), (4, "Ben")):
+        _import(
+            app,
+            ["Ann", "Ben"],
+            _win(["Ann", "Ben"], winner),
+            datetime(2024, 3, day, 18, tzinfo=UTC),
+        )
+    found = _review(app, 2024)
+    assert _figure(found, "Most wins") == "Ann and Ben won the most: 1 win each."
+    assert _figure(found, "Most games") == "Ann and Ben played the most: 2 finished games each."
+    assert found.streaks == ()  # nobody won two in a row: no figure rather than a poor one
+    assert _figure(found, "Longest winning streak") == ""
+
+
+@pytest.mark.parametrize(("comeback", "other"), [("Ben", "Ann"), ("Ann", "Ben")])
+def test_the_biggest_comeback_is_the_winner_furthest_behind(
+    app: Flask, comeback: str, other: str
+) -> None:
+    # Round 1: the comeback player holds three kings (30 behind); then they go out six times
+    # while the other holds a king each round: 10 behind after round 2 ... level after 4.
+    rounds = [(other, {comeback: "K K K"}, set())] + [
+        (comeback, {other: "K"}, set()) for _ in range(6)
+    ]
+    _import(app, [other, comeback], rounds, datetime(2024, 5, 1, 18, tzinfo=UTC))
+    # A smaller comeback of Cy's the same year, and a bigger one of Dee's the next.
+    small = [("Ann", {"Cy": "5"}, set())] + [("Cy", {"Ann": "K"}, set()) for _ in range(6)]
+    _import(app, ["Ann", "Cy"], small, datetime(2024, 6, 1, 18, tzinfo=UTC))
+    big = [("Ann", {"Dee": "K K K K K"}, set())] + [("Dee", {"Ann": "K"}, set()) for _ in range(6)]
+    _import(app, ["Ann", "Dee"], big, datetime(2025, 6, 1, 18, tzinfo=UTC))
+    found = _review(app, 2024).comeback
+    assert found is not None
+    assert (found.name, found.leader, found.round_number) == (comeback, other, 1)
+    assert (found.contracts_behind, found.points_behind) == (0, 30)
+    assert found.behind == "30 points"
+    next_year = _review(app, 2025).comeback
+    assert next_year is not None and (next_year.name, next_year.points_behind) == ("Dee", 50)
+
+
+def test_a_game_won_from_the_front_is_no_comeback(app: Flask) -> None:
+    _import(app, ["Ann", "Ben"], _win(["Ann", "Ben"], "Ann"), datetime(2024, 5, 1, 18, tzinfo=UTC))
+    assert _review(app, 2024).comeback is None
+
+
+def test_where_contracts_are_kept_a_contract_behind_outranks_points() -> None:
+    """The game's own ranking: most contracts made, then fewest points. Ben trails Ann by a
+    contract (with fewer points) after round 1, Cy trails by points only; Ben's is bigger."""
+    hands = [
+        (1, 1, 0, True, 1),  # Ann goes out, made
+        (1, 2, 5, False, 1),  # Ben 5 points, not made: a contract behind
+        (1, 3, 40, True, 1),  # Cy made, 40 points behind Ann
+        (2, 1, 50, False, 2),
+        (2, 2, 0, True, 1),
+        (2, 3, 50, False, 2),
+    ]
+    for winner, expected in ((2, ((1, 5), 1, 2, 1)), (3, ((0, 40), 1, 3, 1))):
+        assert review.biggest_deficit(hands, {winner}, keeps=True) == expected
+    # Ranked by points only, Cy is the one furthest behind after round 1.
+    assert review.biggest_deficit(hands, {3}, keeps=False) == ((0, 40), 1, 3, 1)
+    assert review.biggest_deficit(hands, {2}, keeps=False) == ((0, 5), 1, 2, 1)
+
+
+@pytest.mark.parametrize("hard", [3, 5])
+def test_the_hardest_contract_is_the_least_made_of_those_tried_enough(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, hard: int
+) -> None:
+    table = ["Ann", "Ben", "Cy"]
+    # Every contract is made by all three, but the hard one by whoever goes out only.
+    # (The last contract is made only by going out: the rules make it hard, and it is left out.)
+    rounds = [
+        ("Ann", {"Ben": "K", "Cy": "K"}, set() if number in (hard, 7) else {"Ben", "Cy"})
+        for number in SEVEN
+    ]
+    _import(app, table, rounds, datetime(2024, 5, 1, 18, tzinfo=UTC))
+    monkeypatch.setattr(review, "MIN_TRIES", 3)
+    found = _review(app, 2024).hardest
+    assert found is not None
+    assert (found.contract, found.tries, found.made) == (hard, 3, 1)
+    assert found.rules_name.startswith("Contract Rummy") and found.description
+    assert "made 1 of the 3 times it was tried (33%)" in _figure(
+        _review(app, 2024), "Hardest contract"
+    )
+    monkeypatch.setattr(review, "MIN_TRIES", 4)
+    assert _review(app, 2024).hardest is None  # one try too few: no contract wins on luck
+
+
+def test_the_rating_leader_and_the_biggest_climber(app: Flask) -> None:
+    # 2024: Ann beats Ben twice, then Ben beats Ann three times: Ben leads at the year's end.
+    for day, winner in ((1, "Ann"), (2, "Ann"), (3, "Ben"), (4, "Ben"), (5, "Ben")):
+        _import(
+            app,
+            ["Ann", "Ben"],
+            _win(["Ann", "Ben"], winner),
+            datetime(2024, 4, day, 18, tzinfo=UTC),
+        )
+    found = _review(app, 2024)
+    assert found.leader is not None and found.leader.name == "Ben"
+    assert found.climber is not None and found.climber.name == "Ben"
+    assert "Ben ended the year with the best rating" in _figure(found, "Rating leader")
+    # 2025: Ann wins three: she climbs most, though Ben's earlier games still count for him.
+    for day in (1, 2, 3):
+        _import(
+            app, ["Ann", "Ben"], _win(["Ann", "Ben"], "Ann"), datetime(2025, 4, day, 18, tzinfo=UTC)
+        )
+    later = _review(app, 2025)
+    assert later.climber is not None and later.climber.name == "Ann"
+    assert later.climber.climb > 0
+
+
+def test_the_busiest_evening_is_a_local_day(app: Flask, client: FlaskClient) -> None:
+    # 01:00 UTC on 4 March is the evening of 3 March in New York.
+    for hour_day in ((1, 4), (2, 4), (18, 4)):
+        hour, day = hour_day
+        _import(
+            app,
+            ["Ann", "Ben"],
+            _win(["Ann", "Ben"], "Ann"),
+            datetime(2024, 3, day, hour, tzinfo=UTC),
+        )
+    assert _review(app, 2024).busiest == review.Evening(datetime(2024, 3, 4).date(), 3, 21)
+    assert "4 March: 3 games and 21 rounds." in client.get("/review/2024").get_data(as_text=True)
+    assert client.post("/household", data={"time_zone": NEW_YORK}).status_code in (200, 303)
+    with app.app_context():
+        db.session.remove()
+    found = _review(app, 2024).busiest
+    assert found is not None and (found.day.day, found.games) == (3, 2)
+    # The kept review follows the zone (the data version names it).
+    assert "3 March: 2 games and 14 rounds." in client.get("/review/2024").get_data(as_text=True)
+
+
+def test_the_kept_review_follows_every_new_game(app: Flask, client: FlaskClient) -> None:
+    _some_history(app)
+    before = client.get("/review/2024")
+    assert "Ann won the most: 2 wins" in before.get_data(as_text=True)
+    for day in (5, 6, 7):
+        _import(
+            app, ["Ann", "Ben"], _win(["Ann", "Ben"], "Ben"), datetime(2024, 4, day, 18, tzinfo=UTC)
+        )
+    after = client.get("/review/2024", headers={"If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200
+    assert "Ben won the most: 3 wins" in after.get_data(as_text=True)
+
+
+def test_the_command_line_makes_no_review_link(app: Flask, client: FlaskClient) -> None:
+    """``flask link add`` keeps its kinds, table and watch: a review link is made by Share."""
+    game_id = _import(
+        app, ["Ann", "Ben"], _win(["Ann", "Ben"], "Ann"), datetime(2024, 4, 1, 18, tzinfo=UTC)
+    )
+    refused = app.test_cli_runner().invoke(args=["link", "add", str(game_id), "--kind", "review"])
+    assert refused.exit_code != 0 and "'table', 'watch'" in refused.output
+
+
+# --- the pages -----------------------------------------------------------------------------------
+
+
+def _some_history(app: Flask, household: int | None = None, winner: str = "Ann") -> None:
+    for day in (1, 2):
+        _import(
+            app,
+            ["Ann", "Ben"],
+            _win(["Ann", "Ben"], winner),
+            datetime(2024, 4, day, 18, tzinfo=UTC),
+            household,
+        )
+
+
+def test_the_page_says_who_and_how_much_and_answers_304(app: Flask, client: FlaskClient) -> None:
+    _some_history(app)
+    answer = client.get("/review/2024")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    assert "2024 in review" in page and "Ann won the most: 2 wins (of 2 games)." in page
+    assert 'src="/review/2024/card.png"' in page and 'alt="2024 at the table' in page
+    assert 'og:image" content="http://localhost/review/2024/card.png"' in page
+    again = client.get("/review/2024", headers={"If-None-Match": answer.headers["ETag"]})
+    assert again.status_code == 304
+    card = client.get("/review/2024/card.png")
+    assert card.mimetype == "image/png"
+    assert Image.open(io.BytesIO(card.data)).size == (1200, 630)
+    # Linked from the seasons and the history.
+    assert 'href="/review/2024"' in client.get("/seasons").get_data(as_text=True)
+    assert 'href="/review/2024"' in client.get("/history").get_data(as_text=True)
+
+
+def test_a_year_without_games_is_a_sentence(client: FlaskClient) -> None:
+    answer = client.get("/review/2019")
+    assert answer.status_code == 200
+    assert "No games were played in 2019" in answer.get_data(as_text=True)
+    assert client.get("/review/2019/card.png").status_code == 200
+    for far in (1, 9999):
+        assert client.get(f"/review/{far}").status_code == 200
+    assert client.get("/review/0").status_code == 404
+    assert client.get("/review/10000").status_code == 404
+
+
+def test_share_makes_one_link_and_a_viewer_only_gets_one_that_exists(
+    app: Flask, client: FlaskClient
+) -> None:
+    _some_history(app)
+    viewer = signed_in(app, "vera", "viewer")
+    said = viewer.post("/review/2024/share").get_json()
+    assert "url" not in said and "owner or scorer" in said["message"]
+    first = client.post("/review/2024/share").get_json()["url"]
+    assert "/y/" in first and client.post("/review/2024/share").get_json()["url"] == first
+    assert viewer.post("/review/2024/share").get_json()["url"] == first
+    assert client.post("/review/2023/share").get_json()["url"] != first  # a link a year
+    etag = client.get("/review/2023").headers["ETag"]
+    third = client.post("/review/2023/share").get_json()["url"]
+    with app.app_context():
+        link_id = db.session.scalar(select(Link.id).where(Link.year == 2023))
+    client.post(f"/links/{link_id}/revoke")
+    # The list of links is on the page: a link made or revoked is not answered by a 304.
+    fresh = client.get("/review/2023", headers={"If-None-Match": etag})
+    assert fresh.status_code == 200 and third not in fresh.get_data(as_text=True)
+    page = client.get("/review/2024").get_data(as_text=True)
+    assert first in page and "Made by owner" in page and "Revoke this link" in page
+    assert "Revoke this link" not in viewer.get("/review/2024").get_data(as_text=True)
+
+
+def _review_token(app: Flask, year: int, household: int | None = None) -> tuple[int, str]:
+    with app.test_request_context(), scope.household(household or family_id(app)):
+        link, token = links.make_link(LinkKind.REVIEW, "ann", year=year)
+        link_id = link.id
+        db.session.remove()
+    return link_id, token
+
+
+def test_a_review_link_shows_its_year_and_keeps_nothing(app: Flask, client: FlaskClient) -> None:
+    _some_history(app)
+    _import(app, ["Cy", "Dee"], _win(["Cy", "Dee"], "Dee"), datetime(2025, 4, 1, 18, tzinfo=UTC))
+    _link_id, token = _review_token(app, 2024)
+    relative = app.test_client()
+    answer = relative.get(f"/y/{token}")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    assert "Ann won the most" in page and "Dee" not in page and "Cy" not in page
+    assert f'og:image" content="http://localhost/y/{token}/card.png"' in page
+    assert "Set-Cookie" not in answer.headers and relative.get_cookie("session") is None
+    assert "<form" not in page and 'href="/' not in page.split("<main")[1]
+    card = relative.get(f"/y/{token}/card.png")
+    assert card.status_code == 200 and Image.open(io.BytesIO(card.data)).size == (1200, 630)
+    # It lets nobody in: the household's pages still ask to sign in.
+    for page_path in ("/history", "/review/2024", "/review/2025", "/review/2024/card.png"):
+        assert "/login" in relative.get(page_path).headers.get("Location", ""), page_path
+    assert relative.get(f"/y/{token}x").status_code == 404
+    again = relative.get(f"/y/{token}", headers={"If-None-Match": answer.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_a_revoked_review_link_answers_404(app: Flask, client: FlaskClient) -> None:
+    _some_history(app)
+    link_id, token = _review_token(app, 2024)
+    relative = app.test_client()
+    page = relative.get(f"/y/{token}")
+    assert page.status_code == 200
+    revoked = client.post(f"/links/{link_id}/revoke")
+    assert revoked.status_code == 303
+    assert revoked.headers["Location"].startswith("/review/2024")
+    assert relative.get(f"/y/{token}").status_code == 404
+    # Even with the ETag it held: the link is looked up before anything else.
+    etag = page.headers["ETag"]
+    assert relative.get(f"/y/{token}", headers={"If-None-Match": etag}).status_code == 404
+    assert relative.get(f"/y/{token}/card.png").status_code == 404
+    with app.app_context():
+        assert db.session.scalar(select(Link.revoked_at).where(Link.id == link_id)) is not None
+
+
+def test_another_households_review_link_shows_only_theirs(app: Flask) -> None:
+    _some_history(app)
+    add_member(app, "olga", "owner", household="Others")
+    others = household_id(app, "Others")
+    _some_history(app, others, winner="Ben")
+    _link_id, theirs = _review_token(app, 2024, others)
+    page = app.test_client().get(f"/y/{theirs}").get_data(as_text=True)
+    assert "Others: 2024 in review" in page and "Ben won the most" in page
+    assert "Ann won the most" not in page
+    # A member of the Family cannot revoke it, nor see it listed.
+    family = signed_in(app, "owner")
+    assert family.post(f"/links/{_link_id}/revoke").status_code == 404
+    assert theirs not in family.get("/review/2024").get_data(as_text=True)
+    assert app.test_client().get(f"/y/{theirs}").status_code == 200
+
+
+def test_a_review_link_is_no_watch_link(app: Flask, client: FlaskClient) -> None:
+    """Each kind opens at its own address only."""
+    _some_history(app)
+    _link_id, token = _review_token(app, 2024)
+    visitor = app.test_client()
+    assert visitor.get(f"/w/{token}").status_code == 404
+    assert visitor.get(f"/t/{token}").status_code == 404
+    assert visitor.get(f"/w/{token}/card.png").status_code == 404
+    with app.test_request_context(), scope.household(family_id(app)):
+        with pytest.raises(ValueError):
+            links.make_link(LinkKind.REVIEW, "ann")
+        db.session.remove()
