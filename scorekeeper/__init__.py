@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import access, assets, config, errors, inputs, local_time, security, server
 from .extensions import compress, csrf, db, kept, login_manager, migrate
+from .request_log import MaskedFlask
 from .status import GameStatus
 
 __version__ = "0.1.0"
@@ -45,7 +46,7 @@ def default_instance() -> Path:
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py``, then ``SCOREKEEPER_*`` variables,
     then ``test_config``; bring the database up to date; register every feature."""
-    app = Flask(
+    app = MaskedFlask(
         __name__,
         instance_path=os.environ.get("SCOREKEEPER_INSTANCE_PATH") or str(default_instance()),
         instance_relative_config=True,

@@ -99,6 +99,10 @@ _WAYS_IN = frozenset(
         "accounts.table_link",
         "accounts.watch_link",
         "accounts.watch_card",
+        # A review link's two pages look their token up themselves and let nobody in: a phone
+        # holding a table or watch link opens them as anyone would.
+        "history.review_link",
+        "history.review_link_card",
     }
 )
 # The rules and the referee, of the presets only (``house_rules`` shows a link no house

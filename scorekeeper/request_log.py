@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Iterator, Sized
 from typing import Any
 from urllib.parse import quote
 
+from flask import Flask, request
+
 logger = logging.getLogger("scorekeeper.requests")
 
 DEFAULT_LEVEL = "INFO"
@@ -153,3 +155,17 @@ class SizedAnswer(Answer):
     def __len__(self) -> int:
         assert isinstance(self.body, Sized)  # made only for a body with a length
         return len(self.body)
+
+
+class MaskedFlask(Flask):
+    """Flask, whose line for an unhandled error names the address as the request log does:
+    a link's token and the query's values masked (Flask's own line writes them out whole)."""
+
+    def log_exception(self, exc_info: Any) -> None:
+        query = request.query_string.decode("latin-1")
+        self.logger.error(
+            "Exception on %s [%s]",
+            shown_path(request.path, query),
+            request.method,
+            exc_info=exc_info,
+        )

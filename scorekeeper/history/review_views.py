@@ -7,12 +7,17 @@ request (a revoked, expired, unknown or malformed token, or a year other than it
 404), and render that one year of that one household: nothing is put in the session (the page
 is drawn without the layout, whose CSRF token would make one), and nothing on it leads to
 another page of the household's. ``access.LINK_REACHES`` does not list the kind: no session
-ever holds one (``docs/security.md``).
+ever holds one; its two pages are ways in that a phone holding any other link may open too
+(``docs/security.md``). The page's ETag is a keyed digest of what it shows, not the household's
+data version, which would tell the link's holder when the family plays.
 """
 
 from __future__ import annotations
 
-from flask import Response, abort, request, url_for
+import hashlib
+import hmac
+
+from flask import Response, abort, current_app, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
@@ -118,6 +123,15 @@ def _review_link_or_404(token: str) -> Link:
     return link
 
 
+def _opaque(link: Link, year_review: review.Review, household: str) -> str:
+    """What the link's page shows, as its ETag spells it: a keyed digest, so that whoever holds
+    the link learns nothing of the household beyond the page (not its data version, which moves
+    with every game of every year), and the page changes only when the year or the name does."""
+    shown = repr((link.id, year_review, household)).encode()
+    key = str(current_app.secret_key).encode()
+    return hmac.new(key, shown, hashlib.sha256).hexdigest()[:32]
+
+
 @bp.get("/y/<token>")
 @requires(Permission.PUBLIC)
 def review_link(token: str) -> Response:
@@ -127,12 +141,12 @@ def review_link(token: str) -> Response:
     assert link.year is not None
     with scope.household(link.household_id):
         version = services.data_version()
-        etag = etag_text("p", ("review-link", link.id, version), "")
+        household = _household_name()
+        year_review = review.review_of(link.year, version)
+        etag = etag_text("p", ("review-link", _opaque(link, year_review, household)), "")
         unchanged = not_modified(etag)
         if unchanged is not None:
             return unchanged
-        household = _household_name()
-        year_review = review.review_of(link.year, version)
         response = render(
             "history/review_link.html",
             review=year_review,

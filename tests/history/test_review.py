@@ -19,7 +19,7 @@ from scorekeeper.accounts import links
 from scorekeeper.extensions import db
 from scorekeeper.games.transfer import import_game
 from scorekeeper.history import review
-from scorekeeper.models import Link, LinkKind
+from scorekeeper.models import Game, Link, LinkKind
 
 from ..conftest import add_member, family_id, household_id, signed_in
 from ..helpers import game_document
@@ -383,3 +383,67 @@ def test_a_review_link_is_no_watch_link(app: Flask, client: FlaskClient) -> None
         with pytest.raises(ValueError):
             links.make_link(LinkKind.REVIEW, "ann")
         db.session.remove()
+
+
+def test_a_review_links_etag_tells_nothing_of_other_years(app: Flask, client: FlaskClient) -> None:
+    """Its ETag follows what the page shows, not the household's data version: a game of
+    another year leaves it as it was (the link's holder does not learn when the family plays),
+    a game of its own year changes it, and nothing of the household is spelled in it."""
+    _some_history(app)
+    _link_id, token = _review_token(app, 2024)
+    relative = app.test_client()
+    etag = relative.get(f"/y/{token}").headers["ETag"]
+    with app.test_request_context(), scope.household(family_id(app)):
+        from scorekeeper.history import services
+
+        version = services.data_version()
+        db.session.remove()
+    assert version not in etag and "UTC" not in etag
+    _import(app, ["Cy", "Dee"], _win(["Cy", "Dee"], "Dee"), datetime(2026, 4, 1, 18, tzinfo=UTC))
+    unchanged = relative.get(f"/y/{token}", headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304
+    _import(app, ["Cy", "Dee"], _win(["Cy", "Dee"], "Dee"), datetime(2024, 5, 1, 18, tzinfo=UTC))
+    moved = relative.get(f"/y/{token}", headers={"If-None-Match": etag})
+    assert moved.status_code == 200 and moved.headers["ETag"] != etag
+    assert "3 games" in moved.get_data(as_text=True)
+
+
+def test_a_phone_holding_a_watch_link_opens_a_review_link(app: Flask, client: FlaskClient) -> None:
+    """The relatives who watch games are the ones a year's link is sent to."""
+    _some_history(app)
+    _link_id, token = _review_token(app, 2024)
+    with app.test_request_context(), scope.household(family_id(app)):
+        game = db.session.scalars(select(Game)).first()
+        assert game is not None
+        _watch, watch_token = links.make_link(LinkKind.WATCH, "ann", game=game)
+        db.session.remove()
+    phone = app.test_client()
+    assert phone.get(f"/w/{watch_token}").status_code == 200
+    page = phone.get(f"/y/{token}")
+    assert page.status_code == 200 and "Ann won the most" in page.get_data(as_text=True)
+    assert phone.get(f"/y/{token}/card.png").mimetype == "image/png"
+    # And it still reaches nothing else of the household's.
+    assert phone.get("/review/2024").status_code in (302, 303)
+
+
+def test_an_error_on_a_link_page_logs_no_token(
+    app: Flask,
+    client: FlaskClient,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Flask's line for an unhandled error names the address as the request log does."""
+    _some_history(app)
+    _link_id, token = _review_token(app, 2024)
+
+    def broken(*_args: object) -> review.Review:
+        raise RuntimeError("the review broke")
+
+    monkeypatch.setattr(review, "review_of", broken)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    with caplog.at_level("ERROR"):
+        answer = app.test_client().get(f"/y/{token}?secret=1")
+    assert answer.status_code == 500 or answer.status_code == 503
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "Exception on /y/***" in logged and "?secret=***" in logged
+    assert token not in logged and token not in caplog.text
