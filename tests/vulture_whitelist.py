@@ -115,3 +115,6 @@ _.CORE_MODULES
 
 # extensions.Kept, the one cache: its users move onto it in the rebuild (issue 22).
 _.get_or_make
+
+# request_log.MaskedFlask overrides what Flask calls on an unhandled error.
+_.log_exception
