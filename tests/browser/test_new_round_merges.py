@@ -91,6 +91,7 @@ def test_a_second_phone_entering_the_same_round_chooses_where_it_differs(
     expect(b.locator("#points-2")).not_to_have_text(points_of_yours)  # its points redrawn
     clash.locator("label.choice", has_text="Yours").click()
     expect(b.locator("#hands-2-cards")).to_have_value("JK")
+    expect(b.locator("#points-2")).to_have_text(points_of_yours)
     screenshot(b, "games-new-round-clash-chosen-360")
     assert len(_rounds(b, board)) == 1 and _rounds(b, board)[0]["players"]["Cyd"]["cards"] == (
         "JK 5 5"
