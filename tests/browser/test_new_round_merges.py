@@ -155,3 +155,37 @@ def test_the_correction_form_shows_the_side_picked_in_the_field(
     d.wait_for_url(board)
     expect(d.locator(".flash").first).to_contain_text("Round 1 stays as it is stored.")
     assert _rounds(d, board)[0]["players"]["Cyd"]["cards"] == "JK 5"
+
+
+def test_a_save_kept_without_signal_merges_when_it_is_sent(
+    narrow_phone: Any, second_phone: Any
+) -> None:
+    """B saves round 1 with no signal (kept on the phone); A stores round 1 meanwhile; when
+    B's signal returns, its save comes back as round 1's correction, the hand that differs
+    side by side, nothing stored over A's."""
+    a, b = narrow_phone, second_phone
+    board = _start(a)
+    a.goto(board + "/rounds/new")
+    b.goto(board + "/rounds/new")
+    _enter(b, "Ada", {1: "7", 2: "Q"})
+    expect(b.locator("#points-2")).to_contain_text("10")
+    b.context.set_offline(True)
+    b.click("button.save-round")
+    expect(b.get_by_text("Saved on this phone; will send when the signal returns.")).to_be_visible()
+
+    _enter(a, "Ada", {1: "7", 2: "K"})
+    a.click("button.save-round")
+    a.wait_for_url(board)
+
+    b.context.set_offline(False)  # the "online" event sends it
+    expect(b.locator("#round-conflict")).to_be_visible()
+    expect(b.locator("h1")).to_have_text("Correct round 1")
+    expect(b.locator("#clash-2")).to_contain_text("Stored now K")
+    expect(b.locator("#clash-2")).to_contain_text("Yours Q")
+    expect(b.locator("fieldset.clash")).to_have_count(1)
+    assert _rounds(a, board)[0]["players"]["Cyd"]["cards"] == "K"
+    b.problems[:] = [
+        problem
+        for problem in b.problems
+        if "ERR_INTERNET_DISCONNECTED" not in problem and "htmx:sendError" not in problem
+    ]

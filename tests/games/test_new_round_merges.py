@@ -7,6 +7,8 @@ correction of that round, logged under whoever chose."""
 from __future__ import annotations
 
 import html
+import io
+import json
 import re
 import threading
 import time
@@ -22,7 +24,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameEvent
 
 from ..conftest import family_id, signed_in
-from ..helpers import round_form, start_game
+from ..helpers import game_document, round_form, start_game, twelve_step_to_the_end
 from .test_caching import version_of
 
 FOUR = ("Ann", "Ben", "Cy", "Dee")
@@ -275,3 +277,37 @@ def test_two_phones_saving_the_same_new_round_at_once_on_postgresql_merge(
     assert len(stored(client, game_id)) == 1
     assert cards(client, game_id, 1, "Cy") in ("JK 5 5", "JK 5")
     assert [line for line, _ in log_lines(app, game_id) if "corrected" in line] == []
+
+
+def test_a_round_that_ended_the_game_merges_too(app: Flask, client: FlaskClient) -> None:
+    """The first phone's round ended the game: the second's save of it is still merged into
+    it, not turned away as "this game is over" with its typing dropped."""
+    three = ("Ann", "Ben", "Cy")
+    document = game_document("twelve-step", three, twelve_step_to_the_end(three)[:11])
+    upload = {"file": (io.BytesIO(json.dumps(document).encode()), "game.json")}
+    answer = client.post("/games/import", data=upload, content_type="multipart/form-data")
+    assert answer.status_code == 302
+    game_id = int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    bea = signed_in(app, "bea")
+    opened = hidden_fields(text(bea.get(f"/games/{game_id}/rounds/new")))
+    first = hidden_fields(text(client.get(f"/games/{game_id}/rounds/new")))
+    assert opened["number"] == first["number"] == "12"
+    last = round_form(three, "Ann", {"Ben": "5", "Cy": "K Q"}, {"Ben"})
+    assert (
+        client.post(f"/games/{game_id}/rounds/new", data=last | first | {"save": "1"}).status_code
+        == 302
+    )
+    assert "Game over" in text(client.get(f"/games/{game_id}"))
+
+    other = round_form(three, "Ann", {"Ben": "5", "Cy": "K"}, {"Ben"})
+    answer = bea.post(f"/games/{game_id}/rounds/new", data=other | opened | {"save": "1"})
+    assert answer.status_code == 409
+    page = html.unescape(text(answer))
+    assert "<h1>Correct round 12</h1>" in page and 'id="clash-2"' in page
+    assert re.search(r"Stored now</small> K Q</span>", page)
+    assert cards(client, game_id, 12, "Cy") == "K Q"
+
+    answer = bea.post(f"/games/{game_id}/rounds/new", data=last | opened | {"save": "1"})
+    assert answer.status_code == 302
+    assert "Round 12 is stored as you typed it" in html.unescape(text(bea.get(f"/games/{game_id}")))
+    assert len(stored(client, game_id)) == 12
