@@ -24,7 +24,7 @@ from scorekeeper.access import Permission, requires
 from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Round
 from scorekeeper.rules import CardError, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
@@ -411,10 +411,11 @@ def _new_round(game_id: int) -> ResponseReturnValue:
         flash("That round was already saved.", "warning")
         return _to_board(game.id)
     opened_for = whole_number(form.number.data)
-    if "save" in request.form and opened_for is not None and 0 < opened_for < number:
+    played = next((r for r in game.rounds if r.number == opened_for), None)
+    if "save" in request.form and played is not None:
         # Another phone stored the round this form was opened for (and the game may have
         # moved on, or ended, since): this typing is merged into it, never stored over it.
-        return _merged_new_round(game, form, opened_for)
+        return _merged_new_round(game, form, played)
     if game.status != GameStatus.IN_PROGRESS:
         flash("This game is over: no more rounds can be entered.", "warning")
         return redirect(url_for("games.show", game_id=game.id))
@@ -466,14 +467,14 @@ def _new_round(game_id: int) -> ResponseReturnValue:
     return _to_board(game.id)
 
 
-def _merged_new_round(game: Game, form: RoundForm, number: int) -> ResponseReturnValue:
-    """A new round's form saved after another phone stored that round: merged into it against
-    the blank form it was opened as (``merging.merge_typed``). Typed the same (hands left
-    blank keep what is stored), there is nothing to do, and the phone is told so; typed
-    differently, nothing is saved and the form comes back as round ``number``'s correction,
+def _merged_new_round(game: Game, form: RoundForm, played: Round) -> ResponseReturnValue:
+    """A new round's form saved after another phone stored that round (``played``): merged
+    into it against the blank form it was opened as (``merging.merge_typed``). Typed the same
+    (hands left blank keep what is stored), there is nothing to do, and the phone is told so;
+    typed differently, nothing is saved and the form comes back as that round's correction,
     as stored with this phone's typing on it, the parts that differ side by side to choose.
     Saved from there, the choice goes through ``edit_round`` as any correction does."""
-    played = next(r for r in game.rounds if r.number == number)
+    number = played.number
     names = [seat.player.name for seat in game.seats]
     stored = _sheet_of_round(played, len(names))
     mine = _sheet_of_form(form)

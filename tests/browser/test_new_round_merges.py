@@ -93,6 +93,11 @@ def test_a_second_phone_entering_the_same_round_chooses_where_it_differs(
     expect(b.locator("#hands-2-cards")).to_have_value("JK")
     expect(b.locator("#points-2")).to_have_text(points_of_yours)
     screenshot(b, "games-new-round-clash-chosen-360")
+    # A field typed in by hand after a side was picked holds the person's own entry: Yours.
+    clash.locator("label.choice", has_text="Stored now").click()
+    expect(b.locator("#hands-2-cards")).to_have_value("JK 5 5")
+    b.fill("#hands-2-cards", "JK")
+    expect(clash.locator("input[value=mine]")).to_be_checked()
     assert len(_rounds(b, board)) == 1 and _rounds(b, board)[0]["players"]["Cyd"]["cards"] == (
         "JK 5 5"
     )
