@@ -162,7 +162,9 @@ def test_yours_chosen_is_stored_as_a_correction_logged_under_whoever_chose(
 ) -> None:
     game_id, bea, opened = two_phones_open_round_one(app, client)
     typed = round_form(FOUR, "Ann", {"Ben": "7", "Cy": "JK", "Dee": ""})
-    page = text(bea.post(f"/games/{game_id}/rounds/new", data=typed | opened | {"save": "1"}))
+    answer = bea.post(f"/games/{game_id}/rounds/new", data=typed | opened | {"save": "1"})
+    page = text(answer)
+    assert answer.status_code == 409 and 'id="clash-2"' in page and 'id="clash-3"' not in page
     merged = round_form(FOUR, "Ann", {"Ben": "7", "Cy": "JK", "Dee": "A 10 3"})
     chosen = bea.post(
         f"/games/{game_id}/rounds/1/edit",
@@ -252,10 +254,12 @@ def test_two_phones_saving_the_same_new_round_at_once_on_postgresql_merge(
         round_form(FOUR, "Ann", {"Ben": "7", "Cy": "JK 5", "Dee": "A 10 3"}),
     ]
     answers: list[int] = []
+    merged: list[str] = []
 
     def save(phone: FlaskClient, form: dict[str, str]) -> None:
         answer = phone.post(f"/games/{game_id}/rounds/new", data=form | {"save": "1"})
         answers.append(answer.status_code)
+        merged.append(text(answer))
 
     holder = create_engine(database_uri)
     try:
@@ -274,6 +278,8 @@ def test_two_phones_saving_the_same_new_round_at_once_on_postgresql_merge(
     finally:
         holder.dispose()
     assert sorted(answers) == [302, 409]
+    (page,) = [page for page, status in zip(merged, answers, strict=True) if status == 409]
+    assert "Round 1 was stored on another phone meanwhile" in page and 'id="clash-2"' in page
     assert len(stored(client, game_id)) == 1
     assert cards(client, game_id, 1, "Cy") in ("JK 5 5", "JK 5")
     assert [line for line, _ in log_lines(app, game_id) if "corrected" in line] == []
