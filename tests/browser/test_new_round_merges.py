@@ -153,8 +153,11 @@ def test_the_correction_form_shows_the_side_picked_in_the_field(
     clash = d.locator("#clash-2")
     expect(clash).to_contain_text("Stored now JK 5")
     expect(d.locator("#hands-2-cards")).to_have_value("JK")
+    points_of_yours = d.locator("#points-2").inner_text()
     clash.locator("label.choice", has_text="Stored now").click()
     expect(d.locator("#hands-2-cards")).to_have_value("JK 5")
+    expect(d.locator("#points-2")).not_to_have_text(points_of_yours)  # its chips redrawn too
+    expect(d.locator("#cards-2 .chips button")).to_have_count(2)
     screenshot(d, "games-correction-clash-stored-picked-360")
     d.locator("#round-conflict .reapply").click()
     d.wait_for_url(board)
