@@ -74,6 +74,9 @@ class RoundForm(FlaskForm):
     # that clash with another phone's correction, for the person to choose (``merging``).
     base = HiddenField()
     clashes = HiddenField()
+    # This phone's entries as the clashes were first shown (``merging.encode``): what its side
+    # of each choice says, whatever the fields below hold once a side is picked.
+    yours = HiddenField()
     went_out = StringField("Who went out")
 
     def read_hands(self, players: int, submitted: Mapping[str, str]) -> None:

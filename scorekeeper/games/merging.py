@@ -4,8 +4,10 @@ A correction form carries the round as the phone first saw it (its **base**). Wh
 finds the round changed since, the entries are merged part by part (who went out, then each
 hand) against that base: a part this phone left as it was takes what is stored now, a part
 only this phone changed takes its entry, and a part both changed differently is a **clash**,
-shown side by side (stored now, mine) for the person to choose. Nothing here touches the
-database or the request: the views hand in the three sheets and show what comes back.
+shown side by side (stored now, mine) for the person to choose. A new round's form saved after
+another phone stored that round merges the same way against the blank form it was opened as
+(``merge_typed``). Nothing here touches the database or the request: the views hand in the
+sheets and show what comes back.
 """
 
 from __future__ import annotations
@@ -132,3 +134,31 @@ def merge(base: Sheet | None, stored: Sheet, mine: Sheet) -> tuple[Sheet, list[i
         if stored_changed:
             clashes.append(part)
     return merged, clashes
+
+
+def merge_typed(stored: Sheet, mine: Sheet) -> tuple[Sheet, list[int]]:
+    """``mine``, typed on a new round's blank form, merged into the same round stored
+    meanwhile from another phone: ``merge`` against the blank form, where every stored part
+    counts as changed (even a hand stored blank is another phone's entry). A part left blank
+    or typed the same takes what is stored; a part typed differently clashes, keeping mine in
+    the merged sheet until the person chooses. The hand of whoever ``mine`` says went out is
+    no blank: going out is what was typed for it."""
+    merged = stored
+    clashes: list[int] = []
+    for part in [WENT_OUT, *range(len(stored.hands))]:
+        if mine.same_part(stored, part) or _blank_part(mine, part):
+            continue
+        merged = merged.with_part(part, mine.part(part))
+        clashes.append(part)
+    return merged, clashes
+
+
+def _blank_part(mine: Sheet, part: int) -> bool:
+    if part == WENT_OUT:
+        return mine.went_out == ""
+    return mine.went_out != str(part) and mine.hands[part].same_as(SheetHand())
+
+
+def left_blank(mine: Sheet) -> list[int]:
+    """The hands of ``mine`` with nothing typed (the seat it says went out is none of them)."""
+    return [seat for seat in range(len(mine.hands)) if _blank_part(mine, seat)]

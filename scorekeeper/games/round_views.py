@@ -24,7 +24,7 @@ from scorekeeper.access import Permission, requires
 from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Round
 from scorekeeper.rules import CardError, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
@@ -134,6 +134,18 @@ def _part_text(sheet: Sheet, part: int, names: tuple[str, ...] | list[str]) -> s
     return text + (", made the contract" if hand.made else "")
 
 
+def _part_fields(sheet: Sheet, part: int) -> dict[str, str | bool]:
+    """The round form's fields of one part as ``sheet`` has it, by name."""
+    if part == WENT_OUT:
+        return {"went_out": sheet.went_out}
+    hand = sheet.hands[part]
+    return {
+        f"hands-{part}-cards": hand.cards,
+        f"hands-{part}-made": hand.made,
+        f"hands-{part}-total": hand.total,
+    }
+
+
 def _clash_views(form: RoundForm, names: tuple[str, ...] | list[str]) -> list[dict[str, Any]]:
     """The parts of the round where this phone's correction and another's differ, each with
     what is stored now and what this phone has, for the person to choose."""
@@ -141,7 +153,7 @@ def _clash_views(form: RoundForm, names: tuple[str, ...] | list[str]) -> list[di
     base = merging.decode(form.base.data, players)
     if base is None:
         return []
-    mine = _sheet_of_form(form)
+    mine = merging.decode(form.yours.data, players) or _sheet_of_form(form)
     return [
         {
             "part": part,
@@ -149,6 +161,9 @@ def _clash_views(form: RoundForm, names: tuple[str, ...] | list[str]) -> list[di
             "stored": _part_text(base, part, names),
             "mine": _part_text(mine, part, names),
             "picked": request.form.get(f"pick-{part}", ""),
+            # What the form's fields hold with each side picked (app.js fills them in).
+            "stored_fields": _part_fields(base, part),
+            "mine_fields": _part_fields(mine, part),
         }
         for part in merging.decode_parts(form.clashes.data, players)
     ]
@@ -406,6 +421,12 @@ def _new_round(game_id: int) -> ResponseReturnValue:
         # answered as stored, before any check that the first save itself made fail.
         flash("That round was already saved.", "warning")
         return _to_board(game.id)
+    opened_for = whole_number(form.number.data)
+    played = next((r for r in game.rounds if r.number == opened_for), None)
+    if "save" in request.form and played is not None:
+        # Another phone stored the round this form was opened for (and the game may have
+        # moved on, or ended, since): this typing is merged into it, never stored over it.
+        return _merged_new_round(game, form, played)
     if game.status != GameStatus.IN_PROGRESS:
         flash("This game is over: no more rounds can be entered.", "warning")
         return redirect(url_for("games.show", game_id=game.id))
@@ -458,6 +479,48 @@ def _new_round(game_id: int) -> ResponseReturnValue:
     return _to_board(game.id)
 
 
+def _merged_new_round(game: Game, form: RoundForm, played: Round) -> ResponseReturnValue:
+    """A new round's form saved after another phone stored that round (``played``): merged
+    into it against the blank form it was opened as (``merging.merge_typed``). Typed the same
+    (hands left blank keep what is stored), there is nothing to do, and the phone is told so;
+    typed differently, nothing is saved and the form comes back as that round's correction,
+    as stored with this phone's typing on it, the parts that differ side by side to choose.
+    Saved from there, the choice goes through ``edit_round`` as any correction does."""
+    number = played.number
+    names = [seat.player.name for seat in game.seats]
+    stored = _sheet_of_round(played, len(names))
+    mine = _sheet_of_form(form)
+    merged, clashes = merging.merge_typed(stored, mine)
+    if not clashes:
+        blanks = [f"{names[seat]}'s" for seat in merging.left_blank(mine)]
+        words = f"Round {number} is stored as you typed it: another phone saved it first."
+        if blanks:
+            hands, stay, them = (
+                ("hand", "stays", "it") if len(blanks) == 1 else ("hands", "stay", "them")
+            )
+            words += (
+                f" {names_in_words(blanks)} {hands}, left blank here, {stay} as the other "
+                f"phone entered {them}."
+            )
+        flash(words, "success")
+        return _to_board(game.id)
+    for part in [WENT_OUT, *range(len(names))]:
+        _put_part(form, merged, part)
+    form.number.data = str(number)
+    form.base.data = merging.encode(stored)
+    form.clashes.data = merging.encode_parts(clashes)
+    form.yours.data = merging.encode(merged)
+    form.version.data = str(played.version)
+    form.rounds_version.data = services.rounds_stamp(game)
+    reads = changelog.describe_round(services.tally_of(game), number, cards=True)
+    words = (
+        f"Round {number} was stored on another phone meanwhile; nothing was saved. Round "
+        f"{number} reads: {reads}. Where you typed something else, choose below: what is "
+        "stored now, or yours."
+    )
+    return _render_round(game, form, number=number, editing=True, status=CONFLICT, conflict=words)
+
+
 @bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def edit_round(game_id: int, number: int) -> ResponseReturnValue:
@@ -486,7 +549,12 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
     unsaved = _unless_saving(game, form, number, editing=True)
     if unsaved is not None:
         return unsaved
+    chose = bool(form.clashes.data)
     unchosen = _take_choices(form, [seat.player.name for seat in game.seats])
+    if chose and not unchosen and _as_stored(form, played):
+        # Every clash settled as stored now: there is nothing to correct.
+        flash(f"Round {number} stays as it is stored.", "success")
+        return _to_board(game.id)
     if unchosen:
         return _render_round(
             game,
@@ -518,6 +586,16 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
     return _to_board(game.id)
 
 
+def _as_stored(form: RoundForm, played: Any) -> bool:
+    """Whether the form holds round ``played`` as stored now, part for part, on the version
+    it was made on (so that a round corrected since is still found changed)."""
+    players = len(form.hands)
+    stored, typed = _sheet_of_round(played, players), _sheet_of_form(form)
+    return whole_number(form.version.data) == played.version and all(
+        typed.same_part(stored, part) for part in [WENT_OUT, *range(players)]
+    )
+
+
 def _take_choices(form: RoundForm, names: list[str]) -> list[str]:
     """Apply the choices made on the conflict page (``pick-<part>``: "stored" puts back what
     was stored, "mine" keeps this phone's entry); the names of the parts still unchosen."""
@@ -530,7 +608,7 @@ def _take_choices(form: RoundForm, names: list[str]) -> list[str]:
         elif base is None or picked != "mine":
             unchosen.append("who went out" if part == WENT_OUT else names[part])
     if not unchosen:
-        form.clashes.data = ""
+        form.clashes.data = form.yours.data = ""
     return unchosen
 
 
@@ -561,6 +639,7 @@ def _merged_conflict(
         _put_part(form, merged, part)
     form.base.data = merging.encode(stored)
     form.clashes.data = merging.encode_parts(clashes)
+    form.yours.data = merging.encode(merged)
     form.version.data = str(played.version)
     form.rounds_version.data = services.rounds_stamp(game)
     tally = services.tally_of(game)

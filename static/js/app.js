@@ -154,6 +154,59 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// games: on the round form's conflict page, picking a side of a clash ("Stored now" or "Yours")
+// puts that side in the part's fields at once, so the form shows what saving it stores (the
+// server takes the pick the same way). A field of that part changed by hand afterwards holds
+// the person's own entry: its "Yours" is picked, and the server keeps the field as it is.
+(() => {
+  let filling = false;
+  const partOf = (name) => {
+    if (name === "went_out") return "-1";
+    const hand = /^hands-(\d+)-/.exec(name || "");
+    return hand ? hand[1] : null;
+  };
+  const fill = (form, fields) => {
+    for (const [name, value] of Object.entries(fields)) {
+      if (name === "went_out") {
+        const radios = [...form.querySelectorAll("input[name=went_out]")];
+        radios.forEach((radio) => { radio.checked = radio.value === value; });
+        const picked = radios.find((radio) => radio.checked);
+        if (picked) picked.dispatchEvent(new Event("change", { bubbles: true }));
+        continue;
+      }
+      const field = form.elements[name];
+      if (!field) continue;
+      if (field.type === "checkbox") {
+        if (field.checked !== Boolean(value)) {
+          field.checked = Boolean(value);
+          field.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+      } else if (field.value !== value) {
+        field.value = value;
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    }
+  };
+  document.addEventListener("change", (event) => {
+    const side = event.target.closest("#round-form .clash input[type=radio][data-fills]");
+    if (!side || !side.checked) return;
+    let fields;
+    try { fields = JSON.parse(side.dataset.fills); } catch { return; }
+    filling = true;
+    try { fill(side.form, fields); } finally { filling = false; }
+  });
+  const changedByHand = (event) => {
+    const field = event.target;
+    if (filling || !field.form || field.form.id !== "round-form") return;
+    const part = partOf(field.name);
+    if (part === null) return;
+    const yours = field.form.querySelector(`input[name="pick-${part}"][value=mine]`);
+    if (yours && !yours.checked) yours.checked = true;
+  };
+  document.addEventListener("input", changedByHand);
+  document.addEventListener("change", changedByHand);
+})();
+
 // games: the outbox, shared by the round form and the own-hand pad: a save made without signal
 // is kept in IndexedDB ("scorekeeper", store "saves"; each save names its kind) and sent when the
 // signal returns: on "online", on every page load, and every 30 s while any is waiting. Each
@@ -242,7 +295,9 @@ const outbox = (() => {
 //   is never stored twice.
 (() => {
   const ROUND_FORM = "round-form";
-  const KEPT = /^(went_out|token|version|rounds_version|hands-\d+-(cards|made|total))$/;
+  // With a correction's base and clashes (and what this phone had typed on them): a conflict
+  // page reloaded, or its typing kept for later, still asks before anything is stored.
+  const KEPT = /^(went_out|token|version|rounds_version|base|clashes|yours|hands-\d+-(cards|made|total))$/;
   const QUEUED_NOTE = "Saved on this phone; will send when the signal returns.";
   const cardTokens = (text) => text.split(/[\s,-]+/).filter(Boolean);
   const roundForm = () => document.getElementById(ROUND_FORM);
@@ -343,6 +398,8 @@ const outbox = (() => {
   }, text);
   const noteOnPage = (text, link) => note((paragraph) => document.getElementById("main").prepend(paragraph), text, link);
 
+  // A new round's form may come back as that round's correction (another phone stored it
+  // meanwhile: this typing is merged into it), and the heading says so.
   const swapIn = (form, fresh) => {
     const before = draftKey(form);
     form.replaceWith(fresh);
@@ -350,7 +407,11 @@ const outbox = (() => {
     if (draftKey(fresh) !== before) forgetDraft(before);
     keepDraft(fresh);
     const heading = document.querySelector("h1");
-    if (heading && fresh.elements.number && /^Round \d+$/.test(heading.textContent)) heading.textContent = `Round ${fresh.elements.number.value}`;
+    if (heading && fresh.elements.number && /^(Correct round|Round) \d+$/.test(heading.textContent)) {
+      const correcting = fresh.querySelector("input[name=base]") !== null;
+      heading.textContent = `${correcting ? "Correct round" : "Round"} ${fresh.elements.number.value}`;
+      document.title = document.title.replace(/^(Correct round|Round) \d+/, heading.textContent);
+    }
     const first = fresh.querySelector("#round-conflict, #round-problems, #round-errors");
     if (first) first.scrollIntoView({ block: "start" });
   };
@@ -417,9 +478,13 @@ const outbox = (() => {
       // Refused now (another phone got there first): its typing waits on the form it will
       // open (the round number may have moved on), with the versions it was made on, so that
       // saving it there shows the refusal and its "Re-apply my entries".
+      // A round stored meanwhile by another phone comes back as its correction, with the
+      // parts this typing differs in to choose: that form is kept as it came, clashes and all.
       const key = answer.form ? draftKey(answer.form) : save.draft;
-      try { localStorage.setItem(key, JSON.stringify(save.fields.filter(([name]) => KEPT.test(name)))); } catch { /* off */ }
-      noteOnPage("A round saved on this phone without signal could not be stored as it was.", save.action);
+      const clashes = answer.form && answer.form.querySelector("input[name=clashes]");
+      const kept = clashes && clashes.value ? typed(answer.form) : save.fields.filter(([name]) => KEPT.test(name));
+      try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* off */ }
+      noteOnPage("A round saved on this phone without signal could not be stored as it was.", answer.form ? answer.form.getAttribute("action") : save.action);
     }
     return "sent";
   });

@@ -46,7 +46,7 @@ def test_a_second_correction_merges_and_asks_about_the_hand_both_changed(
     expect(d.locator("#round-conflict")).to_be_visible()
     clash = d.locator("#clash-2")
     expect(clash).to_contain_text("Stored now JK 5")
-    expect(clash).to_contain_text("Mine JK")
+    expect(clash).to_contain_text("Yours JK")
     expect(d.locator("#clash-1")).to_have_count(0)
     expect(d.locator("#hands-1-cards")).to_have_value("8")
     assert fits_width(d)

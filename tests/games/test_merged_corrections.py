@@ -94,7 +94,7 @@ def test_a_hand_both_phones_changed_is_chosen_before_anything_is_saved(
     page = text(client.post(address, data=d_typed | phone_d | {"save": "1"}))
     assert 'id="clash-2"' in page and 'id="clash-1"' not in page
     assert re.search(r"Stored now</small> JK 5</span>", page)
-    assert re.search(r"Mine</small> JK</span>", page)
+    assert re.search(r"Yours</small> JK</span>", page)
     assert 'name="hands-1-cards" value="8"' in page  # only D changed Ben: D's entry
     on_page = fields(page)
 

@@ -324,8 +324,10 @@ def test_a_round_saved_meanwhile_on_another_phone_keeps_the_entries(client: Flas
     }
     response = client.post(f"/games/{game_id}/rounds/new", data=form)
     assert response.status_code == 409
-    assert "Round 1 was saved on another phone meanwhile" in text(response)
-    assert 'name="number" value="2"' in text(response) and 'value="Q"' in text(response)
+    # Kept on round 1's correction, to choose where they differ from what is stored
+    # (tests/games/test_new_round_merges.py).
+    assert "Round 1 was stored on another phone meanwhile" in text(response)
+    assert 'name="number" value="1"' in text(response) and 'value="Q"' in text(response)
     assert rounds_stored(client, game_id) == 1
 
 
