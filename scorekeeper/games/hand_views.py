@@ -122,7 +122,7 @@ def _my_hand(
         }
     else:
         draft = None
-        context["winner_names"] = services.tally_of(game).winner_names
+        context["game_over"] = services.tally_of(game).game_over
     last = len(game.rounds)
     context |= {
         "last_round": (changelog.describe_round(services.tally_of(game), last) if last else None),
@@ -303,7 +303,7 @@ def _close_page(
     clash) and the ``clashes`` (hands the scorer and that player's phone both changed) are
     shown side by side, to choose."""
     if game.status != GameStatus.IN_PROGRESS:
-        flash("This game is over: no more rounds can be entered.", "warning")
+        flash(f"{services.tally_of(game).game_over} No more rounds can be entered.", "warning")
         return redirect(url_for("games.show", game_id=game.id))
     draft = drafts.draft_of(game)
     tally = services.tally_of(game)
@@ -456,7 +456,7 @@ def _close(game: Game) -> ResponseReturnValue:
         db.session.rollback()
         game = game_or_404(game.id)
         if game.status != GameStatus.IN_PROGRESS:
-            flash(str(overtaken), "warning")
+            flash(f"{services.tally_of(game).game_over} No more rounds can be entered.", "warning")
             return redirect(url_for("games.show", game_id=game.id))
         return _close_page(game, status=CONFLICT, problems=[str(overtaken)])
     if stored is None:
