@@ -96,6 +96,7 @@ _WAYS_IN = frozenset(
         "accounts.table_link",
         "accounts.watch_link",
         "accounts.watch_card",
+        "accounts.watch_result",
     }
 )
 # The rules and the referee, of the presets only (``house_rules`` shows a link no house
@@ -249,6 +250,12 @@ class Visitor:
 def visitor() -> Visitor:
     """Who this request comes from (nobody outside a request)."""
     return g.get("visitor") or Visitor()
+
+
+def let_in_now(link: Link) -> None:
+    """The rest of this request comes from the phone ``link`` has just let in: the page it
+    draws is that phone's (a watch link's relative sees no "Sign in"), not a stranger's."""
+    g.visitor = Visitor(link=LetIn.of(link))
 
 
 def link_is_live(link: Link) -> bool:

@@ -245,6 +245,7 @@ ROUTES: dict[str, Urls] = {
     "accounts.table_link": lambda s: [f"/t/{s.tokens['table']}"],
     "accounts.watch_link": lambda s: [f"/w/{s.tokens['watch']}"],
     "accounts.watch_card": lambda s: [f"/w/{s.tokens['watch']}/card.png"],
+    "accounts.watch_result": lambda s: [f"/w/{s.tokens['watch']}/result"],
     "accounts.households": lambda s: ["/households"],
     "games.delete": lambda s: [f"/games/{s.spare}/delete"],
     "games.pick_seat": lambda s: [f"/games/{g}/seat" for g in _games(s)],
