@@ -99,6 +99,7 @@ _WAYS_IN = frozenset(
         "accounts.table_link",
         "accounts.watch_link",
         "accounts.watch_card",
+        "accounts.watch_result",
         # A review link's two pages look their token up themselves and let nobody in: a phone
         # holding a table or watch link opens them as anyone would.
         "history.review_link",
@@ -258,6 +259,12 @@ class Visitor:
 def visitor() -> Visitor:
     """Who this request comes from (nobody outside a request)."""
     return g.get("visitor") or Visitor()
+
+
+def let_in_now(link: Link) -> None:
+    """The rest of this request comes from the phone ``link`` has just let in: the page it
+    draws is that phone's (a watch link's relative sees no "Sign in"), not a stranger's."""
+    g.visitor = Visitor(link=LetIn.of(link))
 
 
 def link_is_live(link: Link) -> bool:

@@ -202,6 +202,7 @@ def _address(world: World, endpoint: str, arguments: set[str]) -> str:
                         "accounts.watch_card": "watch",
                         "history.review_link": "review",
                         "history.review_link_card": "review",
+                        "accounts.watch_result": "watch",
                     }.get(endpoint, "invite"),
                     "",
                 ),
@@ -828,6 +829,35 @@ def test_a_watch_link_pasted_in_a_chat_previews_the_result(app: Flask) -> None:
     owner.post(f"/links/{link_id}/revoke")
     assert app.test_client().get(image.group(1)).status_code == 404
     assert app.test_client().get(f"/games/{game_id}/card.png").status_code == 302
+
+
+def test_a_watch_links_pages_are_a_relatives_own(app: Flask) -> None:
+    """Issue 23: the watch page, from the first visit, offers no "Sign in"; its result card's
+    page is at the link's own address and leads back to it; asked again with its ETag (which
+    never carries the token) it answers 304 until the game changes."""
+    owner = signed_in(app, "ann")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    with app.test_request_context(), scope.household(family_id(app)):
+        _link, token = links.make_link(LinkKind.WATCH, "ann", game=db.session.get(Game, game_id))
+        db.session.remove()
+    relative = app.test_client()
+    first = relative.get(f"/w/{token}")
+    page = first.get_data(as_text=True)
+    assert first.status_code == 200 and "Sign in" not in page and "/login" not in page
+    assert f'href="/w/{token}/result"' in page
+    etag = first.headers["ETag"]
+    assert token not in etag
+    assert relative.get(f"/w/{token}", headers={"If-None-Match": etag}).status_code == 304
+    result = relative.get(f"/w/{token}/result").get_data(as_text=True)
+    assert f'href="/w/{token}">Back to the scoreboard' in result
+    assert f'src="/w/{token}/card.png"' in result and "Sign in" not in result
+    cookieless = app.test_client().get(f"/w/{token}/result")
+    assert cookieless.status_code == 200 and "Sign in" not in cookieless.get_data(as_text=True)
+    save_round(owner, game_id, "Ann", {"Ben": "K Q"}, set())
+    changed = relative.get(f"/w/{token}", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    unknown = "x" * len(token)
+    assert app.test_client().get(f"/w/{unknown}/result").status_code == 404
 
 
 @pytest.mark.parametrize("kind", [LinkKind.TABLE, LinkKind.WATCH])

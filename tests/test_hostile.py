@@ -251,6 +251,7 @@ ROUTES: dict[str, Urls] = {
     "history.share_review": lambda s: ["/review/2026/share"],
     "history.review_link": lambda s: [f"/y/{s.tokens['review']}"],
     "history.review_link_card": lambda s: [f"/y/{s.tokens['review']}/card.png"],
+    "accounts.watch_result": lambda s: [f"/w/{s.tokens['watch']}/result"],
     "accounts.households": lambda s: ["/households"],
     "games.delete": lambda s: [f"/games/{s.spare}/delete"],
     "games.pick_seat": lambda s: [f"/games/{g}/seat" for g in _games(s)],

@@ -22,7 +22,7 @@ from markupsafe import Markup
 from sqlalchemy import select, update
 
 from .. import scope
-from ..access import LINK_SESSION_KEY, LINKS_KEPT, link_is_live, links_held
+from ..access import LINK_SESSION_KEY, LINKS_KEPT, let_in_now, link_is_live, links_held
 from ..extensions import db
 from ..models import Game, Link, LinkKind, Role, utcnow
 
@@ -144,6 +144,7 @@ def open_in_session(link: Link) -> None:
     kept = [[id_, token_hash] for id_, token_hash in links_held() if id_ != link.id]
     session[LINK_SESSION_KEY] = [*kept, [link.id, link.token_hash]][-LINKS_KEPT:]
     session.permanent = True
+    let_in_now(link)
 
 
 def links_of_game(game: Game) -> list[Link]:

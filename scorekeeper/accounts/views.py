@@ -448,6 +448,7 @@ def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
             link.game_id,
             here=url_for("accounts.watch_link", token=token, _external=True),
             card_url=url_for("accounts.watch_card", token=token, _external=True),
+            result_url=url_for("accounts.watch_result", token=token),
         )
 
 
@@ -463,6 +464,28 @@ def watch_card(token: str) -> ResponseReturnValue:
     response = Response(png, mimetype="image/png")
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+@bp.get("/w/<token>/result")
+@requires(Permission.PUBLIC)
+def watch_result(token: str) -> ResponseReturnValue:
+    """The result card's page of a watch link's game, at the link's own address: its picture
+    and download are the link's, and its way back leads to the link (``/games/<id>`` would ask
+    a relative with no account to sign in)."""
+    link = links.find(token, LinkKind.WATCH)
+    if link is None or link.game_id is None:
+        abort(404)
+    if visitor().user is None:
+        links.open_in_session(link)  # as the link itself does: Share and the board work on
+    with scope.household(link.household_id):
+        words, _png = result_card(link.game_id)
+    return render(
+        "games/result.html",
+        game_id=link.game_id,
+        result=words,
+        card_url=url_for("accounts.watch_card", token=token),
+        back_url=url_for("accounts.watch_link", token=token),
+    )
 
 
 @bp.route("/t/<token>", methods=["GET", "POST"])

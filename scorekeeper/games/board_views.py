@@ -75,6 +75,7 @@ def show(game_id: int) -> ResponseReturnValue:
             rules_name=stamp.rules_name,
             board=_drawn_or_404(stamp, can),
             result=result_card(game_id, stamp=stamp)[0],
+            watch_result=None if can.view else url_for("games.result", game_id=game_id),
         )
 
     if etag is not None and not is_htmx():

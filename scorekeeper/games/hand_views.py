@@ -13,6 +13,7 @@ page polls with the game's version and gets 204 while nothing changed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, current_app, flash, redirect, request, session, url_for
@@ -33,7 +34,7 @@ from . import bp, changelog, drafts, merging, rounds, services
 from .forms import PAD_RANKS, add_card, card_tokens, remove_card
 from .merging import Sheet, SheetHand
 from .seats import SEATS_KEPT, SEATS_KEY, seat_of_phone
-from .tally import points_of
+from .tally import Tally, points_of
 from .views import game_or_404
 
 CONFLICT = 409
@@ -122,7 +123,7 @@ def _my_hand(
         }
     else:
         draft = None
-        context["winner_names"] = services.tally_of(game).winner_names
+        context["game_over"] = services.tally_of(game).game_over
     last = len(game.rounds)
     context |= {
         "last_round": (changelog.describe_round(services.tally_of(game), last) if last else None),
@@ -295,42 +296,140 @@ def _close_page(
     status: int = 200,
     problems: list[str] | None = None,
     field_errors: dict[int, str] | None = None,
-    typed: dict[int, str] | None = None,
     clashes: list[int] | None = None,
     merged: Sheet | None = None,
+    as_sent: bool = False,
+    pad_key: tuple[int, str] | None = None,
+    preview: int | None = None,
 ) -> BaseResponse:
     """The close page; with ``merged``, the fields hold it (the scorer's entries where they
     clash) and the ``clashes`` (hands the scorer and that player's phone both changed) are
-    shown side by side, to choose."""
+    shown side by side, to choose. ``as_sent``: the page as its form was sent (a pad key, a
+    refusal), every entry kept, and what the page first showed too (its ``was-`` fields, the
+    merge's base); ``pad_key``: a seat's cards as a pad key (no JavaScript) made them.
+    ``preview``: for htmx, that seat's cards and points alone."""
     if game.status != GameStatus.IN_PROGRESS:
-        flash("This game is over: no more rounds can be entered.", "warning")
+        flash(f"{services.tally_of(game).game_over} No more rounds can be entered.", "warning")
         return redirect(url_for("games.show", game_id=game.id))
     draft = drafts.draft_of(game)
     tally = services.tally_of(game)
-    hands = merged.hands if merged is not None else ()
+    players = len(draft.seats)
+    sent = _sent_sheet(players) if as_sent else None
+    if merged is not None:
+        typed = {seat: hand.cards for seat, hand in enumerate(merged.hands)}
+        typed_made = {seat: hand.made for seat, hand in enumerate(merged.hands)}
+    elif sent is not None:
+        typed, typed_made = dict(sent.typed), sent.made
+        if pad_key is not None:
+            typed[pad_key[0]] = pad_key[1]
+    else:
+        typed, typed_made = {}, {}
+    shown = sent.shown if sent is not None else {}
+    errors = field_errors or {}
+    hands = [
+        _close_hand(seat, typed.get(seat.position, seat.cards), errors.get(seat.position), tally)
+        for seat in draft.seats
+    ]
+    context: dict[str, Any] = {
+        "game": game,
+        "hands": hands,
+        "action": url_for("games.close_round", game_id=game.id),
+        "pad_ranks": PAD_RANKS,
+    }
+    if preview is not None and is_htmx():
+        return render("games/_cards.html", status=status, hand=hands[preview], **context)
+    if clashes is None and sent is not None:
+        clashes = sent.clashes
+    # Who went out as the page was sent (not on a new round's page, after another phone's).
+    kept = sent is not None or merged is not None
+    went_out_chosen = request.form.get("went_out", "") if kept else ""
     return render(
         "games/close.html",
         status=status,
-        game=game,
         draft=draft,
         names=tally.names,
         contracts=[tally.rules.contract(number) for number in tally.next_contracts],
         may_fill=visitor().user is not None,
         nobody_allowed=tally.rules.nobody_out_allowed,
         problems=problems or [],
-        field_errors=field_errors or {},
-        typed=typed or {seat: hand.cards for seat, hand in enumerate(hands)},
-        typed_made={seat: hand.made for seat, hand in enumerate(hands)},
+        typed_made=typed_made,
+        shown=shown,
+        went_out_chosen=went_out_chosen,
         clashes=[
             {
                 "seat": seat,
                 "name": tally.names[seat],
-                "phone": _hand_words(draft.seats[seat].cards, draft.seats[seat].made_contract),
-                "mine": _hand_words(hands[seat].cards, hands[seat].made),
+                # What the clash was drawn with: the phone's hand then (the page's ``was-``
+                # fields) where the page comes back as sent, else the phone's hand now.
+                "phone": _hand_words(
+                    *shown.get(seat, (draft.seats[seat].cards, draft.seats[seat].made_contract))
+                ),
+                "mine": _hand_words(hands[seat]["text"], typed_made.get(seat, False)),
+                "picked": request.form.get(f"pick-{seat}", "") if as_sent else "",
             }
             for seat in clashes or []
         ],
+        **context,
     )
+
+
+@dataclass(frozen=True)
+class _SentSheet:
+    """The close page's entries as its form sent them: each hand's cards and made box (where
+    the page had a field for it), and what the page showed of it when drawn (``was-``)."""
+
+    typed: dict[int, str]
+    made: dict[int, bool]
+    shown: dict[int, tuple[str, bool]]
+    clashes: list[int]
+
+
+def _sent_sheet(players: int) -> _SentSheet:
+    form = request.form
+    typed: dict[int, str] = {}
+    made: dict[int, bool] = {}
+    shown: dict[int, tuple[str, bool]] = {}
+    for seat in range(players):
+        if f"cards-{seat}" in form:
+            typed[seat] = form[f"cards-{seat}"][:800]
+            made[seat] = bool(form.get(f"made-{seat}"))
+        if f"was-{seat}" in form:
+            shown[seat] = (form[f"was-{seat}"][:800], form.get(f"was-made-{seat}") == "y")
+    return _SentSheet(typed, made, shown, merging.decode_parts(form.get("clashes"), players))
+
+
+def _close_hand(
+    seat: drafts.SeatDraft, text: str, error: str | None, tally: Tally
+) -> dict[str, Any]:
+    """One hand of the close page as the round form's cards block draws it (games/_cards.html)."""
+    try:
+        cards = parse_cards(text)
+        points = points_of(text, tally.rules)
+        card_error = None
+    except CardError as problem:
+        cards, points, card_error = [], None, str(problem)
+    return {
+        "seat": seat.position,
+        "name": seat.name,
+        "field": f"cards-{seat.position}",
+        "label": f"{seat.name}'s cards left" + ("" if seat.done else " (still counting)"),
+        "text": text,
+        "cards": cards,
+        "points": points,
+        "card_error": card_error,
+        "errors": [error] if error else [],
+    }
+
+
+def _close_pad_key(players: int) -> tuple[int, str] | None:
+    """The seat whose pad key or chip sent the close page's form (no JavaScript), and its
+    cards as the key leaves them; None for any other send."""
+    for key, value in request.form.items():
+        for prefix, change in (("add-", add_card), ("remove-", remove_card)):
+            seat = whole_number(key.removeprefix(prefix), below=players)
+            if key.startswith(prefix) and seat is not None:
+                return seat, change(request.form.get(f"cards-{seat}", "")[:800], value)
+    return None
 
 
 def _hand_words(cards: str, made: bool) -> str:
@@ -351,14 +450,22 @@ def _went_out_arg(game: Game) -> int | str | None:
 @requires(Permission.SCORE)
 def close_round(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id, lock=request.method == "POST")
-    if request.method == "GET" or "close" not in request.form:
+    if request.method == "GET":
         return _close_page(game)
+    if "close" not in request.form:
+        # A pad key or chip (no JavaScript), a hand's live preview, Enter in a field: the page
+        # (or that hand's cards, for htmx) as sent, nothing stored.
+        players = len(game.seats)
+        preview = whole_number(request.form.get("preview"), below=players)
+        return _close_page(game, as_sent=True, pad_key=_close_pad_key(players), preview=preview)
     try:
         return _close(game)
     except OperationalError:
         db.session.rollback()
         reading_only()
-        return _close_page(game_or_404(game_id), status=UNAVAILABLE, problems=[SAVE_FAILED])
+        return _close_page(
+            game_or_404(game_id), status=UNAVAILABLE, problems=[SAVE_FAILED], as_sent=True
+        )
 
 
 def _close_clashes(
@@ -445,18 +552,21 @@ def _close(game: Game) -> ResponseReturnValue:
             game,
             status=UNPROCESSABLE,
             field_errors={} if filling is None else {filling: str(refused)},
-            typed=fills,
+            as_sent=True,
         )
     except rounds.RoundRefused as refused:
         game = game_or_404(game.id)
         return _close_page(
-            game, status=UNPROCESSABLE, problems=[problem.message for problem in refused.problems]
+            game,
+            status=UNPROCESSABLE,
+            problems=[problem.message for problem in refused.problems],
+            as_sent=True,
         )
     except drafts.DraftClosed as overtaken:
         db.session.rollback()
         game = game_or_404(game.id)
         if game.status != GameStatus.IN_PROGRESS:
-            flash(str(overtaken), "warning")
+            flash(f"{services.tally_of(game).game_over} No more rounds can be entered.", "warning")
             return redirect(url_for("games.show", game_id=game.id))
         return _close_page(game, status=CONFLICT, problems=[str(overtaken)])
     if stored is None:

@@ -428,7 +428,7 @@ def _new_round(game_id: int) -> ResponseReturnValue:
         # moved on, or ended, since): this typing is merged into it, never stored over it.
         return _merged_new_round(game, form, played)
     if game.status != GameStatus.IN_PROGRESS:
-        flash("This game is over: no more rounds can be entered.", "warning")
+        flash(f"{services.tally_of(game).game_over} No more rounds can be entered.", "warning")
         return redirect(url_for("games.show", game_id=game.id))
     if request.method == "GET":
         form.number.data = str(number)
@@ -462,7 +462,7 @@ def _new_round(game_id: int) -> ResponseReturnValue:
     except rounds.RoundConflict as conflict:
         game = game_or_404(game_id)
         if game.status != GameStatus.IN_PROGRESS:
-            flash(f"{conflict} The game is over.", "warning")
+            flash(f"{conflict} {services.tally_of(game).game_over}", "warning")
             # A plain redirect even for app.js: nothing was stored, the typing stays kept.
             return redirect(url_for("games.show", game_id=game.id))
         number = len(game.rounds) + 1

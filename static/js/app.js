@@ -285,7 +285,8 @@ const outbox = (() => {
 // games: the round form on a phone.
 // - The pad's keys and the chips type into the cards field here, at once; the field's own live
 //   preview then redraws the chips and points around it, and hx-preserve keeps the field
-//   itself, so an answer never takes back what was typed while it was on its way.
+//   itself, so an answer never takes back what was typed while it was on its way. The close
+//   page's hands have the same pads (any form marked data-card-pads).
 // - The form as typed (with the token and versions it was made on) is kept in localStorage per
 //   game and round number until it is saved: a reload, or a phone that ran out of battery, loses
 //   nothing, and a save from restored typing is still checked against what it was made on.
@@ -303,7 +304,7 @@ const outbox = (() => {
   const roundForm = () => document.getElementById(ROUND_FORM);
 
   document.addEventListener("click", (event) => {
-    const key = event.target.closest(`#${ROUND_FORM} button[data-seat]`);
+    const key = event.target.closest("form[data-card-pads] button[data-seat]");
     if (!key || !window.htmx) return;
     const field = document.getElementById(`hands-${key.dataset.seat}-cards`);
     if (!field) return;

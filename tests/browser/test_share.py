@@ -143,14 +143,16 @@ def test_the_result_card_is_a_page_with_share_and_a_way_back(
     page.get_by_role("link", name="Back to the scoreboard").click()
     page.wait_for_url(re.compile(re.escape(board) + "$"))
 
-    # A phone let in by the watch link reaches the card's page too, and its way back.
+    # A phone let in by the watch link reaches the card's page too, at the link's own address,
+    # and its way back leads to the link (issue 23, item 18).
     watchers = _page(browser, live_server, NARROW_PHONE)
     watcher = next(watchers)
     watcher.goto(shared.removeprefix(live_server))
     watcher.get_by_role("link", name="Result card").click()
-    watcher.wait_for_url(re.compile(r"/games/\d+/result$"))
+    watcher.wait_for_url(re.compile(r"/w/[A-Za-z0-9_-]{43}/result$"))
     expect(watcher.locator("img[src$='/card.png']")).to_be_visible()
     assert watcher.evaluate("document.querySelector('img[src$=\"/card.png\"]').naturalWidth") > 0
     watcher.get_by_role("link", name="Back to the scoreboard").click()
+    watcher.wait_for_url(shared)
     expect(watcher.locator("#board")).to_contain_text("Maud")
     next(watchers, None)

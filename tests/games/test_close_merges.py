@@ -128,3 +128,49 @@ def test_a_hand_said_done_on_its_phone_meanwhile_is_shown_too(
     stored = rounds_of(app, game_id)
     assert len(stored) == 1 and points_by_seat(stored[0]) == {0: 0, 1: 20, 2: 5, 3: 5}
     assert [hand.made_contract for hand in stored[0].hands if hand.seat.position == 1] == [True]
+
+
+def test_a_pad_key_on_the_close_page_keeps_what_the_page_first_showed(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Item 18: the close page's pad without JavaScript redraws the page with the card added,
+    every other entry kept, and the ``was-`` fields as the page first showed them: a hand its
+    phone changed meanwhile is still found changed when the round is closed."""
+    game_id, fields = opened_then_ben_taps_on(app, client)
+    del fields["close"]
+    answer = client.post(f"/games/{game_id}/close", data=fields | {"cards-1": "K 3", "add-2": "K"})
+    page = text(answer)
+    assert answer.status_code == 200 and rounds_of(app, game_id) == []
+    assert 'name="cards-2" value="5 K"' in page and 'name="cards-3" value="9"' in page
+    assert 'name="cards-1" value="K 3"' in page
+    assert 'name="was-1" value="K"' in page  # not Ben's phone's "K Q" of now
+    assert 'aria-label="Add 7 to Cy"' in page and 'formaction="/games/' in page
+    # A chip takes the card out again; then closing finds Ben's hand changed on both sides.
+    fields = page_fields(page)
+    del fields["close"]
+    answer = client.post(f"/games/{game_id}/close", data=fields | {"remove-2": "1"})
+    assert 'name="cards-2" value="5"' in text(answer)
+    closing = client.post(f"/games/{game_id}/close", data=page_fields(text(answer)))
+    assert closing.status_code == 409 and 'id="clash-1"' in text(closing)
+
+
+def test_the_close_pages_live_preview_answers_one_hands_cards(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id, fields = opened_then_ben_taps_on(app, client)
+    del fields["close"]
+    answer = client.post(
+        f"/games/{game_id}/close",
+        data=fields | {"cards-2": "K Q 5", "preview": "2", "redraw": "1"},
+        headers={"HX-Request": "true"},
+    )
+    block = text(answer)
+    assert answer.status_code == 200 and block.lstrip().startswith('<div id="cards-2"')
+    assert "25 <span" in block and 'name="cards-2" value="K Q 5"' in block
+    assert "<form" not in block and rounds_of(app, game_id) == []
+    bad = client.post(
+        f"/games/{game_id}/close",
+        data=fields | {"cards-3": "K Z", "preview": "3", "redraw": "1"},
+        headers={"HX-Request": "true"},
+    )
+    assert bad.status_code == 200 and "field-error" in text(bad)

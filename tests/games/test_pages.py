@@ -292,8 +292,11 @@ def test_no_round_after_the_end(client: FlaskClient) -> None:
     response = save_round(client, game_id, "Ann", {"Ben": "K"}, expect=302)
     assert rounds_stored(client, game_id) == 7
     follow = client.get(response.headers["Location"])
-    assert "This game is over: no more rounds can be entered." in text(follow)
-    assert "Ann wins" in text(follow)
+    # The message names the winner, with why, in the game's own ranking (issue 23, item 18).
+    assert (
+        "This game is over: Ann wins. Ann finished with 0 points, the fewest. "
+        "No more rounds can be entered." in text(follow)
+    )
 
 
 def test_the_same_form_sent_twice_stores_one_round(client: FlaskClient) -> None:

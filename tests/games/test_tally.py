@@ -257,12 +257,33 @@ def test_round_games_tied_on_the_lowest_total_share_the_win(slug: str, rounds: i
     assert [s.place for s in tally.standings][:3] == [1, 1, 3]
 
 
+def test_a_game_over_says_who_won_and_why_in_its_own_ranking() -> None:
+    """The line every page shows once the game is over (issue 23, item 18)."""
+    plays = [entry(NAMES, "Ann", {"Ben": "K", "Cy": "A", "Dee": "K K"}) for _ in range(7)]
+    tally = play("contract-rummy", plays)
+    assert tally.winner_words == "Ann wins"
+    assert tally.game_over == "This game is over: Ann wins. Ann finished with 0 points, the fewest."
+    assert play("contract-rummy", plays[:3]).winner_words is None
+    race = [entry(NAMES, "Ann", everyone_holds(NAMES, "5", "Ann")) for _ in range(12)]
+    assert play("twelve-step", race).game_over == (
+        "This game is over: Ann wins. Ann made 12 contracts, with 0 points: contracts made "
+        "rank first, then points."
+    )
+    shared = [
+        entry(NAMES, ("Ann", "Ben")[number % 2], {"Ann": "K", "Ben": "K", "Cy": "A", "Dee": "A"})
+        for number in range(12)
+    ]
+    words = play("dummy-rummy", shared).game_over
+    assert words.startswith("This game is over: Ann and Ben share the win. Ann and Ben both ")
+
+
 def test_an_abandoned_game_has_no_winner() -> None:
     rounds = [entry(NAMES, "Ann", everyone_holds(NAMES, "5", "Ann"))]
     tally = tally_game(get_ruleset("contract-rummy"), NAMES, 0, rounds, abandoned=True)
     assert tally.status == ABANDONED
     assert tally.winners == () and tally.tie_break is None
     assert tally.next_round is None
+    assert tally.game_over == "This game was abandoned after round 1: it has no winner."
 
 
 def test_a_round_with_nobody_out_where_the_rules_allow_it() -> None:

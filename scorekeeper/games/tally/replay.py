@@ -23,14 +23,8 @@ from .values import (
     Standing,
     Tally,
     dealer_of,
+    names_in_words,
 )
-
-
-def names_in_words(names: Sequence[str]) -> str:
-    """``"Ann"``, ``"Ann and Ben"``, ``"Ann, Ben and Cy"``."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def tally_game(

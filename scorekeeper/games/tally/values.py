@@ -5,6 +5,7 @@ database."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorekeeper.rules import RuleSet
@@ -19,6 +20,13 @@ ROUND_FIELD = "round"
 WENT_OUT_FIELD = "went_out"
 TABLE_CARDS_FIELD = "cards"
 PLAYERS_FIELD = "players"
+
+
+def names_in_words(names: Sequence[str]) -> str:
+    """``"Ann"``, ``"Ann and Ben"``, ``"Ann, Ben and Cy"``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def cards_field(seat: int) -> str:
@@ -156,6 +164,49 @@ class Tally:
     @property
     def winner_names(self) -> tuple[str, ...]:
         return tuple(self.names[seat] for seat in self.winners)
+
+    @property
+    def winner_words(self) -> str | None:
+        """Who won, in a few words ("Ann wins", "Ann and Ben share the win"); None where
+        nobody did (the game goes on, or was abandoned)."""
+        if not self.winners:
+            return None
+        verb = "wins" if len(self.winners) == 1 else "share the win"
+        return f"{names_in_words(self.winner_names)} {verb}"
+
+    @property
+    def why_won(self) -> str | None:
+        """Why the winners won, in the game's own ranking: the tie-break where there was one,
+        else the winner's contracts made and points (where contracts made rank first, as in
+        12-Step) or points; None without winners."""
+        if not self.winners:
+            return None
+        if self.tie_break:
+            return self.tie_break
+        won = [standing for standing in self.standings if standing.is_winner]
+        if len(won) != 1:
+            return None
+        winner = won[0]
+        points = f"{winner.total} point{'s' if winner.total != 1 else ''}"
+        if self.keeps_contracts:
+            made = winner.contracts_made
+            return (
+                f"{winner.name} made {made} contract{'s' if made != 1 else ''}, with {points}: "
+                "contracts made rank first, then points."
+            )
+        return f"{winner.name} finished with {points}, the fewest."
+
+    @property
+    def game_over(self) -> str:
+        """The line a page shows once the game is over: who won and why, from this tally."""
+        if self.status == ABANDONED:
+            if self.rounds:
+                return f"This game was abandoned after round {len(self.rounds)}: it has no winner."
+            return "This game was abandoned before the first round: it has no winner."
+        if self.winner_words is None:
+            return "This game is over."
+        why = f" {self.why_won}" if self.why_won else ""
+        return f"This game is over: {self.winner_words}.{why}"
 
     def standing(self, seat: int) -> Standing:
         return next(standing for standing in self.standings if standing.seat == seat)
