@@ -32,6 +32,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Connection, delete, func, insert, or_, select, tuple_
 
 from .. import scope
+from ..db import insert_rows
 from ..derived import GameStat, PlayerRating, RatingStep, SeatStat
 from ..extensions import db
 from ..models import Household, Player
@@ -278,10 +279,10 @@ def replay(connection: Connection, household_id: int, start: Position | None) ->
         batch += rate_game(seats, ratings, ALL, ALL_NAME)
         batch += rate_game(seats, ratings, seats[0].rules_slug, seats[0].rules_name)
         if len(batch) >= BATCH:
-            _insert_steps(connection, household.rows(batch))
+            insert_rows(connection, steps_t, household.rows(batch))
             batch = []
     if batch:
-        _insert_steps(connection, household.rows(batch))
+        insert_rows(connection, steps_t, household.rows(batch))
     if start is None:
         connection.execute(delete(current_t).where(household.owns(current_t)))
     else:
@@ -306,31 +307,6 @@ def replay(connection: Connection, household_id: int, start: Position | None) ->
     ]
     for chunk in _chunks(rows, BATCH):
         connection.execute(insert(current_t), chunk)
-
-
-def _insert_steps(connection: Connection, rows: list[dict[str, Any]]) -> None:
-    """Write these steps: on PostgreSQL through psycopg by COPY (its executemany is a statement
-    a row, and a household's whole history is tens of thousands of steps), elsewhere by an
-    executemany. Each value goes through its column's type as in an insert."""
-    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
-        connection.execute(insert(steps_t), rows)
-        return
-    columns = list(rows[0])
-    dialect = connection.dialect
-    processors = [
-        steps_t.c[column].type.dialect_impl(dialect).bind_processor(dialect) for column in columns
-    ]
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    names = ", ".join(columns)
-    with driver.cursor() as cursor, cursor.copy(f"COPY rating_steps ({names}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(
-                [
-                    row[column] if process is None else process(row[column])
-                    for column, process in zip(columns, processors, strict=True)
-                ]
-            )
 
 
 def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
