@@ -18,11 +18,17 @@ time does not count PostgreSQL's server) and its peak resident memory (``VmHWM``
 is a throwaway server started in a temporary folder (``tests/postgres.py``). The table printed
 at the end sets each figure beside the goal (issue 15: 10,000 games in 30 s or less, memory
 flat).
+
+``--phases`` adds, per restore, the wall clock and the CPU of each phase (checking the lines,
+storing the batches, the kept statistics' rebuild, the ratings' rebuild; the CPU of the thread
+that ran it) and, on PostgreSQL, the CPU the server's backends of the bench's database used (read
+from ``/proc``: the server is local); ``--profile FILE`` writes a cProfile of the restore.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
 import random
@@ -89,7 +95,51 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def child(uri: str, path: str, backup: Path) -> dict[str, Any]:
+class Phases:
+    """Wall clock and thread CPU of each phase of a restore, by wrapping the functions that do
+    them (a phase run inside another is counted in both)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, list[float]] = {}
+
+    def wrap(self, owner: Any, name: str, phase: str) -> None:
+        function = getattr(owner, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            wall, cpu = time.perf_counter(), time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                kept = self.seconds.setdefault(phase, [0.0, 0.0])
+                kept[0] += time.perf_counter() - wall
+                kept[1] += time.thread_time() - cpu
+
+        setattr(owner, name, timed)
+
+
+def server_cpu_seconds(engine: Any) -> float | None:
+    """CPU used so far by the live backends of the engine's PostgreSQL database (local)."""
+    from sqlalchemy import text
+
+    if engine.dialect.name != "postgresql":
+        return None
+    with engine.connect() as connection:
+        pids = connection.execute(
+            text("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+        ).scalars()
+        total = 0
+        for pid in pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                return None
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def child(
+    uri: str, path: str, backup: Path, phases: bool = False, profile: str | None = None
+) -> dict[str, Any]:
     """One restore in this (fresh) process; its figures."""
     from sqlalchemy import func, select
 
@@ -110,9 +160,23 @@ def child(uri: str, path: str, backup: Path) -> dict[str, Any]:
         household = services.add_household("Family")
         household_id = household.id
         db.session.remove()
+    timer = Phases()
+    if phases:
+        from scorekeeper.history import backup as backup_module
+        from scorekeeper.history import ratings, stats
+
+        timer.wrap(backup_module, "_read_line", "check")
+        timer.wrap(backup_module, "store_game_files", "store")
+        timer.wrap(stats, "rebuild", "statistics")
+        timer.wrap(ratings, "rebuild", "ratings")
+    with app.app_context():
+        server_before = server_cpu_seconds(db.engine) if phases else None
+    profiler = cProfile.Profile() if profile else None
     before = peak_rss_mb()
     started = time.perf_counter()
     cpu = time.process_time()
+    if profiler is not None:
+        profiler.enable()
     if path == "cli":
         result = app.test_cli_runner().invoke(args=["history", "import", str(backup)])
         summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
@@ -137,9 +201,21 @@ def child(uri: str, path: str, backup: Path) -> dict[str, Any]:
             summary += f", refused {done.refused}"
     seconds = time.perf_counter() - started
     cpu = time.process_time() - cpu
+    if profiler is not None and profile:
+        profiler.disable()
+        profiler.dump_stats(profile)
     with app.app_context():
         stored = int(db.session.scalar(select(func.count(Game.id))) or 0)
+        server_after = server_cpu_seconds(db.engine) if phases else None
+    extra: dict[str, Any] = {}
+    if phases:
+        extra["phases"] = {
+            name: [round(value, 2) for value in kept] for name, kept in timer.seconds.items()
+        }
+        if server_before is not None and server_after is not None:
+            extra["server_cpu_seconds"] = round(server_after - server_before, 2)
     return {
+        **extra,
         "seconds": seconds,
         "cpu_seconds": cpu,
         "rss_mb": peak_rss_mb(),
@@ -149,11 +225,12 @@ def child(uri: str, path: str, backup: Path) -> dict[str, Any]:
     }
 
 
-def run_one(uri: str, path: str, backup: Path) -> dict[str, Any]:
+def run_one(uri: str, path: str, backup: Path, options: list[str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="restore-bench-") as instance:
         env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": instance}
+        command = [sys.executable, "-m", "bench.restore", "--child", uri, path, str(backup)]
         done = subprocess.run(
-            [sys.executable, "-m", "bench.restore", "--child", uri, path, str(backup)],
+            [*command, *options],
             cwd=ROOT,
             env=env,
             capture_output=True,
@@ -180,12 +257,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=GOAL_GAMES)
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--path", choices=("cli", "job", "both"), default="both")
+    parser.add_argument("--phases", action="store_true", help="time each phase of a restore")
+    parser.add_argument("--profile", metavar="FILE", help="write a cProfile of each restore")
     parser.add_argument("--child", nargs=3, metavar=("URI", "PATH", "FILE"), help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.child:
         uri, path, backup = arguments.child
-        print(json.dumps(child(uri, path, Path(backup))))
+        figures = child(uri, path, Path(backup), arguments.phases, arguments.profile)
+        print(json.dumps(figures))
         return
+    options = ["--phases"] * arguments.phases
 
     backup = Path(tempfile.gettempdir()) / f"scorekeeper-restore-bench-{arguments.games}.jsonl"
     if not backup.exists():
@@ -207,27 +288,41 @@ def main() -> None:
         for path in paths:
             if database == "sqlite":
                 with tempfile.TemporaryDirectory(prefix="restore-bench-db-") as folder:
-                    figures = run_one(f"sqlite:///{folder}/bench.db", path, backup)
+                    profile = _profile_option(arguments.profile, database, path)
+                    uri = f"sqlite:///{folder}/bench.db"
+                    figures = run_one(uri, path, backup, options + profile)
             else:
                 with running_server() as server:
                     if server is None:
                         print("no PostgreSQL server: skipped", file=sys.stderr)
                         continue
-                    figures = run_one(fresh_postgres(server, "restore_bench"), path, backup)
+                    profile = _profile_option(arguments.profile, database, path)
+                    uri = fresh_postgres(server, "restore_bench")
+                    figures = run_one(uri, path, backup, options + profile)
             print(f"{database} {path}: {figures}", file=sys.stderr)
             rows.append((database, path, figures))
 
     print(
-        "\n| database | path | games stored | seconds | app CPU s | goal | met | peak RSS MB "
-        "(before the restore) |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |"
+        "\n| database | path | games stored | seconds | app CPU s | server CPU s | goal | met | "
+        "peak RSS MB (before the restore) |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | --- "
+        "| ---: |"
     )
     for database, path, figures in rows:
         met = "yes" if figures["seconds"] <= goal else "**no**"
         print(
             f"| {database} | {path} | {figures['stored']} | {figures['seconds']:.1f} | "
             f"{figures.get('cpu_seconds', float('nan')):.1f} | "
+            f"{figures.get('server_cpu_seconds', float('nan')):.1f} | "
             f"<= {goal:.0f} | {met} | {figures['rss_mb']:.0f} ({figures['rss_before_mb']:.0f}) |"
         )
+
+
+def _profile_option(profile: str | None, database: str, path: str) -> list[str]:
+    """``--profile FILE`` for one restore: FILE with the database and path before its suffix."""
+    if not profile:
+        return []
+    named = Path(profile)
+    return ["--profile", str(named.with_name(f"{named.stem}-{database}-{path}{named.suffix}"))]
 
 
 if __name__ == "__main__":

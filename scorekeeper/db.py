@@ -59,3 +59,31 @@ def engine_options(uri: str) -> dict[str, Any]:
     if uri.startswith("sqlite"):
         return {"connect_args": {"timeout": BUSY_TIMEOUT_MS / 1000}}
     return {"pool_pre_ping": True, "pool_size": 5, "max_overflow": 10}
+
+
+def insert_rows(connection: Connection, table: Any, rows: list[dict[str, Any]]) -> None:
+    """Insert ``rows`` (all with the same keys, at least one) into ``table`` on ``connection``,
+    in its transaction: on PostgreSQL through psycopg by COPY, elsewhere by an executemany.
+
+    psycopg's executemany sends one statement per row, and a restore writes hundreds of
+    thousands (its hands, the kept statistics' seat rows, the ratings' steps). Each value goes
+    through its column's type as in an insert (aware times made naive UTC, JSON written)."""
+    dialect = connection.dialect
+    if dialect.name != "postgresql" or dialect.driver != "psycopg":
+        connection.execute(table.insert(), rows)
+        return
+    columns = list(rows[0])
+    names = ", ".join(table.c[column].name for column in columns)
+    processors = [
+        table.c[column].type.dialect_impl(dialect).bind_processor(dialect) for column in columns
+    ]
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    with driver.cursor() as cursor, cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(
+                [
+                    row[column] if process is None else process(row[column])
+                    for column, process in zip(columns, processors, strict=True)
+                ]
+            )

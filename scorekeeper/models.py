@@ -391,8 +391,11 @@ class Hand(HouseholdOwned, Model):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
-    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    # No index of their own: the unique (round, seat) serves a round's hands, and
+    # ix_hands_seat_contract a seat's; each index more costs every hand stored (a restore
+    # stores hundreds of thousands: docs/performance.md).
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"))
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
     contract: Mapped[int] = mapped_column(Integer)
     made_contract: Mapped[bool] = mapped_column(Boolean, default=False)
     cards: Mapped[str] = mapped_column(String(CARDS_LENGTH), default="")

@@ -11,15 +11,17 @@ line first, the household's document: it is restored before the games that follo
 
 from __future__ import annotations
 
+import contextvars
 import csv
 import io
 import json
 from collections.abc import Generator, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal
 
-from flask import current_app, has_app_context
+from flask import Flask, current_app, has_app_context
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
@@ -178,8 +180,10 @@ def read_backup_batches(stream: BinaryIO) -> Generator[list[LineRead]]:
     batch at a time (at most ``BATCH_GAMES`` games or ``BATCH_HANDS`` hands) with a few Core
     inserts per table in one transaction (``store_game_files``). Where a batch fails at the
     database, it is stored again game by game, so that one game the database refuses never
-    costs the others. A batch's checked games are in memory at a time, never the whole file.
-    Stopping between batches leaves every game of the batches yielded so far stored."""
+    costs the others. On PostgreSQL each batch is stored by a thread of its own while the next
+    is checked (``_Storer``), so the server stores while the app checks; at most two batches'
+    checked games are in memory at a time, never the whole file. Stopping between batches
+    leaves every game of the batches yielded so far stored, and no other."""
     pending: list[LineRead | _Checked] = []
     rules_kept: dict[str, RuleSet] = {}
     games = hands = 0
@@ -188,6 +192,7 @@ def read_backup_batches(stream: BinaryIO) -> Generator[list[LineRead]]:
     seen = 0
     # Only the first line that is not blank may be a household's (``household_file``).
     first = True
+    storer = _Storer() if _stores_aside() else None
     try:
         for number, raw in read_lines(stream):
             read = _read_line(number, raw, rules_kept)
@@ -207,19 +212,83 @@ def read_backup_batches(stream: BinaryIO) -> Generator[list[LineRead]]:
                 games += 1
                 hands += read.hands
             if games >= BATCH_GAMES or hands >= BATCH_HANDS or len(pending) >= BATCH_LINES:
-                done = _store_batch(pending)
-                seen += sum(line.outcome in ("stored", "already") for line in done)
-                pending, games, hands = [], 0, 0
-                yield done
+                batch, pending, games, hands = pending, [], 0, 0
+                if storer is None:
+                    done = _store_batch(batch)
+                    seen += _kept(done)
+                    yield done
+                    continue
+                # The batch before this one was stored while this one was checked. It is
+                # yielded before this one is handed over, so that a cancel stops after it.
+                if done := storer.collect():
+                    seen += _kept(done)
+                    yield done
+                storer.hand_over(batch)
+        if storer is not None and (done := storer.collect()):
+            seen += _kept(done)
+            yield done
         if pending:
             done = _store_batch(pending)
-            seen += sum(line.outcome in ("stored", "already") for line in done)
+            seen += _kept(done)
             yield done
     finally:
+        if storer is not None:
+            # A batch handed over and not yet yielded (the reader failed meanwhile) is stored
+            # all the same: counted, so that the rebuild below sees it.
+            seen += _kept(storer.close())
         # Every reader closes this generator in its app context (``closing``); one dropped
         # unclosed and collected later has no database left to rebuild in.
         if seen and has_app_context():
             restored()
+
+
+def _kept(done: list[LineRead]) -> int:
+    """The games of a batch now in the household: stored, or found already there."""
+    return sum(line.outcome in ("stored", "already") for line in done)
+
+
+def _stores_aside() -> bool:
+    """Whether a restore's batches are stored by a thread of their own while the next batch is
+    checked: where the database is a server (PostgreSQL), which then stores one batch while the
+    app checks the next, on two cores rather than one after the other. Not on SQLite, where
+    the checking thread's own reads (house rules by name) would wait for the storing thread's
+    write lock, and hold it."""
+    return bool(db.engine.dialect.name != "sqlite")
+
+
+class _Storer:
+    """One thread storing a restore's batches, one at a time, each in a session of its own
+    (an app context of its own, under the same household and actor: the scope's context
+    variables are copied), while the reader checks the next batch."""
+
+    def __init__(self) -> None:
+        # Flask types current_app as the app, not the proxy it is.
+        self._app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="restore-store")
+        self._stored: Future[list[LineRead]] | None = None
+
+    def hand_over(self, pending: list[LineRead | _Checked]) -> None:
+        assert self._stored is None, "one batch at a time"
+        context = contextvars.copy_context()
+        self._stored = self._thread.submit(context.run, self._store, pending)
+
+    def collect(self) -> list[LineRead]:
+        """What became of the batch handed over last (waiting for it), or nothing."""
+        stored, self._stored = self._stored, None
+        return [] if stored is None else stored.result()
+
+    def close(self) -> list[LineRead]:
+        try:
+            return self.collect()
+        finally:
+            self._thread.shutdown()
+
+    def _store(self, pending: list[LineRead | _Checked]) -> list[LineRead]:
+        with self._app.app_context():
+            try:
+                return _store_batch(pending)
+            finally:
+                db.session.remove()
 
 
 def restored() -> None:

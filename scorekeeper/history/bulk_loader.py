@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from .. import scope
+from ..db import insert_rows
 from ..extensions import db
 from ..games.gamefile import GameFile
 from ..games.transfer import import_log_line
@@ -102,9 +103,10 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
             for position, hand in enumerate(result.hands)
         ]
         if hand_rows:
-            _insert_many(hands, household.rows(hand_rows))
-        db.session.execute(
-            events.insert(),
+            insert_rows(db.session.connection(), hands, household.rows(hand_rows))
+        insert_rows(
+            db.session.connection(),
+            events,
             household.rows(
                 {
                     "game_id": game_id,
@@ -152,35 +154,9 @@ def _insert_with_ids(table: Any, rows: list[dict[str, Any]]) -> list[int]:
     )
     # Ascending, as the sequence would have given them to the rows one after another.
     ids = sorted(int(row[0]) for row in taken)
-    _insert_many(table, [{"id": new_id, **row} for new_id, row in zip(ids, rows, strict=True)])
+    with_ids = [{"id": new_id, **row} for new_id, row in zip(ids, rows, strict=True)]
+    insert_rows(connection, table, with_ids)
     return ids
-
-
-def _insert_many(table: Any, rows: list[dict[str, Any]]) -> None:
-    """Insert ``rows`` (all with the same keys) into ``table`` in the session's transaction:
-    on PostgreSQL through psycopg, by COPY (its plain executemany sends one statement per
-    row, and the hands of a batch are thousands); elsewhere by an executemany. Each value goes
-    through its column's type as in an insert (aware times made naive UTC, JSON written)."""
-    connection = db.session.connection()
-    if not _copies(connection):
-        connection.execute(table.insert(), rows)
-        return
-    columns = list(rows[0])
-    names = ", ".join(table.c[column].name for column in columns)
-    dialect = connection.dialect
-    processors = [
-        table.c[column].type.dialect_impl(dialect).bind_processor(dialect) for column in columns
-    ]
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    with driver.cursor() as cursor, cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(
-                [
-                    row[column] if process is None else process(row[column])
-                    for column, process in zip(columns, processors, strict=True)
-                ]
-            )
 
 
 def _chunks(values: Sequence[str]) -> list[Sequence[str]]:

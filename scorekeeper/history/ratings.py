@@ -32,6 +32,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Connection, delete, func, insert, or_, select, tuple_
 
 from .. import scope
+from ..db import insert_rows
 from ..derived import GameStat, PlayerRating, RatingStep, SeatStat
 from ..extensions import db
 from ..models import Household, Player
@@ -99,25 +100,82 @@ def _from(table: Any, start: Position | None) -> tuple[Any, ...]:
 def refresh(connection: Connection, game_ids: Iterable[int]) -> None:
     """Bring the ratings up to date after a change to these games: in each household, replay
     from the earliest of them, where it stood before the change (its steps) or stands now (its
-    kept seat rows, if finished). A game that is not finished before or after changes nothing."""
+    kept seat rows, if finished). A game that is not finished before or after changes nothing,
+    and neither does one change to one finished game that rates it as before (``_rated_as_kept``:
+    a correction of its cards that leaves its places be), so nothing after it is replayed."""
     ids = sorted(set(game_ids))
     if not ids:
         return
     starts: dict[int, Position] = {}
+    changed: dict[int, set[int]] = defaultdict(set)
     for household_id, started, game_id in connection.execute(
         select(steps_t.c.household_id, func.min(steps_t.c.started), steps_t.c.game_id)
         .where(steps_t.c.game_id.in_(ids))
         .group_by(steps_t.c.household_id, steps_t.c.game_id)
     ):
         _earliest(starts, household_id, (started, game_id))
+        changed[household_id].add(game_id)
     for household_id, started, game_id in connection.execute(
         select(seat_stats.c.household_id, seat_stats.c.started, seat_stats.c.game_id)
         .where(seat_stats.c.game_id.in_(ids), seat_stats.c.status == FINISHED)
         .distinct()
     ):
         _earliest(starts, household_id, (started, game_id))
+        changed[household_id].add(game_id)
     for household_id, start in starts.items():
+        if len(changed[household_id]) == 1 and _rated_as_kept(connection, household_id, start):
+            continue
         replay(connection, household_id, start)
+
+
+def _rated_as_kept(connection: Connection, household_id: int, start: Position) -> bool:
+    """Whether the game at ``start``, rated now from its players' ratings just before it,
+    makes exactly the steps it made before its change (same players, pools, start, and every
+    mu, sigma, count and change float for float). Then every later game starts from the same
+    ratings as before, and a replay from it would write what is kept already."""
+    household = scope.for_household(household_id)
+    game_id = start[1]
+    kept = connection.execute(
+        select(
+            steps_t.c.player_id,
+            steps_t.c.pool,
+            steps_t.c.started,
+            steps_t.c.mu,
+            steps_t.c.sigma,
+            steps_t.c.games,
+            steps_t.c.change,
+        ).where(household.owns(steps_t), steps_t.c.game_id == game_id)
+    ).all()
+    seats = sorted(
+        _Seat(game_id, *row)
+        for row in connection.execute(
+            select(
+                seat_stats.c.started,
+                seat_stats.c.rules_slug,
+                seat_stats.c.rules_name,
+                seat_stats.c.player_id,
+                seat_stats.c.place,
+            ).where(
+                household.owns(seat_stats),
+                seat_stats.c.game_id == game_id,
+                seat_stats.c.status == FINISHED,
+            )
+        )
+    )
+    if not kept or len(seats) < 2:
+        return False
+    slug = seats[0].rules_slug
+    pairs = {(seat.player_id, pool) for seat in seats for pool in (ALL, slug)}
+    rated = _before(connection, household, pairs, (seats[0].started, game_id))
+    steps = [
+        *rate_game(seats, rated, ALL, ALL_NAME),
+        *rate_game(seats, rated, slug, seats[0].rules_name),
+    ]
+    made = sorted(
+        (s["player_id"], s["pool"], s["started"], s["mu"], s["sigma"], s["games"], s["change"])
+        for s in steps
+    )
+    return made == sorted(tuple(row) for row in kept)
 
 
 def _earliest(starts: dict[int, Position], household_id: int, position: Position) -> None:
@@ -278,10 +336,10 @@ def replay(connection: Connection, household_id: int, start: Position | None) ->
         batch += rate_game(seats, ratings, ALL, ALL_NAME)
         batch += rate_game(seats, ratings, seats[0].rules_slug, seats[0].rules_name)
         if len(batch) >= BATCH:
-            _insert_steps(connection, household.rows(batch))
+            insert_rows(connection, steps_t, household.rows(batch))
             batch = []
     if batch:
-        _insert_steps(connection, household.rows(batch))
+        insert_rows(connection, steps_t, household.rows(batch))
     if start is None:
         connection.execute(delete(current_t).where(household.owns(current_t)))
     else:
@@ -306,31 +364,6 @@ def replay(connection: Connection, household_id: int, start: Position | None) ->
     ]
     for chunk in _chunks(rows, BATCH):
         connection.execute(insert(current_t), chunk)
-
-
-def _insert_steps(connection: Connection, rows: list[dict[str, Any]]) -> None:
-    """Write these steps: on PostgreSQL through psycopg by COPY (its executemany is a statement
-    a row, and a household's whole history is tens of thousands of steps), elsewhere by an
-    executemany. Each value goes through its column's type as in an insert."""
-    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
-        connection.execute(insert(steps_t), rows)
-        return
-    columns = list(rows[0])
-    dialect = connection.dialect
-    processors = [
-        steps_t.c[column].type.dialect_impl(dialect).bind_processor(dialect) for column in columns
-    ]
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    names = ", ".join(columns)
-    with driver.cursor() as cursor, cursor.copy(f"COPY rating_steps ({names}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(
-                [
-                    row[column] if process is None else process(row[column])
-                    for column, process in zip(columns, processors, strict=True)
-                ]
-            )
 
 
 def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:

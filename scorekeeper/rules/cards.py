@@ -10,6 +10,7 @@ commas or hyphens.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -197,6 +198,9 @@ _SEPARATORS = re.compile(r"[\s,\-]+")
 _JOKERS = {"JK", "JOKER", "*", "🃏"}
 
 
+# A restore reads hundreds of thousands of hands written with the same few dozen tokens; a
+# card is immutable, so each token's card is kept (a refusal is not: it raises every time).
+@functools.lru_cache(maxsize=1024)
 def parse_card(token: str) -> Card:
     """Read one card (``"10H"``, ``"q♠"``, ``"K"``, ``"JK"``).
 

@@ -23,7 +23,7 @@ from scorekeeper.history import ratings
 from scorekeeper.models import Game, Household, Player
 
 from ..conftest import family_id
-from ..helpers import save_round, start_game
+from ..helpers import players_of, round_form, save_round, start_game
 from .test_kept_stats import _named, _write
 
 
@@ -99,6 +99,43 @@ def test_the_winner_goes_up_and_the_loser_down(app: Flask, client: FlaskClient) 
     assert _ratings(app, household) == {}
     assert client.post(f"/bin/games/{game_id}/restore").status_code == 303
     assert _ratings(app, household) == found
+
+
+def test_a_correction_that_leaves_the_places_replays_nothing_after_it(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    household = family_id(app)
+    games = []
+    for _ in range(3):
+        game_id = start_game(client, "contract-rummy", ["Ann", "Ben", "Cy"])
+        for _ in range(7):
+            save_round(client, game_id, went_out="Ann", cards={"Ben": "K", "Cy": "K Q"})
+        games.append(game_id)
+    table = players_of(client, games[0])
+    replays: list[Any] = []
+    replay = ratings.replay
+
+    def counted(*arguments: Any) -> None:
+        replays.append(arguments[1:])
+        replay(*arguments)
+
+    monkeypatch.setattr(ratings, "replay", counted)
+
+    def correct(cards: dict[str, str]) -> None:
+        form = round_form(table, "Ann", cards, set())
+        response = client.post(f"/games/{games[0]}/rounds/1/edit", data={**form, "save": "Save"})
+        assert response.status_code in (302, 303), response.get_data(as_text=True)
+
+    # Other cards, the same places (Ann, Ben, Cy): nothing is replayed.
+    correct({"Ben": "5", "Cy": "K Q J"})
+    assert replays == []
+    assert_kept_equals_replay(app, household, "points corrected")
+    replays.clear()
+    # Ben now holds more than Cy over the game: the places change, and the games are replayed
+    # from the first.
+    correct({"Ben": "JK JK A A A A K K", "Cy": "3"})
+    assert [start[1] for _, start in replays] == [games[0]], replays
+    assert_kept_equals_replay(app, household, "places corrected")
 
 
 def test_an_unfinished_game_rates_nobody(app: Flask, client: FlaskClient) -> None:
@@ -192,6 +229,8 @@ _change = st.one_of(
     st.tuples(st.just("remove"), st.integers(0, 99)),
     st.tuples(st.just("move"), st.integers(0, 99), st.integers(0, 20)),
     st.tuples(st.just("places"), st.integers(0, 99), _table()),
+    # A correction of its cards: the points move, the places (what rates it) stay.
+    st.tuples(st.just("points"), st.integers(0, 99), st.integers(1, 50)),
     st.tuples(st.just("play"), _game),
 )
 
@@ -271,6 +310,12 @@ def test_a_replay_from_a_changed_game_equals_a_replay_from_scratch(
                 ).first()
                 if change[0] == "remove" or kept is None:
                     connection.execute(delete(seat_table).where(seat_table.c.game_id == changed))
+                elif change[0] == "points":
+                    connection.execute(
+                        update(seat_table)
+                        .where(seat_table.c.game_id == changed)
+                        .values(total=seat_table.c.total + change[2])
+                    )
                 elif change[0] == "move":
                     connection.execute(
                         update(seat_table)

@@ -143,6 +143,8 @@ def check_round(
             problems.append(Problem(number, cards_field(seat), f"Round {number}, {name}: {error}."))
             cards = []
             readable = False
+        # The cards as stored, written once (a restore checks hundreds of thousands of hands).
+        written = ""
         if len(cards) > MAX_HAND_CARDS:
             problems.append(
                 Problem(
@@ -154,7 +156,7 @@ def check_round(
             )
             cards = []
             readable = False
-        elif len(format_cards(cards)) > CARDS_LENGTH:
+        elif len(written := format_cards(cards)) > CARDS_LENGTH:
             problems.append(
                 Problem(
                     number,
@@ -162,7 +164,7 @@ def check_round(
                     f"Round {number}, {name}: more cards are entered than any hand holds.",
                 )
             )
-            cards = []
+            cards, written = [], ""
             readable = False
         table.extend(cards)
         made_contract = bool(hand.made_contract)
@@ -176,7 +178,7 @@ def check_round(
                         number,
                         cards_field(seat),
                         f"Round {number}: {name} went out, so {name} holds no cards "
-                        f"(entered: {format_cards(cards)}).",
+                        f"(entered: {written}).",
                     )
                 )
             points = 0
@@ -199,7 +201,7 @@ def check_round(
             HandResult(
                 contract=contract,
                 made_contract=made_contract,
-                cards=format_cards(cards),
+                cards=written,
                 points=points,
             )
         )

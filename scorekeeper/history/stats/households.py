@@ -16,11 +16,11 @@ from sqlalchemy import (
     cast,
     delete,
     func,
-    insert,
     select,
 )
 
 from ... import scope
+from ...db import insert_rows
 from ...extensions import db
 from ...models import (
     Household,
@@ -132,9 +132,9 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
             game_row, its_seats, _ = rows_of_game(game, seats_by_game.get(game.id, []), {})
             game_rows.append(game_row)
             seat_rows += its_seats
-        connection.execute(insert(game_stats), household.rows(game_rows))
+        insert_rows(connection, game_stats, household.rows(game_rows))
         if seat_rows:
-            connection.execute(insert(seat_stats), household.rows(seat_rows))
+            insert_rows(connection, seat_stats, household.rows(seat_rows))
     insert_players(connection, player_rows(connection, household_id, None, None, {}))
     bump_version(connection, household)
 
