@@ -108,3 +108,11 @@ def validated(response: Response, etag: str | None) -> Response:
         else:
             response.headers[name] = value
     return response
+
+
+def picture(png: bytes | None) -> Response:
+    """A card (PNG) as every page that draws one answers it: checked again before each use, so
+    that a phone never shows a card older than the scores, and kept by no shared cache."""
+    response = Response(png or b"", mimetype="image/png")
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response

@@ -20,7 +20,7 @@ from ..games.watching import watch_page
 from ..households import households as all_households
 from ..models import Game, Household, Link, LinkKind, Role, User, utcnow
 from ..names import name_key
-from ..web import UNPROCESSABLE, render
+from ..web import UNPROCESSABLE, picture, render
 from . import bp, links, passwords, services, throttle
 from . import setup as setup_code
 from .forms import (
@@ -461,9 +461,7 @@ def watch_card(token: str) -> ResponseReturnValue:
         abort(404)
     with scope.household(link.household_id):
         _result, png = result_card(link.game_id, with_png=True)
-    response = Response(png, mimetype="image/png")
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return picture(png)
 
 
 @bp.get("/w/<token>/result")

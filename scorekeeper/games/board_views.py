@@ -22,7 +22,7 @@ from markupsafe import Markup
 from scorekeeper.access import Permission, requires
 from scorekeeper.extensions import Kept, db
 from scorekeeper.models import Game
-from scorekeeper.web import is_htmx, not_modified, page_etag, render, validated
+from scorekeeper.web import is_htmx, not_modified, page_etag, picture, render, validated
 
 from . import bp, fast_lane, scoreboard, services
 from .card import result_card
@@ -174,10 +174,10 @@ def card(game_id: int) -> ResponseReturnValue:
     stamp = _stamp_or_404(game_id)
     etag = f"card.{stamp.game_id}.{stamp.version}.{stamp.created.timestamp():.6f}"
     if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
+        response = picture(b"")
+        response.status_code = 304
     else:
         _result_words, png = result_card(game_id, with_png=True, stamp=stamp)
-        response = Response(png, mimetype="image/png")
+        response = picture(png)
     response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = "private, no-cache"
     return response

@@ -27,7 +27,7 @@ from .. import scope
 from ..accounts import links
 from ..extensions import db
 from ..models import Household, Link, LinkKind
-from ..web import etag_text, not_modified, page_etag, render, validated
+from ..web import etag_text, not_modified, page_etag, picture, render, validated
 from . import review, services
 from .views import bp
 
@@ -50,12 +50,6 @@ def _preview(year_review: review.Review, household: str) -> dict[str, str]:
         "title": f"{household}: {review.headline(year_review)}",
         "description": review.alt_text(year_review, household),
     }
-
-
-def _png(data: bytes) -> Response:
-    response = Response(data, mimetype="image/png")
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
 
 
 @bp.get("/review/<int:year>")
@@ -94,7 +88,7 @@ def review_page(year: int) -> Response:
 @requires(Permission.VIEW)
 def review_card(year: int) -> Response:
     _year_or_404(year)
-    return _png(review.review_card(year, services.data_version(), _household_name()))
+    return picture(review.review_card(year, services.data_version(), _household_name()))
 
 
 def _live_review_link(year: int) -> Link | None:
@@ -168,4 +162,4 @@ def review_link_card(token: str) -> Response:
     link = _review_link_or_404(token)
     assert link.year is not None
     with scope.household(link.household_id):
-        return _png(review.review_card(link.year, services.data_version(), _household_name()))
+        return picture(review.review_card(link.year, services.data_version(), _household_name()))

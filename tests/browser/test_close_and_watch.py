@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from ..helpers import game_document, twelve_step_to_the_end
 from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
-from .test_own_hands import _seated, _table
+from .test_own_hands import _seated, _seated_phones, _table
 from .test_table_holds_still import SMALL_PHONE, TV, _top, _upload
 
 pytestmark = pytest.mark.browser
@@ -53,10 +53,7 @@ def test_the_close_page_fills_hands_on_the_round_forms_pad(
     at once, the points come back beside it, nothing above the keys moves, and a hand left as
     shown still takes what its own phone holds when the round is closed (the merge)."""
     board, link = _table(scorer, live_server, ("Ann", "Ben", "Cy"))
-    contexts = [_page(browser, live_server, SMALL_PHONE) for _ in range(2)]
-    ann, ben = (next(context) for context in contexts)
-    _seated(ann, link, board, "Ann")
-    _seated(ben, link, board, "Ben")
+    contexts, (ann, ben) = _seated_phones(browser, live_server, link, board, ("Ann", "Ben"))
     ann.get_by_role("button", name="I went out").click()
     expect(ben.get_by_label("Your cards left")).to_be_visible()  # by its poll
     ben.get_by_role("button", name="Add K", exact=True).click()

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
 from .test_offline import _rounds
-from .test_own_hands import SMALL_PHONE, _seated, _table
+from .test_own_hands import SMALL_PHONE, _seated_phones, _table
 
 pytestmark = pytest.mark.browser
 
@@ -22,10 +22,7 @@ def test_the_close_page_shows_a_hand_both_changed_side_by_side(
     scorers = _page(browser, live_server, SMALL_PHONE, owner_cookie)
     scorer = next(scorers)
     board, link = _table(scorer, live_server, ("Ann", "Ben", "Cy"))
-    contexts = [_page(browser, live_server, SMALL_PHONE) for _ in range(2)]
-    ann, ben = (next(context) for context in contexts)
-    _seated(ann, link, board, "Ann")
-    _seated(ben, link, board, "Ben")
+    contexts, (ann, ben) = _seated_phones(browser, live_server, link, board, ("Ann", "Ben"))
     ann.get_by_role("button", name="I went out").click()
     expect(ben.get_by_label("Your cards left")).to_be_visible()
     ben.get_by_role("button", name="Add K", exact=True).click()

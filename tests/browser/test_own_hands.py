@@ -7,6 +7,7 @@ the signal returns."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from playwright.sync_api import expect
@@ -136,6 +137,18 @@ def _seated(phone: Any, link: str, board: str, name: str) -> None:
     phone.goto(f"{board}/seat")
     phone.get_by_role("button", name=f"I'm {name}").click()
     phone.wait_for_url(re.compile(r"/hand$"))
+
+
+def _seated_phones(
+    browser: Any, live_server: str, link: str, board: str, names: tuple[str, ...]
+) -> tuple[list[Iterator[Any]], list[Any]]:
+    """A phone of its own for each of ``names``, each let in by the table link and seated as
+    that player: their browser contexts (to close) and their pages."""
+    contexts = [_page(browser, live_server, SMALL_PHONE) for _ in names]
+    phones = [next(context) for context in contexts]
+    for phone, name in zip(phones, names, strict=True):
+        _seated(phone, link, board, name)
+    return contexts, phones
 
 
 def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import _page, fits_width, screenshot
-from .test_own_hands import SMALL_PHONE, _seated, _table
+from .test_own_hands import SMALL_PHONE, _seated_phones, _table
 
 pytestmark = pytest.mark.browser
 
@@ -21,10 +21,7 @@ def test_a_phone_on_its_pad_follows_the_round_stored_on_the_round_form(
     scorers = _page(browser, live_server, SMALL_PHONE, owner_cookie)
     scorer = next(scorers)
     board, link = _table(scorer, live_server, ("Ann", "Ben", "Cy"))
-    contexts = [_page(browser, live_server, SMALL_PHONE) for _ in range(2)]
-    ann, ben = (next(context) for context in contexts)
-    _seated(ann, link, board, "Ann")
-    _seated(ben, link, board, "Ben")
+    contexts, (ann, ben) = _seated_phones(browser, live_server, link, board, ("Ann", "Ben"))
     ann.get_by_role("button", name="I went out").click()
     expect(ben.get_by_label("Your cards left")).to_be_visible()
     for key in ("K", "Q"):

@@ -26,7 +26,7 @@ from .conftest import (
     serious_accessibility_violations,
 )
 from .test_offline import OFFLINE_NOISE
-from .test_own_hands import _seated, _table
+from .test_own_hands import _seated, _seated_phones, _table
 
 pytestmark = pytest.mark.browser
 
@@ -368,10 +368,7 @@ def test_a_stored_message_goes_when_the_hand_moves_on(
     scorers = _page(browser, live_server, SMALL_PHONE, owner_cookie)
     scorer = next(scorers)
     board, link = _table(scorer, live_server, ("Ann", "Ben"))
-    contexts = [_page(browser, live_server, SMALL_PHONE) for _ in range(2)]
-    ann, ben = (next(context) for context in contexts)
-    _seated(ann, link, board, "Ann")
-    _seated(ben, link, board, "Ben")
+    contexts, (ann, ben) = _seated_phones(browser, live_server, link, board, ("Ann", "Ben"))
     ann.get_by_role("button", name="I went out").click()
     expect(ben.get_by_label("Your cards left")).to_be_visible()
     ben.get_by_role("button", name="Add K", exact=True).click()
