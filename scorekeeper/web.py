@@ -110,9 +110,13 @@ def validated(response: Response, etag: str | None) -> Response:
     return response
 
 
-def picture(png: bytes | None) -> Response:
+def picture(png: bytes | None, etag: str | None = None) -> Response:
     """A card (PNG) as every page that draws one answers it: checked again before each use, so
-    that a phone never shows a card older than the scores, and kept by no shared cache."""
+    that a phone never shows a card older than the scores, and kept by no shared cache. Its
+    ETag is ``etag`` where the caller has one without drawing the card (``png`` None then when
+    the phone already holds it), else a digest of the picture; a phone holding it gets 304."""
     response = Response(png or b"", mimetype="image/png")
     response.headers["Cache-Control"] = "private, no-cache"
+    response.set_etag(etag or hashlib.sha256(png or b"").hexdigest()[:32], weak=True)
+    response.make_conditional(request)
     return response

@@ -845,7 +845,9 @@ def test_a_watch_links_pages_are_a_relatives_own(app: Flask) -> None:
     page = first.get_data(as_text=True)
     assert first.status_code == 200 and "Sign in" not in page and "/login" not in page
     assert f'href="/w/{token}/result"' in page
-    etag = first.headers["ETag"]
+    # The answer that let the phone in is kept by no cache; its next visits carry an ETag.
+    assert first.headers["Cache-Control"] == "no-store" and "ETag" not in first.headers
+    etag = relative.get(f"/w/{token}").headers["ETag"]
     assert token not in etag
     assert relative.get(f"/w/{token}", headers={"If-None-Match": etag}).status_code == 304
     result = relative.get(f"/w/{token}/result").get_data(as_text=True)

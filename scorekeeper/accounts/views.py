@@ -13,7 +13,7 @@ from flask_login import current_user
 from sqlalchemy import func, select
 
 from .. import local_time, scope
-from ..access import Permission, from_this_machine, link_is_live, requires, visitor
+from ..access import Permission, from_this_machine, link_is_live, links_held, requires, visitor
 from ..extensions import db
 from ..games.card import result_card
 from ..games.watching import watch_page
@@ -436,6 +436,7 @@ def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
         services.sign_out(getattr(current_user, "token", None))
         links.open_in_session(link)
         return redirect(board, code=303)
+    letting_in = who.user is None and link.id not in {id_ for id_, _hash in links_held()}
     if who.user is None:
         links.open_in_session(link)
     if kind != LinkKind.WATCH or request.method == "POST":
@@ -444,12 +445,18 @@ def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
     # (read-only) with the preview in its head (the chat's robot has no session), and is what
     # the address bar holds, so sharing it on from there passes on a link that works.
     with scope.household(link.household_id):
-        return watch_page(
+        page = watch_page(
             link.game_id,
             here=url_for("accounts.watch_link", token=token, _external=True),
             card_url=url_for("accounts.watch_card", token=token, _external=True),
             result_url=url_for("accounts.watch_result", token=token),
         )
+    if letting_in:
+        # The answer that lets a phone in is kept by no cache (docs/security.md, 8.2.1); the
+        # phone's later visits are asked again with their ETag, as any scoreboard is.
+        page.headers["Cache-Control"] = "no-store"
+        del page.headers["ETag"]
+    return page
 
 
 @bp.get("/w/<token>/card.png")

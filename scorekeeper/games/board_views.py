@@ -173,11 +173,7 @@ def card(game_id: int) -> ResponseReturnValue:
     The same picture for everyone who may see it: its ETag is the game's version alone."""
     stamp = _stamp_or_404(game_id)
     etag = f"card.{stamp.game_id}.{stamp.version}.{stamp.created.timestamp():.6f}"
-    if request.if_none_match.contains_weak(etag):
-        response = picture(b"")
-        response.status_code = 304
-    else:
+    png = None
+    if not request.if_none_match.contains_weak(etag):
         _result_words, png = result_card(game_id, with_png=True, stamp=stamp)
-        response = picture(png)
-    response.set_etag(etag, weak=True)
-    return response
+    return picture(png, etag)

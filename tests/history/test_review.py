@@ -267,6 +267,8 @@ def test_the_page_says_who_and_how_much_and_answers_304(app: Flask, client: Flas
     card = client.get("/review/2024/card.png")
     assert card.mimetype == "image/png"
     assert Image.open(io.BytesIO(card.data)).size == (1200, 630)
+    held = client.get("/review/2024/card.png", headers={"If-None-Match": card.headers["ETag"]})
+    assert held.status_code == 304 and held.data == b""
     # Linked from the seasons and the history.
     assert 'href="/review/2024"' in client.get("/seasons").get_data(as_text=True)
     assert 'href="/review/2024"' in client.get("/history").get_data(as_text=True)
