@@ -34,6 +34,10 @@ class Tick:
     value: int
     at: float
 
+    @property
+    def label(self) -> str:
+        return str(self.value)
+
 
 @dataclass(frozen=True)
 class Series:
@@ -83,18 +87,23 @@ class LineChart:
         ]
 
 
+def nice_step_of(span: float, most: int) -> float:
+    """The smallest step of 1, 2 or 5 times a power of ten (a tenth, a half, ... too) that cuts
+    ``span`` into at most ``most`` intervals: the ticks of every chart, a game's and a rating's
+    (``history.rating_chart``)."""
+    rough = max(span / most, 1e-9)
+    power = 10.0 ** floor(log10(rough))
+    for factor in (1, 2, 5):
+        if factor * power >= rough:
+            return factor * power
+    return 10 * power
+
+
 def nice_step(span: float, most: int = MAX_TICKS) -> int:
-    """The smallest step of 1, 2 or 5 times a power of ten that cuts ``span`` into at most
-    ``most`` intervals."""
+    """``nice_step_of`` for a chart of whole points: at least 1."""
     if span <= 0:
         return 1
-    rough = span / most
-    power = 10 ** floor(log10(rough)) if rough >= 1 else 1
-    for factor in (1, 2, 5, 10):
-        step = int(factor * power)
-        if step >= rough:
-            return max(step, 1)
-    return int(10 * power)
+    return max(1, round(nice_step_of(span, most)))
 
 
 def _ticks(top_value: int, scale: float, origin: float, most: int = MAX_TICKS) -> tuple[Tick, ...]:

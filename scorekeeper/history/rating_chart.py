@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from math import ceil, floor, log10
+from math import ceil, floor
 
 from sqlalchemy import select
 
 from ..derived import PlayerRating, RatingStep
 from ..extensions import db
+from ..games.charts import nice_step_of
 from .ratings import ALL, shown
 
 WIDTH = 360
@@ -62,16 +63,6 @@ class RatingChart:
         return "M" + " L".join(f"{m.x:.1f} {m.y:.1f}" for m in self.marks)
 
 
-def _step(span: float, most: int) -> float:
-    """1, 2 or 5 times a power of ten cutting ``span`` into at most ``most`` parts."""
-    rough = max(span / most, 1e-9)
-    power = 10.0 ** floor(log10(rough))
-    for factor in (1, 2, 5, 10):
-        if factor * power >= rough:
-            return factor * power
-    return 10 * power
-
-
 def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
     """The chart of ``player_id``'s rating in ``pool`` after each game (None before 2 games)."""
     total = db.session.scalar(
@@ -95,7 +86,7 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
     values = [(games, started, shown(mu, sigma)) for games, started, mu, sigma in rows]
     low = min(0.0, *(v for _, _, v in values))
     high = max(1.0, *(v for _, _, v in values))
-    step = _step(high - low, 5)
+    step = nice_step_of(high - low, 5)
     low, high = floor(low / step) * step, ceil(high / step) * step
     x_scale = (WIDTH - RIGHT - LEFT) / max(total - 1, 1)
     y_scale = (HEIGHT - BOTTOM - TOP) / (high - low)
@@ -112,7 +103,7 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
         Tick(f"{low + n * step:g}", y_of(low + n * step))
         for n in range(round((high - low) / step) + 1)
     )
-    x_step = max(1, int(_step(total - 1, 6)))
+    x_step = max(1, int(nice_step_of(total - 1, 6)))
     x_ticks = tuple(
         Tick(str(n), LEFT + (n - 1) * x_scale)
         for n in sorted({1, *range(x_step, total + 1, x_step)})
