@@ -12,6 +12,7 @@ behind a save.
 from __future__ import annotations
 
 import sqlite3
+from operator import itemgetter
 from typing import Any
 
 from flask import g, has_request_context, request
@@ -74,16 +75,18 @@ def insert_rows(connection: Connection, table: Any, rows: list[dict[str, Any]]) 
         return
     columns = list(rows[0])
     names = ", ".join(table.c[column].name for column in columns)
-    processors = [
-        table.c[column].type.dialect_impl(dialect).bind_processor(dialect) for column in columns
+    # Only the columns whose type changes a value on its way in; a row is read in one call.
+    processed = [
+        (at, process)
+        for at, column in enumerate(columns)
+        if (process := table.c[column].type.dialect_impl(dialect).bind_processor(dialect))
     ]
+    values_of = itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
     driver = connection.connection.driver_connection
     assert driver is not None
     with driver.cursor() as cursor, cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy:
         for row in rows:
-            copy.write_row(
-                [
-                    row[column] if process is None else process(row[column])
-                    for column, process in zip(columns, processors, strict=True)
-                ]
-            )
+            values = list(values_of(row))
+            for at, process in processed:
+                values[at] = process(values[at])
+            copy.write_row(values)

@@ -60,7 +60,10 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
     players = _players_by_key(household, [files[index] for index in fresh], now)
     game_ids: list[int] = []
     if fresh:
-        game_rows = [_game_row(files[index], uids[index], now) for index in fresh]
+        # A restore's games share a few rule sets (one object each, ``check_game_document``'s
+        # ``rules_kept``): each one's data is made once.
+        rules_data: dict[int, dict[str, Any]] = {}
+        game_rows = [_game_row(files[index], uids[index], now, rules_data) for index in fresh]
         game_ids = _insert_with_ids(games, household.rows(game_rows))
         seat_rows = [
             _seat_row(files[index], position, name, game_id, players)
@@ -206,12 +209,18 @@ def _players_by_key(
     return found
 
 
-def _game_row(checked: GameFile, uid: str, now: datetime) -> dict[str, Any]:
-    """A game's row but for its household (``scope.CoreHousehold.rows`` gives it)."""
+def _game_row(
+    checked: GameFile, uid: str, now: datetime, rules_data: dict[int, dict[str, Any]]
+) -> dict[str, Any]:
+    """A game's row but for its household (``scope.CoreHousehold.rows`` gives it);
+    ``rules_data`` keeps each rule set's data by the rule set (never changed once built)."""
     tally = checked.tally
+    rules = rules_data.get(id(checked.rules))
+    if rules is None:
+        rules = rules_data[id(checked.rules)] = checked.rules.to_dict()
     return {
         "uid": uid,
-        "rules": checked.rules.to_dict(),
+        "rules": rules,
         "rules_slug": checked.rules.slug,
         "rules_name": checked.rules.name,
         "status": tally.status,

@@ -35,7 +35,7 @@ from .. import scope
 from ..db import insert_rows
 from ..derived import GameStat, PlayerRating, RatingStep, SeatStat
 from ..extensions import db
-from ..models import Household, Player
+from ..models import Game, Household, Player, Seat
 from ..status import GameStatus
 
 FINISHED = GameStatus.FINISHED.value
@@ -53,6 +53,8 @@ steps_t = RatingStep.__table__
 current_t = PlayerRating.__table__
 seat_stats = SeatStat.__table__
 game_stats = GameStat.__table__
+games_t = Game.__table__
+seats_t = Seat.__table__
 
 
 def shown(mu: float, sigma: float) -> float:
@@ -183,12 +185,17 @@ def _earliest(starts: dict[int, Position], household_id: int, position: Position
         starts[household_id] = position
 
 
-def rebuild(household_id: int, connection: Connection | None = None) -> None:
-    """Replay one household's whole history (after a restore)."""
+def rebuild(
+    household_id: int, connection: Connection | None = None, *, from_games: bool = False
+) -> None:
+    """Replay one household's whole history. ``from_games`` reads the finished games and their
+    places from the games themselves rather than from their kept statistics (``SeatStat``), the
+    same places: a restore replays the ratings so while the kept statistics are rebuilt beside
+    them (``backup.restored``)."""
     if connection is None:
         db.session.flush()
         connection = db.session.connection()
-    replay(connection, household_id, None)
+    replay(connection, household_id, None, from_games=from_games)
 
 
 def rebuild_all(connection: Connection) -> None:
@@ -210,35 +217,56 @@ class _Seat(NamedTuple):
 
 
 def _games(
-    connection: Connection, household: scope.CoreHousehold, start: Position | None
+    connection: Connection,
+    household: scope.CoreHousehold,
+    start: Position | None,
+    from_games: bool = False,
 ) -> Iterator[list[_Seat]]:
     """The household's finished games from ``start`` on, in order of play, each as its seats
     (by player): the games from their kept rows' index by status and start, then their seats
-    by game, a chunk of games at a time (no read of the household's every seat row)."""
-    games = connection.execute(
-        select(
-            game_stats.c.game_id,
-            game_stats.c.started,
-            game_stats.c.rules_slug,
-            game_stats.c.rules_name,
-        )
-        .where(
-            household.owns(game_stats), game_stats.c.status == FINISHED, *_from(game_stats, start)
-        )
-        .order_by(game_stats.c.started, game_stats.c.game_id)
-    ).all()
+    by game, a chunk of games at a time (no read of the household's every seat row).
+    ``from_games`` (a whole replay only) reads the games out of the bin and their seats instead
+    of their kept rows."""
+    if from_games:
+        assert start is None, "a replay from the games is a whole one"
+        games = connection.execute(
+            select(games_t.c.id, games_t.c.started, games_t.c.rules_slug, games_t.c.rules_name)
+            .where(
+                household.owns(games_t),
+                games_t.c.status == FINISHED,
+                games_t.c.deleted_at.is_(None),
+            )
+            .order_by(games_t.c.started, games_t.c.id)
+        ).all()
+        seat_source = seats_t
+    else:
+        games = connection.execute(
+            select(
+                game_stats.c.game_id,
+                game_stats.c.started,
+                game_stats.c.rules_slug,
+                game_stats.c.rules_name,
+            )
+            .where(
+                household.owns(game_stats),
+                game_stats.c.status == FINISHED,
+                *_from(game_stats, start),
+            )
+            .order_by(game_stats.c.started, game_stats.c.game_id)
+        ).all()
+        seat_source = seat_stats
     for chunk in _chunks(games, BATCH):
         seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
         for game_id, player_id, place in connection.execute(
-            select(seat_stats.c.game_id, seat_stats.c.player_id, seat_stats.c.place).where(
-                seat_stats.c.game_id.in_([game.game_id for game in chunk])
+            select(seat_source.c.game_id, seat_source.c.player_id, seat_source.c.place).where(
+                household.owns(seat_source), seat_source.c.game_id.in_([game[0] for game in chunk])
             )
         ):
             seats[game_id].append((player_id, place))
-        for game in chunk:
+        for game_id, started, rules_slug, rules_name in chunk:
             yield [
-                _Seat(game.game_id, game.started, game.rules_slug, game.rules_name, player, place)
-                for player, place in sorted(seats.get(game.game_id, []))
+                _Seat(game_id, started, rules_slug, rules_name, player, place)
+                for player, place in sorted(seats.get(game_id, []))
             ]
 
 
@@ -311,9 +339,12 @@ def rate_game(
     return steps
 
 
-def replay(connection: Connection, household_id: int, start: Position | None) -> None:
+def replay(
+    connection: Connection, household_id: int, start: Position | None, from_games: bool = False
+) -> None:
     """Remove the household's steps from ``start`` (None: all) on and replay its finished games
-    from there, then rewrite the current rating of every (player, pool) that changed."""
+    from there (read as ``_games`` says), then rewrite the current rating of every (player,
+    pool) that changed."""
     household = scope.for_household(household_id)
     after = (household.owns(steps_t), *_from(steps_t, start))
     changed: set[Pair] = set(
@@ -322,7 +353,7 @@ def replay(connection: Connection, household_id: int, start: Position | None) ->
         ).all()
     )
     connection.execute(delete(steps_t).where(*after))
-    games = list(_games(connection, household, start))
+    games = list(_games(connection, household, start, from_games))
     for seats in games:
         slug = seats[0].rules_slug
         for seat in seats:

@@ -338,3 +338,42 @@ def test_a_restore_whose_end_was_cut_short_is_counted_when_run_again(
         kept = db.session.scalar(select(func.count()).select_from(GameStat))
         assert games == kept == 4
         db.session.remove()
+
+
+def test_where_the_ratings_rebuild_fails_the_statistics_are_not_kept_and_a_rerun_heals_both(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restore's end rebuilds the kept statistics and the ratings (on PostgreSQL side by side,
+    each in a transaction of its own): where the ratings fail, the statistics rebuilt beside
+    them are rolled back, the error is raised, and the restore run again rebuilds both."""
+    from sqlalchemy.exc import OperationalError
+
+    from scorekeeper.derived import GameStat, PlayerRating, RatingStep
+    from scorekeeper.history import ratings
+
+    lines = backup_lines(app)
+    target = household_id(app, "Target")
+    real = ratings.rebuild
+
+    def busy(*_: object, **__: object) -> None:
+        raise OperationalError("ratings", {}, Exception("the server went away"))
+
+    def counts() -> tuple[int, int, int]:
+        return tuple(  # type: ignore[return-value]
+            int(db.session.scalar(select(func.count()).select_from(model)) or 0)
+            for model in (GameStat, RatingStep, PlayerRating)
+        )
+
+    with app.app_context(), scope.household(target):
+        monkeypatch.setattr(ratings, "rebuild", busy)
+        with pytest.raises(OperationalError):
+            import_lines(stream(lines))
+        db.session.rollback()
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 4
+        assert counts() == (0, 0, 0)
+        monkeypatch.setattr(ratings, "rebuild", real)
+        again = import_lines(stream(lines))
+        assert not again.stored and len(again.already) == 4
+        stats_rows, steps, current = counts()
+        assert stats_rows == 4 and steps > 0 and current > 0
+        db.session.remove()
