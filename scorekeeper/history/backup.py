@@ -15,6 +15,7 @@ import contextvars
 import csv
 import io
 import json
+import queue
 import time
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -320,12 +321,13 @@ def restored() -> None:
     nothing is scoped.
 
     Where the database is a server (``_stores_aside``), the ratings are replayed by a thread
-    of their own, from the games themselves (``ratings.rebuild(from_games=True)``), while this
-    one rebuilds the kept statistics: the app replays the one while the server stores the
-    other's rows. The ratings commit first, so that a page caching what it read under the
-    statistics' version (the year in review names the rating leader) never keeps old ratings
-    under the new version. Where the ratings fail, the statistics are rolled back too, and the
-    error raised."""
+    of their own, in a transaction of their own, from the games themselves
+    (``ratings.rebuild(from_games=True)``), while this one rebuilds the kept statistics: the
+    app replays the one while the server stores the other's rows. The ratings are committed
+    only once the statistics are rebuilt, and before them, so that a page caching what it read
+    under the statistics' version (the year in review names the rating leader) never keeps old
+    ratings under the new version; where either rebuild fails, neither is kept (but for a
+    failure of the statistics' commit itself), and the error is raised."""
     household_id = scope.for_writing(db.session).id
     if not _stores_aside():
         stats.rebuild(household_id)
@@ -333,24 +335,32 @@ def restored() -> None:
         db.session.commit()
         return
     aside = _Aside()
+    # Whether the ratings' thread is to commit: told once the statistics are rebuilt, or not.
+    verdict: queue.SimpleQueue[bool] = queue.SimpleQueue()
     try:
-        rated = aside.submit(_rebuild_ratings, household_id)
+        rated = aside.submit(_rebuild_ratings, household_id, verdict)
         try:
             stats.rebuild(household_id)
-        finally:
-            # Waited for whatever happened here: no restore leaves the ratings' thread running.
-            rated.result()
+        except BaseException:
+            verdict.put(False)
+            raise
+        verdict.put(True)
+        rated.result()
     except BaseException:
         db.session.rollback()
         raise
     finally:
+        # Waits for the thread, however this ended: no restore leaves it running.
         aside.shutdown()
     db.session.commit()
 
 
-def _rebuild_ratings(household_id: int) -> None:
+def _rebuild_ratings(household_id: int, verdict: queue.SimpleQueue[bool]) -> None:
+    """The ratings' rebuild beside the statistics' (``restored``): committed only when told to;
+    otherwise its session is let go of, rolling it back."""
     ratings.rebuild(household_id, from_games=True)
-    db.session.commit()
+    if verdict.get():
+        db.session.commit()
 
 
 @dataclass(frozen=True)

@@ -238,6 +238,8 @@ def _games(
             )
             .order_by(games_t.c.started, games_t.c.id)
         ).all()
+        # By game and household: the seats' own index (household, game, position) reads them.
+        seat_filter: tuple[Any, ...] = (household.owns(seats_t),)
         seat_source = seats_t
     else:
         games = connection.execute(
@@ -254,12 +256,14 @@ def _games(
             )
             .order_by(game_stats.c.started, game_stats.c.game_id)
         ).all()
+        # By game alone: the kept rows' index by game has no household to read it by.
+        seat_filter = ()
         seat_source = seat_stats
     for chunk in _chunks(games, BATCH):
         seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
         for game_id, player_id, place in connection.execute(
             select(seat_source.c.game_id, seat_source.c.player_id, seat_source.c.place).where(
-                household.owns(seat_source), seat_source.c.game_id.in_([game[0] for game in chunk])
+                *seat_filter, seat_source.c.game_id.in_([game[0] for game in chunk])
             )
         ):
             seats[game_id].append((player_id, place))

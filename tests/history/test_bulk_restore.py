@@ -313,10 +313,11 @@ def test_a_restore_whose_end_was_cut_short_is_counted_when_run_again(
 ) -> None:
     """The statistics are rebuilt once, at a restore's end; where that end failed (a busy
     database, a server stopped), running the restore again, which docs/backups.md calls safe,
-    stores nothing but still rebuilds them, so every game counts."""
+    stores nothing but still rebuilds them, so every game counts. The ratings rebuilt beside
+    them (on PostgreSQL in a transaction of their own) are not kept either meanwhile."""
     from sqlalchemy.exc import OperationalError
 
-    from scorekeeper.derived import GameStat
+    from scorekeeper.derived import GameStat, RatingStep
     from scorekeeper.history import stats
 
     lines = backup_lines(app)
@@ -331,12 +332,14 @@ def test_a_restore_whose_end_was_cut_short_is_counted_when_run_again(
         with pytest.raises(OperationalError):
             import_lines(stream(lines))
         db.session.rollback()
+        assert db.session.scalar(select(func.count()).select_from(RatingStep)) == 0
         monkeypatch.setattr(stats, "rebuild", real)
         again = import_lines(stream(lines))
         assert not again.stored and len(again.already) == 4
         games = db.session.scalar(select(func.count()).select_from(Game))
         kept = db.session.scalar(select(func.count()).select_from(GameStat))
         assert games == kept == 4
+        assert db.session.scalar(select(func.count()).select_from(RatingStep))
         db.session.remove()
 
 
