@@ -308,75 +308,44 @@ def test_a_batched_restore_leaves_the_kept_statistics_right(app: Flask) -> None:
     assert_kept_equals_scratch(app, target, "after a batched restore")
 
 
+@pytest.mark.parametrize("failing", ["statistics", "ratings"])
 def test_a_restore_whose_end_was_cut_short_is_counted_when_run_again(
-    app: Flask, monkeypatch: pytest.MonkeyPatch
+    app: Flask, monkeypatch: pytest.MonkeyPatch, failing: str
 ) -> None:
-    """The statistics are rebuilt once, at a restore's end; where that end failed (a busy
-    database, a server stopped), running the restore again, which docs/backups.md calls safe,
-    stores nothing but still rebuilds them, so every game counts. The ratings rebuilt beside
-    them (on PostgreSQL in a transaction of their own) are not kept either meanwhile."""
+    """The kept statistics and the ratings are rebuilt once, at a restore's end (on PostgreSQL
+    side by side, each in a transaction of its own); where either rebuild failed (a busy
+    database, a server stopped), neither is kept and the error is raised, and running the
+    restore again, which docs/backups.md calls safe, stores nothing but still rebuilds both, so
+    every game counts."""
     from sqlalchemy.exc import OperationalError
 
-    from scorekeeper.derived import GameStat, RatingStep
-    from scorekeeper.history import stats
+    from scorekeeper.derived import GameStat, PlayerRating, RatingStep
+    from scorekeeper.history import ratings, stats
 
     lines = backup_lines(app)
     target = household_id(app, "Target")
-    real = stats.rebuild
+    module = {"statistics": stats, "ratings": ratings}[failing]
+    real = module.rebuild
 
     def busy(*_: object, **__: object) -> None:
         raise OperationalError("rebuild", {}, Exception("database is locked"))
 
-    with app.app_context(), scope.household(target):
-        monkeypatch.setattr(stats, "rebuild", busy)
-        with pytest.raises(OperationalError):
-            import_lines(stream(lines))
-        db.session.rollback()
-        assert db.session.scalar(select(func.count()).select_from(RatingStep)) == 0
-        monkeypatch.setattr(stats, "rebuild", real)
-        again = import_lines(stream(lines))
-        assert not again.stored and len(again.already) == 4
-        games = db.session.scalar(select(func.count()).select_from(Game))
-        kept = db.session.scalar(select(func.count()).select_from(GameStat))
-        assert games == kept == 4
-        assert db.session.scalar(select(func.count()).select_from(RatingStep))
-        db.session.remove()
-
-
-def test_where_the_ratings_rebuild_fails_the_statistics_are_not_kept_and_a_rerun_heals_both(
-    app: Flask, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A restore's end rebuilds the kept statistics and the ratings (on PostgreSQL side by side,
-    each in a transaction of its own): where the ratings fail, the statistics rebuilt beside
-    them are rolled back, the error is raised, and the restore run again rebuilds both."""
-    from sqlalchemy.exc import OperationalError
-
-    from scorekeeper.derived import GameStat, PlayerRating, RatingStep
-    from scorekeeper.history import ratings
-
-    lines = backup_lines(app)
-    target = household_id(app, "Target")
-    real = ratings.rebuild
-
-    def busy(*_: object, **__: object) -> None:
-        raise OperationalError("ratings", {}, Exception("the server went away"))
-
-    def counts() -> tuple[int, int, int]:
-        return tuple(  # type: ignore[return-value]
+    def kept() -> list[int]:
+        return [
             int(db.session.scalar(select(func.count()).select_from(model)) or 0)
             for model in (GameStat, RatingStep, PlayerRating)
-        )
+        ]
 
     with app.app_context(), scope.household(target):
-        monkeypatch.setattr(ratings, "rebuild", busy)
+        monkeypatch.setattr(module, "rebuild", busy)
         with pytest.raises(OperationalError):
             import_lines(stream(lines))
         db.session.rollback()
         assert db.session.scalar(select(func.count()).select_from(Game)) == 4
-        assert counts() == (0, 0, 0)
-        monkeypatch.setattr(ratings, "rebuild", real)
+        assert kept() == [0, 0, 0]
+        monkeypatch.setattr(module, "rebuild", real)
         again = import_lines(stream(lines))
         assert not again.stored and len(again.already) == 4
-        stats_rows, steps, current = counts()
-        assert stats_rows == 4 and steps > 0 and current > 0
+        games_kept, steps, current = kept()
+        assert games_kept == 4 and steps > 0 and current > 0
         db.session.remove()
