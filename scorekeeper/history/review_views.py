@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import Any
 
 from flask import Response, abort, current_app, request, url_for
 from flask.typing import ResponseReturnValue
@@ -72,16 +73,23 @@ def review_page(year: int) -> Response:
     shown = [(link, links.url_of(link)) for link in listed]
     response = render(
         "history/review.html",
-        review=year_review,
-        figures=review.figures(year_review),
-        household=household,
-        alt=review.alt_text(year_review, household),
-        preview=_preview(year_review, household),
+        **_shown(year_review, household),
         review_links=shown,
         may_link=may_link,
-        min_tries=review.MIN_TRIES,
     )
     return validated(response, etag and page_etag(version, request.full_path, listing))
+
+
+def _shown(year_review: review.Review, household: str) -> dict[str, Any]:
+    """What both pages of a year's review show of it: the household's own and a review link's."""
+    return {
+        "review": year_review,
+        "figures": review.figures(year_review),
+        "household": household,
+        "alt": review.alt_text(year_review, household),
+        "preview": _preview(year_review, household),
+        "min_tries": review.MIN_TRIES,
+    }
 
 
 @bp.get("/review/<int:year>/card.png")
@@ -143,14 +151,9 @@ def review_link(token: str) -> Response:
             return unchanged
         response = render(
             "history/review_link.html",
-            review=year_review,
-            figures=review.figures(year_review),
-            household=household,
-            alt=review.alt_text(year_review, household),
-            preview=_preview(year_review, household),
+            **_shown(year_review, household),
             here=url_for("history.review_link", token=token, _external=True),
             card=url_for("history.review_link_card", token=token, _external=True),
-            min_tries=review.MIN_TRIES,
         )
     return validated(response, etag)
 
