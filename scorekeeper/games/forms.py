@@ -9,7 +9,7 @@ only that player's block. The text field of each hand is the source of truth.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from flask_wtf import FlaskForm
@@ -19,6 +19,9 @@ from wtforms.validators import Length
 
 from scorekeeper.inputs import whole_number
 from scorekeeper.limits import CARDS_LENGTH, NAME_LENGTH
+from scorekeeper.rules import Card, CardError, RuleSet, parse_cards
+
+from .tally import points_of
 
 # The pad's keys, in the order a hand is usually read: joker, ace, court cards, then down.
 PAD_RANKS = ("JK", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -47,6 +50,29 @@ def remove_card(text: str, index: str) -> str:
     if position is not None:
         del tokens[position]
     return " ".join(tokens)
+
+
+def pad_key(
+    sent: Mapping[str, str], players: int, cards_of: Callable[[int], str]
+) -> tuple[int, str] | None:
+    """The seat whose pad key or chip (``add-<seat>``, ``remove-<seat>``: a form sent without
+    JavaScript) sent ``sent``, and its cards (``cards_of`` the seat) as the key leaves them;
+    None for any other send."""
+    for key, value in sent.items():
+        for prefix, change in (("add-", add_card), ("remove-", remove_card)):
+            seat = whole_number(key.removeprefix(prefix), below=players)
+            if key.startswith(prefix) and seat is not None:
+                return seat, change(cards_of(seat), value)
+    return None
+
+
+def read_hand(text: str, rules: RuleSet) -> tuple[list[Card], int | None, str | None]:
+    """A cards field as the cards block (``games/_cards.html``) shows it: its cards, their
+    points, and what is wrong with them (no cards and no points then)."""
+    try:
+        return parse_cards(text), points_of(text, rules), None
+    except CardError as error:
+        return [], None, str(error)
 
 
 @dataclass

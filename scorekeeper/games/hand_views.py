@@ -26,15 +26,14 @@ from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game
-from scorekeeper.rules import CardError, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
 from . import bp, changelog, drafts, merging, rounds, services
-from .forms import PAD_RANKS, add_card, card_tokens, remove_card
+from .forms import PAD_RANKS, add_card, card_tokens, pad_key, read_hand, remove_card
 from .merging import Sheet, SheetHand
 from .seats import SEATS_KEPT, SEATS_KEY, seat_of_phone
-from .tally import Tally, points_of
+from .tally import Tally
 from .views import game_or_404
 
 CONFLICT = 409
@@ -101,11 +100,8 @@ def _my_hand(
         tally = services.tally_of(game)
         contract = tally.rules.contract(tally.next_contracts[position])
         text = mine.cards if typed is None else typed
-        try:
-            cards = parse_cards(text)
-            points = points_of(text, tally.rules)
-        except CardError as error:
-            cards, points, card_error = [], None, card_error or str(error)
+        cards, points, wrong = read_hand(text, tally.rules)
+        card_error = card_error or wrong
         context |= {
             "draft": draft,
             "mine": mine,
@@ -402,12 +398,7 @@ def _close_hand(
     seat: drafts.SeatDraft, text: str, error: str | None, tally: Tally
 ) -> dict[str, Any]:
     """One hand of the close page as the round form's cards block draws it (games/_cards.html)."""
-    try:
-        cards = parse_cards(text)
-        points = points_of(text, tally.rules)
-        card_error = None
-    except CardError as problem:
-        cards, points, card_error = [], None, str(problem)
+    cards, points, card_error = read_hand(text, tally.rules)
     return {
         "seat": seat.position,
         "name": seat.name,
@@ -419,17 +410,6 @@ def _close_hand(
         "card_error": card_error,
         "errors": [error] if error else [],
     }
-
-
-def _close_pad_key(players: int) -> tuple[int, str] | None:
-    """The seat whose pad key or chip sent the close page's form (no JavaScript), and its
-    cards as the key leaves them; None for any other send."""
-    for key, value in request.form.items():
-        for prefix, change in (("add-", add_card), ("remove-", remove_card)):
-            seat = whole_number(key.removeprefix(prefix), below=players)
-            if key.startswith(prefix) and seat is not None:
-                return seat, change(request.form.get(f"cards-{seat}", "")[:800], value)
-    return None
 
 
 def _hand_words(cards: str, made: bool) -> str:
@@ -457,7 +437,10 @@ def close_round(game_id: int) -> ResponseReturnValue:
         # (or that hand's cards, for htmx) as sent, nothing stored.
         players = len(game.seats)
         preview = whole_number(request.form.get("preview"), below=players)
-        return _close_page(game, as_sent=True, pad_key=_close_pad_key(players), preview=preview)
+        keyed = pad_key(
+            request.form, players, lambda seat: request.form.get(f"cards-{seat}", "")[:800]
+        )
+        return _close_page(game, as_sent=True, pad_key=keyed, preview=preview)
     try:
         return _close(game)
     except OperationalError:

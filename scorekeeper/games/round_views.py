@@ -25,12 +25,11 @@ from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game, Round
-from scorekeeper.rules import CardError, parse_cards
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
 from . import bp, changelog, merging, rounds, scoreboard, services
-from .forms import NOBODY, PAD_RANKS, HandInput, RoundForm, add_card, remove_card
+from .forms import NOBODY, PAD_RANKS, HandInput, RoundForm, pad_key, read_hand
 from .merging import WENT_OUT, Sheet, SheetHand
 from .tally import (
     MAX_TYPED_TOTAL,
@@ -40,7 +39,6 @@ from .tally import (
     RoundEntry,
     Tally,
     names_in_words,
-    points_of,
     total_field,
 )
 from .views import NO_CHANGE, game_or_404
@@ -171,14 +169,12 @@ def _clash_views(form: RoundForm, names: tuple[str, ...] | list[str]) -> list[di
 
 def _apply_pad(form: RoundForm) -> int | None:
     """Apply a pad key (``add-<seat>`` / ``remove-<seat>``) to the seat's text; its seat."""
-    for key, value in request.form.items():
-        for prefix, change in (("add-", add_card), ("remove-", remove_card)):
-            seat = whole_number(key.removeprefix(prefix), below=len(form.hands))
-            if key.startswith(prefix) and seat is not None:
-                hand = form.hands[seat]
-                hand.cards = change(hand.cards, value)
-                return seat
-    return None
+    found = pad_key(request.form, len(form.hands), lambda seat: form.hands[seat].cards)
+    if found is None:
+        return None
+    seat, cards = found
+    form.hands[seat].cards = cards
+    return seat
 
 
 def _hand_views(
@@ -190,12 +186,9 @@ def _hand_views(
     for seat, name in enumerate(tally.names):
         text = form.hands[seat].cards
         total_text = form.hands[seat].total
-        try:
-            cards = parse_cards(text)
-            points: int | None = 0 if seat == went_out else points_of(text, rules)
-            card_error = None
-        except CardError as error:
-            cards, points, card_error = [], None, str(error)
+        cards, points, card_error = read_hand(text, rules)
+        if seat == went_out and card_error is None:
+            points = 0
         if total_text:
             # A typed total is what the hand scores, whatever the cards field holds.
             points = _typed_total(total_text)
