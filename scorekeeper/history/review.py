@@ -43,11 +43,11 @@ from ..derived import GameStat, SeatStat
 from ..extensions import Kept, db
 from ..games.card import ACCENT, MARGIN, MUTED, TEXT, WIDTH, card_head, fit, font, png_of
 from ..games.tally import names_in_words
-from ..models import Game, Hand, Player, Round, Seat
+from ..models import Game, Hand, Round, Seat
 from ..rules import RuleSet, get_ruleset
 from ..status import GameStatus
 from .records import PlayerCount
-from .seasons import SeasonRating, Streak, ratings, records, year
+from .seasons import SeasonRating, Streak, kept_season, player_names, year
 
 FINISHED = GameStatus.FINISHED.value
 # The hardest contract counts only contracts tried at least this many times in the year.
@@ -135,12 +135,13 @@ def review_of(number: int, version: str) -> Review:
     """The year ``number`` of the household in scope, kept under its data version ``version``
     (read by the caller for its ETag) and its zone (which the version names too)."""
     key = ("review", scope.current(), number, version)
-    return Kept.of().get_or_make(key, lambda: compute(number))
+    return Kept.of().get_or_make(key, lambda: compute(number, version))
 
 
-def compute(number: int) -> Review:
+def compute(number: int, version: str) -> Review:
     """The year ``number`` of the household in scope, from its kept rows and its finished
-    games' hands (see the module's docstring for each figure)."""
+    games' hands (see the module's docstring for each figure); the year's records and ratings
+    are the season page's, kept under the same data version (``seasons.kept_season``)."""
     season = year(number)
     games = db.session.execute(
         select(GameStat.game_id, GameStat.started, GameStat.round_count, GameStat.status).where(
@@ -150,8 +151,7 @@ def compute(number: int) -> Review:
     if not games:
         return Review(number, 0, 0, 0, (), (), (), None, None, None, None, None)
     finished = [row.game_id for row in games if row.status == FINISHED]
-    kept = records(season)
-    rated = ratings(season)
+    rated, kept = kept_season(version, season)
     comeback, hardest = _from_hands(finished)
     climbers = sorted(rated, key=lambda r: (-r.climb, r.name))
     return Review(
@@ -259,7 +259,7 @@ def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | No
     if best is not None:
         (contracts, points), game_id, round_number, winner, leader = best
         game = found[game_id]
-        names = _names({winner, leader})
+        names = player_names({winner, leader})
         comeback = Comeback(
             winner,
             names.get(winner, "?"),
@@ -349,11 +349,6 @@ def _described(rules: RuleSet | None, contract: int) -> str | None:
     except ValueError:
         return f"contract {contract}"
     return None if found.going_out_only else found.description
-
-
-def _names(player_ids: set[int]) -> dict[int, str]:
-    rows = db.session.execute(select(Player.id, Player.name).where(Player.id.in_(player_ids)))
-    return {player_id: name for player_id, name in rows}
 
 
 # --- in words, and on the card ------------------------------------------------------------------

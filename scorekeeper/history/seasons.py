@@ -18,9 +18,10 @@ kept season is never stale and is never invalidated by hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select
 
@@ -36,6 +37,7 @@ FINISHED = GameStatus.FINISHED.value
 # A season's best win rate counts players with at least this many finished games in it.
 RATE_FLOOR = 3
 TOP = 3
+_Ranked = TypeVar("_Ranked")
 # Games whose seats are read in one statement.
 CHUNK = 500
 
@@ -160,7 +162,7 @@ def ratings(season: Season) -> list[SeasonRating]:
         kept[1] += change
         kept[2] += 1
         kept[3] = games
-    names = _names(found)
+    names = player_names(found)
     rated = [
         SeasonRating(pid, names[pid], value, climb, games, rests_on)
         for pid, (value, climb, games, rests_on) in found.items()
@@ -169,7 +171,8 @@ def ratings(season: Season) -> list[SeasonRating]:
     return sorted(rated, key=lambda r: (-r.shown, r.name))
 
 
-def _names(player_ids: Any) -> dict[int, str]:
+def player_names(player_ids: Any) -> dict[int, str]:
+    """The names of these players of the household in scope, by id."""
     if not player_ids:
         return {}
     rows = db.session.execute(select(Player.id, Player.name).where(Player.id.in_(list(player_ids))))
@@ -256,7 +259,7 @@ def records(season: Season) -> Records:
         best = runs.get(player_id)
         if length > 1 and (best is None or length > best[0]):
             runs[player_id] = (length, started)
-    names = _names(counts)
+    names = player_names(counts)
 
     def count(pid: int, value: int, played: int) -> PlayerCount:
         return PlayerCount(pid, names.get(pid, "?"), value, played)
@@ -273,18 +276,32 @@ def records(season: Season) -> Records:
     return Records(
         games=int(games),
         finished=int(finished),
-        most_wins=[count(pid, c[1], c[0]) for pid, c in by_wins[:TOP] if c[1]],
-        most_games=[count(pid, c[0], c[0]) for pid, c in by_games[:TOP]],
+        most_wins=_top([count(pid, c[1], c[0]) for pid, c in by_wins if c[1]], _count),
+        most_games=_top([count(pid, c[0], c[0]) for pid, c in by_games], _count),
         best_rate=[count(pid, c[1], c[0]) for pid, c in by_rate[:TOP]],
         lowest=[
             Total(pid, names.get(pid, "?"), total, game_id, started, rules_name)
             for total, started, game_id, pid, rules_name in lowest[:TOP]
         ],
-        streaks=sorted(
-            (
-                Streak(pid, names.get(pid, "?"), length, last)
-                for pid, (length, last) in runs.items()
+        streaks=_top(
+            sorted(
+                (
+                    Streak(pid, names.get(pid, "?"), length, last)
+                    for pid, (length, last) in runs.items()
+                ),
+                key=lambda s: (-s.length, s.last),
             ),
-            key=lambda s: (-s.length, s.last),
-        )[:TOP],
+            lambda streak: streak.length,
+        ),
     )
+
+
+def _count(row: PlayerCount) -> int:
+    return row.count
+
+
+def _top(ranked: list[_Ranked], value: Callable[[_Ranked], int]) -> list[_Ranked]:
+    """The first ``TOP`` of ``ranked`` (best first), and any after them tied with the first by
+    ``value``: a tie for the lead names everyone in it (the year in review says who)."""
+    lead = value(ranked[0]) if ranked else None
+    return ranked[:TOP] + [each for each in ranked[TOP:] if value(each) == lead]

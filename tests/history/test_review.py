@@ -18,7 +18,7 @@ from scorekeeper import scope
 from scorekeeper.accounts import links
 from scorekeeper.extensions import db
 from scorekeeper.games.transfer import import_game
-from scorekeeper.history import review
+from scorekeeper.history import review, services
 from scorekeeper.models import Game, Link, LinkKind
 
 from ..conftest import add_member, family_id, household_id, signed_in
@@ -49,7 +49,7 @@ def _win(table: list[str], winner: str) -> list[tuple[str, dict[str, str], set[s
 
 def _review(app: Flask, year: int, household: int | None = None) -> review.Review:
     with app.test_request_context(), scope.household(household or family_id(app)):
-        found = review.compute(year)
+        found = review.compute(year, services.data_version())
         db.session.remove()
     return found
 
@@ -86,6 +86,16 @@ def test_most_games_wins_and_streak_follow_who_won(app: Flask, first: str, secon
     assert _figure(found, "Longest winning streak") == f"{first} won 3 games in a row."
     later = _review(app, 2025)
     assert [(r.name, r.count) for r in later.most_wins] == [("Cy", 3)]
+
+
+def test_a_tie_for_the_lead_names_everyone_in_it_beyond_the_top_three(app: Flask) -> None:
+    table = ["Ann", "Ben", "Cy", "Dee"]
+    for day, winner in enumerate(table, start=3):
+        _import(app, table, _win(table, winner), datetime(2024, 5, day, 18, tzinfo=UTC))
+    found = _review(app, 2024)
+    assert [row.name for row in found.most_wins] == table
+    assert _figure(found, "Most wins") == "Ann, Ben, Cy and Dee won the most: 1 win each."
+    assert [row.name for row in found.most_games] == table
 
 
 def test_ties_name_everyone_tied(app: Flask) -> None:
