@@ -12,7 +12,18 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access, assets, config, errors, inputs, local_time, security, server, settings
+from . import (
+    access,
+    assets,
+    config,
+    errors,
+    inputs,
+    local_time,
+    request_log,
+    security,
+    server,
+    settings,
+)
 from .extensions import compress, csrf, db, kept, login_manager, migrate
 from .request_log import MaskedFlask
 from .status import GameStatus
@@ -58,6 +69,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(PAGES / "static"),
     )
     config.load(app, test_config, chosen)
+    request_log.mask_development_server()
     from . import hooks
     from .games import fast_lane
 
