@@ -12,7 +12,18 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access, assets, config, errors, inputs, local_time, security, server
+from . import (
+    access,
+    assets,
+    config,
+    errors,
+    inputs,
+    local_time,
+    request_log,
+    security,
+    server,
+    settings,
+)
 from .extensions import compress, csrf, db, kept, login_manager, migrate
 from .request_log import MaskedFlask
 from .status import GameStatus
@@ -45,15 +56,20 @@ def default_instance() -> Path:
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py``, then ``SCOREKEEPER_*`` variables,
-    then ``test_config``; bring the database up to date; register every feature."""
+    then ``test_config``; bring the database up to date; register every feature.
+
+    A wrong setting, an instance folder that cannot be written, a database that cannot be
+    reached or whose driver is missing stop it with ``settings.StartRefused`` (one line)."""
+    chosen = settings.from_environment(os.environ)
     app = MaskedFlask(
         __name__,
-        instance_path=os.environ.get("SCOREKEEPER_INSTANCE_PATH") or str(default_instance()),
+        instance_path=str(chosen.get("INSTANCE_PATH") or default_instance()),
         instance_relative_config=True,
         template_folder=str(PAGES / "templates"),
         static_folder=str(PAGES / "static"),
     )
-    config.load(app, test_config)
+    config.load(app, test_config, chosen)
+    request_log.mask_development_server()
     from . import hooks
     from .games import fast_lane
 
@@ -71,7 +87,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         )
     inputs.init_app(app)
 
-    db.init_app(app)
+    try:
+        db.init_app(app)
+    except ModuleNotFoundError as missing:  # the database's driver
+        raise config.missing_driver(app.config["SQLALCHEMY_DATABASE_URI"], missing) from None
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     login_manager.init_app(app)

@@ -416,6 +416,14 @@ def host_allowed(app: Flask, host: str) -> bool:
     return name in allowed
 
 
+# What answers before the first account exists, instead of leading to setup: the setup page,
+# what it is drawn with, the health check, and the service worker and manifest a browser asks
+# for on its own (a worker's script behind a redirect is refused, and logged as an error).
+BEFORE_SETUP = frozenset(
+    {None, "static", "accounts.setup", "main.health", "main.service_worker", "main.manifest"}
+)
+
+
 def from_this_machine() -> bool:
     """Whether the visitor is surely on the server itself: it came from a loopback address,
     asking for a loopback name, with no sign of having been forwarded. Anything in front of
@@ -499,9 +507,7 @@ def check_request() -> BaseResponse | None:
     g.reading_only = writing
     try:
         who = _find_visitor()
-        setting_up = endpoint not in (None, "static", "accounts.setup", "main.health") and (
-            not accounts_exist(app)
-        )
+        setting_up = endpoint not in BEFORE_SETUP and not accounts_exist(app)
     finally:
         if writing:
             g.reading_only = False

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import secrets
 import sys
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import flask_migrate
 from flask import Flask
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import InterfaceError, OperationalError
 
-from . import limits
+from . import limits, settings
 from .db import engine_options
 from .extensions import db
 from .models import AccessVersion
@@ -106,13 +108,17 @@ def user_data_folder() -> Path:
     return Path(chosen) if os.path.isabs(chosen) else Path.home() / ".local" / "share"
 
 
-def load(app: Flask, test_config: Mapping[str, Any] | None) -> None:
-    """Fill ``app.config`` from every layer, later layers winning."""
+def load(
+    app: Flask, test_config: Mapping[str, Any] | None, chosen: Mapping[str, Any] | None = None
+) -> None:
+    """Fill ``app.config`` from every layer, later layers winning: the defaults,
+    ``instance/config.py``, the ``SCOREKEEPER_*`` settings as read and checked
+    (``settings.from_environment``: ``chosen``), ``test_config``."""
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    writable_instance(instance, chosen_path="INSTANCE_PATH" in (chosen or {}))
     app.config.from_mapping(defaults(instance))
     app.config.from_pyfile("config.py", silent=True)
-    app.config.from_prefixed_env("SCOREKEEPER")
+    app.config.from_mapping({k: v for k, v in (chosen or {}).items() if k != "INSTANCE_PATH"})
     if test_config is not None:
         app.config.from_mapping(test_config)
     # SCOREKEEPER_TRUSTED_HOSTS adds names; Flask's own TRUSTED_HOSTS would refuse every other
@@ -142,13 +148,59 @@ def trusted_proxy(value: object) -> str:
     """The proxy's address as waitress compares it with each connection's (the very string):
     an IP address, spelled the one way. A host name would never match, and every stranger
     would then look like the proxy itself."""
+    setting = settings.SCHEMA["TRUSTED_PROXY"]
     try:
-        return str(ipaddress.ip_address(str(value or "127.0.0.1").strip().strip("[]")))
+        return str(setting.read(str(value or "127.0.0.1")))
     except ValueError:
-        raise ValueError(
-            f"SCOREKEEPER_TRUSTED_PROXY must be the IP address the proxy connects from "
-            f"(such as 127.0.0.1 or ::1), not {value!r}."
+        raise settings.refusal(setting.name, str(value), setting.expected) from None
+
+
+def writable_instance(instance: Path, chosen_path: bool) -> None:
+    """Make the instance folder where it is missing; ``StartRefused`` where it cannot be made
+    or written (a file stands there, a folder of another user, a read-only disk)."""
+    where = f"SCOREKEEPER_INSTANCE_PATH={str(instance)!r}" if chosen_path else str(instance)
+    expected = "expected a folder this user can write" + (
+        "" if chosen_path else " (SCOREKEEPER_INSTANCE_PATH names another)"
+    )
+    if instance.exists() and not instance.is_dir():
+        raise settings.StartRefused(f"{where}: the instance folder is a file; {expected}.")
+    try:
+        instance.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=instance):
+            pass
+    except OSError as error:
+        raise settings.StartRefused(
+            f"{where}: the instance folder cannot be made or written ({error.strerror}); "
+            f"{expected}."
         ) from None
+
+
+def missing_driver(uri: str, missing: ModuleNotFoundError) -> settings.StartRefused:
+    """The refusal for a database whose driver is not installed, naming what to install."""
+    driver = (missing.name or "").partition(".")[0]
+    if driver == "psycopg":
+        advice = f"install it with {settings.POSTGRES_EXTRA}"
+    else:
+        advice = (
+            "Scorekeeper works with SQLite and, through psycopg, PostgreSQL "
+            f"(postgresql+psycopg://..., {settings.POSTGRES_EXTRA})"
+        )
+    shown = settings.show("SQLALCHEMY_DATABASE_URI", uri)
+    return settings.StartRefused(f"{shown}: its driver {driver} is not installed; {advice}.")
+
+
+def unreachable(uri: str, error: Exception) -> settings.StartRefused:
+    """The refusal for a database that does not answer, with the driver's reason (its first
+    line, any password in it masked)."""
+    reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0].strip()
+    password = make_url(uri).password if uri else None
+    if password:
+        reason = reason.replace(str(password), "***")
+    shown = settings.show("SQLALCHEMY_DATABASE_URI", uri)
+    return settings.StartRefused(
+        f"{shown}: the database cannot be reached ({reason}); expected a database that "
+        "answers at that address."
+    )
 
 
 def private_sqlite_files(uri: str) -> None:
@@ -201,6 +253,11 @@ def upgrade_database(app: Flask) -> None:
     from sqlalchemy.exc import IntegrityError
 
     with app.app_context():
+        try:
+            with db.engine.connect():
+                pass
+        except (OperationalError, InterfaceError) as failed:
+            raise unreachable(app.config["SQLALCHEMY_DATABASE_URI"], failed) from None
         flask_migrate.upgrade(directory=app.extensions["migrate"].directory)
         # The access version's one row (made by migration 0009), again where something emptied
         # the table: without it the fast lane stays shut (games/fast_lane.py).

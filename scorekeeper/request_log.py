@@ -12,7 +12,8 @@ A link's token is its holder's key to a game or a household, so the paths of lin
 the token masked; a query string's values (a setup code, a ``next`` address) are masked too,
 and only the names of its arguments are kept. ``SCOREKEEPER_LOG_LEVEL`` (``LOG_LEVEL`` in the
 configuration) sets the level of every log the server writes: INFO, the default, includes the
-request lines; WARNING leaves them out (and costs nothing per request).
+request lines; WARNING leaves them out (and costs nothing per request). ``flask run``'s
+development server writes its own lines (werkzeug's), masked the same way.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sized
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from flask import Flask, request
 
@@ -57,6 +58,38 @@ def shown_path(path: str, query: str = "") -> str:
         ]
         shown += "?" + "&".join(arguments)
     return shown if len(shown) <= LONGEST_PATH else shown[:LONGEST_PATH] + "..."
+
+
+# A request line as werkzeug's development server (``flask run``) writes it, in its request
+# lines (coloured: after an ANSI escape) and in its complaints about a bad request.
+REQUEST_LINE = re.compile(r"(?<![A-Z])(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS|TRACE|CONNECT) (\S+)")
+
+
+def shown_target(target: str) -> str:
+    """A request's target (path and query, as werkzeug logs it: percent-decoded where it can
+    be) as ``shown_path`` writes it."""
+    path, _, query = target.partition("?")
+    return shown_path(unquote(path).encode("utf-8", "replace").decode("latin-1"), query)
+
+
+class MaskedDevelopmentLog(logging.Filter):
+    """The development server's lines with link tokens and query values masked, as
+    ``flask serve`` writes them (werkzeug logs each request to its logger, ``werkzeug``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        record.msg = REQUEST_LINE.sub(
+            lambda line: f"{line.group(1)} {shown_target(line.group(2))}", message
+        )
+        record.args = ()
+        return True
+
+
+def mask_development_server() -> None:
+    """Mask what ``flask run`` logs (once a process)."""
+    development = logging.getLogger("werkzeug")
+    if not any(isinstance(each, MaskedDevelopmentLog) for each in development.filters):
+        development.addFilter(MaskedDevelopmentLog())
 
 
 def level(config: Any = None) -> int:

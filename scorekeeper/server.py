@@ -10,6 +10,7 @@ cannot take every place; the channel timeout drops the ones that stop sending al
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
@@ -20,6 +21,7 @@ from flask.cli import with_appcontext
 from . import request_log
 from .extensions import db
 from .limits import RESTORE_BYTES
+from .settings import StartRefused
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -279,6 +281,31 @@ def _fresh_connections(app: Any) -> None:
             db.engine.dispose(close=False)
 
 
+def refuse_taken_port(host: str, port: int) -> None:
+    """``StartRefused`` where ``port`` on ``host`` cannot be listened on (another program holds
+    it, the address is not this machine's), before "Serving ..." says otherwise. Bound and let
+    go again as waitress binds it (SO_REUSEADDR: a port still closing from a stop a moment ago
+    is free)."""
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        raise StartRefused(
+            f"--host {host!r}: not an address of this machine ({error.strerror}); expected "
+            "an address to listen on, like 127.0.0.1 or 0.0.0.0."
+        ) from None
+    for family, kind, protocol, _, address in addresses:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as error:
+                raise StartRefused(
+                    f"--host {host} --port {port}: cannot listen there ({error.strerror}); "
+                    "another program (or another Scorekeeper) may hold the port: stop it, or "
+                    "choose another --port."
+                ) from None
+
+
 @click.command("serve")
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to listen on.")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
@@ -305,6 +332,7 @@ def serve_command(host: str, port: int, threads: int, processes: int) -> None:
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     if processes > 1 and not hasattr(os, "fork"):
         raise click.UsageError("--processes above 1 needs a system that can fork (Linux, macOS).")
+    refuse_taken_port(host, port)
     click.echo(
         f"Serving Scorekeeper on http://{host}:{port} with {threads} threads"
         + (f" in each of {processes} processes." if processes > 1 else "."),

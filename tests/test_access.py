@@ -578,6 +578,15 @@ def test_a_new_server_sends_everyone_to_setup(fresh: Flask) -> None:
         assert answer.status_code == 302 and answer.headers["Location"] == "/setup"
 
 
+def test_the_service_worker_and_manifest_answer_before_setup(fresh: Flask) -> None:
+    """A browser asks for them on its own, and refuses a worker's script behind a redirect."""
+    client = fresh.test_client()
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and worker.mimetype == "text/javascript"
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.status_code == 200 and manifest.json["name"] == "Scorekeeper"  # type: ignore[index]
+
+
 def test_setup_asks_a_visitor_from_elsewhere_for_the_code(
     fresh: Flask, instance_path: Path
 ) -> None:
@@ -803,6 +812,25 @@ def test_a_table_link_scores_its_game_and_the_log_names_it(app: Flask) -> None:
     assert phone.get("/history").status_code == 302  # back to its game
     other_game = start_game(owner, "twelve-step", ["Cy", "Dee"])
     assert phone.get(f"/games/{other_game}").status_code == 404
+
+
+def test_a_qr_code_on_a_loopback_address_says_no_phone_can_open_it(app: Flask) -> None:
+    """The README's first evening, before step 2: ``flask run`` on 127.0.0.1, whose links a
+    phone would open on itself."""
+    owner = signed_in(app, "ann")
+    game_id = start_game(owner, "twelve-step", ["Ann", "Ben"])
+    assert owner.post(f"/games/{game_id}/links", data={"kind": "table"}).status_code == 303
+    warning = "No phone can open these links yet."
+    page = owner.get(f"/games/{game_id}/links").get_data(as_text=True)
+    assert warning in page and "They name localhost, which on a phone" in page
+    assert "flask --app scorekeeper serve --host 0.0.0.0" in page
+    app.config["PUBLIC_URL"] = "http://127.0.0.1:5000"
+    page = owner.get(f"/games/{game_id}/links").get_data(as_text=True)
+    assert warning in page and "They name 127.0.0.1:5000," in page
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:8000"
+    page = owner.get(f"/games/{game_id}/links").get_data(as_text=True)
+    assert 'value="http://192.168.1.20:8000/t/' in page
+    assert warning not in page
 
 
 def test_a_watch_link_pasted_in_a_chat_previews_the_result(app: Flask) -> None:

@@ -432,5 +432,6 @@ def test_a_trusted_proxy_that_is_not_an_address_stops_the_start(tmp_path: Path, 
         text=True,
         timeout=120,
     )
-    assert started.returncode != 0
-    assert "SCOREKEEPER_TRUSTED_PROXY must be the IP address" in started.stderr
+    assert started.returncode == 2
+    assert "SCOREKEEPER_TRUSTED_PROXY=" in started.stderr
+    assert "expected the IP address the proxy connects from" in started.stderr

@@ -13,6 +13,7 @@ import os
 import re
 import signal
 import socket
+import sys
 import threading
 import time
 import urllib.request
@@ -230,6 +231,33 @@ def test_each_request_is_logged_with_link_tokens_and_query_values_masked(server:
     # request's line may come first.
     assert sorted(logged) == sorted((asked[path], statuses[path]) for path in asked)
     assert "SECRET" not in Path(server.log.name).read_text()
+
+
+def test_flask_run_masks_link_tokens_and_query_values_as_serve_does(tmp_path: Path) -> None:
+    """The README's first command: werkzeug's development server, logging on its own."""
+    environment = {"SCOREKEEPER_INSTANCE_PATH": str(tmp_path), "SCOREKEEPER_SECRET_KEY": "run"}
+    command = [sys.executable, "-m", "flask", "--app", "scorekeeper", "run", "--port", "{port}"]
+    # werkzeug colours some lines (ANSI escapes inside the quotes): the line without them.
+    asked = {
+        "/t/SECRET-table-token": "GET /t/*** HTTP/1.1",
+        "/w/SECRET-watch-token/card.png": "GET /w/***/card.png HTTP/1.1",
+        "/invite/SECRET-invite-token": "GET /invite/*** HTTP/1.1",
+        "//t//SECRET-doubled": "GET /t/*** HTTP/1.1",
+        "/setup?code=SECRET-CODE&next=%2F": "GET /setup?code=***&next=*** HTTP/1.1",
+    }
+    with served(
+        command=command, environment=environment, ready_path="/healthz", log_folder=tmp_path
+    ) as running:
+        for path in asked:
+            _status(running.base, path)
+        log = Path(running.log.name)
+        deadline = time.monotonic() + 5
+        while log.read_text().count('"GET ') < len(asked) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    written = log.read_text()
+    assert "SECRET" not in written
+    for shown in asked.values():
+        assert shown in written, written
 
 
 @pytest.mark.parametrize(("level", "requests_logged"), [("warning", False), ("DEBUG", True)])

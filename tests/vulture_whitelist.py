@@ -118,3 +118,6 @@ _.get_or_make
 
 # request_log.MaskedFlask overrides what Flask calls on an unhandled error.
 _.log_exception
+
+# settings.StartRefused: the exit status click ends the command with.
+_.exit_code

@@ -13,8 +13,10 @@ import base64
 import hashlib
 import hmac
 import io
+import ipaddress
 import secrets
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import segno
 from flask import current_app, request, session, url_for
@@ -125,6 +127,20 @@ def url_of(link: Link) -> str:
     path = url_for(endpoint, token=token_of(link))
     public = (current_app.config.get("PUBLIC_URL") or "").rstrip("/")
     return f"{public}{path}" if public else f"{request.host_url.rstrip('/')}{path}"
+
+
+def loopback_address(url: str) -> str | None:
+    """The host (and port) of ``url`` where it names this machine only (``localhost``,
+    127.0.0.1, ::1), else None: a phone that scans it opens itself, not the server (``flask
+    run`` before the README's step 2)."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return parts.netloc
+    try:
+        return parts.netloc if ipaddress.ip_address(host).is_loopback else None
+    except ValueError:
+        return None
 
 
 def qr_svg(url: str) -> Markup:

@@ -347,6 +347,9 @@ def _links_page(game: Game, status: int = 200, problem: str | None = None) -> Re
         status=status,
         game=game,
         links=shown,
+        loopback=next(
+            filter(None, (links.loopback_address(str(each["url"])) for each in shown)), None
+        ),
         form=LinkForm(formdata=None),
         problem=problem,
     )
