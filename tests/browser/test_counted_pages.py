@@ -100,3 +100,37 @@ def test_the_watch_page_leads_to_the_tv_view_with_contracts(
         screenshot(relative, f"i35-watch-tv-360-{scheme}")
         next(relatives, None)
         next(pages, None)
+
+
+def test_the_rating_chart_names_its_peak(browser: Any, live_server: str, owner_cookie: str) -> None:
+    """Item 1: the chart's table marks the game after which the rating was highest, and the
+    chart's description names it with its day."""
+    for scheme, pages in _phones(browser, live_server, owner_cookie):
+        page = next(pages)
+        if scheme == "light":
+            # Philippa wins three, then loses two: her peak is after her third game (names no other
+            # test plays under, so that her course is this test's own).
+            for day, winner in enumerate(
+                ("Philippa", "Philippa", "Philippa", "Quincy", "Quincy"), start=1
+            ):
+                loser = "Quincy" if winner == "Philippa" else "Philippa"
+                _upload(
+                    page,
+                    game_document(
+                        "contract-rummy",
+                        [winner, loser],
+                        [(winner, {loser: "K"}, set())] * 7,
+                        started=f"2018-03-0{day}T19:00:00+00:00",
+                    ),
+                )
+        page.goto("/players")
+        page.get_by_role("link", name="Philippa", exact=True).click()
+        description = page.locator("#rating-chart-desc")
+        expect(description).to_contain_text("after game 3 (3 Mar 2018)")
+        page.get_by_text("Philippa's rating, game by game as a table").click()
+        peak = page.locator(".chart-table tbody tr", has_text="highest")
+        expect(peak).to_have_count(1)
+        expect(peak.locator("th")).to_have_text("3")
+        assert fits_width(page)
+        screenshot(page, f"i37-rating-peak-360-{scheme}")
+        next(pages, None)
