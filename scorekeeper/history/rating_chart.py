@@ -140,15 +140,13 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
 
 def _peak_games(player_id: int, pool: str) -> int | None:
     """The count of games after which ``player_id``'s rating in ``pool`` was highest, the
-    earliest of equals: one read of the player's steps on the index of the course."""
-    rows = db.session.execute(
-        select(RatingStep.games, RatingStep.mu, RatingStep.sigma).where(
-            RatingStep.player_id == player_id, RatingStep.pool == pool
-        )
+    earliest of equals: the shown rating (mu - 3 sigma, as ``ratings.shown``) ordered by the
+    database over the player's steps in the pool, one row back."""
+    value = RatingStep.mu - 3 * RatingStep.sigma
+    found: int | None = db.session.scalar(
+        select(RatingStep.games)
+        .where(RatingStep.player_id == player_id, RatingStep.pool == pool)
+        .order_by(value.desc(), RatingStep.games)
+        .limit(1)
     )
-    best: tuple[float, int] | None = None
-    for games, mu, sigma in rows:
-        value = shown(mu, sigma)
-        if best is None or value > best[0] or (value == best[0] and games < best[1]):
-            best = (value, games)
-    return None if best is None else best[1]
+    return found
