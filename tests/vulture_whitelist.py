@@ -108,6 +108,8 @@ _.described  # rules/show.html
 _.game_end
 _.provisional  # players/index.html, players/_ratings.html, history/game_ratings.html
 _.history_args  # history/season.html
+_.peak  # history/_rating_chart.html
+_.unfinished  # history/_review.html
 
 # scope.py's declarations of what its hook cannot see, read by tests/test_lint.py.
 _.SERVER_WIDE_SITES

@@ -1,6 +1,9 @@
 """The result card of a game: a 1200 x 630 PNG (the size chat apps preview a link with) that
 says who won, or that the game is in progress, with every total, the rules, the date and the
-rounds played. Drawn with Pillow, kept per game version like the drawn scoreboards.
+rounds played. Where each player keeps their own contract (12-Step), each line shows the
+contracts made beside the points, and a finished game says why its winner won (the tie-break
+where there was one), as the board does: a winner with more points than the player below them
+reads right. Drawn with Pillow, kept per game version like the drawn scoreboards.
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ class Result:
     headline: str
     subline: str
     totals: tuple[tuple[str, int, bool], ...]
+    # Each line's contracts made, where they rank first ("11 of 12"); empty otherwise.
+    contracts: tuple[str, ...] = ()
+    # Why the winners won, in words (``Tally.why_won``), once the game is finished.
+    why: str | None = None
 
 
 def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
@@ -57,16 +64,28 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
     totals = tuple((s.name, s.total, s.is_winner) for s in tally.standings)
     # The family's date: an evening game in the Americas is not dated the next day.
     subline = f"{rules_name} · {local_time.day(started)} · {played}"
+    contracts: tuple[str, ...] = ()
     if tally.keeps_contracts:
         # "Ann 140" above "Cy 120" is right here: the card says why (issue 23).
         subline += " · ranked by contracts made"
-    description = "; ".join(f"{name} {total}" for name, total, _ in totals) + f". {subline}."
+        of = len(tally.rules.contracts)
+        contracts = tuple(f"{s.contracts_made} of {of}" for s in tally.standings)
+        lines = [
+            f"{name} {made} contracts, {total} points"
+            for (name, total, _), made in zip(totals, contracts, strict=True)
+        ]
+    else:
+        lines = [f"{name} {total}" for name, total, _ in totals]
+    why = tally.why_won
+    description = "; ".join(lines) + f". {subline}." + (f" {why}" if why else "")
     return Result(
         title=f"{headline}: {rules_name}",
         description=description,
         headline=headline,
         subline=subline,
         totals=totals,
+        contracts=contracts,
+        why=why,
     )
 
 
@@ -116,27 +135,54 @@ def draw_card(result: Result) -> bytes:
     columns = 2 if len(shown) > 4 else 1
     rows = -(-len(shown) // columns)
     column_width = inner // columns
-    row_height = min(80, (HEIGHT - 280 - 40) // max(rows, 1))
+    foot = [f"and {len(result.totals) - ROWS} more"] if len(result.totals) > ROWS else []
+    foot += [result.why] if result.why else []
+    # The foot's line (who won and why, any players left out) takes the card's last 60 px.
+    row_height = min(80, (HEIGHT - 280 - (90 if foot else 40)) // max(rows, 1))
     font_size = min(48, row_height - 16)
+    small = max(20, font_size * 2 // 3)
     for index, (name, total, winner) in enumerate(shown):
         x = MARGIN + (index // rows) * column_width
         y = 270 + (index % rows) * row_height
         number = str(total)
         number_width = draw.textlength(number, font=font(font_size))
         right = x + column_width - (40 if columns > 1 else 0)
-        label, label_size = fit(draw, name, font_size, int(right - x - number_width - 24))
         colour = ACCENT if winner else TEXT
+        baseline = y + font_size
+        if result.contracts:
+            # The contracts made, beside the points they rank before: "11 of 12 made" ("11/12"
+            # where two columns leave a name too little room).
+            made = f"{result.contracts[index]} made"
+            if columns > 1:
+                made = result.contracts[index].replace(" of ", "/")
+            made_right = right - number_width - 24
+            draw.text((made_right, baseline), made, font=font(small), fill=MUTED, anchor="rs")
+            number_width += draw.textlength(made, font=font(small)) + 24
+        label, label_size = fit(draw, name, font_size, int(right - x - number_width - 24))
         if winner:
             # The default font has no star: a bar before the winner's line marks it.
             draw.rectangle((x - 28, y + 4, x - 18, y + font_size), fill=ACCENT)
         # On one baseline, however much a long name had to shrink.
-        baseline = y + font_size
         draw.text((x, baseline), label, font=font(label_size), fill=colour, anchor="ls")
         draw.text((right, baseline), number, font=font(font_size), fill=colour, anchor="rs")
-    if len(result.totals) > ROWS:
-        more = len(result.totals) - ROWS
-        draw.text((MARGIN, HEIGHT - 52), f"and {more} more", font=font(28), fill=MUTED)
+    if foot:
+        _draw_foot(draw, " · ".join(foot))
     return png_of(image)
+
+
+def _draw_foot(draw: ImageDraw.ImageDraw, text: str) -> None:
+    """The card's last line, in two where one would cut the words short (a long tie-break)."""
+    inner = WIDTH - 2 * MARGIN
+    if draw.textlength(text, font=font(26)) <= inner:
+        draw.text((MARGIN, HEIGHT - 52), text, font=font(26), fill=MUTED)
+        return
+    words = text.split(" ")
+    first: list[str] = []
+    while words and draw.textlength(" ".join([*first, words[0]]), font=font(24)) <= inner:
+        first.append(words.pop(0))
+    second, size = fit(draw, " ".join(words), 24, inner)
+    draw.text((MARGIN, HEIGHT - 82), " ".join(first), font=font(24), fill=MUTED)
+    draw.text((MARGIN, HEIGHT - 50), second, font=font(size), fill=MUTED)
 
 
 def result_card(

@@ -4,7 +4,9 @@
 for screen readers.
 
 A player of thousands of games would draw thousands of points: the course is read at most
-``POINTS`` times, every so many games, always with the latest."""
+``POINTS`` times, every so many games, always with the latest and the peak. The peak (the
+highest rating, the first time it came) is read from every step, not from the points drawn, so
+the sentence and the table name the true one."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from math import ceil, floor
 
 from sqlalchemy import select
 
+from .. import local_time
 from ..derived import PlayerRating, RatingStep
 from ..extensions import db
 from ..games.charts import nice_step_of
+from .formatting import decimal
 from .ratings import ALL, shown
 
 WIDTH = 360
@@ -51,6 +55,7 @@ class RatingChart:
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
     every: int
+    peak: Mark
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
@@ -73,13 +78,17 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
     if not total or total < 2:
         return None
     every = max(1, ceil(total / POINTS))
+    peak_games = _peak_games(player_id, pool)
+    sampled = {1, *range(every, total + 1, every), total}
+    if peak_games is not None:
+        sampled.add(peak_games)
     rows = db.session.execute(
         select(RatingStep.games, RatingStep.started, RatingStep.mu, RatingStep.sigma)
         .where(
             RatingStep.player_id == player_id,
             RatingStep.pool == pool,
             # The marks by their count of games: a seek each on the index of the course.
-            RatingStep.games.in_(sorted({1, *range(every, total + 1, every), total})),
+            RatingStep.games.in_(sorted(sampled)),
         )
         .order_by(RatingStep.games)
     ).all()
@@ -109,10 +118,14 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
         for n in sorted({1, *range(x_step, total + 1, x_step)})
     )
     now = marks[-1].rating
-    best = max(marks, key=lambda m: m.rating)
+    # The peak's own mark (the first of the highest where the steps could not say).
+    best = next(
+        (m for m in marks if m.games == peak_games), max(marks, key=lambda m: (m.rating, -m.games))
+    )
     description = (
-        f"{name}'s rating after each of {total} finished games: {now:.1f} now, "
-        f"highest {best.rating:.1f} after game {best.games}."
+        f"{name}'s rating after each of {total} finished games: {decimal(now)} now, "
+        f"highest {decimal(best.rating)} after game {best.games}"
+        f" ({local_time.day(best.started)})."
     )
     return RatingChart(
         title=f"{name}'s rating, game by game",
@@ -121,4 +134,19 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
         x_ticks=x_ticks,
         y_ticks=y_ticks,
         every=every,
+        peak=best,
     )
+
+
+def _peak_games(player_id: int, pool: str) -> int | None:
+    """The count of games after which ``player_id``'s rating in ``pool`` was highest, the
+    earliest of equals: the shown rating (mu - 3 sigma, as ``ratings.shown``) ordered by the
+    database over the player's steps in the pool, one row back."""
+    value = RatingStep.mu - 3 * RatingStep.sigma
+    found: int | None = db.session.scalar(
+        select(RatingStep.games)
+        .where(RatingStep.player_id == player_id, RatingStep.pool == pool)
+        .order_by(value.desc(), RatingStep.games)
+        .limit(1)
+    )
+    return found

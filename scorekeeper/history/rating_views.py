@@ -65,7 +65,7 @@ def season() -> Response:
     if form.since.data or form.until.data:
         chosen = seasons.Season(form.since.data or date.min, form.until.data or date.max)
     else:
-        chosen = seasons.year(form.year.data or (played[0] if played else local_time.today().year))
+        chosen = seasons.year(form.year.data or seasons.latest_year() or local_time.today().year)
     season_ratings, records = seasons.kept_season(version, chosen)
     response = render(
         "history/season.html",

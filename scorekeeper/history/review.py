@@ -2,7 +2,8 @@
 few figures a family reads at a glance, and drawn on a 1200 x 630 card for the family chat.
 
 The figures, each over the games started in the year (local midnight to local midnight, as a
-season: ``seasons.year``), finished games only unless said otherwise:
+season: ``seasons.year``), finished games only (the rating leader stands on every game before
+the year's end):
 
 - **most games played** and **most wins**, and the **longest winning streak** (wins in a row
   among a player's finished games of the year, in order of play): ``seasons.records``, from the
@@ -12,15 +13,26 @@ season: ``seasons.year``), finished games only unless said otherwise:
   their own contract; fewest points otherwise). Where an eventual winner was not first, they
   were behind the leader by (contracts the leader had made more, points more than the
   leader's); the biggest comeback is the largest such deficit of any winner of any game,
-  compared as the ranking does (contracts first, then points), the earliest game on a tie;
+  compared as the ranking does (contracts first, then points), the earliest game on a tie. Told
+  as the ranking decides: in contracts where it was contracts behind, in points only where the
+  contracts were level (or the rules rank by points alone);
 - the **hardest contract**: the contract (of a rule set) with the lowest share made of the times
   it was tried, a try being one player's hand of one round played on it, among contracts tried
   at least ``MIN_TRIES`` times in the year (the most tried first on a tie), leaving out a
   contract made only by going out (the rules, not the family, make it hard);
-- the **rating leader** at the year's end and the **biggest climber** over the year (the sum of
-  the moves of their games in it): ``seasons.ratings``, from ``derived.RatingStep``;
-- the **busiest evening**: the local day on which most games were started (all games out of the
-  bin), then most rounds played in them, the earliest on a tie.
+- the **rating leader** at the year's end: the best rating over all rules of everyone rated by
+  then (a rating rests on every game before; one who did not play in the year still stands
+  where their last game left them), and the **biggest climber** over the year, among those who
+  played in it (the sum of the moves of their games in it): ``seasons.standings_at`` and
+  ``seasons.ratings``, from ``derived.RatingStep``;
+- the **busiest evening**: the evening with most finished games, then most rounds played in
+  them, the earliest on a tie. An evening runs from 05:00 to 05:00 local time
+  (``EVENING_STARTS``), not midnight to midnight: a game started at 00:30 belongs to the
+  evening before it, as the family who played it would say, and nobody starts a game for the
+  evening before 05:00.
+
+The headline counts the year's finished games and their rounds, as the figures do; the games
+started but not finished (abandoned, or still being played) are named beside it.
 
 The comeback and the hardest contract need each round's hands, which no kept table holds per
 round: they are read for the year's finished games only, a chunk of games at a time. The whole
@@ -33,7 +45,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import MAXYEAR, MINYEAR, date, datetime
+from datetime import MAXYEAR, MINYEAR, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -46,14 +58,19 @@ from ..games.tally import names_in_words
 from ..models import Game, Hand, Round, Seat
 from ..rules import RuleSet, get_ruleset
 from ..status import GameStatus
+from .formatting import decimal
+from .formatting import quantity as _plural
+from .ratings import PROVISIONAL
 from .records import PlayerCount
-from .seasons import SeasonRating, Streak, kept_season, player_names, year
+from .seasons import SeasonRating, Streak, kept_season, player_names, standings_at, year
 
 FINISHED = GameStatus.FINISHED.value
 # The hardest contract counts only contracts tried at least this many times in the year.
 MIN_TRIES = 10
 # Games whose rounds are read in one statement.
 CHUNK = 400
+# An evening runs from this hour to the same hour the next day, local time.
+EVENING_STARTS = 5
 
 seat_stats = SeatStat.__table__
 rounds_t = Round.__table__
@@ -77,18 +94,21 @@ class Comeback:
     round_number: int
     contracts_behind: int
     points_behind: int
+    keeps: bool = False
 
     @property
     def behind(self) -> str:
-        """The deficit in words: "2 contracts and 85 points", "85 points"."""
-        parts = []
+        """The deficit in words, as the game's ranking decided it: "2 contracts" where the
+        winner was contracts behind (the points then decided nothing), "85 points" where the
+        contracts were level or the rules rank by points alone."""
         if self.contracts_behind:
-            plural = "s" if self.contracts_behind != 1 else ""
-            parts.append(f"{self.contracts_behind} contract{plural}")
-        if self.points_behind > 0:
-            plural = "s" if self.points_behind != 1 else ""
-            parts.append(f"{self.points_behind} point{plural}")
-        return " and ".join(parts)
+            return _plural(self.contracts_behind, "contract")
+        return _plural(self.points_behind, "point")
+
+    @property
+    def level_on_contracts(self) -> bool:
+        """Whether points decided it in a game that ranks by contracts first."""
+        return self.keeps and not self.contracts_behind
 
 
 @dataclass(frozen=True)
@@ -116,6 +136,7 @@ class Review:
     year: int
     games: int
     finished: int
+    # The rounds of the year's finished games.
     rounds: int
     most_games: tuple[PlayerCount, ...]
     most_wins: tuple[PlayerCount, ...]
@@ -129,6 +150,11 @@ class Review:
     @property
     def empty(self) -> bool:
         return self.games == 0
+
+    @property
+    def unfinished(self) -> int:
+        """The year's games not finished: abandoned, or still being played."""
+        return self.games - self.finished
 
 
 def review_of(number: int, version: str) -> Review:
@@ -150,23 +176,25 @@ def compute(number: int, version: str) -> Review:
     ).all()
     if not games:
         return Review(number, 0, 0, 0, (), (), (), None, None, None, None, None)
-    finished = [row.game_id for row in games if row.status == FINISHED]
+    done = [row for row in games if row.status == FINISHED]
+    finished = [row.game_id for row in done]
     rated, kept = kept_season(version, season)
     comeback, hardest = _from_hands(finished)
     climbers = sorted(rated, key=lambda r: (-r.climb, r.name))
+    standing = standings_at(season)
     return Review(
         year=number,
         games=len(games),
         finished=len(finished),
-        rounds=sum(row.round_count for row in games),
+        rounds=sum(row.round_count for row in done),
         most_games=_tied(kept.most_games, lambda r: r.count),
         most_wins=_tied(kept.most_wins, lambda r: r.count),
         streaks=_tied(kept.streaks, lambda s: s.length),
         comeback=comeback,
         hardest=hardest,
-        leader=rated[0] if rated else None,
+        leader=standing[0] if standing else None,
         climber=climbers[0] if climbers and climbers[0].climb > 0 else None,
-        busiest=busiest_evening((row.started, row.round_count) for row in games),
+        busiest=busiest_evening((row.started, row.round_count) for row in done),
     )
 
 
@@ -177,12 +205,19 @@ def _tied(ranked: Sequence[Any], value: Any) -> tuple[Any, ...]:
     return tuple(each for each in ranked if value(each) == value(ranked[0]))
 
 
+def evening_of(started: datetime) -> date:
+    """The evening a game started at ``started`` belongs to, named by the day it began: local
+    time from ``EVENING_STARTS`` o'clock to the same hour the next day (wall-clock hours, so a
+    change of clocks in the night moves nothing)."""
+    return (local_time.local(started) - timedelta(hours=EVENING_STARTS)).date()
+
+
 def busiest_evening(games: Any) -> Evening | None:
-    """The local day with most games started, then most rounds, the earliest on a tie, from
-    (started, rounds) pairs."""
+    """The evening (``evening_of``) with most games, then most rounds, the earliest on a tie,
+    from the (started, rounds) pairs of the games to count (the caller's finished ones)."""
     days: dict[date, list[int]] = defaultdict(lambda: [0, 0])
     for started, rounds in games:
-        day = local_time.local(started).date()
+        day = evening_of(started)
         days[day][0] += 1
         days[day][1] += rounds
     if not days:
@@ -270,6 +305,7 @@ def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | No
             round_number,
             contracts,
             points,
+            game.keeps,
         )
     return comeback, _hardest(tries, rules_of)
 
@@ -365,10 +401,6 @@ class Figure:
     game_id: int | None = None
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
-
-
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -402,7 +434,7 @@ def figures(review: Review) -> list[Figure]:
             Figure(
                 "Most wins",
                 f"{_who(review.most_wins)} won the most: {wins}{_each(review.most_wins)}"
-                + (f" (of {first.games} games)." if len(review.most_wins) == 1 else "."),
+                + (f" (of {_plural(first.games, 'game')})." if len(review.most_wins) == 1 else "."),
                 f"{_who(review.most_wins)}, {wins}",
             )
         )
@@ -421,8 +453,9 @@ def figures(review: Review) -> list[Figure]:
         found.append(
             Figure(
                 "Biggest comeback",
-                f"{back.name} was {back.behind} behind {back.leader} after round "
-                f"{back.round_number}, and won ({when}).",
+                f"{back.name} was {back.behind} behind {back.leader}"
+                + (", level on contracts," if back.level_on_contracts else "")
+                + f" after round {back.round_number}, and won ({when}).",
                 f"{back.name}, from {back.behind} behind",
                 back.game_id,
             )
@@ -440,12 +473,17 @@ def figures(review: Review) -> list[Figure]:
         )
     if review.leader is not None:
         lead = review.leader
-        mark = " (provisional: fewer than 5 games)" if lead.provisional else ""
+        notes = []
+        if lead.provisional:
+            notes.append(f"provisional: fewer than {PROVISIONAL} games")
+        if not lead.games:
+            notes.append(f"no game in {review.year}")
+        mark = f" ({'; '.join(notes)})" if notes else ""
         found.append(
             Figure(
                 "Rating leader",
-                f"{lead.name} ended the year with the best rating: {lead.shown:.1f}{mark}.",
-                f"{lead.name}, {lead.shown:.1f}",
+                f"{lead.name} ended the year with the best rating: {decimal(lead.shown)}{mark}.",
+                f"{lead.name}, {decimal(lead.shown)}",
             )
         )
     if review.climber is not None:
@@ -453,8 +491,8 @@ def figures(review: Review) -> list[Figure]:
         found.append(
             Figure(
                 "Biggest climber",
-                f"{up.name} climbed the most: their rating rose {up.climb:.1f} over the year.",
-                f"{up.name}, up {up.climb:.1f}",
+                f"{up.name} climbed the most: their rating rose {decimal(up.climb)} over the year.",
+                f"{up.name}, up {decimal(up.climb)}",
             )
         )
     if review.busiest is not None:
@@ -465,7 +503,7 @@ def figures(review: Review) -> list[Figure]:
         found.append(
             Figure(
                 "Busiest evening",
-                f"{day}: {games} and {rounds}.",
+                f"The evening of {day}: {games} and {rounds}.",
                 f"{day}, {games}",
             )
         )
@@ -479,7 +517,7 @@ def headline(review: Review) -> str:
 def subline(review: Review, household: str) -> str:
     if review.empty:
         return f"{household} · no games this year"
-    games = _plural(review.games, "game")
+    games = _plural(review.finished, "finished game")
     return f"{household} · {games} · {_plural(review.rounds, 'round')}"
 
 

@@ -29,14 +29,31 @@ from ..accounts import links
 from ..extensions import db
 from ..models import Household, Link, LinkKind
 from ..web import etag_text, not_modified, page_etag, picture, render, validated
-from . import review, services
+from . import review, seasons, services
 from .views import bp
 
 
-def _year_or_404(year: int) -> int:
+def _year_or_404(year: int, version: str) -> None:
+    """A year has a review only if a game was played in it: any other answers 404, on a page
+    that links to the years that have one."""
     if not review.FIRST_YEAR <= year <= review.LAST_YEAR:
         abort(404)
-    return year
+    played = seasons.played_years(version)
+    if year in played:
+        return
+    message = f"No game was played in {year}, so there is no year in review for it."
+    see_also = [(str(number), url_for("history.review_page", year=number)) for number in played]
+    abort(
+        render(
+            "error.html",
+            "_error.html",
+            status=404,
+            code=404,
+            message=message,
+            see_also_intro="The years in review:" if played else "No game has been played yet.",
+            see_also=see_also,
+        )
+    )
 
 
 def _household_name() -> str:
@@ -58,8 +75,8 @@ def _preview(year_review: review.Review, household: str) -> dict[str, str]:
 def review_page(year: int) -> Response:
     """The household's year in review, with its card, Share, and the year's review links for
     whoever may make links."""
-    _year_or_404(year)
     version = services.data_version()
+    _year_or_404(year, version)
     may_link = visitor().may(Permission.LINKS)
     # The links listed change the page too (made by Share, revoked), not the data version.
     listed = links.links_of_year(year) if may_link else []
@@ -95,8 +112,9 @@ def _shown(year_review: review.Review, household: str) -> dict[str, Any]:
 @bp.get("/review/<int:year>/card.png")
 @requires(Permission.VIEW)
 def review_card(year: int) -> Response:
-    _year_or_404(year)
-    return picture(review.review_card(year, services.data_version(), _household_name()))
+    version = services.data_version()
+    _year_or_404(year, version)
+    return picture(review.review_card(year, version, _household_name()))
 
 
 def _live_review_link(year: int) -> Link | None:
@@ -109,7 +127,7 @@ def share_review(year: int) -> ResponseReturnValue:
     """What Share hands over: the year's review link, which shows the review without an account.
     Whoever may make links gets the newest live one, made if there is none; anyone else gets
     one only where one exists, else words saying who can make one."""
-    _year_or_404(year)
+    _year_or_404(year, services.data_version())
     link = _live_review_link(year)
     if link is None and visitor().may(Permission.LINKS):
         link, _token = links.make_link(LinkKind.REVIEW, visitor().actor, year=year)

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from sqlalchemy import func, select
 
 from .. import local_time, scope
-from ..derived import GameStat, RatingStep, SeatStat
+from ..derived import GameStat, PlayerRating, RatingStep, SeatStat
 from ..extensions import Kept, db
 from ..models import Player
 from ..status import GameStatus
@@ -83,11 +83,15 @@ class Season:
         since = local_time.midnight(self.since)
         if since is not None:
             found.append(started >= since)
+        return found + self.by_end(started)
+
+    def by_end(self, started: Any) -> list[Any]:
+        """The condition keeping a ``started`` column before this season's end."""
         if self.until < date.max:
             until = local_time.midnight(self.until + timedelta(days=1))
             if until is not None:
-                found.append(started < until)
-        return found
+                return [started < until]
+        return []
 
 
 def played_years(version: str) -> list[int]:
@@ -110,20 +114,37 @@ def year(number: int) -> Season:
 
 
 def years() -> list[int]:
-    """The years the household played in, latest first (in its own zone)."""
-    first, last = db.session.execute(
-        select(func.min(GameStat.started), func.max(GameStat.started))
-    ).one()
-    if first is None or last is None:
-        return []
-    return list(range(local_time.local(last).year, local_time.local(first).year - 1, -1))
+    """The years a game was started in (any game out of the bin, whatever became of it), in
+    the household's zone, latest first: a year nobody played in is not one (one read of the
+    index on start per year played, never a walk of the whole index)."""
+    return _years_with()
+
+
+def _years_with(*where: Any, first_only: bool = False) -> list[int]:
+    found: list[int] = []
+    before: datetime | None = None
+    while True:
+        conditions = [*where] + ([] if before is None else [GameStat.started < before])
+        last = db.session.scalar(
+            select(GameStat.started).where(*conditions).order_by(GameStat.started.desc()).limit(1)
+        )
+        if last is None:
+            return found
+        number = local_time.local(last).year
+        found.append(number)
+        before = local_time.midnight(date(number, 1, 1))
+        if before is None or first_only:
+            return found
 
 
 def latest_year() -> int | None:
-    """The latest year the household played in (in its own zone): one read of the newest
-    start from the index (``years`` reads the oldest too, which costs a walk of the index)."""
-    last = db.session.scalar(select(GameStat.started).order_by(GameStat.started.desc()).limit(1))
-    return None if last is None else local_time.local(last).year
+    """The season shown when none is asked for: the latest year with a finished game (in the
+    household's zone), else the latest with any game (None before the first game)."""
+    finished = _years_with(GameStat.status == FINISHED, first_only=True)
+    if finished:
+        return finished[0]
+    started = _years_with(first_only=True)
+    return started[0] if started else None
 
 
 @dataclass(frozen=True)
@@ -169,6 +190,45 @@ def ratings(season: Season) -> list[SeasonRating]:
         if pid in names
     ]
     return sorted(rated, key=lambda r: (-r.shown, r.name))
+
+
+def standings_at(season: Season) -> list[SeasonRating]:
+    """Everyone rated by the season's end, at their rating over all rules then (their latest
+    step before it: a rating rests on every game before), best first; the climb and games are
+    the season's (0 for one who did not play in it). A seek a player on the index of their
+    course by start (a household has tens of players, and thousands of steps each)."""
+    found = []
+    within = {rated.player_id: rated for rated in ratings(season)}
+    rated_ever = db.session.scalars(
+        select(PlayerRating.player_id).where(PlayerRating.pool == ALL)
+    ).all()
+    names = player_names(rated_ever)
+    for player_id in sorted(rated_ever):
+        last = db.session.execute(
+            select(RatingStep.mu, RatingStep.sigma, RatingStep.games)
+            .where(
+                RatingStep.player_id == player_id,
+                RatingStep.pool == ALL,
+                *season.by_end(RatingStep.started),
+            )
+            .order_by(RatingStep.started.desc(), RatingStep.game_id.desc())
+            .limit(1)
+        ).first()
+        if last is None or player_id not in names:
+            continue
+        mu, sigma, games = last
+        played = within.get(player_id)
+        found.append(
+            SeasonRating(
+                player_id,
+                names[player_id],
+                shown(mu, sigma),
+                played.climb if played else 0.0,
+                played.games if played else 0,
+                games,
+            )
+        )
+    return sorted(found, key=lambda r: (-r.shown, r.name))
 
 
 def player_names(player_ids: Any) -> dict[int, str]:

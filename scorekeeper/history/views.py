@@ -45,6 +45,7 @@ bp = Blueprint("history", __name__, cli_group="history")
 
 bp.add_app_template_filter(formatting.percent, "percent")
 bp.add_app_template_filter(formatting.decimal, "decimal")
+bp.add_app_template_filter(formatting.quantity, "quantity")
 bp.add_app_template_global(services.standings, "standings")
 bp.add_app_template_global(backup.summary, "summary")
 bp.add_app_template_filter(size_in_words, "size")

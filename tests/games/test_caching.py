@@ -317,7 +317,7 @@ def test_a_result_belongs_to_one_game_for_ever(app: Flask) -> None:
     theirs = signed_in(app, "zed", household="Others")
     removed = start_game(ours, "twelve-step", ["Ann", "Ben"])
     save_round(ours, removed, "Ann", {"Ben": "K Q"})
-    assert "Ben 20" in _preview(ours, removed)
+    assert "Ben 0 of 12 contracts, 20 points" in _preview(ours, removed)
     assert ours.post(f"/games/{removed}/delete").status_code in (302, 303)
     assert ours.post("/bin/empty").status_code in (302, 303)
 

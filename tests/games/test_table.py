@@ -237,7 +237,7 @@ def test_the_result_card_is_a_1200_by_630_png_and_the_page_previews_it(
     page = text(client.get(f"/games/{game_id}"))
     assert f'property="og:image" content="http://localhost/games/{game_id}/card.png"' in page
     assert 'property="og:title" content="In progress: 12-Step Rummy"' in page
-    assert "Ann 0; " in page and "1 round played" in page
+    assert "Ann 1 of 12 contracts, 0 points; " in page and "1 round played" in page
     # A new round is a new version: a new card, not the one kept.
     save_round(client, game_id, "Ben", {"Ann": "K", "Cy": "5", "Dee": "9"})
     assert client.get(f"/games/{game_id}/card.png").data != response.data

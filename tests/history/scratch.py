@@ -130,8 +130,8 @@ def profile(player: Player) -> Profile:
             was.games + games,
             was.finished + (games if status == FINISHED else 0),
             was.wins + wins,
-            was.points + points,
-            was.rounds + rounds,
+            was.points + (points if status == FINISHED else 0),
+            was.rounds + (rounds if status == FINISHED else 0),
         )
     by_rules = sorted(records.values(), key=lambda r: (-r.games, r.name))
     overall = RulesRecord(

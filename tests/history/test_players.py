@@ -36,8 +36,9 @@ def test_profile_statistics_follow_from_the_games(app: Flask) -> None:
         assert (profile.overall.games, profile.overall.finished, profile.overall.wins) == (4, 3, 2)
         assert profile.in_progress == 1
         assert profile.overall.win_rate == 2 / 3
-        # Ann's points: 0 + 35 + 0 + 10 over 7 + 7 + 7 + 1 rounds.
-        assert profile.overall.points_per_round == 45 / 22
+        # Ann's points in her finished games (as games and wins): 0 + 35 + 0 over 7 + 7 + 7
+        # rounds; the game in progress (10 points in 1 round) is not counted.
+        assert profile.overall.points_per_round == 35 / 21
         assert profile.best is not None and profile.best.total == 0
         assert profile.worst is not None and profile.worst.total == 35
         assert profile.worst.place == 2 and profile.worst.players == 3

@@ -207,25 +207,40 @@ def test_the_rating_leader_and_the_biggest_climber(app: Flask) -> None:
     assert later.climber.climb > 0
 
 
-def test_the_busiest_evening_is_a_local_day(app: Flask, client: FlaskClient) -> None:
-    # 01:00 UTC on 4 March is the evening of 3 March in New York.
-    for hour_day in ((1, 4), (2, 4), (18, 4)):
-        hour, day = hour_day
+def test_the_busiest_evening_runs_from_five_to_five_and_counts_finished_games(
+    app: Flask, client: FlaskClient
+) -> None:
+    # In UTC: 01:00 and 02:00 on 4 March are the evening of 3 March (an evening runs 05:00 to
+    # 05:00); 08:00 and 18:00 on 4 March are the evening of 4 March.
+    for hour in (1, 2, 8, 18):
         _import(
             app,
             ["Ann", "Ben"],
             _win(["Ann", "Ben"], "Ann"),
-            datetime(2024, 3, day, hour, tzinfo=UTC),
+            datetime(2024, 3, 4, hour, tzinfo=UTC),
         )
-    assert _review(app, 2024).busiest == review.Evening(datetime(2024, 3, 4).date(), 3, 21)
-    assert "4 March: 3 games and 21 rounds." in client.get("/review/2024").get_data(as_text=True)
+    # Two games still being played on the evening of 4 March count for nothing.
+    for hour in (19, 20):
+        _import(
+            app,
+            ["Ann", "Ben"],
+            _win(["Ann", "Ben"], "Ann")[:2],
+            datetime(2024, 3, 4, hour, tzinfo=UTC),
+        )
+    assert _review(app, 2024).busiest == review.Evening(datetime(2024, 3, 3).date(), 2, 14)
+    page = client.get("/review/2024").get_data(as_text=True)
+    assert "The evening of 3 March: 2 games and 14 rounds." in page
+    assert "05:00 to 05:00" in page
     assert client.post("/household", data={"time_zone": NEW_YORK}).status_code in (200, 303)
     with app.app_context():
         db.session.remove()
+    # In New York 08:00 UTC on 4 March is 03:00: still the evening of 3 March.
     found = _review(app, 2024).busiest
-    assert found is not None and (found.day.day, found.games) == (3, 2)
+    assert found is not None and (found.day.day, found.games, found.rounds) == (3, 3, 21)
     # The kept review follows the zone (the data version names it).
-    assert "3 March: 2 games and 14 rounds." in client.get("/review/2024").get_data(as_text=True)
+    assert "The evening of 3 March: 3 games and 21 rounds." in client.get("/review/2024").get_data(
+        as_text=True
+    )
 
 
 def test_the_kept_review_follows_every_new_game(app: Flask, client: FlaskClient) -> None:
@@ -284,15 +299,27 @@ def test_the_page_says_who_and_how_much_and_answers_304(app: Flask, client: Flas
     assert 'href="/review/2024"' in client.get("/history").get_data(as_text=True)
 
 
-def test_a_year_without_games_is_a_sentence(client: FlaskClient) -> None:
+def test_a_year_without_games_has_no_review_and_links_to_those_that_do(
+    app: Flask, client: FlaskClient
+) -> None:
+    assert "No game has been played yet" in client.get("/review/2019").get_data(as_text=True)
+    _some_history(app)
+    _import(app, ["Cy", "Dee"], _win(["Cy", "Dee"], "Dee"), datetime(2021, 4, 1, 18, tzinfo=UTC))
     answer = client.get("/review/2019")
-    assert answer.status_code == 200
-    assert "No games were played in 2019" in answer.get_data(as_text=True)
-    assert client.get("/review/2019/card.png").status_code == 200
-    for far in (1, 9999):
-        assert client.get(f"/review/{far}").status_code == 200
-    assert client.get("/review/0").status_code == 404
-    assert client.get("/review/10000").status_code == 404
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 404
+    assert "No game was played in 2019" in page
+    assert 'href="/review/2024"' in page and 'href="/review/2021"' in page
+    assert 'href="/review/2023"' not in page and 'href="/review/2022"' not in page
+    assert client.get("/review/2022/card.png").status_code == 404
+    assert client.post("/review/2022/share").status_code == 404
+    for far in (1, 9999, 0, 10000):
+        assert client.get(f"/review/{far}").status_code == 404
+    assert client.get("/review/2021").status_code == 200
+    # The seasons list the years played only, and each year's review.
+    seasons_page = client.get("/seasons").get_data(as_text=True)
+    assert 'href="/review/2021"' in seasons_page and 'href="/review/2022"' not in seasons_page
+    assert 'href="/seasons?year=2023"' not in seasons_page
 
 
 def test_share_makes_one_link_and_a_viewer_only_gets_one_that_exists(
@@ -305,6 +332,7 @@ def test_share_makes_one_link_and_a_viewer_only_gets_one_that_exists(
     first = client.post("/review/2024/share").get_json()["url"]
     assert "/y/" in first and client.post("/review/2024/share").get_json()["url"] == first
     assert viewer.post("/review/2024/share").get_json()["url"] == first
+    _import(app, ["Ann", "Ben"], _win(["Ann", "Ben"], "Ben"), datetime(2023, 4, 1, 18, tzinfo=UTC))
     assert client.post("/review/2023/share").get_json()["url"] != first  # a link a year
     etag = client.get("/review/2023").headers["ETag"]
     third = client.post("/review/2023/share").get_json()["url"]
@@ -417,7 +445,7 @@ def test_a_review_links_etag_tells_nothing_of_other_years(app: Flask, client: Fl
     _import(app, ["Cy", "Dee"], _win(["Cy", "Dee"], "Dee"), datetime(2024, 5, 1, 18, tzinfo=UTC))
     moved = relative.get(f"/y/{token}", headers={"If-None-Match": etag})
     assert moved.status_code == 200 and moved.headers["ETag"] != etag
-    assert "3 games" in moved.get_data(as_text=True)
+    assert "3 finished games" in moved.get_data(as_text=True)
 
 
 def test_a_phone_holding_a_watch_link_opens_a_review_link(app: Flask, client: FlaskClient) -> None:

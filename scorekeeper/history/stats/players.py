@@ -245,8 +245,10 @@ def _aggregate_row(player_id: int, groups: list[Any], contracts: list[list[int]]
         kept[2] += games
         kept[3] += games if status == FINISHED else 0
         kept[4] += wins
-        kept[5] += int(points)
-        kept[6] += int(rounds)
+        if status == FINISHED:
+            # Points a round sits beside games and wins: it counts the same, finished, games.
+            kept[5] += int(points)
+            kept[6] += int(rounds)
         if last_played is None or latest > last_played:
             last_played = latest
     return {
