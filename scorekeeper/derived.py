@@ -209,7 +209,7 @@ class PlayerRating(HouseholdOwned, Model):
 
 
 class RatingMark(HouseholdOwned, Model):
-    """"The household's ratings are stale from this game on": left by a save whose change
+    """ "The household's ratings are stale from this game on": left by a save whose change
     would replay more games than a save may (``history.ratings.refresh``), and taken away by the
     worker that replays them (``history.rating_worker``), in the same transaction as the last
     steps it writes. Kept in the database so that a server stopped mid-replay finishes it when

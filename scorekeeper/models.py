@@ -32,8 +32,8 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     literal_column,
-    true,
     select,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, Dialect

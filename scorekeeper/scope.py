@@ -170,9 +170,7 @@ SERVER_WIDE_SITES: Final[Mapping[ServerWide, frozenset[str]]] = {
     ServerWide.HOUSEKEEPING: frozenset(
         {"scorekeeper.bin.services.purge", "scorekeeper.history.restores.tidy"}
     ),
-    ServerWide.STALE_RATINGS: frozenset(
-        {"scorekeeper.history.rating_worker._stale_households"}
-    ),
+    ServerWide.STALE_RATINGS: frozenset({"scorekeeper.history.rating_worker._stale_households"}),
     ServerWide.COMMAND_LINE: frozenset(
         {"scorekeeper.accounts.cli.link_add", "scorekeeper.accounts.services.users"}
     ),

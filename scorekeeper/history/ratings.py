@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from flask import current_app, has_app_context
+from flask import current_app, g, has_app_context, has_request_context
 from openskill.models import PlackettLuce
 from sqlalchemy import Connection, delete, exists, func, insert, or_, select, tuple_
 
@@ -483,6 +483,33 @@ def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
 
 # --- what the pages read ------------------------------------------------------------------------
 
+# What the household's pages show of the ratings (``state``): the ratings; that they are being
+# brought up to date (a replay is left to the worker: none is shown, never a mix of old and
+# new); nothing (the household turned them off in its settings).
+SHOWN = "shown"
+STALE = "stale"
+OFF = "off"
+
+
+def state() -> str:
+    """``SHOWN``, ``STALE`` or ``OFF`` for the household in scope (one query a request and
+    household). Both move the household's data version (``services.data_version``) when they
+    change: a mark is left and taken away with a move of its statistics version, the setting
+    is read into it, so a page kept under a version shows the state it was drawn in."""
+    household = scope.current()
+    if not isinstance(household, int):
+        return SHOWN
+    known: dict[int, str] = g.setdefault("ratings_state", {}) if has_request_context() else {}
+    if household not in known:
+        wanted, waiting = db.session.execute(
+            select(
+                select(Household.ratings_shown).where(Household.id == household).scalar_subquery(),
+                exists().where(RatingMark.household_id == household),
+            )
+        ).one()
+        known[household] = OFF if wanted is False else STALE if waiting else SHOWN
+    return known[household]
+
 
 @dataclass(frozen=True)
 class Rating:
@@ -585,8 +612,5 @@ def replay_marked(connection: Connection, household_id: int, most: int) -> str:
     connection.execute(delete(marks_t).where(marks_t.c.id.in_([mark.id for mark in marks])))
     if following is None:
         return "done"
-    connection.execute(
-        insert(marks_t), [household.row(started=following[0], game_id=following[1])]
-    )
+    connection.execute(insert(marks_t), [household.row(started=following[0], game_id=following[1])])
     return "more"
-

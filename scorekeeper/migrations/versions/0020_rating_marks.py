@@ -33,9 +33,7 @@ def upgrade() -> None:
         )
     with op.batch_alter_table("households", schema=None) as batch_op:
         batch_op.add_column(
-            sa.Column(
-                "ratings_shown", sa.Boolean(), nullable=False, server_default=sa.true()
-            )
+            sa.Column("ratings_shown", sa.Boolean(), nullable=False, server_default=sa.true())
         )
 
 
