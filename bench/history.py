@@ -308,7 +308,7 @@ def prepare(database: Path | str, households: int, games_each: int, reuse: bool)
     if not reuse and isinstance(database, Path):
         for suffix in ("", "-wal", "-shm"):
             Path(f"{database}{suffix}").unlink(missing_ok=True)
-    elif not reuse:
+    elif not reuse and not uri.startswith("sqlite"):
         empty(uri)
     app = create_app(
         {
@@ -510,6 +510,29 @@ def _post_form(url: str, cookie: str, fields: dict[str, str]) -> tuple[float, in
 STALE = "Ratings are being brought up to date"
 
 
+def correct_first_game(
+    base: str, cookie: str, game_id: int, winner: int, last: int, places: list[int]
+) -> tuple[float, int]:
+    """Correct round 1 of ``game_id`` through its edit form so that its places change: the
+    last goes out, the winner is caught with a heavy hand. Returns the save's time and status."""
+    edit = f"{base}/games/{game_id}/rounds/1/edit"
+    request = urllib.request.Request(edit, headers={"Cookie": cookie})
+    with urllib.request.urlopen(request) as answer:
+        page = answer.read().decode()
+    fields = {}
+    for tag in re.findall(r"<input[^>]*>", page):
+        attributes = dict(re.findall(r'([\w-]+)="([^"]*)"', tag))
+        if attributes.get("type") == "hidden" and "name" in attributes:
+            fields[attributes["name"]] = html.unescape(attributes.get("value", ""))
+    fields["went_out"] = str(last)
+    for seat in range(len(places)):
+        fields[f"hands-{seat}-cards"] = "" if seat == last else "K"
+    fields[f"hands-{winner}-cards"] = "JK JK A A A A Q Q K K"
+    fields[f"hands-{last}-made"] = "y"
+    fields["save"] = "Save"
+    return _post_form(edit, cookie, fields)
+
+
 def correction(folder: Path, games: int, uri: str | None, reuse: bool) -> None:
     """Save a correction to household 1's first finished game that changes its places, through
     ``flask serve``, and time the save and the ratings until they are up to date again."""
@@ -524,25 +547,9 @@ def correction(folder: Path, games: int, uri: str | None, reuse: bool) -> None:
         "SCOREKEEPER_SECRET_KEY": "bench",
     }
     with served(environment=environment, ready_path="/healthz") as server:
-        edit = f"{server.base}/games/{game_id}/rounds/1/edit"
-        request = urllib.request.Request(edit, headers={"Cookie": cookie})
-        with urllib.request.urlopen(request) as answer:
-            page = answer.read().decode()
-        fields = {}
-        for tag in re.findall(r"<input[^>]*>", page):
-            attributes = dict(re.findall(r'([\w-]+)="([^"]*)"', tag))
-            if attributes.get("type") == "hidden" and "name" in attributes:
-                fields[attributes["name"]] = html.unescape(attributes.get("value", ""))
-        players = len(before)
-        fields["went_out"] = str(last)
-        for seat in range(players):
-            fields[f"hands-{seat}-cards"] = "" if seat == last else "K"
-        fields[f"hands-{winner}-cards"] = "JK JK A A A A Q Q K K"
-        fields[f"hands-{last}-made"] = "y"
-        fields["save"] = "Save"
         # A page of ratings drawn before, so the server is warm as at the table.
         ask(server.base + "/players", cookie)
-        saved_ms, status = _post_form(edit, cookie, fields)
+        saved_ms, status = correct_first_game(server.base, cookie, game_id, winner, last, before)
         saved = time.perf_counter()
         while True:
             players_page = urllib.request.Request(
