@@ -314,6 +314,8 @@ def prepare(database: Path | str, households: int, games_each: int, reuse: bool)
         {
             "SQLALCHEMY_DATABASE_URI": uri,
             "SECRET_KEY": "bench",
+            # The daily backup of a new history would hold SQLite's lock while it is filled.
+            "DAILY_BACKUPS": False,
             "WTF_CSRF_ENABLED": False,
         }
     )
@@ -363,7 +365,9 @@ def empty(uri: str) -> None:
     from scorekeeper import create_app
     from scorekeeper.extensions import db
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "bench"})
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "bench", "DAILY_BACKUPS": False}
+    )
     with app.app_context():
         tables = ", ".join(table.name for table in db.metadata.sorted_tables)
         db.session.remove()
@@ -451,7 +455,9 @@ def _first_game(uri: str) -> tuple[int, int, int]:
     from scorekeeper import create_app
     from scorekeeper.extensions import db
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "bench"})
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "bench", "DAILY_BACKUPS": False}
+    )
     with app.app_context():
         game_id = db.session.scalar(
             select(Game.id)
@@ -545,6 +551,8 @@ def correction(folder: Path, games: int, uri: str | None, reuse: bool) -> None:
         "SCOREKEEPER_INSTANCE_PATH": str(folder),
         "SCOREKEEPER_SQLALCHEMY_DATABASE_URI": database,
         "SCOREKEEPER_SECRET_KEY": "bench",
+        # The save alone: not beside the day's backup of the whole history, written on start.
+        "SCOREKEEPER_DAILY_BACKUPS": "false",
     }
     with served(environment=environment, ready_path="/healthz") as server:
         # A page of ratings drawn before, so the server is warm as at the table.

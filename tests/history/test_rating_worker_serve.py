@@ -44,6 +44,7 @@ def test_a_replay_cut_off_by_a_killed_server_finishes_after_the_restart(
         "SCOREKEEPER_INSTANCE_PATH": str(tmp_path),
         "SCOREKEEPER_SQLALCHEMY_DATABASE_URI": database_uri,
         "SCOREKEEPER_SECRET_KEY": "bench",
+        "SCOREKEEPER_DAILY_BACKUPS": "false",
         # A few games a transaction: the replay is under way for a while, part by part.
         "SCOREKEEPER_RATINGS_REPLAY_CHUNK": "5",
         "SCOREKEEPER_RATINGS_REPLAYED_IN_SAVE": "20",
