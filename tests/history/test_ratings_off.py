@@ -16,7 +16,9 @@ from ..conftest import family_id, signed_in
 from .test_game_ratings import TABLE, _phone, _play
 from .test_kept_stats import _named
 
-RATED = re.compile(r"Rating leader|Biggest climber|<h2>Ratings?</h2>|provisional|rating, game by game")
+RATED = re.compile(
+    r"Rating leader|Biggest climber|<h2>Ratings?</h2>|provisional|rating, game by game"
+)
 
 
 def _checked(page: str) -> bool:
@@ -87,7 +89,8 @@ def test_ratings_are_on_by_default_and_the_owner_turns_them_off_and_on(
         assert phone.get(f"/history/games/{game_id}/ratings").status_code == 404
     # Only the owner chooses.
     scorer = signed_in(app, "sam", "scorer")
-    assert scorer.post("/household", data={"setting": "ratings", "ratings_shown": "y"}).status_code == 403
+    refused = scorer.post("/household", data={"setting": "ratings", "ratings_shown": "y"})
+    assert refused.status_code == 403
 
     _set(client, True)
     again = _pages(app, client, game_id, year)
