@@ -67,7 +67,6 @@ game_stats = GameStat.__table__
 games_t = Game.__table__
 seats_t = Seat.__table__
 marks_t = RatingMark.__table__
-households_t = Household.__table__
 
 
 def shown(mu: float, sigma: float) -> float:
@@ -504,7 +503,7 @@ def state() -> str:
         wanted, waiting = db.session.execute(
             select(
                 select(Household.ratings_shown).where(Household.id == household).scalar_subquery(),
-                exists().where(RatingMark.household_id == household),
+                exists().where(scope.for_household(household).owns(marks_t)),
             )
         ).one()
         known[household] = OFF if wanted is False else STALE if waiting else SHOWN
