@@ -6,10 +6,11 @@ wakes this worker (``after_commit``). It replays ``RATINGS_REPLAY_CHUNK`` games 
 (``ratings.replay_marked``), so that a save waits for one part at most, and the household's
 statistics version moves with the last part (its history pages are drawn afresh then).
 
-One worker thread a server process, started with the process's first request
-(``start_now_and_then``) or woken by a commit, and looking again every ``IDLE_SECONDS``: so a
-replay a stopped server left half done, whose mark is still in the database, is finished by the
-next one to start, and another server's marks by this one where that one stopped. Only one
+One worker thread a server process at most, started by a commit that left a mark, and by a
+request where none has looked for marks in the last ``IDLE_SECONDS`` (``start_now_and_then``):
+so a replay a stopped server left half done, whose mark is still in the database, is finished
+by the next one to answer a request, and another server's marks by this one where that one
+stopped. A thread that finds nothing to do for ``IDLE_SECONDS`` ends. Only one
 replays a household at a time: PostgreSQL's advisory lock, SQLite's write lock. Where
 ``RATINGS_IN_BACKGROUND`` is off (tests) nothing runs by itself: ``run_pending`` does the work.
 """
@@ -17,6 +18,7 @@ replays a household at a time: PostgreSQL's advisory lock, SQLite's write lock. 
 from __future__ import annotations
 
 import threading
+import time
 
 from flask import Flask, current_app, has_app_context
 from sqlalchemy import select
@@ -35,6 +37,7 @@ from .stats.tables import bump_version
 IDLE_SECONDS = 60.0
 BUSY_SECONDS = 1.0
 KEY = "rating_worker"
+LOOKED = "rating_worker_looked"
 
 _starting = threading.Lock()
 
@@ -44,10 +47,13 @@ class _Worker(threading.Thread):
         super().__init__(name="ratings", daemon=True)
         self.app = app
         self.woken = threading.Event()
+        # Set, under ``_starting``, once it has decided to end: a wake then starts another.
+        self.ending = False
 
     def run(self) -> None:
         while True:
             self.woken.clear()
+            self.app.extensions[LOOKED] = time.monotonic()
             with self.app.app_context():
                 try:
                     busy = run_pending()
@@ -56,7 +62,11 @@ class _Worker(threading.Thread):
                     busy = True
                 finally:
                     db.session.remove()
-            self.woken.wait(BUSY_SECONDS if busy else IDLE_SECONDS)
+            if not self.woken.wait(BUSY_SECONDS if busy else IDLE_SECONDS) and not busy:
+                with _starting:
+                    if not self.woken.is_set():
+                        self.ending = True
+                        return
 
 
 def wake(app: Flask) -> None:
@@ -66,7 +76,7 @@ def wake(app: Flask) -> None:
         return
     with _starting:
         worker = app.extensions.get(KEY)
-        if not isinstance(worker, _Worker) or not worker.is_alive():
+        if not isinstance(worker, _Worker) or worker.ending or not worker.is_alive():
             worker = _Worker(app)
             app.extensions[KEY] = worker
             worker.start()
@@ -74,9 +84,13 @@ def wake(app: Flask) -> None:
 
 
 def start_now_and_then(app: Flask) -> None:
-    """Before a request: the worker is started where it is not running (cheap otherwise)."""
+    """Before a request: the worker is started where it is not running and nobody looked for
+    marks in the last ``IDLE_SECONDS`` (cheap otherwise)."""
     worker = app.extensions.get(KEY)
-    if not isinstance(worker, _Worker) or not worker.is_alive():
+    if isinstance(worker, _Worker) and not worker.ending and worker.is_alive():
+        return
+    looked = app.extensions.get(LOOKED)
+    if looked is None or time.monotonic() - looked > IDLE_SECONDS:
         wake(app)
 
 

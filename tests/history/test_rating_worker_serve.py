@@ -33,9 +33,11 @@ def _marks(uri: str) -> list[int]:
     return found
 
 
+@pytest.mark.parametrize("processes", [1, 2])
 def test_a_replay_cut_off_by_a_killed_server_finishes_after_the_restart(
-    database_uri: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_uri: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, processes: int
 ) -> None:
+    """With ``--processes 2`` the save's process replays, and the restart's answering one."""
     monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path))
     cookie, _ = prepare(database_uri, 1, GAMES, reuse=False)
     game_id, winner, last = _first_game(database_uri)
@@ -49,7 +51,9 @@ def test_a_replay_cut_off_by_a_killed_server_finishes_after_the_restart(
         "SCOREKEEPER_RATINGS_REPLAY_CHUNK": "5",
         "SCOREKEEPER_RATINGS_REPLAYED_IN_SAVE": "20",
     }
-    with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as server:
+    with served(
+        environment=environment, ready_path="/healthz", log_folder=tmp_path, processes=processes
+    ) as server:
         _ms, status = correct_first_game(server.base, cookie, game_id, winner, last, before)
         assert status in (302, 303), status
         assert _places(database_uri, game_id) != before
