@@ -118,10 +118,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
                 ensure_code(app)
         from .bin.services import purge_now_and_then
+        from .history import rating_worker
         from .history.backup_files import backup_now_and_then
 
         purge_now_and_then(app)  # on start, then at most daily (see before_request below)
         app.before_request(lambda: purge_now_and_then(app))
         backup_now_and_then(app)  # the same: on start, then each new day
         app.before_request(lambda: backup_now_and_then(app))
+        # The ratings' worker, in each server process from its first request on (a forked
+        # process has no thread of its parent's): it finishes a replay a stopped server left.
+        app.before_request(lambda: rating_worker.start_now_and_then(app))
     return app

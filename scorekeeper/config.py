@@ -73,6 +73,12 @@ def defaults(instance: Path) -> dict[str, Any]:
         "TIME_ZONE": None,
         # A restore answers at once and reads the backup in a thread (off: before answering).
         "RESTORE_IN_BACKGROUND": True,
+        # A save replays at most this many games' ratings itself; a correction further back
+        # leaves them to a worker thread (``history.rating_worker``), which replays
+        # RATINGS_REPLAY_CHUNK games a transaction (off: nothing runs by itself, for tests).
+        "RATINGS_REPLAYED_IN_SAVE": 100,
+        "RATINGS_REPLAY_CHUNK": 500,
+        "RATINGS_IN_BACKGROUND": True,
         # Each household's backup is written once a day into instance/backups/<household id>/
         # (``history.backup_files``), in a thread (off: before the request that finds it due);
         # the last BACKUP_KEEP files are kept.

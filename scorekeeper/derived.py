@@ -206,3 +206,19 @@ class PlayerRating(HouseholdOwned, Model):
     sigma: Mapped[float] = mapped_column(Float)
     shown: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+
+
+class RatingMark(HouseholdOwned, Model):
+    """ "The household's ratings are stale from this game on": left by a save whose change
+    would replay more games than a save may (``history.ratings.refresh``), and taken away by the
+    worker that replays them (``history.rating_worker``), in the same transaction as the last
+    steps it writes. Kept in the database so that a server stopped mid-replay finishes it when
+    it starts again; while a household has one, its pages say its ratings are being brought up
+    to date instead of showing any."""
+
+    __tablename__ = "rating_marks"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # Where the replay starts: the game's (started, game id), the replay's own order.
+    started: Mapped[datetime] = mapped_column(UTCDateTime)
+    game_id: Mapped[int] = mapped_column(Integer)

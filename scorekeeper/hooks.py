@@ -27,6 +27,9 @@ version through ``versions.bump`` (the write rule), which marks the game in the 
   records pages read) are rewritten in the same transaction, and the household's statistics
   version moves, which is also the key of the kept rounds file (``history.rounds_file``): the
   next download builds it afresh;
+- ``after_commit``: where the save left the household's ratings stale (a correction further
+  back than a save replays itself, ``history.ratings``), the ratings' worker is woken
+  (``history.rating_worker``);
 - ``after_rollback`` / ``after_soft_rollback``: the marks of an undone change are forgotten.
 """
 
@@ -39,7 +42,7 @@ from sqlalchemy.orm import Session
 from . import scope
 from .accounts import services as accounts
 from .db import begin_sqlite, configure_sqlite
-from .history import stats
+from .history import rating_worker, stats
 
 _installed: list[bool] = []
 
@@ -59,5 +62,6 @@ def install() -> None:
     event.listen(Engine, "before_execute", accounts.moving_access)
 
     event.listen(Session, "before_commit", stats.refresh_marked)
+    event.listen(Session, "after_commit", rating_worker.after_commit)
     event.listen(Session, "after_rollback", stats.forget_marks)
     event.listen(Session, "after_soft_rollback", stats.forget_marks_soft)

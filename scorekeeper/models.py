@@ -33,6 +33,7 @@ from sqlalchemy import (
     UniqueConstraint,
     literal_column,
     select,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, Dialect
@@ -110,6 +111,9 @@ class Household(Model):
     # An IANA name (``America/New_York``) the family reads its times in; None: the server's
     # (``local_time``). Times are stored in UTC all the same.
     time_zone: Mapped[str | None] = mapped_column(String(TIME_ZONE_LENGTH), default=None)
+    # Whether its pages show the skill ratings (``history.ratings``): the owner's choice in
+    # the household settings; off, every rating, move and leader is left out (still kept).
+    ratings_shown: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     def __repr__(self) -> str:
         return f"<Household {self.id} {self.name!r}>"

@@ -38,6 +38,7 @@ new escape needs a line there):
 - ``ANY_ACCOUNT``: whether the server holds any account yet (setup; the first administers it);
 - ``HOUSEKEEPING``: the daily housekeeping (the bin's purge, old restore jobs) runs once for
   every household;
+- ``STALE_RATINGS``: the ratings' worker finds every household whose ratings wait for it;
 - ``COMMAND_LINE``: an administrator's command names a game by id, or lists every account.
 """
 
@@ -138,6 +139,7 @@ class ServerWide(enum.Enum):
     USERNAME = "usernames are unique on the whole server"
     ANY_ACCOUNT = "whether the server holds any account yet"
     HOUSEKEEPING = "the daily housekeeping runs once for every household"
+    STALE_RATINGS = "the ratings' worker finds every household whose ratings wait for it"
     COMMAND_LINE = "an administrator's command names a game by id, or lists every account"
 
 
@@ -168,6 +170,7 @@ SERVER_WIDE_SITES: Final[Mapping[ServerWide, frozenset[str]]] = {
     ServerWide.HOUSEKEEPING: frozenset(
         {"scorekeeper.bin.services.purge", "scorekeeper.history.restores.tidy"}
     ),
+    ServerWide.STALE_RATINGS: frozenset({"scorekeeper.history.rating_worker._stale_households"}),
     ServerWide.COMMAND_LINE: frozenset(
         {"scorekeeper.accounts.cli.link_add", "scorekeeper.accounts.services.users"}
     ),

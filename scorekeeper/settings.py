@@ -219,6 +219,9 @@ SCHEMA: dict[str, Setting] = {
         Setting("AUTO_MIGRATE", boolean, BOOLEAN),
         Setting("RESTORE_IN_BACKGROUND", boolean, BOOLEAN),
         Setting("BACKUPS_IN_BACKGROUND", boolean, BOOLEAN),
+        Setting("RATINGS_REPLAYED_IN_SAVE", whole(0), "a number of games, 0 or more"),
+        Setting("RATINGS_REPLAY_CHUNK", whole(1), "a number of games, 1 or more"),
+        Setting("RATINGS_IN_BACKGROUND", boolean, BOOLEAN),
     )
 }
 

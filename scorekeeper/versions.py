@@ -26,6 +26,9 @@ from .models import Game, utcnow
 # The keys of the session's ``info`` the statistics read at commit (``history.stats``).
 STATS_MARKS = "stats_games"
 STATS_TOUCHED = "stats_touched"
+# Set before a commit that left a household's ratings stale (``history.ratings``): the worker
+# is woken after it (``history.rating_worker``).
+RATINGS_QUEUED = "ratings_queued"
 
 
 def bump(game: Game, *, counts: bool = True) -> None:

@@ -83,6 +83,9 @@ def app(database_uri: str, instance_path: Path) -> Iterator[Flask]:
             "SCOREBOARD_POLL_SECONDS": 1,
             # One test reads a restore in its thread (tests/history/test_restore_jobs.py).
             "RESTORE_IN_BACKGROUND": False,
+            # The ratings' worker is run by the tests that want it (tests/history/
+            # test_rating_worker.py).
+            "RATINGS_IN_BACKGROUND": False,
             # Dates as the tests write them, whatever zone the machine running them is in.
             "TIME_ZONE": "UTC",
             # The daily backups are tested on their own (tests/history/test_kept_backups.py).

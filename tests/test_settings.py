@@ -44,6 +44,9 @@ WRONG = [
     ("AUTO_MIGRATE", "perhaps"),
     ("RESTORE_IN_BACKGROUND", "2"),
     ("BACKUPS_IN_BACKGROUND", "yes please"),
+    ("RATINGS_REPLAYED_IN_SAVE", "-1"),
+    ("RATINGS_REPLAY_CHUNK", "0"),
+    ("RATINGS_IN_BACKGROUND", "later"),
 ]
 MORE_WRONG = [
     ("PUBLIC_URL", "ftp://cards.example.org"),

@@ -53,6 +53,8 @@ _.access_version
 
 # WTForms: ``validate_<field>`` methods are called for their field, ``Meta`` configures the form.
 _.validate_time_zone
+# The settings page's hidden field that tells its two forms apart (read from ``request.form``).
+_.setting
 _.validate_other
 _.validate_contracts
 _.validate_cards_dealt

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, SelectField, StringField
+from wtforms import BooleanField, HiddenField, PasswordField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
 
@@ -114,3 +114,11 @@ class SettingsForm(FlaskForm):
                 f"“{shown}” is not a time zone: choose one from the list, a place like "
                 "America/New_York or Europe/Berlin."
             )
+
+
+class RatingsForm(FlaskForm):
+    """The household's settings: whether its pages show the skill ratings (on by default)."""
+
+    # Which of the settings page's forms was sent.
+    setting = HiddenField(default="ratings")
+    ratings_shown = BooleanField("Show ratings: each player's, how a game moved them, the leaders")

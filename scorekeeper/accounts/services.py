@@ -81,6 +81,16 @@ def add_household(name: str) -> Household:
     return household
 
 
+def set_ratings_shown(household: Household, shown: bool) -> None:
+    """Show ``household``'s ratings on its pages, or none of them, and commit. The ratings are
+    kept either way. Every game of the household moves to a new version (a finished board
+    links to how the game moved them), and its history pages' data version reads the setting."""
+    household.ratings_shown = shown
+    with scope.household(household.id), scope.with_bin():
+        bump_games(true(), counts=False)
+        db.session.commit()
+
+
 def set_time_zone(household: Household, name: str) -> None:
     """Show ``household``'s times in the IANA zone ``name`` ("" or None: the server's), and
     commit. Every game of the household moves to a new version (a drawn board, a result card

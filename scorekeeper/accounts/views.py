@@ -31,6 +31,7 @@ from .forms import (
     LoginForm,
     MemberForm,
     PasswordForm,
+    RatingsForm,
     RoleForm,
     SettingsForm,
     SetupForm,
@@ -514,12 +515,30 @@ def watch_link(token: str) -> ResponseReturnValue:
 @bp.route("/household", methods=["GET", "POST"])
 @requires(Permission.SETTINGS)
 def settings() -> ResponseReturnValue:
-    """The household's settings (its owner's): the time zone its times are shown in."""
+    """The household's settings (its owner's): the time zone its times are shown in, and
+    whether its pages show ratings (two forms, told apart by ``setting``)."""
     household = _me().household
     server_zone = local_time.server_zone_name()
     form = SettingsForm(server_zone=server_zone)
+    sent_ratings = request.form.get("setting") == "ratings"
+    rating_form = (
+        RatingsForm()
+        if sent_ratings
+        else RatingsForm(formdata=None, ratings_shown=household.ratings_shown)
+    )
     if request.method == "GET":
         form.time_zone.data = household.time_zone or ""
+    elif sent_ratings:
+        form.time_zone.data = household.time_zone or ""
+        if rating_form.validate_on_submit():
+            services.set_ratings_shown(household, bool(rating_form.ratings_shown.data))
+            flash(
+                "Ratings are shown on the household's pages now."
+                if household.ratings_shown
+                else "Ratings are kept to yourselves now: no page shows them.",
+                "success",
+            )
+            return redirect(url_for("accounts.settings"), code=303)
     elif form.validate_on_submit():
         try:
             services.set_time_zone(household, form.time_zone.data or "")
@@ -534,6 +553,7 @@ def settings() -> ResponseReturnValue:
         "accounts/settings.html",
         status=status,
         form=form,
+        rating_form=rating_form,
         household=household,
         shown=local_time.zone_name(),
         now=local_time.short_day_time(utcnow()),

@@ -428,3 +428,15 @@ def write_game_file(
         }
     )
     return document
+
+
+def imported_end(started: datetime | None, over: bool, now: datetime) -> datetime | None:
+    """When a game stored from a game file ended, as far as the file tells (issue 37): a file
+    carries no time but the game's start (game-format.md: no round's time, no end), so a game
+    that is over ended, as the app counts it, when it started, not at the import, which may be
+    years later (a table link to it lapses by the game's own clock, and nothing says it ended
+    today). A game whose file names no start starts at the import, and ends there. None for a
+    game still in progress."""
+    if not over:
+        return None
+    return started or now

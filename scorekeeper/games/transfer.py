@@ -21,7 +21,14 @@ from scorekeeper.models import Game, utcnow
 from scorekeeper.rules import RuleSet
 
 from .changelog import log
-from .gamefile import GameFile, GameFileError, holds_nul, read_game_file, write_game_file
+from .gamefile import (
+    GameFile,
+    GameFileError,
+    holds_nul,
+    imported_end,
+    read_game_file,
+    write_game_file,
+)
 from .services import _new_game, _resolve_rules, append_round, recompute, tally_of
 
 __all__ = [
@@ -91,6 +98,8 @@ def store_game_file(checked: GameFile) -> Game:
             append_round(game, seats, entry, result)
         db.session.flush()
         recompute(game, checked.tally)
+        # ``recompute`` ends a game that is over now: an imported one ended when it started.
+        game.ended = imported_end(checked.started, checked.tally.is_over, utcnow())
         log(game, import_log_line(checked))
         db.session.commit()
     except IntegrityError:

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from .. import scope
 from ..db import insert_rows
 from ..extensions import db
-from ..games.gamefile import GameFile
+from ..games.gamefile import GameFile, imported_end
 from ..games.transfer import import_log_line
 from ..models import Game, GameEvent, Hand, Player, Round, Seat, new_uid, utcnow
 from ..names import name_key, tidy_name
@@ -225,7 +225,7 @@ def _game_row(
         "rules_name": checked.rules.name,
         "status": tally.status,
         "started": checked.started or now,
-        "ended": now if tally.is_over else None,
+        "ended": imported_end(checked.started, tally.is_over, now),
         "first_dealer": checked.first_dealer,
         "round_count": len(tally.rounds),
         "tie_break": tally.tie_break,

@@ -30,20 +30,23 @@ def signed(value: float) -> str:
 
 
 bp.add_app_template_filter(signed, "signed")
+# Every page that shows a rating asks first whether to (``ratings.state``).
+bp.add_app_template_global(ratings.state, "ratings_state")
 
 
 @bp.get("/history/games/<int:game_id>/ratings")
 @requires(Permission.VIEW)
 def game_ratings(game_id: int) -> Response:
     status = db.session.scalar(select(Game.status).where(Game.id == game_id))
-    if status is None:
+    # A household that keeps no ratings has no such page (its boards do not link here).
+    if status is None or ratings.state() == ratings.OFF:
         abort(404)
     return render(
         "history/game_ratings.html",
         "history/_game_ratings.html",
         game_id=game_id,
         finished=status == GameStatus.FINISHED.value,
-        changes=ratings.changes_in(game_id),
+        changes=ratings.changes_in(game_id) if ratings.state() == ratings.SHOWN else [],
         provisional=ratings.PROVISIONAL,
     )
 

@@ -16,6 +16,12 @@ earliest changed game onwards and replays the household's finished games from th
 from each player's rating just before it. The result is the same as ``rebuild`` replaying the
 whole history (``tests/history/test_ratings.py`` holds the two to each other).
 
+A save replays at most ``RATINGS_REPLAYED_IN_SAVE`` games (a new game, or a correction near the
+end of the history). A change to an earlier game leaves a ``RatingMark`` instead ("stale from
+this game on") in the save's transaction, and ``history.rating_worker`` replays after the
+commit, a chunk of games a transaction, until the mark is gone; meanwhile every page that shows
+a rating says they are being brought up to date (``state``), never a mix of old and new.
+
 Core on the session's connection, as the kept statistics (``history.stats``) are: the
 household of every statement is named through ``scope.for_household``.
 """
@@ -28,12 +34,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from flask import current_app, g, has_app_context, has_request_context
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, delete, func, insert, or_, select, tuple_
+from sqlalchemy import Connection, delete, exists, func, insert, or_, select, tuple_
 
 from .. import scope
 from ..db import insert_rows
-from ..derived import GameStat, PlayerRating, RatingStep, SeatStat
+from ..derived import GameStat, PlayerRating, RatingMark, RatingStep, SeatStat
 from ..extensions import db
 from ..models import Game, Household, Player, Seat
 from ..status import GameStatus
@@ -48,6 +55,10 @@ PROVISIONAL = 5
 MODEL = PlackettLuce()
 # Steps written per statement.
 BATCH = 2000
+# Games a save replays at most when no app says (``RATINGS_REPLAYED_IN_SAVE``).
+REPLAYED_IN_SAVE = 100
+# A key of PostgreSQL's advisory locks: one replay of a household's ratings at a time.
+REPLAY_LOCK = 37_0020
 
 steps_t = RatingStep.__table__
 current_t = PlayerRating.__table__
@@ -55,6 +66,7 @@ seat_stats = SeatStat.__table__
 game_stats = GameStat.__table__
 games_t = Game.__table__
 seats_t = Seat.__table__
+marks_t = RatingMark.__table__
 
 
 def shown(mu: float, sigma: float) -> float:
@@ -99,15 +111,17 @@ def _from(table: Any, start: Position | None) -> tuple[Any, ...]:
 # --- after a write ----------------------------------------------------------------------------
 
 
-def refresh(connection: Connection, game_ids: Iterable[int]) -> None:
+def refresh(connection: Connection, game_ids: Iterable[int]) -> set[int]:
     """Bring the ratings up to date after a change to these games: in each household, replay
     from the earliest of them, where it stood before the change (its steps) or stands now (its
     kept seat rows, if finished). A game that is not finished before or after changes nothing,
     and neither does one change to one finished game that rates it as before (``_rated_as_kept``:
-    a correction of its cards that leaves its places be), so nothing after it is replayed."""
+    a correction of its cards that leaves its places be), so nothing after it is replayed.
+    A replay longer than a save may run is left to the worker (``_defer``); returns the
+    households left so, for the commit to wake it (``history.rating_worker``)."""
     ids = sorted(set(game_ids))
     if not ids:
-        return
+        return set()
     starts: dict[int, Position] = {}
     changed: dict[int, set[int]] = defaultdict(set)
     for household_id, started, game_id in connection.execute(
@@ -124,10 +138,55 @@ def refresh(connection: Connection, game_ids: Iterable[int]) -> None:
     ):
         _earliest(starts, household_id, (started, game_id))
         changed[household_id].add(game_id)
+    queued: set[int] = set()
     for household_id, start in starts.items():
         if len(changed[household_id]) == 1 and _rated_as_kept(connection, household_id, start):
             continue
-        replay(connection, household_id, start)
+        if _defer(connection, household_id, start):
+            queued.add(household_id)
+        else:
+            replay(connection, household_id, start)
+    return queued
+
+
+def _defer(connection: Connection, household_id: int, start: Position) -> bool:
+    """Whether the replay from ``start`` is left to the worker: where the household's ratings
+    are stale already (a replay is under way or waiting), or where it would replay more games
+    than a save may. Then the mark is left, in the save's transaction."""
+    household = scope.for_household(household_id)
+    most = (
+        int(current_app.config["RATINGS_REPLAYED_IN_SAVE"])
+        if has_app_context()
+        else REPLAYED_IN_SAVE
+    )
+    if not stale(connection, household_id):
+        if connection.dialect.name == "postgresql":
+            # A replay the worker runs at this moment is waited for (one chunk at most), and
+            # one it left a mark for is joined below.
+            connection.execute(select(func.pg_advisory_xact_lock(REPLAY_LOCK, household_id)))
+        after = (
+            select(game_stats.c.game_id)
+            .where(
+                household.owns(game_stats),
+                game_stats.c.status == FINISHED,
+                *_from(game_stats, start),
+            )
+            .limit(most + 1)
+        )
+        if not stale(connection, household_id) and (
+            connection.execute(select(func.count()).select_from(after.subquery())).scalar_one()
+            <= most
+        ):
+            return False
+    started, game_id = start
+    connection.execute(insert(marks_t), [household.row(started=started, game_id=game_id)])
+    return True
+
+
+def stale(connection: Connection, household_id: int) -> bool:
+    """Whether the household's ratings wait for a replay (a ``RatingMark`` is left)."""
+    household = scope.for_household(household_id)
+    return bool(connection.execute(select(exists().where(household.owns(marks_t)))).scalar())
 
 
 def _rated_as_kept(connection: Connection, household_id: int, start: Position) -> bool:
@@ -221,14 +280,15 @@ def _games(
     household: scope.CoreHousehold,
     start: Position | None,
     from_games: bool = False,
+    most: int | None = None,
 ) -> Iterator[list[_Seat]]:
     """The household's finished games from ``start`` on, in order of play, each as its seats
     (by player): the games from their kept rows' index by status and start, then their seats
     by game, a chunk of games at a time (no read of the household's every seat row).
     ``from_games`` (a whole replay only) reads the games out of the bin and their seats instead
-    of their kept rows."""
+    of their kept rows. ``most``: that many games at most."""
     if from_games:
-        assert start is None, "a replay from the games is a whole one"
+        assert start is None and most is None, "a replay from the games is a whole one"
         games = connection.execute(
             select(games_t.c.id, games_t.c.started, games_t.c.rules_slug, games_t.c.rules_name)
             .where(
@@ -255,6 +315,7 @@ def _games(
                 *_from(game_stats, start),
             )
             .order_by(game_stats.c.started, game_stats.c.game_id)
+            .limit(most)
         ).all()
         # By game alone: the kept rows' index by game has no household to read it by.
         seat_filter = ()
@@ -344,11 +405,17 @@ def rate_game(
 
 
 def replay(
-    connection: Connection, household_id: int, start: Position | None, from_games: bool = False
-) -> None:
+    connection: Connection,
+    household_id: int,
+    start: Position | None,
+    from_games: bool = False,
+    most: int | None = None,
+) -> Position | None:
     """Remove the household's steps from ``start`` (None: all) on and replay its finished games
     from there (read as ``_games`` says), then rewrite the current rating of every (player,
-    pool) that changed."""
+    pool) that changed. ``most``: replay that many games only, and return where the next
+    replay goes on (None: at the end). Each part leaves the current ratings as they stand
+    after its last game, so the last part leaves them as a whole replay does."""
     household = scope.for_household(household_id)
     after = (household.owns(steps_t), *_from(steps_t, start))
     changed: set[Pair] = set(
@@ -357,7 +424,13 @@ def replay(
         ).all()
     )
     connection.execute(delete(steps_t).where(*after))
-    games = list(_games(connection, household, start, from_games))
+    games = list(
+        _games(connection, household, start, from_games, None if most is None else most + 1)
+    )
+    following: Position | None = None
+    if most is not None and len(games) > most:
+        following = (games[most][0].started, games[most][0].game_id)
+        games = games[:most]
     for seats in games:
         slug = seats[0].rules_slug
         for seat in seats:
@@ -399,6 +472,7 @@ def replay(
     ]
     for chunk in _chunks(rows, BATCH):
         connection.execute(insert(current_t), chunk)
+    return following
 
 
 def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
@@ -407,6 +481,33 @@ def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
 
 
 # --- what the pages read ------------------------------------------------------------------------
+
+# What the household's pages show of the ratings (``state``): the ratings; that they are being
+# brought up to date (a replay is left to the worker: none is shown, never a mix of old and
+# new); nothing (the household turned them off in its settings).
+SHOWN = "shown"
+STALE = "stale"
+OFF = "off"
+
+
+def state() -> str:
+    """``SHOWN``, ``STALE`` or ``OFF`` for the household in scope (one query a request and
+    household). Both move the household's data version (``services.data_version``) when they
+    change: a mark is left and taken away with a move of its statistics version, the setting
+    is read into it, so a page kept under a version shows the state it was drawn in."""
+    household = scope.current()
+    if not isinstance(household, int):
+        return SHOWN
+    known: dict[int, str] = g.setdefault("ratings_state", {}) if has_request_context() else {}
+    if household not in known:
+        wanted, waiting = db.session.execute(
+            select(
+                select(Household.ratings_shown).where(Household.id == household).scalar_subquery(),
+                exists().where(scope.for_household(household).owns(marks_t)),
+            )
+        ).one()
+        known[household] = OFF if wanted is False else STALE if waiting else SHOWN
+    return known[household]
 
 
 @dataclass(frozen=True)
@@ -480,3 +581,35 @@ def changes_in(game_id: int) -> list[Change]:
         for pid, name, mu, sigma, change, games in rows
     ]
     return sorted(found, key=lambda c: (-c.change, c.name))
+
+
+# --- the replay left to the worker --------------------------------------------------------------
+
+
+def replay_marked(connection: Connection, household_id: int, most: int) -> str:
+    """One part of the replay the household's marks ask for, in the caller's transaction:
+    ``most`` games from the earliest mark on; the marks read are replaced by one where the next
+    part starts, or taken away at the end. Returns "more" (a part is left), "done" (this was
+    the last), "none" (no mark) or "busy" (PostgreSQL: another process replays it now; on
+    SQLite the write lock every worker's transaction takes first keeps them apart)."""
+    household = scope.for_household(household_id)
+    if (
+        connection.dialect.name == "postgresql"
+        and not connection.execute(
+            select(func.pg_try_advisory_xact_lock(REPLAY_LOCK, household_id))
+        ).scalar()
+    ):
+        return "busy"
+    marks = connection.execute(
+        select(marks_t.c.id, marks_t.c.started, marks_t.c.game_id).where(household.owns(marks_t))
+    ).all()
+    if not marks:
+        return "none"
+    start = min((started, game_id) for _, started, game_id in marks)
+    following = replay(connection, household_id, start, most=most)
+    # The marks read, by id: one a save adds meanwhile (PostgreSQL) stays for the next part.
+    connection.execute(delete(marks_t).where(marks_t.c.id.in_([mark.id for mark in marks])))
+    if following is None:
+        return "done"
+    connection.execute(insert(marks_t), [household.row(started=following[0], game_id=following[1])])
+    return "more"

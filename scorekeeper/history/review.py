@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import MAXYEAR, MINYEAR, date, datetime, timedelta
 from typing import Any
 
@@ -58,6 +58,7 @@ from ..games.tally import names_in_words
 from ..models import Game, Hand, Round, Seat
 from ..rules import RuleSet, get_ruleset
 from ..status import GameStatus
+from . import ratings
 from .formatting import decimal
 from .formatting import quantity as _plural
 from .ratings import PROVISIONAL
@@ -161,7 +162,12 @@ def review_of(number: int, version: str) -> Review:
     """The year ``number`` of the household in scope, kept under its data version ``version``
     (read by the caller for its ETag) and its zone (which the version names too)."""
     key = ("review", scope.current(), number, version)
-    return Kept.of().get_or_make(key, lambda: compute(number, version))
+    made = Kept.of().get_or_make(key, lambda: compute(number, version))
+    # The rating leader and climber where the household shows ratings, up to date (the
+    # version names both: ``ratings.state``); never on the page or its card otherwise.
+    if ratings.state() != ratings.SHOWN:
+        return replace(made, leader=None, climber=None)
+    return made
 
 
 def compute(number: int, version: str) -> Review:

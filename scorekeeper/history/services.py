@@ -155,13 +155,17 @@ def data_version() -> str:
     household = scope.current()
     household_id = household if isinstance(household, int) else scope.NOBODY
     chosen = select(Household.time_zone).where(Household.id == household_id).scalar_subquery()
+    # Whether it shows ratings at all (a ratings replay left to the worker moves the
+    # statistics version when it is left and when it is done).
+    rated = select(Household.ratings_shown).where(Household.id == household_id).scalar_subquery()
     row = db.session.execute(
-        select(*(select(aggregate).scalar_subquery() for aggregate in aggregates), chosen)
+        select(*(select(aggregate).scalar_subquery() for aggregate in aggregates), chosen, rated)
     ).one()
-    *counted, zone = row
+    *counted, zone, shown = row
     return "h" + ".".join(
         [
             *(str(v.timestamp()) if isinstance(v, datetime) else str(v) for v in counted),
             local_time.chosen_zone(household_id, zone),
+            *([] if shown is not False else ["unrated"]),
         ]
     )

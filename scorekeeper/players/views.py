@@ -49,17 +49,27 @@ def _show(
         status=status,
         player=player,
         profile=services.profile(player),
-        ratings=ratings.ratings_of(player.id),
-        rating_chart=rating_chart.course(player.id, player.name),
+        **_ratings_of(player),
         rename_form=rename_form,
         merge_form=merge_form,
     )
 
 
+def _ratings_of(player: Player) -> dict[str, object]:
+    """A player's ratings and their course, where the household's pages show them now."""
+    if ratings.state() != ratings.SHOWN:
+        return {"ratings": [], "rating_chart": None}
+    return {
+        "ratings": ratings.ratings_of(player.id),
+        "rating_chart": rating_chart.course(player.id, player.name),
+    }
+
+
 @bp.get("")
 @requires(Permission.VIEW)
 def index() -> Response:
-    rated = ratings.current()
+    # The ratings as the household wants them, and only once they are up to date.
+    rated = ratings.current() if ratings.state() == ratings.SHOWN else {}
     # Highest rating first; the unrated after them, by name as the list comes.
     rows = sorted(
         services.player_rows(),

@@ -243,11 +243,19 @@ _change = st.one_of(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(history=st.lists(_game, min_size=1, max_size=12), changes=st.lists(_change, max_size=8))
+@given(
+    history=st.lists(_game, min_size=1, max_size=12),
+    changes=st.lists(_change, max_size=8),
+    in_save=st.sampled_from((100, 0, 2)),
+    chunk=st.integers(1, 5),
+)
 def test_a_replay_from_a_changed_game_equals_a_replay_from_scratch(
-    app: Flask, history: list[Any], changes: list[Any]
+    app: Flask, history: list[Any], changes: list[Any], in_save: int, chunk: int
 ) -> None:
+    """``in_save``: the games a save replays itself; beyond them the replay is left to the
+    worker (issue 37), which replays ``chunk`` games a transaction."""
     household = family_id(app)
+    app.config["RATINGS_REPLAYED_IN_SAVE"] = in_save
     with app.app_context(), scope.household(household):
         connection = db.session.connection()
         seat_table = SeatStat.__table__
@@ -329,6 +337,9 @@ def test_a_replay_from_a_changed_game_equals_a_replay_from_scratch(
                     day = (kept.started - BASE).days
                     seat(changed, day, change[2], kept.rules_slug)
             ratings.refresh(connection, [changed])
+        while ratings.replay_marked(connection, household, chunk) == "more":
+            pass
+        assert not ratings.stale(connection, household)
         kept_rows = _rows(household)
         ratings.rebuild(household, connection)
         assert _rows(household) == kept_rows, changes

@@ -136,8 +136,9 @@ def _contracts_of(connection: Connection, *where: Any) -> dict[int, list[list[in
     return found
 
 
-def refresh_games(connection: Connection, game_ids: Iterable[int]) -> None:
-    """Rewrite the statistics of these games, then of every player who sat at them."""
+def refresh_games(connection: Connection, game_ids: Iterable[int]) -> set[int]:
+    """Rewrite the statistics of these games, then of every player who sat at them; bring
+    the ratings up to date, or mark them stale: returns the households marked so."""
     touched: dict[int, set[int]] = defaultdict(set)
     finished: dict[int, set[int]] = defaultdict(set)
     for game_id in game_ids:
@@ -146,7 +147,7 @@ def refresh_games(connection: Connection, game_ids: Iterable[int]) -> None:
         refresh_players(connection, household_id, player_ids, finished[household_id])
         bump_version(connection, scope.for_household(household_id))
     # Ratings replay from the earliest of these games (issue 26): their one hook.
-    ratings.refresh(connection, game_ids)
+    return ratings.refresh(connection, game_ids)
 
 
 def _refresh_game(

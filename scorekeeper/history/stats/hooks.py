@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ... import scope
-from ...versions import STATS_MARKS, STATS_TOUCHED
+from ...versions import RATINGS_QUEUED, STATS_MARKS, STATS_TOUCHED
 from .games import refresh_games
 from .tables import bump_version
 
@@ -27,7 +27,9 @@ def refresh_marked(session: Session) -> None:
         return
     session.flush()
     ids = sorted({item if isinstance(item, int) else item.id for item in marked} - {None})
-    refresh_games(session.connection(), ids)
+    if refresh_games(session.connection(), ids):
+        # After the commit, the worker replays what the save left (``history.rating_worker``).
+        session.info[RATINGS_QUEUED] = True
     if touched:
         household = scope.current()
         if isinstance(household, int) and household != scope.NOBODY:
@@ -38,9 +40,11 @@ def forget_marks(session: Session) -> None:
     """After a rollback: the marks of the changes undone are forgotten."""
     session.info.pop(STATS_MARKS, None)
     session.info.pop(STATS_TOUCHED, None)
+    session.info.pop(RATINGS_QUEUED, None)
 
 
 def forget_marks_soft(session: Session, _previous: Any) -> None:
     """After a rollback of a nested transaction, the same."""
     session.info.pop(STATS_MARKS, None)
     session.info.pop(STATS_TOUCHED, None)
+    session.info.pop(RATINGS_QUEUED, None)
