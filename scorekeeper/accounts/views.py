@@ -341,7 +341,9 @@ def _links_page(game: Game, status: int = 200, problem: str | None = None) -> Re
     shown = []
     for link in links.links_of_game(game):
         url = links.url_of(link)
-        shown.append({"link": link, "url": url, "qr": links.qr_svg(url)})
+        shown.append(
+            {"link": link, "url": url, "qr": links.qr_svg(url), "live": link_is_live(link)}
+        )
     return render(
         "accounts/links.html",
         status=status,
@@ -358,9 +360,14 @@ def game_links(game_id: int) -> ResponseReturnValue:
     return _links_page(_game_or_404(game_id))
 
 
-def _live_link_of(game: Game, kind: LinkKind) -> Link | None:
-    """The game's newest link of ``kind`` that still works, or None."""
-    live = (each for each in links.links_of_game(game) if each.kind == kind)
+def _live_link_of(game: Game, kind: LinkKind, through: int | None = None) -> Link | None:
+    """The game's newest link of ``kind`` that still works, made ``through`` that link (None:
+    made by a member, so not ending with a table link), or None."""
+    live = (
+        each
+        for each in links.links_of_game(game)
+        if each.kind == kind and each.through_id == through
+    )
     return next((each for each in live if link_is_live(each)), None)
 
 
@@ -389,8 +396,25 @@ def add_game_link(game_id: int) -> ResponseReturnValue:
 def share_game(game_id: int) -> ResponseReturnValue:
     """What Share hands over (issue 23): the game's watch link, which opens the live scores
     without an account. Whoever may make links gets the newest live one, made if there is
-    none; anyone else gets one only where one exists, else words saying who can make one."""
+    none; a viewer gets one only where one exists, else words saying who can make one.
+
+    A phone let in by a table link gets a watch link made through that table link, which ends
+    when the table link does (``access.link_is_live``): what the table shares lasts no longer
+    than the table's own way in (issue 36), and never a member's lasting one."""
     game = _game_or_404(game_id)
+    held = visitor().link
+    if held is not None:
+        # The gate let this phone in by this link a moment ago, for this very game.
+        let_in = db.session.get(Link, held.id)
+        assert let_in is not None
+        if let_in.kind == LinkKind.WATCH:
+            return {"url": links.url_of(let_in)}  # a watch link passes on itself
+        link = _live_link_of(game, LinkKind.WATCH, through=let_in.id)
+        if link is None:
+            link, _token = links.make_link(
+                LinkKind.WATCH, visitor().actor, game=game, through=let_in
+            )
+        return {"url": links.url_of(link)}
     link = _live_link_of(game, LinkKind.WATCH)
     if link is None and visitor().may(Permission.LINKS):
         link, _token = links.make_link(LinkKind.WATCH, visitor().actor, game=game)
