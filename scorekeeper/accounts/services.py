@@ -11,8 +11,8 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from flask import current_app, g, session
-from flask_login import UserMixin, login_user, logout_user
+from flask import Response, current_app, g, session
+from flask_login import UserMixin, current_user, login_user, logout_user
 from sqlalchemy import Delete, Update, delete, func, select, true
 from sqlalchemy.engine import Connection
 
@@ -217,6 +217,21 @@ def sign_out(token: str | None) -> None:
         db.session.commit()
     logout_user()
     session.clear()
+
+
+# What a browser kept for the one whose session ends (round forms and typing, saves waiting for
+# a signal, the service worker's copies of pages) is not for whoever uses it next.
+CLEAR_SITE_DATA = '"cache", "storage"'
+
+
+def end_session(answer: Response) -> Response:
+    """End this browser's session, on the server too, and have ``answer`` tell the browser to
+    forget what it kept for it: signing out, and a link, an invitation or another account's
+    sign-in taken up in a member's session, go through here alike. Whatever lets the next
+    one in (``sign_in``, ``links.open_in_session``) comes after, in the same request."""
+    sign_out(getattr(current_user, "token", None))
+    answer.headers["Clear-Site-Data"] = CLEAR_SITE_DATA
+    return answer
 
 
 @login_manager.user_loader

@@ -94,8 +94,12 @@ def login() -> ResponseReturnValue:
         user = services.authenticate(username, form.password.data or "")
         if user is not None:
             throttle.give_back(place)
+            answer = redirect(next_page, code=303)
+            before = visitor().user
+            if before is not None and before.id != user.id:
+                services.end_session(answer)  # another account was signed in on this browser
             services.sign_in(user)
-            return redirect(next_page, code=303)
+            return answer
         form.form_errors.append(WRONG_SIGN_IN)
     status = 401 if request.method == "POST" else 200
     return render("accounts/login.html", status=status, form=form, next_page=next_page)
@@ -104,12 +108,8 @@ def login() -> ResponseReturnValue:
 @bp.post("/logout")
 @requires(Permission.SIGNED_IN)
 def logout() -> ResponseReturnValue:
-    services.sign_out(getattr(current_user, "token", None))
+    answer = services.end_session(redirect(url_for("accounts.login"), code=303))
     flash("You are signed out.", "success")
-    answer = redirect(url_for("accounts.login"), code=303)
-    # What this browser kept for the one signing out (round forms and typing, saves waiting
-    # for a signal, the worker's copies of pages) is not for whoever uses it next.
-    answer.headers["Clear-Site-Data"] = '"cache", "storage"'
     return answer
 
 
@@ -316,9 +316,12 @@ def invite(token: str) -> ResponseReturnValue:
             db.session.rollback()
             _form_problems(form, problem)
         else:
+            answer = redirect(url_for("main.index"), code=303)
+            if visitor().user is not None:
+                services.end_session(answer)  # the member signed in before is not the invitee
             services.sign_in(user)
             flash(f"Welcome to {household.name}, {user.username}.", "success")
-            return redirect(url_for("main.index"), code=303)
+            return answer
     status = UNPROCESSABLE if request.method == "POST" else 200
     page = render(
         "accounts/invite.html", status=status, form=form, household=household, role=link.role
@@ -457,9 +460,9 @@ def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
     if who.user is not None and who.user.household_id != link.household_id:
         if request.method != "POST":
             return render("accounts/follow_link.html", kind=kind.value)
-        services.sign_out(getattr(current_user, "token", None))
+        answer = services.end_session(redirect(board, code=303))
         links.open_in_session(link)
-        return redirect(board, code=303)
+        return answer
     letting_in = who.user is None and link.id not in {id_ for id_, _hash in links_held()}
     if who.user is None:
         links.open_in_session(link)
