@@ -193,7 +193,7 @@ def authenticate(username: str, password: str) -> User | None:
 # --- refused sign-ins ------------------------------------------------------------------------
 
 # What the members page lists, and how long and how many of them are kept.
-REFUSED_SHOWN = 20
+REFUSED_SHOWN = 10
 REFUSED_KEPT = 200
 REFUSED_KEPT_FOR = timedelta(days=30)
 
