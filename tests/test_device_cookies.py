@@ -245,3 +245,18 @@ def test_a_device_cookie_counts_only_for_its_own_account_and_password(app: Flask
     replayed = app.test_client()
     replayed.set_cookie("device", cookie.value)
     assert _tries(replayed, "ann", "a new long passphrase") == 429
+
+
+def test_on_a_shared_tablet_one_members_mistyping_holds_off_no_other(app: Flask) -> None:
+    add_member(app, "ann")
+    add_member(app, "ben")
+    tablet = app.test_client()
+    for username in ("ann", "ben"):
+        assert _tries(tablet, username) == 303
+        tablet.post("/logout")
+    _hold_off_strangers(app, "ben")
+    for _ in range(10):
+        assert _tries(tablet, "ann", "wrong guess") == 401
+    refused = tablet.post("/login", data={"username": "ann", "password": PASSWORD})
+    assert refused.status_code == 429 and "typed on this phone or computer" in refused.text
+    assert _tries(tablet, "ben") == 303

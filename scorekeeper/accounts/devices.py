@@ -5,8 +5,8 @@ device cookies", ASVS 2.2.1).
 A successful sign-in leaves a cookie signed with the server's secret key (itsdangerous, as
 Flask signs its session) that names the accounts signed in to on this browser and holds a
 random nonce of the browser's own. At the next sign-in to one of those accounts, its attempts
-are counted under that nonce (``throttle``: 10 in 15 minutes), apart from the strangers'
-count on the account and their address, so that eleven guesses from anywhere do not lock the
+are counted under that nonce and the account (``throttle``: 10 in 15 minutes), apart from
+the strangers' count on the account and their address, so that eleven guesses from anywhere do not lock the
 member out of their own phone; a device cookie that itself fails too often is held off alone.
 
 What a cookie names is checked against the account as it is now: its id (an account removed
@@ -81,15 +81,16 @@ def _held() -> tuple[str, list[tuple[int, str]]] | None:
 
 
 def known_device(user: User | None) -> str | None:
-    """The nonce of this browser's device cookie where it names ``user`` as it is now, else
-    None (a stranger)."""
+    """What this browser's tries at ``user`` are counted under, where its device cookie names
+    ``user`` as it is now (the browser's nonce and the account: on a family's shared tablet,
+    one member's mistyping holds off no other), else None (a stranger)."""
     held = _held()
     if held is None or user is None:
         return None
     nonce, pairs = held
     mark = _mark(user)
     known = any(id_ == user.id and hmac.compare_digest(seen, mark) for id_, seen in pairs)
-    return nonce if known else None
+    return f"{nonce}:{user.id}" if known else None
 
 
 def remember(answer: Answer, user: User) -> Answer:
