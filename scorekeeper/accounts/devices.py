@@ -6,8 +6,9 @@ A successful sign-in leaves a cookie signed with the server's secret key (itsdan
 Flask signs its session) that names the accounts signed in to on this browser and holds a
 random nonce of the browser's own. At the next sign-in to one of those accounts, its attempts
 are counted under that nonce and the account (``throttle``: 10 in 15 minutes), apart from
-the strangers' count on the account and their address, so that eleven guesses from anywhere do not lock the
-member out of their own phone; a device cookie that itself fails too often is held off alone.
+the strangers' count on the account and their address, so that eleven guesses from anywhere
+do not lock the member out of their own phone; a device cookie that itself fails too often is
+held off alone.
 
 What a cookie names is checked against the account as it is now: its id (an account removed
 and another made under the same name is not it) and a mark of its password hash (keyed with
