@@ -268,7 +268,10 @@ def let_in_now(link: Link) -> None:
 
 
 def link_is_live(link: Link) -> bool:
-    """A link lets a phone in until revoked, and a table link until a day after its game."""
+    """A link lets a phone in until revoked, and a table link until a day after its game; a
+    link made through another (Share on a table-link phone) only while that one is live too."""
+    if link.through is not None and not link_is_live(link.through):
+        return False
     now = utcnow()
     if link.revoked_at is not None or (link.expires_at is not None and link.expires_at < now):
         return False
@@ -287,6 +290,8 @@ def link_lasts_until(link: Link) -> datetime | None:
     ends = [link.expires_at] if link.expires_at is not None else []
     if link.kind == LinkKind.TABLE and link.game is not None and link.game.ended is not None:
         ends.append(link.game.ended + TABLE_LINK_GRACE)
+    if link.through is not None and (through_ends := link_lasts_until(link.through)):
+        ends.append(through_ends)
     return min(ends, default=None)
 
 

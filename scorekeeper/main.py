@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -119,4 +120,19 @@ def service_worker_address() -> dict[str, object]:
         # `shell` is the worker's query argument, not a subprocess's: nothing runs a shell.
         address = url_for("main.service_worker", shell=json.dumps(shell))  # nosec B604
         known[root] = address
-    return {"service_worker_url": address}
+    return {"service_worker_url": address, "kept_for": _kept_for()}
+
+
+def _kept_for() -> str:
+    """Whose pages the service worker keeps from this page on: the account's, or a link
+    phone's household's (its links all open one family's games); empty for nobody. When it
+    changes, static/sw.js drops what it kept for the one before (issue 36), as
+    ``Clear-Site-Data`` does where the browser takes that header."""
+    who = visitor()
+    if who.user is not None:
+        named = f"account {who.user.id}"
+    elif who.link is not None:
+        named = f"links of household {who.link.household_id}"
+    else:
+        return ""
+    return hashlib.blake2b(named.encode(), digest_size=9).hexdigest()

@@ -194,6 +194,21 @@ class SignInAttempt(Model):
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
 
+class RefusedSignIn(HouseholdOwned, Model):
+    """A wrong password given for one of the household's accounts at sign-in: its owner sees
+    the recent ones on the members page (who, when, from where, from a known device or not)."""
+
+    __tablename__ = "refused_sign_ins"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    address: Mapped[str] = mapped_column(String(64))
+    known_device: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    user: Mapped[User] = relationship()
+
+
 class Link(HouseholdOwned, Model):
     """A table link, a watch link (both for one game), a review link (one ``year`` of the
     household's, its year in review) or an invitation to join the household.
@@ -220,8 +235,13 @@ class Link(HouseholdOwned, Model):
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The link this one was made through (Share on a table-link phone): it ends when that does.
+    through_id: Mapped[int | None] = mapped_column(
+        ForeignKey("links.id", ondelete="CASCADE"), index=True
+    )
 
     game: Mapped[Game | None] = relationship()
+    through: Mapped[Link | None] = relationship(remote_side=[id])
 
 
 class Player(HouseholdOwned, Model):

@@ -15,6 +15,9 @@ const SHELL_FILES = JSON.parse(new URL(self.location).searchParams.get("shell") 
 const SCOREBOARD = /^\/games\/\d+$/;
 const ROUND_FORM = /^\/games\/\d+\/rounds\/(new|\d+\/edit)$/;
 const MY_HAND = /^\/games\/\d+\/hand$/;
+// Whose pages BOARDS holds (an opaque tag of the account, or of a link phone's household), kept
+// in BOARDS itself under this key.
+const KEPT_FOR = "/sw-kept-for";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(SHELL_FILES)).then(() => self.skipWaiting()));
@@ -26,6 +29,22 @@ self.addEventListener("activate", (event) => {
       .then((names) => Promise.all(names.filter((n) => n !== SHELL && n !== BOARDS).map((n) => caches.delete(n))))
       .then(() => self.clients.claim()),
   );
+});
+
+// A page of someone else's session was opened here (a link followed from a member's session,
+// another account signed in): what was kept for the one before is not theirs to see. Signing
+// out and following a link also send Clear-Site-Data, which clears it all where the browser
+// takes that header; this is for where it does not.
+self.addEventListener("message", (event) => {
+  const keptFor = event.data && event.data.keptFor;
+  if (typeof keptFor !== "string" || !keptFor) return;
+  event.waitUntil((async () => {
+    const held = await (await caches.open(BOARDS)).match(KEPT_FOR);
+    const before = held ? await held.text() : null;
+    if (before === keptFor) return;
+    if (before !== null) await caches.delete(BOARDS);
+    await (await caches.open(BOARDS)).put(KEPT_FOR, new Response(keptFor));
+  })());
 });
 
 // The page's HTML as seen last, with a note saying so (the board: when).

@@ -84,9 +84,14 @@ class Phone:
             text = answer.read().decode()
         finally:
             connection.close()
-        cookie = answer.headers.get("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
+        # Every cookie it is given, as a browser keeps them (the session's, a device cookie).
+        kept = dict(part.split("=", 1) for part in self.cookie.split("; ") if "=" in part)
+        for cookie in answer.headers.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            kept[name] = value
+            if not value:
+                del kept[name]
+        self.cookie = "; ".join(f"{name}={value}" for name, value in kept.items())
         return answer.status, answer.headers, text
 
     def post_form(
@@ -257,7 +262,7 @@ def test_cookies_and_strict_transport_over_https_through_the_declared_proxy(
             "/login", {"username": "ann", "password": PASSWORD}
         )
         assert status == 303
-        cookie = headers["Set-Cookie"]
+        cookie = next(each for each in headers.get_all("Set-Cookie") if "session=" in each)
         assert "HttpOnly" in cookie and "Path=/" in cookie and "Domain" not in cookie
         # A host-only cookie behind HTTPS: no sibling subdomain can set or shadow it.
         assert cookie.startswith("__Host-session=") == (proxies == "1")

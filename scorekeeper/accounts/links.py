@@ -51,9 +51,11 @@ def make_link(
     game: Game | None = None,
     role: Role | None = None,
     year: int | None = None,
+    through: Link | None = None,
 ) -> tuple[Link, str]:
     """A new link and its token (the token is shown, never stored). A review link names its
-    ``year`` and no game; it belongs to the household in scope, as an invitation does."""
+    ``year`` and no game; it belongs to the household in scope, as an invitation does. A link
+    made ``through`` another (Share on a table-link phone) ends when that one ends."""
     if (kind == LinkKind.REVIEW) != (year is not None):
         raise ValueError("a review link, and only a review link, names a year")
     nonce = secrets.token_urlsafe(32)
@@ -67,6 +69,7 @@ def make_link(
         token_hash=_digest(token),
         made_by=made_by,
         expires_at=utcnow() + INVITE_LIFETIME if kind == LinkKind.INVITE else None,
+        through_id=through.id if through is not None else None,
     )
     if game is not None:
         link.household_id = game.household_id
@@ -200,5 +203,13 @@ def invitations() -> list[Link]:
 
 
 def revoke(link: Link) -> None:
-    link.revoked_at = utcnow()
+    """``link`` opens nothing from now on, and neither does any link made through it."""
+    now = utcnow()
+    link.revoked_at = now
+    db.session.execute(
+        update(Link)
+        .where(Link.through_id == link.id, Link.revoked_at.is_(None))
+        .values(revoked_at=now)
+        .execution_options(synchronize_session=False)
+    )
     db.session.commit()

@@ -9,12 +9,14 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import current_app, g, session
-from flask_login import UserMixin, login_user, logout_user
+from flask_login import UserMixin, current_user, login_user, logout_user
 from sqlalchemy import Delete, Update, delete, func, select, true
 from sqlalchemy.engine import Connection
+from sqlalchemy.orm import joinedload
+from werkzeug.wrappers import Response
 
 from .. import local_time, scope
 from ..access import Account, good_until
@@ -24,6 +26,7 @@ from ..models import (
     USERNAME_LENGTH,
     Household,
     Link,
+    RefusedSignIn,
     Role,
     User,
     UserSession,
@@ -35,6 +38,7 @@ from ..names import name_key, tidy_name, too_long
 from ..versions import bump_games
 from . import passwords
 
+Answer = TypeVar("Answer", bound=Response)
 SESSION_LIFETIME = timedelta(days=30)
 # last_seen is written at most this often: a poll every few seconds must not write each time.
 SEEN_EVERY = timedelta(minutes=10)
@@ -196,6 +200,52 @@ def authenticate(username: str, password: str) -> User | None:
     return user if ok else None
 
 
+# --- refused sign-ins ------------------------------------------------------------------------
+
+# What the members page lists, and how long and how many of them are kept.
+REFUSED_SHOWN = 10
+REFUSED_KEPT = 200
+REFUSED_KEPT_FOR = timedelta(days=30)
+
+
+def note_refused(user: User, address: str | None, known_device: bool) -> None:
+    """A wrong password given for ``user`` at sign-in, for their household's owner to see. The
+    household keeps the last ``REFUSED_KEPT`` of the last 30 days (the throttle holds how many
+    come in: at most 10 a quarter of an hour from strangers, and from each known device)."""
+    with scope.household(user.household_id):
+        db.session.add(
+            RefusedSignIn(
+                user_id=user.id, address=(address or "unknown")[:64], known_device=known_device
+            )
+        )
+        db.session.flush()
+        oldest_kept = db.session.scalar(
+            select(RefusedSignIn.id)
+            .order_by(RefusedSignIn.id.desc())
+            .offset(REFUSED_KEPT - 1)
+            .limit(1)
+        )
+        gone = RefusedSignIn.at < utcnow() - REFUSED_KEPT_FOR
+        if oldest_kept is not None:
+            gone = gone | (RefusedSignIn.id < oldest_kept)
+        db.session.execute(
+            delete(RefusedSignIn).where(gone).execution_options(synchronize_session=False)
+        )
+        db.session.commit()
+
+
+def refused_sign_ins() -> list[RefusedSignIn]:
+    """The household's latest refused sign-ins, newest first."""
+    return list(
+        db.session.scalars(
+            select(RefusedSignIn)
+            .options(joinedload(RefusedSignIn.user))
+            .order_by(RefusedSignIn.at.desc(), RefusedSignIn.id.desc())
+            .limit(REFUSED_SHOWN)
+        )
+    )
+
+
 # --- sessions --------------------------------------------------------------------------------
 
 
@@ -227,6 +277,21 @@ def sign_out(token: str | None) -> None:
         db.session.commit()
     logout_user()
     session.clear()
+
+
+# What a browser kept for the one whose session ends (round forms and typing, saves waiting for
+# a signal, the service worker's copies of pages) is not for whoever uses it next.
+CLEAR_SITE_DATA = '"cache", "storage"'
+
+
+def end_session(answer: Answer) -> Answer:
+    """End this browser's session, on the server too, and have ``answer`` tell the browser to
+    forget what it kept for it: signing out, and a link, an invitation or another account's
+    sign-in taken up in a member's session, go through here alike. Whatever lets the next
+    one in (``sign_in``, ``links.open_in_session``) comes after, in the same request."""
+    sign_out(getattr(current_user, "token", None))
+    answer.headers["Clear-Site-Data"] = CLEAR_SITE_DATA
+    return answer
 
 
 @login_manager.user_loader

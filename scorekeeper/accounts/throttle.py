@@ -8,6 +8,10 @@ place back, and so does an attempt refused for being over the limit (it tried no
 
 Why not counting after the check: the check is Argon2, a deliberately slow hash, so many
 guesses sent together would all be checked before the first one was counted.
+
+A browser that signed in to the account before (its device cookie: ``devices``) is counted
+under that cookie alone, 10 in 15 minutes, and not with the strangers: their guesses at the
+account, from any number of addresses, never hold the member's own phone off it.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import ipaddress
 import math
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
 
@@ -25,19 +29,38 @@ from ..models import SignInAttempt, utcnow
 WINDOW = timedelta(minutes=15)
 PER_ACCOUNT = 10
 PER_ADDRESS = 30
+PER_DEVICE = 10
+
+# What was over its limit, in the words the sign-in page shows (``{wait}``: "a minute", "12
+# minutes").
+_WHY = {
+    "account": (
+        "Too many wrong passwords have been tried for this account in the last 15 minutes, "
+        "so it takes none from a new phone or computer for now: wait {wait} and try again. "
+        "On a phone or computer where you have signed in to it before, you can sign in now. "
+        "If that was not you, someone may be guessing: tell the household's owner."
+    ),
+    "address": (
+        "Too many wrong passwords have come from this network in the last 15 minutes: "
+        "wait {wait} and try again."
+    ),
+    "device": (
+        "Too many wrong passwords have been typed on this phone or computer in the last 15 "
+        "minutes: wait {wait} and try again."
+    ),
+}
 
 
 class TooManyAttempts(Exception):
-    """Over the limit: nothing was tried; ``retry_after`` seconds until a place is free."""
+    """Over the limit: nothing was tried; ``retry_after`` seconds until a place is free;
+    ``held`` what was over its limit ("account", "address" or "device")."""
 
-    def __init__(self, retry_after: int) -> None:
+    def __init__(self, retry_after: int, held: str = "account") -> None:
         minutes = max(1, math.ceil(retry_after / 60))
-        super().__init__(
-            "Too many wrong passwords: wait "
-            + ("a minute" if minutes == 1 else f"{minutes} minutes")
-            + " and try again."
-        )
+        wait = "a minute" if minutes == 1 else f"{minutes} minutes"
+        super().__init__(_WHY[held].format(wait=wait))
         self.retry_after = retry_after
+        self.held = held
 
 
 @dataclass(frozen=True)
@@ -47,11 +70,18 @@ class Place:
     ids: tuple[int, ...]
 
 
-def _keys(account_key: str, address: str | None) -> list[tuple[str, int]]:
+def _keys(account_key: str, address: str | None, device: str | None) -> list[tuple[str, int]]:
+    if device is not None:
+        return [(f"device:{device}"[:300], PER_DEVICE)]
     keys = [(f"account:{account_key}"[:300], PER_ACCOUNT)]
     if address:
         keys.append((f"address:{where_from(address)}"[:300], PER_ADDRESS))
     return keys
+
+
+def _held_by(key: str) -> str:
+    """What a key counts: "account", "address" or "device"."""
+    return key.split(":", 1)[0]
 
 
 def where_from(address: str) -> str:
@@ -69,10 +99,11 @@ def where_from(address: str) -> str:
     return str(parsed)
 
 
-def take_place(account_key: str, address: str | None) -> Place:
+def take_place(account_key: str, address: str | None, device: str | None = None) -> Place:
     """Count one attempt at the account named ``account_key`` (its name key) from
     ``address``, before its password is checked; ``TooManyAttempts`` where either is over its
-    limit (then nothing is counted).
+    limit (then nothing is counted). From a known ``device`` (the nonce of a device cookie that
+    names the account, or the member's own session) it is counted under that alone.
 
     Every attempt's row is written and committed before anyone counts, and each attempt
     counts every row it can see: so the last of any number of attempts made at once sees all
@@ -80,23 +111,25 @@ def take_place(account_key: str, address: str | None) -> Place:
     the very same moment may both be refused)."""
     now = utcnow()
     since = now - WINDOW
-    rows = [SignInAttempt(key=key, at=now) for key, _limit in _keys(account_key, address)]
+    keys = _keys(account_key, address, device)
+    rows = [SignInAttempt(key=key, at=now) for key, _limit in keys]
     db.session.add_all(rows)
     db.session.execute(delete(SignInAttempt).where(SignInAttempt.at < since))
     db.session.commit()
     place = Place(tuple(row.id for row in rows))
-    waits = []
-    for key, limit in _keys(account_key, address):
+    waits: list[tuple[int, str]] = []
+    for key, limit in keys:
         count, first = db.session.execute(
             select(func.count(SignInAttempt.id), func.min(SignInAttempt.at)).where(
                 SignInAttempt.key == key, SignInAttempt.at >= since
             )
         ).one()
         if count > limit:
-            waits.append(math.ceil((first + WINDOW - now).total_seconds()))
+            waits.append((math.ceil((first + WINDOW - now).total_seconds()), _held_by(key)))
     if waits:
         give_back(place)
-        raise TooManyAttempts(max(1, *waits))
+        wait, held = max(waits)
+        raise TooManyAttempts(max(1, wait), held)
     return place
 
 
@@ -104,3 +137,17 @@ def give_back(place: Place) -> None:
     """The attempt's places are free again: its password was right, or it tried nothing."""
     db.session.execute(delete(SignInAttempt).where(SignInAttempt.id.in_(place.ids)))
     db.session.commit()
+
+
+def closed_to_strangers(account_keys: list[str]) -> dict[str, datetime]:
+    """Of the accounts named by ``account_keys`` (name keys), those strangers may not try now,
+    each with when they may again."""
+    now = utcnow()
+    since = now - WINDOW
+    keys = {f"account:{key}"[:300]: key for key in account_keys}
+    rows = db.session.execute(
+        select(SignInAttempt.key, func.count(SignInAttempt.id), func.min(SignInAttempt.at))
+        .where(SignInAttempt.key.in_(list(keys)), SignInAttempt.at >= since)
+        .group_by(SignInAttempt.key)
+    ).all()
+    return {keys[key]: first + WINDOW for key, count, first in rows if count >= PER_ACCOUNT}

@@ -13,21 +13,18 @@ from flask_login import current_user
 from sqlalchemy import func, select
 
 from .. import local_time, scope
-from ..access import Permission, from_this_machine, link_is_live, links_held, requires, visitor
+from ..access import Permission, from_this_machine, requires, visitor
 from ..extensions import db
-from ..games.card import result_card
-from ..games.watching import watch_page
 from ..households import households as all_households
-from ..models import Game, Household, Link, LinkKind, Role, User, utcnow
+from ..models import Household, LinkKind, Role, User, utcnow
 from ..names import name_key
-from ..web import UNPROCESSABLE, picture, render
-from . import bp, links, passwords, services, throttle
+from ..web import UNPROCESSABLE, render
+from . import bp, devices, links, passwords, services, throttle
 from . import setup as setup_code
 from .forms import (
     AcceptInviteForm,
     HouseholdForm,
     InviteForm,
-    LinkForm,
     LoginForm,
     MemberForm,
     PasswordForm,
@@ -86,8 +83,11 @@ def login() -> ResponseReturnValue:
     next_page = _safe_next(request.values.get("next"))
     if form.validate_on_submit():
         username = (form.username.data or "")[:240]
+        # A browser that signed in to this account before is counted apart from strangers.
+        named = services.user_named(username)
+        device = devices.known_device(named)
         try:
-            place = throttle.take_place(name_key(username), request.remote_addr)
+            place = throttle.take_place(name_key(username), request.remote_addr, device)
         except throttle.TooManyAttempts as refused:
             form.form_errors.append(str(refused))
             page = render("accounts/login.html", form=form, next_page=next_page)
@@ -95,8 +95,14 @@ def login() -> ResponseReturnValue:
         user = services.authenticate(username, form.password.data or "")
         if user is not None:
             throttle.give_back(place)
+            answer = redirect(next_page, code=303)
+            before = visitor().user
+            if before is not None and before.id != user.id:
+                services.end_session(answer)  # another account was signed in on this browser
             services.sign_in(user)
-            return redirect(next_page, code=303)
+            return devices.remember(answer, user)
+        if named is not None:
+            services.note_refused(named, request.remote_addr, known_device=device is not None)
         form.form_errors.append(WRONG_SIGN_IN)
     status = 401 if request.method == "POST" else 200
     return render("accounts/login.html", status=status, form=form, next_page=next_page)
@@ -105,12 +111,8 @@ def login() -> ResponseReturnValue:
 @bp.post("/logout")
 @requires(Permission.SIGNED_IN)
 def logout() -> ResponseReturnValue:
-    services.sign_out(getattr(current_user, "token", None))
+    answer = services.end_session(redirect(url_for("accounts.login"), code=303))
     flash("You are signed out.", "success")
-    answer = redirect(url_for("accounts.login"), code=303)
-    # What this browser kept for the one signing out (round forms and typing, saves waiting
-    # for a signal, the worker's copies of pages) is not for whoever uses it next.
-    answer.headers["Clear-Site-Data"] = '"cache", "storage"'
     return answer
 
 
@@ -154,7 +156,7 @@ def setup() -> ResponseReturnValue:
                 setup_code.forget_code()
                 services.sign_in(owner)
                 flash(f"Welcome, {owner.username}. {household.name} is ready.", "success")
-                return redirect(url_for("main.index"), code=303)
+                return devices.remember(redirect(url_for("main.index"), code=303), owner)
     status = UNPROCESSABLE if request.method == "POST" else 200
     return render(
         "accounts/setup.html", status=status, form=form, ask_code=ask_code, adopted=adopted
@@ -185,7 +187,8 @@ def account() -> ResponseReturnValue:
                 _form_problems(form, problem)
             else:
                 flash("Your password is changed; your other sessions are signed out.", "success")
-                return redirect(url_for("accounts.account"), code=303)
+                # The device cookie names the password: this browser's is made anew.
+                return devices.remember(redirect(url_for("accounts.account"), code=303), me)
     status = UNPROCESSABLE if request.method == "POST" else 200
     return render("accounts/account.html", status=status, form=form, me=me)
 
@@ -205,6 +208,8 @@ def _members_page(status: int = 200, **forms: Any) -> ResponseReturnValue:
         invite_form=forms.get("invite_form") or InviteForm(formdata=None),
         role_form=RoleForm(formdata=None),
         new_invite=forms.get("new_invite"),
+        refused=services.refused_sign_ins(),
+        closed=throttle.closed_to_strangers([member.username_key for member in members]),
     )
 
 
@@ -317,196 +322,18 @@ def invite(token: str) -> ResponseReturnValue:
             db.session.rollback()
             _form_problems(form, problem)
         else:
+            answer = redirect(url_for("main.index"), code=303)
+            if visitor().user is not None:
+                services.end_session(answer)  # the member signed in before is not the invitee
             services.sign_in(user)
             flash(f"Welcome to {household.name}, {user.username}.", "success")
-            return redirect(url_for("main.index"), code=303)
+            return devices.remember(answer, user)
     status = UNPROCESSABLE if request.method == "POST" else 200
     page = render(
         "accounts/invite.html", status=status, form=form, household=household, role=link.role
     )
     page.headers["Cache-Control"] = "no-store"  # the household's name, for its invitee only
     return page
-
-
-# --- table and watch links -------------------------------------------------------------------
-
-
-def _game_or_404(game_id: int) -> Game:
-    game = db.session.get(Game, game_id)
-    if game is None:
-        abort(404)
-    return game
-
-
-def _links_page(game: Game, status: int = 200, problem: str | None = None) -> ResponseReturnValue:
-    shown = []
-    for link in links.links_of_game(game):
-        url = links.url_of(link)
-        shown.append({"link": link, "url": url, "qr": links.qr_svg(url)})
-    return render(
-        "accounts/links.html",
-        status=status,
-        game=game,
-        links=shown,
-        loopback=next(
-            filter(None, (links.loopback_address(str(each["url"])) for each in shown)), None
-        ),
-        form=LinkForm(formdata=None),
-        problem=problem,
-    )
-
-
-@bp.get("/games/<int:game_id>/links")
-@requires(Permission.LINKS)
-def game_links(game_id: int) -> ResponseReturnValue:
-    return _links_page(_game_or_404(game_id))
-
-
-def _live_link_of(game: Game, kind: LinkKind) -> Link | None:
-    """The game's newest link of ``kind`` that still works, or None."""
-    live = (each for each in links.links_of_game(game) if each.kind == kind)
-    return next((each for each in live if link_is_live(each)), None)
-
-
-@bp.post("/games/<int:game_id>/links")
-@requires(Permission.LINKS)
-def add_game_link(game_id: int) -> ResponseReturnValue:
-    game = _game_or_404(game_id)
-    form = LinkForm()
-    if not form.validate_on_submit():
-        return _links_page(game, UNPROCESSABLE, "Choose a table link or a watch link.")
-    kind = LinkKind(form.kind.data)
-    # The scoreboard's "QR code for the table" asks for the game's table link: the newest one
-    # that still works, else a new one (issue 23: one tap from the scoreboard to a QR code).
-    if request.form.get("reuse") == "1":
-        reused = _live_link_of(game, kind)
-        if reused is not None:
-            return redirect(
-                url_for("accounts.game_links", game_id=game.id) + f"#link-{reused.id}", 303
-            )
-    link, _token = links.make_link(kind, visitor().actor, game=game)
-    return redirect(url_for("accounts.game_links", game_id=game.id) + f"#link-{link.id}", 303)
-
-
-@bp.post("/games/<int:game_id>/share")
-@requires(Permission.VIEW)
-def share_game(game_id: int) -> ResponseReturnValue:
-    """What Share hands over (issue 23): the game's watch link, which opens the live scores
-    without an account. Whoever may make links gets the newest live one, made if there is
-    none; anyone else gets one only where one exists, else words saying who can make one."""
-    game = _game_or_404(game_id)
-    link = _live_link_of(game, LinkKind.WATCH)
-    if link is None and visitor().may(Permission.LINKS):
-        link, _token = links.make_link(LinkKind.WATCH, visitor().actor, game=game)
-    if link is None:
-        message = "No watch link yet: an owner or scorer can make one from the scoreboard."
-        return {"message": message}
-    return {"url": links.url_of(link)}
-
-
-@bp.post("/links/<int:link_id>/revoke")
-@requires(Permission.LINKS)
-def revoke_link(link_id: int) -> ResponseReturnValue:
-    link = db.session.get(Link, link_id)
-    if link is None:
-        abort(404)
-    if link.kind == LinkKind.INVITE and not visitor().may(Permission.MEMBERS):
-        abort(404)
-    links.revoke(link)
-    flash("The link is revoked: it opens nothing now.", "success")
-    if link.kind == LinkKind.REVIEW and link.year is not None:
-        return redirect(url_for("history.review_page", year=link.year) + "#review-links", code=303)
-    if link.game_id is not None:
-        return redirect(url_for("accounts.game_links", game_id=link.game_id), code=303)
-    return redirect(url_for("accounts.members"), code=303)
-
-
-def _open_link(token: str, kind: LinkKind) -> ResponseReturnValue:
-    """Let this browser in by the link. A member of the link's household goes on to the game
-    as themselves; a member of another household is first asked whether to sign out and follow
-    it (the GET changes nothing; the POST from that page signs them out)."""
-    link = links.find(token, kind)
-    if link is None or link.game_id is None:
-        abort(404)
-    who = visitor()
-    # A table link goes on to the game's scoreboard; a watch link shows it at its own address.
-    if kind == LinkKind.WATCH:
-        board = url_for("accounts.watch_link", token=token)
-    else:
-        board = url_for("games.show", game_id=link.game_id)
-    if who.user is not None and who.user.household_id != link.household_id:
-        if request.method != "POST":
-            return render("accounts/follow_link.html", kind=kind.value)
-        services.sign_out(getattr(current_user, "token", None))
-        links.open_in_session(link)
-        return redirect(board, code=303)
-    letting_in = who.user is None and link.id not in {id_ for id_, _hash in links_held()}
-    if who.user is None:
-        links.open_in_session(link)
-    if kind != LinkKind.WATCH or request.method == "POST":
-        return redirect(board, code=303)
-    # A watch link is what a family pastes into a chat: its own address shows the live board
-    # (read-only) with the preview in its head (the chat's robot has no session), and is what
-    # the address bar holds, so sharing it on from there passes on a link that works.
-    with scope.household(link.household_id):
-        page = watch_page(
-            link.game_id,
-            here=url_for("accounts.watch_link", token=token, _external=True),
-            card_url=url_for("accounts.watch_card", token=token, _external=True),
-            result_url=url_for("accounts.watch_result", token=token),
-        )
-    if letting_in:
-        # The answer that lets a phone in is kept by no cache (docs/security.md, 8.2.1); the
-        # phone's later visits are asked again with their ETag, as any scoreboard is.
-        page.headers["Cache-Control"] = "no-store"
-        del page.headers["ETag"]
-    return page
-
-
-@bp.get("/w/<token>/card.png")
-@requires(Permission.PUBLIC)
-def watch_card(token: str) -> ResponseReturnValue:
-    """The result card of a watch link's game, for the chat that shows the link."""
-    link = links.find(token, LinkKind.WATCH)
-    if link is None or link.game_id is None:
-        abort(404)
-    with scope.household(link.household_id):
-        _result, png = result_card(link.game_id, with_png=True)
-    return picture(png)
-
-
-@bp.get("/w/<token>/result")
-@requires(Permission.PUBLIC)
-def watch_result(token: str) -> ResponseReturnValue:
-    """The result card's page of a watch link's game, at the link's own address: its picture
-    and download are the link's, and its way back leads to the link (``/games/<id>`` would ask
-    a relative with no account to sign in)."""
-    link = links.find(token, LinkKind.WATCH)
-    if link is None or link.game_id is None:
-        abort(404)
-    if visitor().user is None:
-        links.open_in_session(link)  # as the link itself does: Share and the board work on
-    with scope.household(link.household_id):
-        words, _png = result_card(link.game_id)
-    return render(
-        "games/result.html",
-        game_id=link.game_id,
-        result=words,
-        card_url=url_for("accounts.watch_card", token=token),
-        back_url=url_for("accounts.watch_link", token=token),
-    )
-
-
-@bp.route("/t/<token>", methods=["GET", "POST"])
-@requires(Permission.PUBLIC)
-def table_link(token: str) -> ResponseReturnValue:
-    return _open_link(token, LinkKind.TABLE)
-
-
-@bp.route("/w/<token>", methods=["GET", "POST"])
-@requires(Permission.PUBLIC)
-def watch_link(token: str) -> ResponseReturnValue:
-    return _open_link(token, LinkKind.WATCH)
 
 
 # --- the household's settings ---------------------------------------------------------------

@@ -66,10 +66,11 @@ CSV_COLUMNS = (
 )
 
 
-def household_lines() -> Iterator[str]:
-    """The household in scope as a backup (``household_file``): its document's line, then one
-    line per game."""
-    yield json.dumps(household_file.document(), ensure_ascii=False, separators=(",", ":")) + "\n"
+def household_lines(with_members: bool = True) -> Iterator[str]:
+    """The household in scope as a backup (``household_file``): its document's line (with its
+    members, or without for whoever may not see them), then one line per game."""
+    document = household_file.document(with_members)
+    yield json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
     db.session.rollback()  # what the document read is let go before the games are read
     yield from export_lines()
 

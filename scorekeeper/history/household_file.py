@@ -17,7 +17,9 @@ the household's document::
   none of its own.
 - ``members``: usernames and roles only, never a password hash, a session or a link token. A
   member restored has no password until one is set (``flask users password NAME``); a
-  username another household of the server holds is not restored, and said so.
+  username another household of the server holds is not restored, and said so. Only the
+  owner's download and the kept daily files hold it: a scorer's download leaves it out, and a
+  restore takes a file without it as one with no members.
 - ``players``: every player by name, those with no game too.
 - ``house_rules``: each saved rule set, as the rules engine's ``to_dict()`` (its ``name`` and
   ``slug`` beside it); the rules in the bin are left out, as are the games in the bin.
@@ -74,8 +76,9 @@ def is_household_line(document: object) -> bool:
 # --- writing ----------------------------------------------------------------------------------
 
 
-def document() -> dict[str, Any]:
-    """The household's document, of the household in scope."""
+def document(with_members: bool = True) -> dict[str, Any]:
+    """The household's document, of the household in scope; without ``members`` for whoever
+    may not see them (a scorer's download: ``shared/spec/access.md``)."""
     household_id = scope.current()
     assert isinstance(household_id, int), "a household's backup is of one household"
     household = db.session.get(Household, household_id)
@@ -83,12 +86,15 @@ def document() -> dict[str, Any]:
     members = db.session.scalars(select(User).order_by(User.username_key)).all()
     player_names = db.session.scalars(select(Player.name).order_by(Player.name_key)).all()
     rules = db.session.scalars(select(HouseRules).order_by(HouseRules.name)).all()
-    return {
+    written: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "written": utcnow().isoformat(timespec="seconds"),
         "household": {"name": household.name, "time_zone": household.time_zone},
-        "members": [{"username": user.username, "role": user.role} for user in members],
+    }
+    if with_members:
+        written["members"] = [{"username": user.username, "role": user.role} for user in members]
+    return written | {
         "players": list(player_names),
         "house_rules": [
             {"name": record.name, "slug": record.slug, "rules": record.options} for record in rules

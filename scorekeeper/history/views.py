@@ -135,7 +135,8 @@ def _backup_page(form: RestoreForm, status: int = 200, busy: int | None = None) 
         status=status,
         form=form,
         report=None,
-        kept=backup_files.kept(_household()),
+        # The kept daily files hold the members: their owner's alone (shared/spec/access.md).
+        kept=backup_files.kept(_household()) if visitor().may(Permission.MEMBERS) else None,
         keep=current_app.config["BACKUP_KEEP"],
         busy=busy,
     )
@@ -152,9 +153,10 @@ def backup_page() -> Response:
 @bp.get("/history/backup/household.jsonl")
 @requires(Permission.BACKUP_DOWNLOAD)
 def download_household() -> Response:
-    """The household's backup as of now (``household_file``): what the daily files hold."""
+    """The household's backup as of now (``household_file``): for its owner what the daily
+    files hold; for a scorer its games, players and house rules, without the members."""
     return _download(
-        backup.household_lines(),
+        backup.household_lines(with_members=visitor().may(Permission.MEMBERS)),
         f"scorekeeper-household-{local_time.stamp()}.jsonl",
         "application/x-ndjson",
     )
@@ -170,7 +172,7 @@ def _kept_or_404(backup_name: str) -> Path:
 
 
 @bp.get("/history/backups/<backup_name>")
-@requires(Permission.BACKUP_DOWNLOAD)
+@requires(Permission.MEMBERS)  # a kept file lists the members: the owner's alone
 def download_kept(backup_name: str) -> Response:
     response = send_file(
         _kept_or_404(backup_name),

@@ -938,6 +938,13 @@ const outbox = (() => {
 // (saves made then are queued above, not by the worker).
 if ("serviceWorker" in navigator && document.body.dataset.serviceWorker) {
   navigator.serviceWorker.register(document.body.dataset.serviceWorker, { scope: "/" }).catch(() => {});
+  // Whose pages the worker keeps from now on: it drops what it kept for anyone else.
+  const keptFor = document.body.dataset.keptFor;
+  if (keptFor) {
+    navigator.serviceWorker.ready.then((registration) => {
+      if (registration.active) registration.active.postMessage({ keptFor });
+    }).catch(() => {});
+  }
 }
 
 // games: the own-hand page's poll (which follows its round, issue 23 item 3) is not sent

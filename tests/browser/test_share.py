@@ -88,8 +88,8 @@ def test_share_hands_over_a_watch_link_that_opens_without_an_account(
     assert _shared(relative, 1) == shared
     next(relatives, None)
 
-    # A table link's phone may not make links: it hands over the watch link where there is one,
-    # else says who can make one.
+    # A table link's phone hands over a watch link made through its table link, which ends when
+    # the table link does (issue 36): never the member's lasting one, and one where none was.
     owner.goto(board_url.removeprefix(live_server) + "/links")
     owner.get_by_role("button", name="New table link").click()
     table_url = owner.locator(".link-card input.copy-field").first.input_value()
@@ -104,15 +104,21 @@ def test_share_hands_over_a_watch_link_that_opens_without_an_account(
     table.goto(table_url.removeprefix(live_server))
     table.wait_for_url(board_url)
     table.get_by_role("button", name="Share").click()
-    assert _shared(table, 1) == shared
+    through = _shared(table, 1)
+    assert WATCH_LINK.search(through) and through != shared
     table.goto(bare_table_url.removeprefix(live_server))
     table.wait_for_url(bare_board)
     table.get_by_role("button", name="Share").click()
-    expect(table.get_by_role("status").filter(has_text="watch link")).to_contain_text(
-        "an owner or scorer can make one"
-    )
-    assert table.evaluate("(window.sharedUrls || []).length") == 0
+    bare = _shared(table, 1)  # a new page: its own record of what was shared
+    assert WATCH_LINK.search(bare) and bare not in (shared, through)
     next(tables, None)
+    watchers = _page(browser, live_server, NARROW_PHONE)
+    watcher = next(watchers)
+    watcher.goto(bare.removeprefix(live_server))
+    expect(watcher.locator("#board")).to_contain_text("Wyn")
+    next(watchers, None)
+    owner.goto(bare_board.removeprefix(live_server) + "/links")
+    expect(owner.locator(".link-card").first).to_contain_text("ends when that phone's table link")
 
 
 def test_the_result_card_is_a_page_with_share_and_a_way_back(

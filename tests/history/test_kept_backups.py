@@ -368,11 +368,13 @@ def test_the_owner_sees_downloads_and_restores_a_kept_backup(app: Flask, kept_ba
     assert "no password yet" in members
 
 
-def test_a_scorer_may_download_but_not_restore(app: Flask, kept_backup: Path) -> None:
+def test_a_scorer_may_neither_see_the_kept_files_nor_restore(app: Flask, kept_backup: Path) -> None:
+    """Issue 36 item 3: the kept daily files list the members; a scorer gets none of them."""
     scorer = member(app, "sam", "scorer")
     text = scorer.get("/history/backup").get_data(as_text=True)
-    assert kept_backup.name[:10] in text and "/restore" not in text
-    assert scorer.get(f"/history/backups/{kept_backup.name}").status_code == 200
+    assert kept_backup.name[:10] not in text and "/restore" not in text
+    assert "only an owner of the household can see and download them" in text
+    assert scorer.get(f"/history/backups/{kept_backup.name}").status_code == 403
     before = counts(app)
     refused = scorer.post(f"/history/backups/{kept_backup.name}/restore")
     assert refused.status_code == 403
@@ -450,6 +452,34 @@ def test_the_household_backup_downloads_as_of_now(app: Flask, client: FlaskClien
     page = client.get(upload.headers["Location"]).get_data(as_text=True)
     assert "3 games were here already" in page
     assert "0 members restored, 4 were here already." in page
+
+
+def test_a_scorers_download_holds_no_members_and_restores(app: Flask, client: FlaskClient) -> None:
+    """Issue 36 item 3: a scorer's household backup is games, players and house rules only;
+    it is restored as any backup (the owner's, with members, too: the test above)."""
+    household(app)
+    scorer = member(app, "sam", "scorer")
+    answer = scorer.get("/history/backup/household.jsonl")
+    assert answer.status_code == 200
+    lines = answer.get_data(as_text=True).splitlines()
+    document = json.loads(lines[0])
+    assert "members" not in document and document["players"] and len(lines) == 4
+    for username in ("sam", "ann", "ben", "cy"):
+        assert f'"{username}"' not in lines[0]
+    owners = client.get("/history/backup/household.jsonl").get_data(as_text=True)
+    members = json.loads(owners.splitlines()[0])["members"]
+    assert {"sam", "ann", "ben", "cy"} <= {each["username"] for each in members}
+    # Read back into another household by its owner: games, players and rules, no members.
+    elsewhere = member(app, "otto", "owner", "Others")
+    upload = elsewhere.post(
+        "/history/backup", data={"file": (io.BytesIO(answer.get_data()), "household.jsonl")}
+    )
+    assert upload.status_code == 303
+    page = elsewhere.get(upload.headers["Location"]).get_data(as_text=True)
+    assert (
+        "Stored 3 games" in page and "4 players restored" in page and "member restored" not in page
+    )
+    assert "ben" not in elsewhere.get("/members").get_data(as_text=True)
 
 
 @pytest.mark.parametrize("role", [["owner"], {"owner": True}, 7, None, "admin"])
