@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 
 from bench.serving import free_port
 
@@ -141,6 +142,7 @@ def image(base_image: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         "build",
         "--network=host",
         "--format=docker",
+        "--layers=false",
         *LIMITS,
         "--build-arg",
         f"BASE={base_image}",
@@ -281,3 +283,21 @@ def test_the_image_as_a_family_runs_it(image: str, base_image: str, volume: str)
         assert refused.value.code == 503
     finally:
         second.remove()
+
+
+def test_the_compose_file_runs_the_image_as_the_containerfile_declares_it() -> None:
+    """compose.yaml (no podman needed): the app with its volume on /data, the port the image
+    exposes, a restart policy and the public address; PostgreSQL commented out."""
+    containerfile = (ROOT / "Containerfile").read_text()
+    assert 'VOLUME ["/data"]' in containerfile and "EXPOSE 8000" in containerfile
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    app = compose["services"]["scorekeeper"]
+    assert app["restart"] == "unless-stopped"
+    assert [port.rsplit(":", 1)[1] for port in app["ports"]] == ["8000"]
+    [volume] = app["volumes"]
+    name, _, mounted = volume.partition(":")
+    assert mounted == "/data" and name in compose["volumes"]
+    assert app["environment"]["SCOREKEEPER_PUBLIC_URL"].startswith("http")
+    assert all(key.startswith("SCOREKEEPER_") or key == "TZ" for key in app["environment"])
+    assert "postgres" not in compose["services"]
+    assert "#   image: postgres:" in (ROOT / "compose.yaml").read_text()
