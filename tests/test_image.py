@@ -205,7 +205,7 @@ class Container:
         return int(_podman("inspect", "--format", "{{.State.ExitCode}}", self.name)), seconds
 
     def remove(self) -> None:
-        _podman("rm", "--force", "--time", "0", self.name, check=False)
+        _podman("rm", "--force", "--volumes", "--time", "0", self.name, check=False)
 
 
 @pytest.fixture
