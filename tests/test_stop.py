@@ -113,3 +113,34 @@ def test_sigterm_finishes_the_request_in_flight_and_refuses_new_ones(
             "/login", {"username": "ann", "password": PASSWORD}
         )
         assert status_code == 303
+
+
+def test_the_setup_code_is_in_the_log_of_every_start_until_setup(
+    tmp_path: Path, database_uri: str
+) -> None:
+    """A container made anew on the same volume (a setting changed) starts a new log: the
+    setup code made by the first start is printed by the next as well, and not after setup."""
+    instance = tmp_path / "instance"
+    environment = _environment(instance, database_uri)
+    logs = []
+    for _start in range(2):
+        with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as server:
+            logs.append(Path(server.log.name).read_text())
+            _terminate(server)
+    code = (instance / "setup_code").read_text().strip()
+    assert all(f"use this setup code:\n\n      {code}\n" in log for log in logs)
+    with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as server:
+        owner = Phone(port_of(server))
+        status, _headers, page = owner.post_form(
+            "/setup",
+            {
+                "household": "The Stoppers",
+                "username": "ann",
+                "password": PASSWORD,
+                "confirm": PASSWORD,
+                "setup_code": code,
+            },
+        )
+        assert status == 303, page[:2000]
+    with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as server:
+        assert "setup code" not in Path(server.log.name).read_text()
