@@ -64,9 +64,9 @@ def test_sigterm_finishes_the_request_in_flight_and_refuses_new_ones(
     sent is dropped, and the port refuses new connections; the database is closed (SQLite
     folds its write-ahead log back into the file) and the status is 0."""
     instance = tmp_path / "instance"
-    # Argon2 as it ships (3 passes over 64 MiB): setup takes half a second on an idle core,
-    # a second or two on a loaded one.
-    environment = _environment(instance, database_uri)
+    # Argon2 with 2 passes over 64 MiB: setup takes a quarter of a second on an idle core, a
+    # second or two on a loaded one; the stop's 5 s hold either way.
+    environment = _environment(instance, database_uri, PASSWORD_TIME_COST="2")
     with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as server:
         port = port_of(server)
         owner = Phone(port)
