@@ -127,6 +127,9 @@ def base_image(tools: None, tmp_path_factory: pytest.TempPathFactory) -> str:
             timeout=1200,
         )
         partial.rename(tarball)
+    for tag in _podman("images", "--format", "{{.Repository}}:{{.Tag}}").split():
+        if tag.startswith("localhost/scorekeeper-test-base:") and tag != name:
+            _podman("rmi", tag, check=False)  # an older day's
     _podman("import", str(tarball), name)
     return name
 
