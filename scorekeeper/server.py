@@ -9,8 +9,12 @@ cannot take every place; the channel timeout drops the ones that stop sending al
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
 import socket
+import threading
+import time
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
@@ -138,7 +142,105 @@ def _serve(app: Any, settings: dict[str, Any]) -> None:
         if isinstance(dispatcher, BaseWSGIServer):
             dispatcher.channel_class = channel
     server.print_listen("Serving on http://{}:{}")
-    server.run()
+    _run_until_stopped(server)
+    _close_database(app)
+
+
+# How long a stop (SIGTERM, SIGINT) waits for the requests, restores and backups in flight
+# before it closes what is left: well inside the 10 s a container manager allows, and the 5 s
+# an image promises.
+STOP_SECONDS = 4.0
+# How often the server's loop looks up from its sockets to see whether it was asked to stop.
+LOOP_SECONDS = 0.25
+
+
+def _run_until_stopped(server: Any) -> None:
+    """Waitress's loop, until SIGTERM or SIGINT; then a clean stop (``_stop``).
+
+    Waitress's own ``run`` answers SIGTERM not at all (the process is killed, or, as a
+    container's first process, which the kernel gives no default action, it ignores it) and
+    SIGINT by dropping every connection. Here the signal only sets a flag, which the loop reads
+    between two polls of its sockets."""
+    from waitress import wasyncore
+
+    stopping = threading.Event()
+
+    def ask_to_stop(*_: object) -> None:
+        stopping.set()
+
+    previous = {
+        number: signal.signal(number, ask_to_stop) for number in (signal.SIGTERM, signal.SIGINT)
+    }
+    # One listening socket (a BaseWSGIServer, its own map), or several in a shared map.
+    sockets: dict[int, Any] = getattr(server, "map", None) or server._map
+    use_poll = server.adj.asyncore_use_poll
+    try:
+        while sockets and not stopping.is_set():
+            wasyncore.loop(timeout=LOOP_SECONDS, map=sockets, use_poll=use_poll, count=1)
+        _stop(server, sockets, use_poll)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _stop(server: Any, sockets: dict[int, Any], use_poll: bool) -> None:
+    """Stop taking connections; finish the requests whole in hand (and the restores and
+    backups running) for up to ``STOP_SECONDS``, closing each connection as it falls idle, and
+    refuse the rest by closing them: a request half received, or one not started by then."""
+    from waitress import wasyncore
+    from waitress.channel import HTTPChannel
+    from waitress.server import BaseWSGIServer
+
+    log = logging.getLogger(__name__)
+    deadline = time.monotonic() + STOP_SECONDS
+    for listener in [d for d in sockets.values() if isinstance(d, BaseWSGIServer)]:
+        # The dispatcher's own close: the server's would close the trigger, which the
+        # request threads still pull to have their answers sent.
+        wasyncore.dispatcher.close(listener)
+    busy = [c for c in sockets.values() if isinstance(c, HTTPChannel) and _busy(c)]
+    log.info("stopping: %d request(s) in flight", len(busy))
+    while time.monotonic() < deadline:
+        channels = [c for c in list(sockets.values()) if isinstance(c, HTTPChannel)]
+        for channel in channels:
+            if not _busy(channel):
+                channel.handle_close()
+        if not any(_busy(c) for c in channels) and not _app_threads():
+            break
+        wasyncore.loop(timeout=0.05, map=sockets, use_poll=use_poll, count=1)
+    left = sum(isinstance(c, HTTPChannel) for c in sockets.values())
+    if left or _app_threads():
+        log.warning(
+            "stopped with %d connection(s) and %d task(s) unfinished after %.0f s",
+            left,
+            len(_app_threads()),
+            STOP_SECONDS,
+        )
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=0.5)
+    wasyncore.close_all(sockets)
+
+
+def _busy(channel: Any) -> bool:
+    """Whether a connection has a whole request being worked on or an answer being sent."""
+    return bool(channel.requests or channel.total_outbufs_len)
+
+
+def _app_threads() -> list[threading.Thread]:
+    """The app's own threads still running (a restore, the daily backups)."""
+    return [
+        thread
+        for thread in threading.enumerate()
+        if thread is not threading.main_thread()
+        and thread is not threading.current_thread()
+        and not thread.name.startswith("waitress")
+        and thread.is_alive()
+    ]
+
+
+def _close_database(app: Any) -> None:
+    """Close every pooled connection: SQLite folds its write-ahead log back into the file."""
+    if isinstance(app, Flask):
+        with app.app_context():
+            db.engine.dispose()
 
 
 def _configure_logging(app: Any) -> None:
@@ -168,10 +270,7 @@ def _run_processes(app: Any, host: str, port: int, threads: int, processes: int)
     for as long as it runs. A child dies with its parent (Linux), and the parent stops every
     child when it is stopped."""
     import contextlib
-    import logging
-    import signal
     import socket
-    import time
 
     _configure_logging(app)
     log = logging.getLogger(__name__)
@@ -246,7 +345,6 @@ def _child(
 ) -> NoReturn:
     """A forked server process: serves until stopped, and never returns into the command."""
     import ctypes
-    import signal
     import sys
     import traceback
 

@@ -30,12 +30,20 @@ def ensure_code(app: Flask) -> str:
     except FileExistsError:
         code = path.read_text().strip()
         if code:
+            # Printed again at every start until setup is done: a container made anew on the
+            # same volume (a setting changed in compose.yaml) has a new log.
+            _announce(app, code, path)
             return code
         path.unlink(missing_ok=True)
         return ensure_code(app)
     code = "-".join(secrets.token_hex(3).upper() for _ in range(3))
     with os.fdopen(fd, "w") as handle:
         handle.write(code + "\n")
+    _announce(app, code, path)
+    return code
+
+
+def _announce(app: Flask, code: str, path: Path) -> None:
     if not app.testing:
         print(
             f"\n  Scorekeeper has no account yet. Open /setup and use this setup code:\n\n"
@@ -43,7 +51,6 @@ def ensure_code(app: Flask) -> str:
             file=sys.stderr,
             flush=True,
         )
-    return code
 
 
 def code_matches(typed: str) -> bool:

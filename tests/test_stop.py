@@ -1,0 +1,146 @@
+"""``flask serve`` stops when asked: on SIGTERM (what ``docker stop``, ``podman stop`` and
+systemd send) it finishes the request in hand, refuses new ones, closes the database and
+exits with status 0 within 5 s, instead of dying mid-request (or, as a container's first
+process, ignoring the signal until it is killed)."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from bench.load import hidden_fields
+from bench.serving import Server, served
+
+from .test_behind_proxy import PASSWORD, Phone, port_of
+
+pytestmark = pytest.mark.slow
+
+STOP_BOUND_SECONDS = 5.0
+
+
+def _environment(instance: Path, database_uri: str, **settings: str) -> dict[str, str]:
+    return {
+        "SCOREKEEPER_INSTANCE_PATH": str(instance),
+        "SCOREKEEPER_SECRET_KEY": "stop",
+        "SCOREKEEPER_SQLALCHEMY_DATABASE_URI": database_uri,
+        **{f"SCOREKEEPER_{name}": value for name, value in settings.items()},
+    }
+
+
+def _terminate(server: Server) -> tuple[int, float]:
+    """Send SIGTERM; the exit status and the seconds it took (the test fails past 10 s)."""
+    assert server.process is not None
+    started = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    status = server.process.wait(timeout=10)
+    return status, time.monotonic() - started
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_sigterm_stops_serve_with_status_0(
+    tmp_path: Path, database_uri: str, processes: int
+) -> None:
+    instance = tmp_path / "instance"
+    environment = _environment(instance, database_uri)
+    with served(
+        environment=environment, processes=processes, ready_path="/healthz", log_folder=tmp_path
+    ) as server:
+        assert Phone(port_of(server)).ask("GET", "/healthz")[0] == 200
+        status, seconds = _terminate(server)
+    assert status == 0, Path(server.log.name).read_text()
+    assert seconds < STOP_BOUND_SECONDS
+
+
+def test_sigterm_finishes_the_request_in_flight_and_refuses_new_ones(
+    tmp_path: Path, database_uri: str
+) -> None:
+    """First-run setup, whose password hash takes a while: SIGTERM arrives while it is being
+    worked on. The household is made and its answer sent whole; a request half
+    sent is dropped, and the port refuses new connections; the database is closed (SQLite
+    folds its write-ahead log back into the file) and the status is 0."""
+    instance = tmp_path / "instance"
+    # Argon2 with 2 passes over 64 MiB: setup takes a quarter of a second on an idle core, a
+    # second or two on a loaded one; the stop's 5 s hold either way.
+    environment = _environment(instance, database_uri, PASSWORD_TIME_COST="2")
+    with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as server:
+        port = port_of(server)
+        owner = Phone(port)
+        fields = {
+            "household": "The Stoppers",
+            "username": "ann",
+            "password": PASSWORD,
+            "confirm": PASSWORD,
+            "setup_code": (instance / "setup_code").read_text().strip(),
+        }
+        status_code, _headers, page = owner.ask("GET", "/setup")
+        assert status_code == 200
+        trickling = socket.create_connection(("127.0.0.1", port), timeout=10)
+        trickling.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+        setting_up = owner.connection()
+        setting_up.request(
+            "POST",
+            "/setup",
+            body=urlencode({**hidden_fields(page), **fields}),
+            headers={"Cookie": owner.cookie, "Content-Type": "application/x-www-form-urlencoded"},
+        )
+        time.sleep(0.1)  # the form is read: the password's hash is being made
+        status, seconds = _terminate(server)
+        answer = setting_up.getresponse()
+        answer.read()
+        setting_up.close()
+        assert trickling.recv(100) == b""  # closed without an answer
+        trickling.close()
+        log = Path(server.log.name).read_text()
+        assert "stopping: 1 request(s) in flight" in log, log
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    assert answer.status == 303, log
+    assert status == 0, log
+    assert seconds < STOP_BOUND_SECONDS, log
+    if database_uri.startswith("sqlite"):
+        assert not Path(database_uri.removeprefix("sqlite:///") + "-wal").exists()
+    # The household is there for the next start.
+    with served(
+        environment=_environment(instance, database_uri), ready_path="/healthz", log_folder=tmp_path
+    ) as again:
+        signed_in = Phone(port_of(again))
+        status_code, _headers, _page = signed_in.post_form(
+            "/login", {"username": "ann", "password": PASSWORD}
+        )
+        assert status_code == 303
+
+
+def test_the_setup_code_is_in_the_log_of_every_start_until_setup(
+    tmp_path: Path, database_uri: str
+) -> None:
+    """A container made anew on the same volume (a setting changed) starts a new log: the
+    setup code made by the first start is printed by the next as well, and not after setup."""
+    instance = tmp_path / "instance"
+    environment = _environment(instance, database_uri)
+    logs = []
+    for _start in range(2):
+        with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as server:
+            logs.append(Path(server.log.name).read_text())
+            _terminate(server)
+    code = (instance / "setup_code").read_text().strip()
+    assert all(f"use this setup code:\n\n      {code}\n" in log for log in logs)
+    with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as server:
+        owner = Phone(port_of(server))
+        status, _headers, page = owner.post_form(
+            "/setup",
+            {
+                "household": "The Stoppers",
+                "username": "ann",
+                "password": PASSWORD,
+                "confirm": PASSWORD,
+                "setup_code": code,
+            },
+        )
+        assert status == 303, page[:2000]
+    with served(environment=environment, ready_path="/healthz", log_folder=tmp_path) as server:
+        assert "setup code" not in Path(server.log.name).read_text()
