@@ -209,10 +209,13 @@ document.addEventListener("change", (event) => {
 
 // games: the outbox, shared by the round form and the own-hand pad: a save made without signal
 // is kept in IndexedDB ("scorekeeper", store "saves"; each save names its kind) and sent when the
-// signal returns: on "online", on every page load, and every 30 s while any is waiting. Each
-// kind's handler sends one save and says what became of it; "stop" leaves the rest for later
-// (still no signal, or the page is going elsewhere). Background Sync is not used: only some
-// browsers have it, and these three moments cover every browser.
+// signal returns. Each kind's handler sends one save and says what became of it; "stop" leaves
+// the rest for later (still no signal, or the page is going elsewhere). Nothing here waits for
+// the browser to say the signal is back: a page reloaded without signal may believe it is online
+// and never hear "online" (Chromium 150 did so: issue 35, item 8), or believe it is offline after
+// the signal returned. So a kept save is simply tried: soon after it is kept (2 s, then slower, up
+// to 30 s), on "online", on every page load, when the page is shown again, on any answer from
+// the server, and every 30 s. Background Sync is not used: only some browsers have it.
 const outbox = (() => {
   const queue = (mode, work) => new Promise((resolve, reject) => {
     const opening = indexedDB.open("scorekeeper", 1);
@@ -230,13 +233,17 @@ const outbox = (() => {
   const put = (save) => queue("readwrite", (saves) => saves.put(save));
   const handlers = {};
   let flushing = false;
-  // A save that could not be sent is tried again soon (2 s, then slower, up to 30 s): a phone
-  // whose signal came back without an "online" event (a page reloaded without signal believes
-  // it is online) sends within seconds, not at the next 30-second turn.
+  // A save that could not be sent is tried again soon (2 s, then slower, up to 30 s), whatever
+  // navigator.onLine says: a failed try costs one request that fails at once.
   let retry = null;
   let retryAfter = 2000;
+  const later = () => {
+    window.clearTimeout(retry);
+    retry = window.setTimeout(flush, retryAfter);
+    retryAfter = Math.min(retryAfter * 2, 30000);
+  };
   const flush = async () => {
-    if (flushing || !navigator.onLine || !window.indexedDB) return;
+    if (flushing || !window.indexedDB) return;
     flushing = true;
     let stopped = false;
     try {
@@ -255,14 +262,19 @@ const outbox = (() => {
       flushing = false;
     }
     window.clearTimeout(retry);
-    if (stopped) {
-      retry = window.setTimeout(flush, retryAfter);
-      retryAfter = Math.min(retryAfter * 2, 30000);
-    } else {
-      retryAfter = 2000;
-    }
+    if (stopped) later();
+    else retryAfter = 2000;
+  };
+  // Kept just now: tried again in 2 s, and on from there.
+  const soon = () => {
+    retryAfter = 2000;
+    later();
   };
   window.addEventListener("online", flush);
+  window.addEventListener("pageshow", flush);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") flush();
+  });
   window.setInterval(flush, 30000);
   // Any answer from the server (a scoreboard's or a hand's poll) means the signal is back.
   document.addEventListener("htmx:afterRequest", (event) => {
@@ -279,7 +291,7 @@ const outbox = (() => {
     return sent;
   };
   const newId = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return { waiting, put, flush, body, newId, handle: (kind, handler) => { handlers[kind] = handler; } };
+  return { waiting, put, flush, soon, body, newId, handle: (kind, handler) => { handlers[kind] = handler; } };
 })();
 
 // games: the round form on a phone.
@@ -425,6 +437,7 @@ const outbox = (() => {
       return;
     }
     noteAtSave(form, QUEUED_NOTE);
+    outbox.soon();
   };
 
   document.addEventListener("submit", async (event) => {
@@ -524,8 +537,8 @@ const outbox = (() => {
 //   localStorage per hand page, round number and seat, marked unsent until the server has it.
 // - It is sent 0.4 s after the last change (preview=cards, answered with the chips and points,
 //   drawn around the field only if nothing was typed meanwhile: an older answer never takes back
-//   newer typing). With no signal it stays kept, says so, and is sent again on "online", on
-//   every page load and every 30 s.
+//   newer typing). With no signal it stays kept, says so, and is tried again soon (2 s, then
+//   slower), on "online", on every page load and every 30 s.
 // - "Done" and "I went out" are sent here (fetch); with no signal they go to the outbox and are
 //   sent once when the signal returns. The server takes either again without harm, and answers
 //   one for a round stored meanwhile with the stored round.
@@ -623,10 +636,8 @@ const outbox = (() => {
     const key = keyOf(form);
     const kept = read(key);
     if (!kept || !kept.pending) return;
-    if (!navigator.onLine) {
-      showNote(KEPT_NOTE);
-      return;
-    }
+    // Tried whatever navigator.onLine says (the browser may be wrong, and may never say
+    // "online"): without signal the request fails at once, and sendLater tries again soon.
     sending = true;
     const fields = [["csrf_token", form.elements.csrf_token.value], ["number", form.elements.number.value],
       ["seat", form.elements.seat.value], ["cards", kept.cards], ["preview", "cards"]];
@@ -778,6 +789,7 @@ const outbox = (() => {
     write(save.draft, { cards: field ? field.value : "", pending: false });
     showNote(KEPT_NOTE);
     showKept(save);
+    outbox.soon();
   };
 
   document.addEventListener("submit", async (event) => {
