@@ -932,6 +932,57 @@ const outbox = (() => {
   restore();
 })();
 
+// games: the rounds table opens on the latest round (its box scrolled to the bottom, once per
+// drawing: a board redrawn by its poll has a new round to show), and says that it scrolls
+// sideways while it is wider than the phone.
+(() => {
+  const settle = () => {
+    document.querySelectorAll("[data-latest-last]").forEach((box) => {
+      if (!box.dataset.opened) {
+        box.scrollTop = box.scrollHeight;
+        box.dataset.opened = "1";
+      }
+      const hint = box.previousElementSibling && box.previousElementSibling.querySelector(".scroll-hint");
+      if (hint) hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+    });
+  };
+  settle();
+  document.addEventListener("htmx:afterSettle", settle);
+  window.addEventListener("resize", settle);
+})();
+
+// games: Undo, tapped twice quickly. The first tap sends it once (a second submit of the same
+// form is dropped here; the server answers a repeat as one anyway), and the board it brings
+// takes no tap for a moment: a thumb's second tap lands on nothing there, not on whatever the
+// new page put where Undo was ("My hand, on this phone", or the undo of the round before).
+(() => {
+  const KEY = "scorekeeper:undone-at";
+  const QUIET_MS = 800;
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches || !form.matches("form.undo")) return;
+    if (form.dataset.sent) {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sent = "1";
+    try { sessionStorage.setItem(KEY, String(Date.now())); } catch { /* storage off */ }
+  });
+  let undoneAt = 0;
+  try {
+    undoneAt = Number(sessionStorage.getItem(KEY)) || 0;
+    sessionStorage.removeItem(KEY);
+  } catch { /* storage off */ }
+  if (!undoneAt || Date.now() - undoneAt > 5000) return;
+  const swallow = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+  };
+  const kinds = ["click", "auxclick", "dblclick", "submit"];
+  kinds.forEach((kind) => document.addEventListener(kind, swallow, true));
+  window.setTimeout(() => kinds.forEach((kind) => document.removeEventListener(kind, swallow, true)), QUIET_MS);
+})();
+
 // games: a drawn scoreboard is kept until its game changes, so the undo button of the last
 // round hides itself once its time (data-until) has passed; the server refuses it then anyway.
 (() => {
