@@ -10,6 +10,15 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// The site's menu is one button on a phone (every page's header is one row) and open on a wide
+// screen, where its links fit beside the name.
+(() => {
+  const wide = window.matchMedia("(min-width: 641px)");
+  const fit = () => document.querySelectorAll("details[data-menu]").forEach((menu) => { menu.open = wide.matches; });
+  fit();
+  wide.addEventListener("change", fit);
+})();
+
 // referee: the card pad types into the card field last chosen; a change of rules reloads the
 // page (the contracts offered depend on them); the ruling's link can be copied or shared.
 (() => {
@@ -310,7 +319,7 @@ const outbox = (() => {
   const ROUND_FORM = "round-form";
   // With a correction's base and clashes (and what this phone had typed on them): a conflict
   // page reloaded, or its typing kept for later, still asks before anything is stored.
-  const KEPT = /^(went_out|token|version|rounds_version|base|clashes|yours|hands-\d+-(cards|made|total))$/;
+  const KEPT = /^(went_out|token|version|rounds_version|base|clashes|yours|hands-\d+-(cards|made|made-auto|total))$/;
   const QUEUED_NOTE = "Saved on this phone; will send when the signal returns.";
   const cardTokens = (text) => text.split(/[\s,-]+/).filter(Boolean);
   const roundForm = () => document.getElementById(ROUND_FORM);
@@ -335,6 +344,31 @@ const outbox = (() => {
     }
     field.value = cards.join(" ");
     field.dispatchEvent(new Event("input", { bubbles: true }));
+  }, true);
+
+  // --- "made" follows the cards on a new round, until it is changed by hand ------------------
+  // A hand holding fewer cards than were dealt (the hand's data-dealt) has laid down: "made" is
+  // ticked; one holding all of them (or more) has not. Its hidden hands-N-made-auto says
+  // whether the box still follows; a tap on the box ends that, for this round.
+  const follow = (field) => {
+    const hand = field.closest("#round-form .hand[data-dealt]");
+    if (!hand) return;
+    const seat = hand.dataset.seat;
+    const auto = hand.querySelector(`input[name="hands-${seat}-made-auto"]`);
+    const box = hand.querySelector(`input[type=checkbox][name="hands-${seat}-made"]`);
+    if (!auto || !box || auto.value !== "1") return;
+    const held = cardTokens(field.value).length;
+    const made = held > 0 && held < Number(hand.dataset.dealt);
+    if (box.checked !== made) box.checked = made;
+  };
+  document.addEventListener("input", (event) => {
+    if (event.target.matches && event.target.matches("#round-form input[id^=hands-][id$=-cards]")) follow(event.target);
+  }, true);
+  document.addEventListener("change", (event) => {
+    const box = event.target;
+    if (!box.matches || !box.matches("#round-form input[type=checkbox][name$='-made']")) return;
+    const auto = box.form.elements[`${box.name}-auto`];
+    if (auto) auto.value = "";
   }, true);
 
   // --- the form as typed, kept on the phone ---------------------------------------------------

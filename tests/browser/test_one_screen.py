@@ -141,3 +141,97 @@ def test_a_quick_second_tap_on_undo_lands_on_nothing(scorer: Any, undo_at: int) 
     expect(page.locator(".flash").first).to_contain_text("Round 2 undone.")
     expect(page.locator("#board table.rounds tbody tr")).to_have_count(1)
     screenshot(page, f"undo-second-tap-{undo_at}-360-{page.scheme}")
+
+
+FOUR = ("Ann", "Ben", "Cy", "Dee")
+SCREEN_AND_A_HALF = 960
+FIRST_KEY = "#hand-1 .hand-pad button >> nth=0"
+
+
+def _four(page: Any) -> str:
+    page.goto("/games/new")
+    for seat, name in enumerate(FOUR):
+        page.fill(f"#players-{seat}", name)
+    page.click("button[name=start]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return "/" + page.url.split("/", 3)[3]
+
+
+def _height(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollHeight"))
+
+
+def _key_tops(page: Any) -> list[float]:
+    tops: list[float] = page.locator("#round-form .hand-pad button").evaluate_all(
+        """keys => keys.filter((key) => key.getBoundingClientRect().height > 0)
+                      .map((key) => key.getBoundingClientRect().top + window.scrollY)"""
+    )
+    return tops
+
+
+def test_the_round_form_fits_a_screen_and_a_half_and_made_follows_the_cards(
+    scorer: Any,
+) -> None:
+    page = scorer
+    board = _four(page)
+    # The menu is one row: the header is a thumb's height, whatever the page.
+    assert page.locator("header.top").evaluate("e => e.getBoundingClientRect().height") < 64
+    expect(page.locator("header.top summary", has_text="Menu")).to_be_visible()
+    expect(page.get_by_role("link", name="Enter round 1", exact=True)).to_be_in_viewport()
+    screenshot(page, f"one-screen-board-360-{page.scheme}")
+
+    page.goto(f"{board}/rounds/new")
+    fresh = _height(page)
+    screenshot(page, f"one-screen-round-form-fresh-360-{page.scheme}")
+    page.goto(board)
+    page.get_by_role("link", name="Ann went out", exact=True).click()
+    page.wait_for_url(re.compile(r"went_out=0$"))
+    opened = _height(page)
+    assert opened <= SCREEN_AND_A_HALF, f"{opened} px from the went-out shortcut"
+    assert fresh <= SCREEN_AND_A_HALF, f"{fresh} px opened blank"
+
+    # "made" follows the cards: fewer than the 13 dealt is ticked, all 13 is not.
+    ben = page.locator("#hand-1")
+    made = ben.get_by_role("checkbox", name="Made the contract")
+    expect(made).not_to_be_checked()
+    before = _key_tops(page)
+    for rank in ("K", "Q", "5"):
+        ben.get_by_role("button", name=f"Add {rank} to Ben", exact=True).click()
+    expect(made).to_be_checked()
+    dee = page.locator("#hands-3-cards")
+    dee.fill("JK 3 4 5 6 7 8 9 10 J Q K A")
+    expect(page.locator("#hand-3 input[name='hands-3-made']")).not_to_be_checked()
+    dee.fill("JK 3 4")
+    expect(page.locator("#hand-3 input[name='hands-3-made']")).to_be_checked()
+    # Changed by hand, it stays as set.
+    page.locator("#hand-3 .made-toggle").click()
+    dee.fill("JK 3")
+    expect(page.locator("#hand-3 input[name='hands-3-made']")).not_to_be_checked()
+
+    # A bad card typed moves no key (its message stays in the chips' row).
+    cy = page.locator("#hands-2-cards")
+    cy.fill("K Q X")
+    expect(page.locator("#hand-2 .chips-slot .field-error")).to_be_visible()
+    page.locator("#hands-2-cards").fill("K Q X 7 JOKERS")
+    page.wait_for_timeout(700)
+    assert _key_tops(page) == before
+    screenshot(page, f"one-screen-round-form-typed-360-{page.scheme}")
+
+    # Save covers no key, however the form is scrolled.
+    save = page.locator("button.save-round")
+    for scroll in range(0, opened, 60):
+        page.evaluate(f"window.scrollTo(0, {scroll})")
+        covered = page.evaluate(
+            """() => {
+              const save = document.querySelector("button.save-round").getBoundingClientRect();
+              return [...document.querySelectorAll("#round-form .hand-pad button")].some((key) => {
+                const r = key.getBoundingClientRect();
+                return r.height > 0 && r.bottom > save.top && r.top < save.bottom
+                  && r.right > save.left && r.left < save.right;
+              });
+            }"""
+        )
+        assert not covered, scroll
+    expect(save).to_be_visible()
+    assert fits_width(page)
+    assert serious_accessibility_violations(page) == []
