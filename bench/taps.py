@@ -15,7 +15,8 @@ of another 4-player 12-Step game on the round form, on a real phone's browser (D
 Chromium through Playwright at 360 x 640, the app served by ``flask serve``), from the board
 back to the board: Ann went out, Ben and Cy made their contract (they hold fewer cards than the
 13 dealt), Dee did not (she holds all 13), 19 cards between them. "Made" is tapped only where the
-form does not already show it as it should be (issue 35: it follows the cards). The reader above sends forms as a browser without JavaScript would: on the round form it
+form does not already show it as it should be (issue 35: it follows the cards). The reader
+above sends forms as a browser without JavaScript would: on the round form it
 would find the pad's keys (each a submit button there too) but not what a phone at the table
 runs, the page's script (the pad typing into the field at once, quick taps queued, who went
 out hiding that hand's pad, a pick carried in from the board). So this one counts what a

@@ -280,7 +280,10 @@ const outbox = (() => {
     later();
   };
   window.addEventListener("online", flush);
-  window.addEventListener("pageshow", flush);
+  // A page brought back from the back-forward cache runs no script again: it tries here.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) flush();
+  });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") flush();
   });

@@ -44,7 +44,8 @@ def scorer(request: Any, browser: Any, live_server: str, owner_cookie: str) -> I
 # What reaches past the screen's right edge: the first few, to say what to fix.
 WIDEST = """() => [...document.querySelectorAll("*")]
   .filter((e) => e.getBoundingClientRect().right > 361)
-  .slice(0, 8).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)"""
+  .slice(0, 8)
+  .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)"""
 
 
 def _width(page: Any) -> int:
@@ -133,7 +134,7 @@ def test_a_quick_second_tap_on_undo_lands_on_nothing(scorer: Any, undo_at: int) 
     # The second tap of a quick double tap, on the page the undo brought.
     under = page.evaluate(
         f"() => {{ const e = document.elementFromPoint({x}, {y}); "
-        "return e ? (e.closest('a, button, summary, label, input') || e).outerHTML.slice(0, 80) : ''; }"
+        "return e ? (e.closest('a, button, summary, input') || e).outerHTML.slice(0, 80) : ''; }"
     )
     page.mouse.click(x, y)
     page.wait_for_timeout(1000)
