@@ -179,6 +179,11 @@ def test_the_round_form_fits_a_screen_and_a_half_and_made_follows_the_cards(
     assert page.locator("header.top").evaluate("e => e.getBoundingClientRect().height") < 64
     expect(page.locator("header.top summary", has_text="Menu")).to_be_visible()
     expect(page.get_by_role("link", name="Enter round 1", exact=True)).to_be_in_viewport()
+    # The board's first screen: the round's actions, and the standings begin on it (before
+    # the first deal, whose instructions come first).
+    leader = page.locator("#board table.standings tbody tr").first
+    top = leader.evaluate("e => e.getBoundingClientRect().top")
+    assert top < 640 - 40, f"the standings' first row starts at {top} px"
     screenshot(page, f"one-screen-board-360-{page.scheme}")
 
     page.goto(f"{board}/rounds/new")
