@@ -13,8 +13,10 @@ and the points stored, which must be the rules' points of the cards tapped.
 Then the scorer alone (issue 23's goal: the cards plus 2): the signed-in scorer enters round 1
 of another 4-player 12-Step game on the round form, on a real phone's browser (Debian's
 Chromium through Playwright at 360 x 640, the app served by ``flask serve``), from the board
-back to the board: Ann went out, Ben and Cy made their contract, Dee did not, 9 cards between
-them. The reader above sends forms as a browser without JavaScript would: on the round form it
+back to the board: Ann went out, Ben and Cy made their contract (they hold fewer cards than the
+13 dealt), Dee did not (she holds all 13), 19 cards between them. "Made" is tapped only where the
+form does not already show it as it should be (issue 35: it follows the cards). The reader
+above sends forms as a browser without JavaScript would: on the round form it
 would find the pad's keys (each a submit button there too) but not what a phone at the table
 runs, the page's script (the pad typing into the field at once, quick taps queued, who went
 out hiding that hand's pad, a pick carried in from the board). So this one counts what a
@@ -39,8 +41,13 @@ from werkzeug.datastructures import MultiDict
 PLAYERS = ("Ann", "Ben", "Cy", "Dee")
 PAD_LABEL = {"JK": "Add a joker"}
 # The scorer alone: Ann goes out; each other hand's cards, and whether it made the contract.
-ALONE_HANDS = (("Ben", "K Q 5", True), ("Cy", "9 9 A", True), ("Dee", "JK 3 4", False))
-ALONE_TOTALS = {"Ann": 0, "Ben": 25, "Cy": 30, "Dee": 60}
+# 12-Step deals 13 cards: Ben and Cy laid down (they hold fewer), Dee did not (she holds all 13).
+ALONE_HANDS = (
+    ("Ben", "K Q 5", True),
+    ("Cy", "9 9 A", True),
+    ("Dee", "JK 3 4 5 6 7 8 9 10 J Q K A", False),
+)
+ALONE_TOTALS = {"Ann": 0, "Ben": 25, "Cy": 30, "Dee": 145}
 ALONE_CARDS = sum(len(cards.split()) for _name, cards, _made in ALONE_HANDS)
 ALONE_GOAL = ALONE_CARDS + 2
 CHROMIUM = "/usr/bin/chromium"
@@ -212,10 +219,12 @@ def scorer_alone(page: Any, board: str, before_save: Callable[[], None] | None =
         for card in cards.split():
             key = f"{PAD_LABEL.get(card, f'Add {card}')} to {name}"
             thumb.press(hand.get_by_role("button", name=key, exact=True), "card")
-        if made:
-            box = hand.get_by_role("checkbox", name="Made the contract")
-            thumb.press(box, f"{name} made the contract")
         expect(hand.get_by_role("textbox", name="Cards left")).to_have_value(cards)
+        # "Made" as the form shows it once the cards are in: tapped only where it is wrong.
+        box = hand.get_by_role("checkbox", name="Made the contract")
+        if box.is_checked() != made:
+            thumb.press(box, f"{name}: made the contract {'ticked' if made else 'unticked'}")
+        expect(box).to_be_checked(checked=made)
     if before_save is not None:
         before_save()
     thumb.press(page.get_by_role("button", name="Save round 1", exact=True), "Save round 1")

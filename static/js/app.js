@@ -10,6 +10,15 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// The site's menu is one button on a phone (every page's header is one row) and open on a wide
+// screen, where its links fit beside the name.
+(() => {
+  const wide = window.matchMedia("(min-width: 641px)");
+  const fit = () => document.querySelectorAll("details[data-menu]").forEach((menu) => { menu.open = wide.matches; });
+  fit();
+  wide.addEventListener("change", fit);
+})();
+
 // referee: the card pad types into the card field last chosen; a change of rules reloads the
 // page (the contracts offered depend on them); the ruling's link can be copied or shared.
 (() => {
@@ -209,10 +218,13 @@ document.addEventListener("change", (event) => {
 
 // games: the outbox, shared by the round form and the own-hand pad: a save made without signal
 // is kept in IndexedDB ("scorekeeper", store "saves"; each save names its kind) and sent when the
-// signal returns: on "online", on every page load, and every 30 s while any is waiting. Each
-// kind's handler sends one save and says what became of it; "stop" leaves the rest for later
-// (still no signal, or the page is going elsewhere). Background Sync is not used: only some
-// browsers have it, and these three moments cover every browser.
+// signal returns. Each kind's handler sends one save and says what became of it; "stop" leaves
+// the rest for later (still no signal, or the page is going elsewhere). Nothing here waits for
+// the browser to say the signal is back: a page reloaded without signal may believe it is online
+// and never hear "online" (Chromium 150 did so: issue 35, item 8), or believe it is offline after
+// the signal returned. So a kept save is simply tried: soon after it is kept (2 s, then slower, up
+// to 30 s), on "online", on every page load, when the page is shown again, on any answer from
+// the server, and every 30 s. Background Sync is not used: only some browsers have it.
 const outbox = (() => {
   const queue = (mode, work) => new Promise((resolve, reject) => {
     const opening = indexedDB.open("scorekeeper", 1);
@@ -230,13 +242,17 @@ const outbox = (() => {
   const put = (save) => queue("readwrite", (saves) => saves.put(save));
   const handlers = {};
   let flushing = false;
-  // A save that could not be sent is tried again soon (2 s, then slower, up to 30 s): a phone
-  // whose signal came back without an "online" event (a page reloaded without signal believes
-  // it is online) sends within seconds, not at the next 30-second turn.
+  // A save that could not be sent is tried again soon (2 s, then slower, up to 30 s), whatever
+  // navigator.onLine says: a failed try costs one request that fails at once.
   let retry = null;
   let retryAfter = 2000;
+  const later = () => {
+    window.clearTimeout(retry);
+    retry = window.setTimeout(flush, retryAfter);
+    retryAfter = Math.min(retryAfter * 2, 30000);
+  };
   const flush = async () => {
-    if (flushing || !navigator.onLine || !window.indexedDB) return;
+    if (flushing || !window.indexedDB) return;
     flushing = true;
     let stopped = false;
     try {
@@ -255,14 +271,22 @@ const outbox = (() => {
       flushing = false;
     }
     window.clearTimeout(retry);
-    if (stopped) {
-      retry = window.setTimeout(flush, retryAfter);
-      retryAfter = Math.min(retryAfter * 2, 30000);
-    } else {
-      retryAfter = 2000;
-    }
+    if (stopped) later();
+    else retryAfter = 2000;
+  };
+  // Kept just now: tried again in 2 s, and on from there.
+  const soon = () => {
+    retryAfter = 2000;
+    later();
   };
   window.addEventListener("online", flush);
+  // A page brought back from the back-forward cache runs no script again: it tries here.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) flush();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") flush();
+  });
   window.setInterval(flush, 30000);
   // Any answer from the server (a scoreboard's or a hand's poll) means the signal is back.
   document.addEventListener("htmx:afterRequest", (event) => {
@@ -279,7 +303,7 @@ const outbox = (() => {
     return sent;
   };
   const newId = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return { waiting, put, flush, body, newId, handle: (kind, handler) => { handlers[kind] = handler; } };
+  return { waiting, put, flush, soon, body, newId, handle: (kind, handler) => { handlers[kind] = handler; } };
 })();
 
 // games: the round form on a phone.
@@ -298,7 +322,7 @@ const outbox = (() => {
   const ROUND_FORM = "round-form";
   // With a correction's base and clashes (and what this phone had typed on them): a conflict
   // page reloaded, or its typing kept for later, still asks before anything is stored.
-  const KEPT = /^(went_out|token|version|rounds_version|base|clashes|yours|hands-\d+-(cards|made|total))$/;
+  const KEPT = /^(went_out|token|version|rounds_version|base|clashes|yours|hands-\d+-(cards|made|made-auto|total))$/;
   const QUEUED_NOTE = "Saved on this phone; will send when the signal returns.";
   const cardTokens = (text) => text.split(/[\s,-]+/).filter(Boolean);
   const roundForm = () => document.getElementById(ROUND_FORM);
@@ -323,6 +347,31 @@ const outbox = (() => {
     }
     field.value = cards.join(" ");
     field.dispatchEvent(new Event("input", { bubbles: true }));
+  }, true);
+
+  // --- "made" follows the cards on a new round, until it is changed by hand ------------------
+  // A hand holding fewer cards than were dealt (the hand's data-dealt) has laid down: "made" is
+  // ticked; one holding all of them (or more) has not. Its hidden hands-N-made-auto says
+  // whether the box still follows; a tap on the box ends that, for this round.
+  const follow = (field) => {
+    const hand = field.closest("#round-form .hand[data-dealt]");
+    if (!hand) return;
+    const seat = hand.dataset.seat;
+    const auto = hand.querySelector(`input[name="hands-${seat}-made-auto"]`);
+    const box = hand.querySelector(`input[type=checkbox][name="hands-${seat}-made"]`);
+    if (!auto || !box || auto.value !== "1") return;
+    const held = cardTokens(field.value).length;
+    const made = held > 0 && held < Number(hand.dataset.dealt);
+    if (box.checked !== made) box.checked = made;
+  };
+  document.addEventListener("input", (event) => {
+    if (event.target.matches && event.target.matches("#round-form input[id^=hands-][id$=-cards]")) follow(event.target);
+  }, true);
+  document.addEventListener("change", (event) => {
+    const box = event.target;
+    if (!box.matches || !box.matches("#round-form input[type=checkbox][name$='-made']")) return;
+    const auto = box.form.elements[`${box.name}-auto`];
+    if (auto) auto.value = "";
   }, true);
 
   // --- the form as typed, kept on the phone ---------------------------------------------------
@@ -425,6 +474,7 @@ const outbox = (() => {
       return;
     }
     noteAtSave(form, QUEUED_NOTE);
+    outbox.soon();
   };
 
   document.addEventListener("submit", async (event) => {
@@ -524,8 +574,8 @@ const outbox = (() => {
 //   localStorage per hand page, round number and seat, marked unsent until the server has it.
 // - It is sent 0.4 s after the last change (preview=cards, answered with the chips and points,
 //   drawn around the field only if nothing was typed meanwhile: an older answer never takes back
-//   newer typing). With no signal it stays kept, says so, and is sent again on "online", on
-//   every page load and every 30 s.
+//   newer typing). With no signal it stays kept, says so, and is tried again soon (2 s, then
+//   slower), on "online", on every page load and every 30 s.
 // - "Done" and "I went out" are sent here (fetch); with no signal they go to the outbox and are
 //   sent once when the signal returns. The server takes either again without harm, and answers
 //   one for a round stored meanwhile with the stored round.
@@ -623,10 +673,8 @@ const outbox = (() => {
     const key = keyOf(form);
     const kept = read(key);
     if (!kept || !kept.pending) return;
-    if (!navigator.onLine) {
-      showNote(KEPT_NOTE);
-      return;
-    }
+    // Tried whatever navigator.onLine says (the browser may be wrong, and may never say
+    // "online"): without signal the request fails at once, and sendLater tries again soon.
     sending = true;
     const fields = [["csrf_token", form.elements.csrf_token.value], ["number", form.elements.number.value],
       ["seat", form.elements.seat.value], ["cards", kept.cards], ["preview", "cards"]];
@@ -778,6 +826,7 @@ const outbox = (() => {
     write(save.draft, { cards: field ? field.value : "", pending: false });
     showNote(KEPT_NOTE);
     showKept(save);
+    outbox.soon();
   };
 
   document.addEventListener("submit", async (event) => {
@@ -918,6 +967,57 @@ const outbox = (() => {
     if (event.detail && event.detail.xhr && event.detail.xhr.status > 0 && !sending) sendCards();
   });
   restore();
+})();
+
+// games: the rounds table opens on the latest round (its box scrolled to the bottom, once per
+// drawing: a board redrawn by its poll has a new round to show), and says that it scrolls
+// sideways while it is wider than the phone.
+(() => {
+  const settle = () => {
+    document.querySelectorAll("[data-latest-last]").forEach((box) => {
+      if (!box.dataset.opened) {
+        box.scrollTop = box.scrollHeight;
+        box.dataset.opened = "1";
+      }
+      const hint = box.previousElementSibling && box.previousElementSibling.querySelector(".scroll-hint");
+      if (hint) hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+    });
+  };
+  settle();
+  document.addEventListener("htmx:afterSettle", settle);
+  window.addEventListener("resize", settle);
+})();
+
+// games: Undo, tapped twice quickly. The first tap sends it once (a second submit of the same
+// form is dropped here; the server answers a repeat as one anyway), and the board it brings
+// takes no tap for a moment: a thumb's second tap lands on nothing there, not on whatever the
+// new page put where Undo was ("My hand, on this phone", or the undo of the round before).
+(() => {
+  const KEY = "scorekeeper:undone-at";
+  const QUIET_MS = 800;
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches || !form.matches("form.undo")) return;
+    if (form.dataset.sent) {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sent = "1";
+    try { sessionStorage.setItem(KEY, String(Date.now())); } catch { /* storage off */ }
+  });
+  let undoneAt = 0;
+  try {
+    undoneAt = Number(sessionStorage.getItem(KEY)) || 0;
+    sessionStorage.removeItem(KEY);
+  } catch { /* storage off */ }
+  if (!undoneAt || Date.now() - undoneAt > 5000) return;
+  const swallow = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+  };
+  const kinds = ["click", "auxclick", "dblclick", "submit"];
+  kinds.forEach((kind) => document.addEventListener(kind, swallow, true));
+  window.setTimeout(() => kinds.forEach((kind) => document.removeEventListener(kind, swallow, true)), QUIET_MS);
 })();
 
 // games: a drawn scoreboard is kept until its game changes, so the undo button of the last

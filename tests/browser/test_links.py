@@ -104,6 +104,7 @@ def test_the_table_scores_through_a_qr_link_and_relatives_watch(
     assert serious_accessibility_violations(neighbour) == []
     screenshot(neighbour, "links-follow-360")
     neighbour.get_by_role("link", name="Stay signed in").click()
+    neighbour.locator("header.top summary", has_text="Menu").click()  # one button on a phone
     expect(neighbour.get_by_role("link", name="nell")).to_be_visible()
     neighbour.goto(table_url.removeprefix(live_server))
     neighbour.get_by_role("button", name="Sign out and follow the link").click()

@@ -511,6 +511,7 @@ def test_the_rounds_table_keeps_its_header_and_lines_up_typed_totals(
     )
     page.goto(f"{board}/rounds/new")
     page.locator("input[name=went_out][value='0']").check()
+    page.get_by_label("Type totals").check()
     page.fill("#hands-1-total", "25")
     page.get_by_role("button", name="Save round 10").click()
     page.wait_for_url(re.compile(rf"{board}$"))

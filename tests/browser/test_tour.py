@@ -217,7 +217,9 @@ def test_twelve_step_contracts_are_kept_until_made(phone: Any) -> None:
     seats = {"A": 0, "B": 1, "C": 2}
     page.get_by_role("link", name="Enter round 1").click()
     tap_round(page, seats, "A", {"B": ["5"], "C": ["K", "Q"]}, TWELVE_STEP_POINTS)
-    page.locator("#hand-1 input[name='hands-1-made']").check()
+    # "Made" follows the cards (fewer than dealt: ticked); Ivy did not make hers after all.
+    expect(page.locator("#hand-1 input[name='hands-1-made']")).to_be_checked()
+    page.locator("#hand-2 input[name='hands-2-made']").uncheck()
     page.locator("button.save-round").click()
     page.wait_for_url(board)
 
@@ -227,6 +229,8 @@ def test_twelve_step_contracts_are_kept_until_made(phone: Any) -> None:
     expect(page.locator("#hand-2 legend")).to_contain_text("contract 1")
     screenshot(page, "round-entry-twelve-step-phone")
     tap_round(page, seats, "C", {"A": ["K"], "B": ["A"]}, TWELVE_STEP_POINTS)
+    for seat in (0, 1):
+        page.locator(f"#hand-{seat} input[name='hands-{seat}-made']").uncheck()
     page.locator("button.save-round").click()
     page.wait_for_url(board)
 
