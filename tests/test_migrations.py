@@ -14,6 +14,7 @@ from scorekeeper.games.transfer import export_game, import_game
 from scorekeeper.models import Game
 
 from .helpers import game_document, twelve_step_to_the_end
+from .history.test_kept_stats import assert_kept_equals_scratch
 
 
 def revisions(app: Flask) -> list[str]:
@@ -162,3 +163,22 @@ def test_ids_are_never_given_again_and_the_rebuilt_tables_keep_everything(app: F
         db.session.remove()
         db.engine.dispose()
     assert after == before
+
+
+def test_the_kept_statistics_are_counted_again_as_the_code_counts_them(app: Flask) -> None:
+    """0021: a player's kept row counted the old way (points a round over every game's rounds)
+    is made again from the games, equal to a computation from scratch."""
+    document = game_document("twelve-step", ["Ann", "Ben", "Cy"], twelve_step_to_the_end())
+    with app.app_context():
+        game = import_game(document)
+        household = game.household_id
+        db.session.remove()
+        flask_migrate.downgrade(directory=app.extensions["migrate"].directory, revision="0020")
+        with db.engine.begin() as connection:
+            # What a row kept before 0021 may hold: figures the code no longer counts so.
+            connection.execute(text("UPDATE player_stats SET wins = 99, finished = 0"))
+        db.engine.dispose()
+    upgraded = restart(app)
+    assert_kept_equals_scratch(upgraded, household, "after 0021")
+    with upgraded.app_context():
+        db.engine.dispose()
