@@ -21,6 +21,7 @@ from typing import Any
 from scorekeeper.inputs import whole_number
 
 from .forms import NOBODY, HandInput, RoundForm, card_tokens
+from .tally import names_in_words
 
 # The part of a sheet that says who went out; hands are parts 0, 1, ... (their seat).
 WENT_OUT = -1
@@ -164,9 +165,17 @@ def _blank_part(mine: Sheet, part: int) -> bool:
     return mine.went_out != str(part) and mine.hands[part].same_as(SheetHand())
 
 
-def left_blank(mine: Sheet) -> list[int]:
-    """The hands of ``mine`` with nothing typed (the seat it says went out is none of them)."""
-    return [seat for seat in range(len(mine.hands)) if _blank_part(mine, seat)]
+def left_blank_words(mine: Sheet, names: Sequence[str]) -> str:
+    """The hands of ``mine`` with nothing typed (the seat it says went out is none of them),
+    as the phone is told they stay as the other phone entered them ("" for none)."""
+    blanks = [f"{names[seat]}'s" for seat in range(len(mine.hands)) if _blank_part(mine, seat)]
+    if not blanks:
+        return ""
+    hands, stay, them = ("hand", "stays", "it") if len(blanks) == 1 else ("hands", "stay", "them")
+    return (
+        f" {names_in_words(blanks)} {hands}, left blank here, {stay} as the other phone "
+        f"entered {them}."
+    )
 
 
 # --- the round form as sheets -----------------------------------------------------------------
@@ -323,3 +332,13 @@ def merge_correction(form: RoundForm, played: Any) -> Correction:
     parts = [WENT_OUT, *range(players)]
     theirs = [part for part in parts if base is None or not stored.same_part(base, part)]
     return Correction(stored, merged, clashes, theirs)
+
+
+def parts_in_words(sheet: Sheet, parts: list[int], names: Sequence[str]) -> str:
+    """Some parts of a round in words ("Ann went out; Cy JK 5"), as a message names them."""
+    return "; ".join(
+        part_text(sheet, part, names)
+        if part == WENT_OUT
+        else f"{names[part]} {part_text(sheet, part, names)}"
+        for part in parts
+    )

@@ -29,13 +29,19 @@ from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
 from . import bp, changelog, merging, rounds, scoreboard, services
-from .forms import NOBODY, PAD_RANKS, RoundForm, pad_key, read_hand
+from .forms import (
+    NOBODY,
+    PAD_RANKS,
+    RoundForm,
+    pad_key,
+    read_hand,
+    round_contracts,
+    typed_total,
+)
 from .tally import (
     MAX_TYPED_TOTAL,
     ROUND_FIELD,
-    HandEntry,
     Problem,
-    RoundEntry,
     Tally,
     names_in_words,
     total_field,
@@ -43,38 +49,6 @@ from .tally import (
 from .views import NO_CHANGE, game_or_404
 
 CONFLICT = 409
-
-
-def _round_entry(game: Game, form: RoundForm, number: int) -> RoundEntry:
-    """The round as entered. The toggle of whoever went out is on whatever the form says, and
-    a contract made only by going out follows who went out, as the page shows them."""
-    tally = services.tally_of(game)
-    contracts = _contracts(tally, number)
-    seat_out = form.went_out_seat(len(tally.names))
-    went_out = None if seat_out in ("", None) else int(seat_out)
-    hands = []
-    for seat, hand in enumerate(form.hands):
-        made: bool | None = hand.made
-        if seat == went_out:
-            made = None
-        elif tally.rules.contract(contracts[seat]).going_out_only:
-            made = False
-        total = _typed_total(hand.total) if hand.total else None
-        hands.append(HandEntry(cards=hand.cards, made_contract=made, total=total))
-    return RoundEntry(went_out=went_out, hands=tuple(hands))
-
-
-def _typed_total(text: str) -> int | None:
-    """A total typed on the round form, or None when it is no whole number 0 to 9999."""
-    total = whole_number(text)
-    return None if total is None or total > MAX_TYPED_TOTAL else total
-
-
-def _contracts(tally: Tally, number: int) -> tuple[int, ...]:
-    """The contract each seat works on in round ``number`` (played, or the next one)."""
-    if number <= len(tally.rounds):
-        return tuple(hand.contract for hand in tally.rounds[number - 1].hands)
-    return tally.next_contracts
 
 
 def _fill_round_form(form: RoundForm, players: int, played: Round | None = None) -> None:
@@ -108,7 +82,7 @@ def _hand_views(
             points = 0
         if total_text:
             # A typed total is what the hand scores, whatever the cards field holds.
-            points = _typed_total(total_text)
+            points = typed_total(total_text)
             card_error = None if points is not None else "not a whole number from 0 to 9999"
         contract = rules.contract(contracts[seat])
         views.append(
@@ -146,7 +120,7 @@ def _render_round(
     preview_seat: int | None = None,
 ) -> Response:
     tally = services.tally_of(game)
-    contracts = _contracts(tally, number)
+    contracts = round_contracts(tally, number)
     if editing:
         dealer = tally.rounds[number - 1].dealer
     else:
@@ -227,7 +201,7 @@ def _unless_saving(
             f"from 0 to {MAX_TYPED_TOTAL} (entered: {hand.total}).",
         )
         for seat, hand in enumerate(form.hands)
-        if hand.total and _typed_total(hand.total) is None
+        if hand.total and typed_total(hand.total) is None
     ]
     if form.went_out_seat(players) == "":
         problems.insert(0, Problem(number, "went_out", f"Round {number}: say who went out."))
@@ -312,7 +286,7 @@ def _resent(form: RoundForm, game: Game) -> bool:
         saved is not None
         and number is not None
         and saved == (game.id, number)
-        and rounds.same_round(game, number, _round_entry(game, form, number))
+        and rounds.same_round(game, number, form.entry(services.tally_of(game), number))
     ):
         return True
     if saved is not None or not _TOKEN.fullmatch(token):
@@ -350,7 +324,7 @@ def _new_round(game_id: int) -> ResponseReturnValue:
     unsaved = _unless_saving(game, form, number, editing=False)
     if unsaved is not None:
         return unsaved
-    entry = _round_entry(game, form, number)
+    entry = form.entry(services.tally_of(game), number)
     form_number = whole_number(form.number.data)
     try:
         saved = rounds.add_round(
@@ -402,16 +376,8 @@ def _merged_new_round(game: Game, form: RoundForm, played: Round) -> ResponseRet
     mine = merging.sheet_of_form(form)
     merged, clashes = merging.merge_typed(stored, mine)
     if not clashes:
-        blanks = [f"{names[seat]}'s" for seat in merging.left_blank(mine)]
         words = f"Round {number} is stored as you typed it: another phone saved it first."
-        if blanks:
-            hands, stay, them = (
-                ("hand", "stays", "it") if len(blanks) == 1 else ("hands", "stay", "them")
-            )
-            words += (
-                f" {names_in_words(blanks)} {hands}, left blank here, {stay} as the other "
-                f"phone entered {them}."
-            )
+        words += merging.left_blank_words(mine, names)
         flash(words, "success")
         return _to_board(game.id)
     merging.mark_clashes(form, stored, merged, clashes, played.version)
@@ -477,7 +443,7 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
         rounds.edit_round(
             game,
             number,
-            _round_entry(game, form, number),
+            form.entry(services.tally_of(game), number),
             version=version,
             stamp=(form.rounds_version.data or None),
         )
@@ -508,6 +474,8 @@ def _merged_conflict(
     merged = merging.merge_correction(form, played)
     merging.mark_clashes(form, merged.stored, merged.merged, merged.clashes, played.version)
     form.rounds_version.data = services.rounds_stamp(game)
+    if not merged.clashes and not isinstance(conflict, rounds.StaleSave):
+        return _save_clean_merge(game, number, form, merged)
     tally = services.tally_of(game)
     now_reads = changelog.describe_round(tally, number, cards=True)
     if isinstance(conflict, rounds.StaleSave):
@@ -518,6 +486,37 @@ def _merged_conflict(
     if merged.clashes:
         words += " You and the other phone changed the same part: choose below."
     return _render_round(game, form, number=number, editing=True, status=CONFLICT, conflict=words)
+
+
+def _save_clean_merge(
+    game: Game, number: int, form: RoundForm, merged: merging.Correction
+) -> ResponseReturnValue:
+    """A correction merged with another phone's, nothing clashing: stored at once, and the
+    phone told what the other changed. Refused by the rules as merged, the form comes back
+    holding the merge (on the round as stored now), with the rules' reasons."""
+    names = [seat.player.name for seat in game.seats]
+    theirs = merging.parts_in_words(merged.stored, merged.theirs, names)
+    kept = f"Another phone had changed round {number} meanwhile, and that stays: {theirs}."
+    try:
+        rounds.edit_round(
+            game,
+            number,
+            form.entry(services.tally_of(game), number),
+            version=whole_number(form.version.data),
+            stamp=form.rounds_version.data,
+        )
+    except rounds.RoundRefused as refused:
+        return _render_round(
+            game,
+            form,
+            number=number,
+            editing=True,
+            problems=refused.problems,
+            status=UNPROCESSABLE,
+            conflict=f"{kept} Your correction, merged with it, was not saved: see below.",
+        )
+    flash(f"Round {number} corrected. {kept}", "success")
+    return _to_board(game.id)
 
 
 @bp.post("/<int:game_id>/rounds/<int:number>/delete")
