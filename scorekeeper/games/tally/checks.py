@@ -38,6 +38,23 @@ def points_of(text: str, rules: RuleSet) -> int:
     return score_cards(parse_cards(text), rules)
 
 
+def hand_problem(rules: RuleSet, players: int, text: str) -> str | None:
+    """Why the cards written ``text`` cannot be one player's hand in a game of ``players``
+    under ``rules`` (a card that does not exist, more cards than a hand holds, more of a card
+    or more jokers than the game's packs hold), or None when they can. The round's check
+    (``check_round``) says the same of every hand together."""
+    try:
+        cards = parse_cards(text)
+    except CardError as error:
+        return str(error)
+    if len(cards) > MAX_HAND_CARDS:
+        return f"{len(cards)} cards are entered; a hand holds at most {MAX_HAND_CARDS}."
+    overflow = rules.packs(max(players, 1)).overflow(cards)
+    if overflow:
+        return f"more than the game's packs hold: {'; '.join(overflow)}."
+    return None
+
+
 def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> list[Problem]:
     """The refusals about who plays: too few or too many for the rules, or a name twice."""
     problems: list[Problem] = []
