@@ -40,7 +40,7 @@ from .seats import (
     seat_of_phone,
     take_seat,
 )
-from .tally import Tally
+from .tally import Tally, hand_problem
 from .views import game_or_404
 
 CONFLICT = 409
@@ -126,6 +126,11 @@ def _my_hand(
         contract = tally.rules.contract(tally.next_contracts[position])
         text = mine.cards if typed is None else typed
         cards, points, wrong = read_hand(text, tally.rules)
+        if wrong is None and cards:
+            # Cards the packs cannot hold are said at the field as they are typed; Done
+            # refuses them (drafts).
+            wrong = hand_problem(tally.rules, len(draft.seats), text)
+            wrong = wrong and wrong[:1].upper() + wrong[1:]
         card_error = card_error or wrong
         context |= {
             "draft": draft,

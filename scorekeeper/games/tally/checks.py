@@ -51,7 +51,7 @@ def hand_problem(rules: RuleSet, players: int, text: str) -> str | None:
         return f"{len(cards)} cards are entered; a hand holds at most {MAX_HAND_CARDS}."
     overflow = rules.packs(max(players, 1)).overflow(cards)
     if overflow:
-        return f"more than the game's packs hold: {'; '.join(overflow)}."
+        return f"{'; '.join(overflow)}."
     return None
 
 
