@@ -15,6 +15,7 @@ from .conftest import _page, fits_width, screenshot, serious_accessibility_viola
 from .test_own_hands import SMALL_PHONE, _seated_phones, _table
 
 pytestmark = pytest.mark.browser
+LONG = "Bartholomew Featherstonehaugh"
 
 
 def test_a_seat_on_another_phone_is_taken_over_only_when_asked(
@@ -22,20 +23,24 @@ def test_a_seat_on_another_phone_is_taken_over_only_when_asked(
 ) -> None:
     scorers = _page(browser, live_server, SMALL_PHONE, owner_cookie)
     scorer = next(scorers)
-    board, link = _table(scorer, live_server, ("Ann", "Ben", "Cy"))
-    contexts, (ann, ben) = _seated_phones(browser, live_server, link, board, ("Ann", "Ben"))
+    board, link = _table(scorer, live_server, ("Ann", "Ben", "Cy", LONG))
+    contexts, (ann, ben, _) = _seated_phones(
+        browser, live_server, link, board, ("Ann", "Ben", LONG)
+    )
     ann.get_by_role("button", name="I went out").click()
     for key in ("K", "K"):
         ben.get_by_role("button", name=f"Add {key}").click()
     expect(ben.get_by_label("Your cards left")).to_have_value("K K")
 
-    fifths = _page(browser, live_server, SMALL_PHONE)
+    # The fifth phone in the dark, with long names held.
+    fifths = _page(browser, live_server, {**SMALL_PHONE, "color_scheme": "dark"})
     fifth = next(fifths)
     fifth.goto(link)
     fifth.wait_for_url(re.compile(rf"{board}$"))
     fifth.goto(f"{board}/seat")
     expect(fifth.get_by_role("button", name="I'm Ben")).to_contain_text("Ben: on another phone")
-    expect(fifth.get_by_role("button", name="I'm Cy")).not_to_contain_text("on another phone")
+    expect(fifth.get_by_role("button", name="I'm Cy", exact=True)).not_to_contain_text("another")
+    expect(fifth.get_by_role("button", name=f"I'm {LONG}")).to_contain_text("on another phone")
     assert fits_width(fifth)
     assert serious_accessibility_violations(fifth) == []
     screenshot(fifth, "own-hand-seat-picker-taken-360")
