@@ -141,6 +141,7 @@ def check_round(
         )
     hands: list[HandResult] = []
     table: list[Card] = []
+    held_cards: list[tuple[int, list[Card]]] = []
     for seat in range(players):
         name = names[seat]
         hand = entry.hands[seat] if seat < len(entry.hands) else HandEntry()
@@ -184,6 +185,7 @@ def check_round(
             cards, written = [], ""
             readable = False
         table.extend(cards)
+        held_cards.append((seat, cards))
         made_contract = bool(hand.made_contract)
         if seat == went_out:
             if hand.made_contract is False:
@@ -223,8 +225,22 @@ def check_round(
             )
         )
     if players:
-        overflow = rules.packs(players).overflow(table)
-        if overflow:
+        packs = rules.packs(players)
+        overflow = packs.overflow(table)
+        # Where one hand alone holds more than the packs do, it is said at that hand; only
+        # a table over (rarely) pays for looking hand by hand.
+        alone = [
+            (seat, held)
+            for seat, cards in held_cards
+            if overflow and cards and (held := packs.overflow(cards))
+        ]
+        for seat, held in alone:
+            problems.append(
+                Problem(
+                    number, cards_field(seat), f"Round {number}, {names[seat]}: {'; '.join(held)}."
+                )
+            )
+        if overflow and not alone:
             problems.append(
                 Problem(
                     number,
