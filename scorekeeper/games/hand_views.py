@@ -503,49 +503,6 @@ def close_round(game_id: int) -> ResponseReturnValue:
         )
 
 
-def _close_clashes(
-    game: Game, draft: drafts.Draft
-) -> tuple[Sheet, dict[int, SheetHand], list[int]]:
-    """The hands the close page asks to write, merged hand by hand (``merging.merge``) with
-    what each phone holds now against what the page showed (its ``was-`` fields), and the
-    seats where the scorer and that player's phone both changed the hand, differently."""
-    players = len(game.seats)
-    out = "" if draft.went_out is None else str(draft.went_out.position)
-    stored = Sheet(out, tuple(SheetHand(s.cards, s.made_contract) for s in draft.seats))
-    base_hands, mine_hands = list(stored.hands), list(stored.hands)
-    picks = merging.decode_parts(request.form.get("clashes"), players)
-    for seat in range(players):
-        if f"cards-{seat}" not in request.form:
-            continue
-        now = stored.hands[seat]
-        # A page that did not carry what it showed (an older one): the hand as it is now.
-        was_made = request.form.get(f"was-made-{seat}")
-        base_hands[seat] = SheetHand(
-            request.form.get(f"was-{seat}", now.cards),
-            now.made if was_made is None else was_made == "y",
-        )
-        mine_hands[seat] = SheetHand(
-            request.form[f"cards-{seat}"][:800], bool(request.form.get(f"made-{seat}"))
-        )
-        if seat in picks and request.form.get(f"pick-{seat}") == "phone":
-            mine_hands[seat] = base_hands[seat]  # the phone's hand as the choice showed it
-    base = Sheet(out, tuple(base_hands))
-    merged, clashes = merging.merge(base, stored, Sheet(out, tuple(mine_hands)))
-    # A clash found now is new (the phone changed its hand again since the choice was
-    # shown); one shown before stays unchosen until a side is picked.
-    unchosen = clashes + [
-        seat
-        for seat in picks
-        if seat not in clashes and request.form.get(f"pick-{seat}") not in ("phone", "mine")
-    ]
-    writes = {
-        seat: merged.hands[seat]
-        for seat in range(players)
-        if not merged.same_part(stored, seat) and seat not in unchosen
-    }
-    return merged, writes, unchosen
-
-
 def _close(game: Game) -> ResponseReturnValue:
     number = whole_number(request.form.get("number"))
     fills = {
@@ -566,7 +523,9 @@ def _close(game: Game) -> ResponseReturnValue:
             # A hand the scorer left as shown keeps what the player's phone holds now; one
             # both changed differently is shown side by side, and nothing is stored until
             # the scorer chooses: a phone's typing is never overwritten unseen.
-            merged, writes, clashes = _close_clashes(game, draft)
+            out = "" if draft.went_out is None else str(draft.went_out.position)
+            held = tuple(SheetHand(s.cards, s.made_contract) for s in draft.seats)
+            merged, writes, clashes = merging.merge_close(Sheet(out, held), request.form)
             if clashes:
                 return _close_page(game, status=CONFLICT, clashes=clashes, merged=merged)
             for filling, hand in writes.items():

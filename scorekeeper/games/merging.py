@@ -178,6 +178,47 @@ def left_blank_words(mine: Sheet, names: Sequence[str]) -> str:
     )
 
 
+def merge_close(
+    stored: Sheet, sent: Mapping[str, str]
+) -> tuple[Sheet, dict[int, SheetHand], list[int]]:
+    """The hands the close page (``sent``: its form) asks to write, merged hand by hand
+    (``merge``) with what each phone holds now (``stored``) against what the page showed (its
+    ``was-`` fields), and the seats where the scorer and that player's phone both changed the
+    hand, differently."""
+    players = len(stored.hands)
+    out = stored.went_out
+    base_hands, mine_hands = list(stored.hands), list(stored.hands)
+    picks = decode_parts(sent.get("clashes"), players)
+    for seat in range(players):
+        if f"cards-{seat}" not in sent:
+            continue
+        now = stored.hands[seat]
+        # A page that did not carry what it showed (an older one): the hand as it is now.
+        was_made = sent.get(f"was-made-{seat}")
+        base_hands[seat] = SheetHand(
+            sent.get(f"was-{seat}", now.cards),
+            now.made if was_made is None else was_made == "y",
+        )
+        mine_hands[seat] = SheetHand(sent[f"cards-{seat}"][:800], bool(sent.get(f"made-{seat}")))
+        if seat in picks and sent.get(f"pick-{seat}") == "phone":
+            mine_hands[seat] = base_hands[seat]  # the phone's hand as the choice showed it
+    base = Sheet(out, tuple(base_hands))
+    merged, clashes = merge(base, stored, Sheet(out, tuple(mine_hands)))
+    # A clash found now is new (the phone changed its hand again since the choice was
+    # shown); one shown before stays unchosen until a side is picked.
+    unchosen = clashes + [
+        seat
+        for seat in picks
+        if seat not in clashes and sent.get(f"pick-{seat}") not in ("phone", "mine")
+    ]
+    writes = {
+        seat: merged.hands[seat]
+        for seat in range(players)
+        if not merged.same_part(stored, seat) and seat not in unchosen
+    }
+    return merged, writes, unchosen
+
+
 # --- the round form as sheets -----------------------------------------------------------------
 # The round form (``forms.RoundForm``) read as a sheet and written back from one, and what the
 # side-by-side choice shows: the views hand in the form and what the request picked.
