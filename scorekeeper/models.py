@@ -372,6 +372,9 @@ class Seat(HouseholdOwned, Model):
     place: Mapped[int | None] = mapped_column(Integer)
     is_winner: Mapped[bool] = mapped_column(Boolean, default=False)
     may_i_used: Mapped[int] = mapped_column(Integer, default=0)
+    # The phone entering this seat's own hand (``games.seats``: a random id in its session),
+    # or None while no phone holds it.
+    phone: Mapped[str | None] = mapped_column(String(32))
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats", lazy="selectin")

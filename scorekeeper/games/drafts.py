@@ -31,19 +31,29 @@ from scorekeeper.status import GameStatus
 from scorekeeper.versions import bump
 
 from . import rounds, services
-from .tally import HandEntry, Problem, RoundEntry, points_of
+from .tally import (
+    TABLE_CARDS_FIELD,
+    HandEntry,
+    Problem,
+    RoundEntry,
+    hand_problem,
+    names_in_words,
+    points_of,
+)
 
 __all__ = [
     "Draft",
     "DraftClosed",
     "DraftRefused",
     "OutAlready",
+    "Refusal",
     "close",
     "close_when_all_in",
     "draft_of",
     "entry_of",
     "go_out",
     "submission_of",
+    "why_refused",
     "write_hand",
 ]
 
@@ -204,14 +214,14 @@ def _commit(game: Game, before: int) -> None:
 
 
 def _tidy(cards: str, game: Game) -> str:
-    """The cards as stored: every card readable and within the column's length."""
+    """The cards as stored: every card readable, within the column's length, and a hand the
+    game's packs can hold (``tally.hand_problem``)."""
     text = " ".join(cards.split())
     if len(text) > CARDS_LENGTH:
         raise DraftRefused(f"At most {CARDS_LENGTH} letters of cards.")
-    try:
-        parse_cards(text)
-    except CardError as error:
-        raise DraftRefused(str(error)) from None
+    problem = hand_problem(services.rules_of(game), len(game.seats), text)
+    if problem is not None:
+        raise DraftRefused(problem[:1].upper() + problem[1:])
     return text
 
 
@@ -236,6 +246,7 @@ def write_hand(
         raise DraftRefused("No such seat at this table.")
     row = _row_for(game, number, position)
     was_in = row.done or row.went_out
+    was = (row.cards, row.made_contract)
     before = game.version
     if cards is not None:
         text = " ".join(cards.split())[: CARDS_LENGTH * 2]
@@ -248,7 +259,9 @@ def write_hand(
         if done:
             row.cards = _tidy(row.cards, game)
         row.done = done
-    if (row.done or row.went_out) != was_in:
+    # A hand in, changed, changes what the board says of the round (why the rules refuse it).
+    changed_in = was_in and (row.cards, row.made_contract) != was
+    if (row.done or row.went_out) != was_in or changed_in:
         bump(game, counts=False)  # a draft changes no statistic
     _commit(game, before)
     return close_when_all_in(game) if closing else False
@@ -342,3 +355,66 @@ def close_when_all_in(game: Game) -> bool:
         return close(game, number=draft.number) is not None
     except (rounds.RoundRefused, DraftClosed):
         return False
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the rules refuse the round as every hand is in (``reasons``), and whose hands to
+    change (``seats``; their names in ``names``)."""
+
+    reasons: tuple[str, ...]
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+
+    @property
+    def whose(self) -> str:
+        """The hands to check, in words: "Ben's hand", "Ben's and Cy's hands"."""
+        hands = "hand" if len(self.names) == 1 else "hands"
+        owners = names_in_words([name + "'s" for name in self.names])
+        return f"{owners} {hands}"
+
+
+def why_refused(game: Game, draft: Draft) -> Refusal | None:
+    """Why the rules refuse the draft's round, where every hand is in and someone went out
+    (it would close by itself otherwise), or None. A problem at a hand names that hand; one
+    of the whole table (more cards than the packs hold) names every hand without which the
+    table would hold fewer cards too many."""
+    out = draft.went_out
+    if not draft.all_in or out is None:
+        return None
+    problems = rounds.problems_of(game, entry_of(game, draft, out.position))
+    if not problems:
+        return None
+    seats: list[int] = []
+    for problem in problems:
+        _, _, seat = problem.field.partition("-")
+        if seat.isdigit():
+            seats.append(int(seat))
+        elif problem.field == TABLE_CARDS_FIELD:
+            seats.extend(_overflowing(game, draft))
+    named = tuple(sorted(set(seats)))
+    return Refusal(
+        tuple(problem.message for problem in problems),
+        named,
+        tuple(draft.seats[seat].name for seat in named),
+    )
+
+
+def _overflowing(game: Game, draft: Draft) -> list[int]:
+    """The hands holding a card the table has more of than the packs hold: the table without
+    them is short of the packs by something else."""
+    packs = services.rules_of(game).packs(len(draft.seats))
+    try:
+        hands = [parse_cards(seat.cards) if not seat.went_out else [] for seat in draft.seats]
+    except CardError:
+        return []
+    whole = packs.overflow(card for hand in hands for card in hand)
+    return [
+        seat
+        for seat, hand in enumerate(hands)
+        if hand
+        and packs.overflow(
+            card for other, cards in enumerate(hands) if other != seat for card in cards
+        )
+        != whole
+    ]

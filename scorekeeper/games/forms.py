@@ -21,7 +21,7 @@ from scorekeeper.inputs import whole_number
 from scorekeeper.limits import CARDS_LENGTH, NAME_LENGTH
 from scorekeeper.rules import Card, CardError, RuleSet, parse_cards
 
-from .tally import points_of
+from .tally import MAX_TYPED_TOTAL, HandEntry, RoundEntry, Tally, points_of
 
 # The pad's keys, in the order a hand is usually read: joker, ace, court cards, then down.
 PAD_RANKS = ("JK", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -124,6 +124,37 @@ class RoundForm(FlaskForm):
         if seat is not None:
             return seat
         return ""
+
+    def entry(self, tally: Tally, number: int) -> RoundEntry:
+        """Round ``number`` as entered, for the game ``tally`` holds. The toggle of whoever
+        went out is on whatever the form says, and a contract made only by going out follows
+        who went out, as the page shows them."""
+        contracts = round_contracts(tally, number)
+        seat_out = self.went_out_seat(len(tally.names))
+        went_out = None if seat_out in ("", None) else int(seat_out)
+        hands = []
+        for seat, hand in enumerate(self.hands):
+            made: bool | None = hand.made
+            if seat == went_out:
+                made = None
+            elif tally.rules.contract(contracts[seat]).going_out_only:
+                made = False
+            total = typed_total(hand.total) if hand.total else None
+            hands.append(HandEntry(cards=hand.cards, made_contract=made, total=total))
+        return RoundEntry(went_out=went_out, hands=tuple(hands))
+
+
+def typed_total(text: str) -> int | None:
+    """A total typed on the round form, or None when it is no whole number 0 to 9999."""
+    total = whole_number(text)
+    return None if total is None or total > MAX_TYPED_TOTAL else total
+
+
+def round_contracts(tally: Tally, number: int) -> tuple[int, ...]:
+    """The contract each seat works on in round ``number`` (played, or the next one)."""
+    if number <= len(tally.rounds):
+        return tuple(hand.contract for hand in tally.rounds[number - 1].hands)
+    return tally.next_contracts
 
 
 class NewGameForm(FlaskForm):

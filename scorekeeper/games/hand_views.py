@@ -32,8 +32,15 @@ from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 from . import bp, changelog, drafts, merging, rounds, services
 from .forms import PAD_RANKS, add_card, card_tokens, pad_key, read_hand, remove_card
 from .merging import Sheet, SheetHand
-from .seats import SEATS_KEPT, SEATS_KEY, seat_of_phone
-from .tally import Tally
+from .seats import (
+    SEATS_KEPT,
+    SEATS_KEY,
+    held_elsewhere,
+    lost_seat,
+    seat_of_phone,
+    take_seat,
+)
+from .tally import Tally, hand_problem
 from .views import game_or_404
 
 CONFLICT = 409
@@ -45,7 +52,8 @@ SAVE_FAILED = (
 )
 
 
-def _remember_seat(game: Game, position: int) -> None:
+def _hold_seat(game: Game, position: int) -> None:
+    """This phone holds seat ``position`` (and remembers it), committed."""
     seats = session.get(SEATS_KEY)
     seats = dict(seats) if isinstance(seats, dict) else {}
     seats.pop(str(game.id), None)
@@ -53,6 +61,12 @@ def _remember_seat(game: Game, position: int) -> None:
     while len(seats) > SEATS_KEPT:
         seats.pop(next(iter(seats)))
     session[SEATS_KEY] = seats
+    before = game.version
+    take_seat(game, position)
+    game_id, after = game.id, game.version
+    db.session.commit()
+    if after != before:
+        services.carry_tally(game_id, before, after)
 
 
 # --- pick a seat ------------------------------------------------------------------------------
@@ -61,20 +75,29 @@ def _remember_seat(game: Game, position: int) -> None:
 @bp.route("/<int:game_id>/seat", methods=["GET", "POST"])
 @requires(Permission.SCORE)
 def pick_seat(game_id: int) -> ResponseReturnValue:
-    game = game_or_404(game_id)
+    """The seat picker: a seat another phone holds is shown as taken, and taken over only
+    once this phone says so (``take_over``) on the question its tap brings."""
+    game = game_or_404(game_id, lock=request.method == "POST")
     problem = None
+    asking = None
+    taken = held_elsewhere(game)
     if request.method == "POST":
         position = whole_number(request.form.get("seat"), below=len(game.seats))
-        if position is not None:
-            _remember_seat(game, position)
+        if position is not None and (position not in taken or request.form.get("take_over")):
+            _hold_seat(game, position)
             return redirect(url_for("games.hand", game_id=game.id), code=303)
-        problem = "Tap your name: this phone then enters that player's hand."
+        if position is None:
+            problem = "Tap your name: this phone then enters that player's hand."
+        asking = position
+    mine = seat_of_phone(game)
     return render(
         "games/seat.html",
         status=UNPROCESSABLE if problem else 200,
         game=game,
         names=[seat.player.name for seat in game.seats],
-        mine=seat_of_phone(game),
+        mine=None if mine in taken else mine,
+        taken=taken,
+        asking=asking,
         problem=problem,
     )
 
@@ -91,19 +114,27 @@ def _my_hand(
     card_error: str | None = None,
     typed: str | None = None,
     fragment: str | None = None,
+    lost: bool = False,
 ) -> Response:
-    """The page of this phone's hand (or one of its fragments, for htmx)."""
-    context: dict[str, Any] = {"game": game, "position": position}
-    if game.status == GameStatus.IN_PROGRESS:
+    """The page of this phone's hand (or one of its fragments, for htmx); ``lost``: another
+    phone holds its seat now."""
+    context: dict[str, Any] = {"game": game, "position": position, "lost": lost}
+    if game.status == GameStatus.IN_PROGRESS and not lost:
         draft = drafts.draft_of(game)
         mine = draft.seats[position]
         tally = services.tally_of(game)
         contract = tally.rules.contract(tally.next_contracts[position])
         text = mine.cards if typed is None else typed
         cards, points, wrong = read_hand(text, tally.rules)
+        if wrong is None and cards:
+            # Cards the packs cannot hold are said at the field as they are typed; Done
+            # refuses them (drafts).
+            wrong = hand_problem(tally.rules, len(draft.seats), text)
+            wrong = wrong and wrong[:1].upper() + wrong[1:]
         card_error = card_error or wrong
         context |= {
             "draft": draft,
+            "refusal": drafts.why_refused(game, draft),
             "mine": mine,
             "contract": contract,
             "dealer": tally.names[tally.next_dealer or 0],
@@ -119,7 +150,7 @@ def _my_hand(
         }
     else:
         draft = None
-        context["game_over"] = services.tally_of(game).game_over
+        context["game_over"] = services.tally_of(game).game_over if not lost else ""
     last = len(game.rounds)
     context |= {
         "last_round": (changelog.describe_round(services.tally_of(game), last) if last else None),
@@ -146,6 +177,13 @@ def hand(game_id: int) -> ResponseReturnValue:
     position = seat_of_phone(game)
     if position is None:
         return redirect(url_for("games.pick_seat", game_id=game.id), code=303)
+    if lost_seat(game) is not None:
+        # Another phone took this seat over: nothing is written from here, what this phone
+        # had typed is shown, and the seat is only taken back by asking (the picker).
+        sent = request.form.get("cards") if request.method == "POST" else request.args.get("cards")
+        return _lost(game, position, sent, status=CONFLICT if request.method == "POST" else 200)
+    if game.seats[position].phone is None:
+        _hold_seat(game, position)  # a seat picked before seats were held: held from now on
     if request.method == "GET":
         opened = whole_number(request.args.get("open"))
         moved_on = opened is not None and (
@@ -179,6 +217,19 @@ def hand(game_id: int) -> ResponseReturnValue:
         db.session.rollback()
         reading_only()
         return _my_hand(game_or_404(game_id), position, status=UNAVAILABLE, message=SAVE_FAILED)
+
+
+def _lost(game: Game, position: int, typed: str | None, *, status: int) -> Response:
+    """The page of a phone whose seat another phone took over: what it had typed (sent with
+    this request, else the seat's hand as the draft holds it), and the way back."""
+    name = game.seats[position].player.name
+    words = f"Another phone took over {name}'s seat: this phone no longer enters {name}'s hand."
+    if typed is None and game.status == GameStatus.IN_PROGRESS:
+        typed = drafts.draft_of(game).seats[position].cards
+    typed = " ".join((typed or "").split())[:400]
+    if typed:
+        words += f" What this phone had typed, kept: {typed}."
+    return _my_hand(game, position, status=status, message=words, lost=True)
 
 
 def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
@@ -346,6 +397,7 @@ def _close_page(
         names=tally.names,
         contracts=[tally.rules.contract(number) for number in tally.next_contracts],
         may_fill=visitor().user is not None,
+        refusal=drafts.why_refused(game, draft),
         nobody_allowed=tally.rules.nobody_out_allowed,
         problems=problems or [],
         typed_made=typed_made,
@@ -451,49 +503,6 @@ def close_round(game_id: int) -> ResponseReturnValue:
         )
 
 
-def _close_clashes(
-    game: Game, draft: drafts.Draft
-) -> tuple[Sheet, dict[int, SheetHand], list[int]]:
-    """The hands the close page asks to write, merged hand by hand (``merging.merge``) with
-    what each phone holds now against what the page showed (its ``was-`` fields), and the
-    seats where the scorer and that player's phone both changed the hand, differently."""
-    players = len(game.seats)
-    out = "" if draft.went_out is None else str(draft.went_out.position)
-    stored = Sheet(out, tuple(SheetHand(s.cards, s.made_contract) for s in draft.seats))
-    base_hands, mine_hands = list(stored.hands), list(stored.hands)
-    picks = merging.decode_parts(request.form.get("clashes"), players)
-    for seat in range(players):
-        if f"cards-{seat}" not in request.form:
-            continue
-        now = stored.hands[seat]
-        # A page that did not carry what it showed (an older one): the hand as it is now.
-        was_made = request.form.get(f"was-made-{seat}")
-        base_hands[seat] = SheetHand(
-            request.form.get(f"was-{seat}", now.cards),
-            now.made if was_made is None else was_made == "y",
-        )
-        mine_hands[seat] = SheetHand(
-            request.form[f"cards-{seat}"][:800], bool(request.form.get(f"made-{seat}"))
-        )
-        if seat in picks and request.form.get(f"pick-{seat}") == "phone":
-            mine_hands[seat] = base_hands[seat]  # the phone's hand as the choice showed it
-    base = Sheet(out, tuple(base_hands))
-    merged, clashes = merging.merge(base, stored, Sheet(out, tuple(mine_hands)))
-    # A clash found now is new (the phone changed its hand again since the choice was
-    # shown); one shown before stays unchosen until a side is picked.
-    unchosen = clashes + [
-        seat
-        for seat in picks
-        if seat not in clashes and request.form.get(f"pick-{seat}") not in ("phone", "mine")
-    ]
-    writes = {
-        seat: merged.hands[seat]
-        for seat in range(players)
-        if not merged.same_part(stored, seat) and seat not in unchosen
-    }
-    return merged, writes, unchosen
-
-
 def _close(game: Game) -> ResponseReturnValue:
     number = whole_number(request.form.get("number"))
     fills = {
@@ -514,7 +523,9 @@ def _close(game: Game) -> ResponseReturnValue:
             # A hand the scorer left as shown keeps what the player's phone holds now; one
             # both changed differently is shown side by side, and nothing is stored until
             # the scorer chooses: a phone's typing is never overwritten unseen.
-            merged, writes, clashes = _close_clashes(game, draft)
+            out = "" if draft.went_out is None else str(draft.went_out.position)
+            held = tuple(SheetHand(s.cards, s.made_contract) for s in draft.seats)
+            merged, writes, clashes = merging.merge_close(Sheet(out, held), request.form)
             if clashes:
                 return _close_page(game, status=CONFLICT, clashes=clashes, merged=merged)
             for filling, hand in writes.items():

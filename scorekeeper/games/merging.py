@@ -7,15 +7,21 @@ only this phone changed takes its entry, and a part both changed differently is 
 shown side by side (stored now, mine) for the person to choose. A new round's form saved after
 another phone stored that round merges the same way against the blank form it was opened as
 (``merge_typed``). Nothing here touches the database or the request: the views hand in the
-sheets and show what comes back.
+round form (read as a sheet and written back from one here) and what the request picked, and
+show what comes back.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
-from .forms import card_tokens
+from scorekeeper.inputs import whole_number
+
+from .forms import NOBODY, HandInput, RoundForm, card_tokens
+from .tally import names_in_words
 
 # The part of a sheet that says who went out; hands are parts 0, 1, ... (their seat).
 WENT_OUT = -1
@@ -159,6 +165,221 @@ def _blank_part(mine: Sheet, part: int) -> bool:
     return mine.went_out != str(part) and mine.hands[part].same_as(SheetHand())
 
 
-def left_blank(mine: Sheet) -> list[int]:
-    """The hands of ``mine`` with nothing typed (the seat it says went out is none of them)."""
-    return [seat for seat in range(len(mine.hands)) if _blank_part(mine, seat)]
+def left_blank_words(mine: Sheet, names: Sequence[str]) -> str:
+    """The hands of ``mine`` with nothing typed (the seat it says went out is none of them),
+    as the phone is told they stay as the other phone entered them ("" for none)."""
+    blanks = [f"{names[seat]}'s" for seat in range(len(mine.hands)) if _blank_part(mine, seat)]
+    if not blanks:
+        return ""
+    hands, stay, them = ("hand", "stays", "it") if len(blanks) == 1 else ("hands", "stay", "them")
+    return (
+        f" {names_in_words(blanks)} {hands}, left blank here, {stay} as the other phone "
+        f"entered {them}."
+    )
+
+
+def merge_close(
+    stored: Sheet, sent: Mapping[str, str]
+) -> tuple[Sheet, dict[int, SheetHand], list[int]]:
+    """The hands the close page (``sent``: its form) asks to write, merged hand by hand
+    (``merge``) with what each phone holds now (``stored``) against what the page showed (its
+    ``was-`` fields), and the seats where the scorer and that player's phone both changed the
+    hand, differently."""
+    players = len(stored.hands)
+    out = stored.went_out
+    base_hands, mine_hands = list(stored.hands), list(stored.hands)
+    picks = decode_parts(sent.get("clashes"), players)
+    for seat in range(players):
+        if f"cards-{seat}" not in sent:
+            continue
+        now = stored.hands[seat]
+        # A page that did not carry what it showed (an older one): the hand as it is now.
+        was_made = sent.get(f"was-made-{seat}")
+        base_hands[seat] = SheetHand(
+            sent.get(f"was-{seat}", now.cards),
+            now.made if was_made is None else was_made == "y",
+        )
+        mine_hands[seat] = SheetHand(sent[f"cards-{seat}"][:800], bool(sent.get(f"made-{seat}")))
+        if seat in picks and sent.get(f"pick-{seat}") == "phone":
+            mine_hands[seat] = base_hands[seat]  # the phone's hand as the choice showed it
+    base = Sheet(out, tuple(base_hands))
+    merged, clashes = merge(base, stored, Sheet(out, tuple(mine_hands)))
+    # A clash found now is new (the phone changed its hand again since the choice was
+    # shown); one shown before stays unchosen until a side is picked.
+    unchosen = clashes + [
+        seat
+        for seat in picks
+        if seat not in clashes and sent.get(f"pick-{seat}") not in ("phone", "mine")
+    ]
+    writes = {
+        seat: merged.hands[seat]
+        for seat in range(players)
+        if not merged.same_part(stored, seat) and seat not in unchosen
+    }
+    return merged, writes, unchosen
+
+
+# --- the round form as sheets -----------------------------------------------------------------
+# The round form (``forms.RoundForm``) read as a sheet and written back from one, and what the
+# side-by-side choice shows: the views hand in the form and what the request picked.
+
+
+def sheet_of_form(form: RoundForm) -> Sheet:
+    """The round as the form holds it now."""
+    return Sheet(
+        went_out=(form.went_out.data or "").strip(),
+        hands=tuple(SheetHand(hand.cards, bool(hand.made), hand.total) for hand in form.hands),
+    )
+
+
+def sheet_of_round(played: Any, players: int) -> Sheet:
+    """A stored round (a ``models.Round``) as its correction form first holds it."""
+    hands = [SheetHand()] * players
+    for stored in played.hands:
+        typed = str(stored.points) if stored.typed_total else ""
+        hands[stored.seat.position] = SheetHand(stored.cards, bool(stored.made_contract), typed)
+    went_out = NOBODY if played.went_out is None else str(played.went_out.position)
+    return Sheet(went_out=went_out, hands=tuple(hands))
+
+
+def put_part(form: RoundForm, sheet: Sheet, part: int) -> None:
+    """Set one part of the form (who went out, or a seat's hand) as ``sheet`` has it."""
+    if part == WENT_OUT:
+        form.went_out.data = sheet.went_out
+    else:
+        hand = sheet.hands[part]
+        form.hands[part] = HandInput(hand.cards, hand.made, hand.total)
+
+
+def put_sheet(form: RoundForm, sheet: Sheet) -> None:
+    """Set every part of the form as ``sheet`` has it."""
+    for part in [WENT_OUT, *range(len(sheet.hands))]:
+        put_part(form, sheet, part)
+
+
+def mark_clashes(
+    form: RoundForm, stored: Sheet, merged: Sheet, clashes: list[int], version: int
+) -> None:
+    """Make the form the correction of the round stored now (at ``version``), holding
+    ``merged``, with the ``clashes`` to choose."""
+    put_sheet(form, merged)
+    form.base.data = encode(stored)
+    form.clashes.data = encode_parts(clashes)
+    form.yours.data = encode(merged)
+    form.version.data = str(version)
+
+
+def part_text(sheet: Sheet, part: int, names: Sequence[str]) -> str:
+    """A part of a round in words, as the side-by-side choice shows it."""
+    if part == WENT_OUT:
+        seat = whole_number(sheet.went_out, below=len(names))
+        if seat is not None:
+            return f"{names[seat]} went out"
+        return "nobody went out" if sheet.went_out == NOBODY else "nobody picked"
+    if sheet.went_out == str(part):
+        return "went out"
+    hand = sheet.hands[part]
+    text = f"total {hand.total} typed" if hand.total else (hand.cards or "no cards")
+    return text + (", made the contract" if hand.made else "")
+
+
+def _part_fields(sheet: Sheet, part: int) -> dict[str, str | bool]:
+    """The round form's fields of one part as ``sheet`` has it, by name."""
+    if part == WENT_OUT:
+        return {"went_out": sheet.went_out}
+    hand = sheet.hands[part]
+    return {
+        f"hands-{part}-cards": hand.cards,
+        f"hands-{part}-made": hand.made,
+        f"hands-{part}-total": hand.total,
+    }
+
+
+def clash_choices(
+    form: RoundForm, names: Sequence[str], picks: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """The parts of the round where this phone's correction and another's differ, each with
+    what is stored now and what this phone has, for the person to choose (``picks``: the
+    ``pick-<part>`` fields sent)."""
+    players = len(names)
+    base = decode(form.base.data, players)
+    if base is None:
+        return []
+    mine = decode(form.yours.data, players) or sheet_of_form(form)
+    return [
+        {
+            "part": part,
+            "name": "Who went out" if part == WENT_OUT else names[part],
+            "stored": part_text(base, part, names),
+            "mine": part_text(mine, part, names),
+            "picked": picks.get(f"pick-{part}", ""),
+            # What the form's fields hold with each side picked (app.js fills them in).
+            "stored_fields": _part_fields(base, part),
+            "mine_fields": _part_fields(mine, part),
+        }
+        for part in decode_parts(form.clashes.data, players)
+    ]
+
+
+def take_choices(form: RoundForm, names: Sequence[str], picks: Mapping[str, str]) -> list[str]:
+    """Apply the choices made on the conflict page (``pick-<part>``: "stored" puts back what
+    was stored, "mine" keeps this phone's entry); the names of the parts still unchosen."""
+    base = decode(form.base.data, len(names))
+    unchosen = []
+    for part in decode_parts(form.clashes.data, len(names)):
+        picked = picks.get(f"pick-{part}")
+        if base is not None and picked == "stored":
+            put_part(form, base, part)
+        elif base is None or picked != "mine":
+            unchosen.append("who went out" if part == WENT_OUT else names[part])
+    if not unchosen:
+        form.clashes.data = form.yours.data = ""
+    return unchosen
+
+
+def as_stored(form: RoundForm, played: Any) -> bool:
+    """Whether the form holds round ``played`` as stored now, part for part, on the version
+    it was made on (so that a round corrected since is still found changed)."""
+    players = len(form.hands)
+    stored, typed = sheet_of_round(played, players), sheet_of_form(form)
+    return whole_number(form.version.data) == played.version and all(
+        typed.same_part(stored, part) for part in [WENT_OUT, *range(players)]
+    )
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A correction merged into the round another phone changed meanwhile: the round stored
+    now, the merged round, its clashes, and the parts the other phone changed (``theirs``)."""
+
+    stored: Sheet
+    merged: Sheet
+    clashes: list[int]
+    theirs: list[int]
+
+
+def merge_correction(form: RoundForm, played: Any) -> Correction:
+    """A correction form saved after round ``played`` changed on another phone, merged into
+    it against the round the form started from. The round itself unchanged since the form
+    was made (another round changed) is the base, whatever the form carries (a page from
+    before bases were carried has none)."""
+    players = len(form.hands)
+    stored = sheet_of_round(played, players)
+    if whole_number(form.version.data) == played.version:
+        base: Sheet | None = stored
+    else:
+        base = decode(form.base.data, players)
+    merged, clashes = merge(base, stored, sheet_of_form(form))
+    parts = [WENT_OUT, *range(players)]
+    theirs = [part for part in parts if base is None or not stored.same_part(base, part)]
+    return Correction(stored, merged, clashes, theirs)
+
+
+def parts_in_words(sheet: Sheet, parts: list[int], names: Sequence[str]) -> str:
+    """Some parts of a round in words ("Ann went out; Cy JK 5"), as a message names them."""
+    return "; ".join(
+        part_text(sheet, part, names)
+        if part == WENT_OUT
+        else f"{names[part]} {part_text(sheet, part, names)}"
+        for part in parts
+    )

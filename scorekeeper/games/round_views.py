@@ -29,14 +29,19 @@ from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
 from . import bp, changelog, merging, rounds, scoreboard, services
-from .forms import NOBODY, PAD_RANKS, HandInput, RoundForm, pad_key, read_hand
-from .merging import WENT_OUT, Sheet, SheetHand
+from .forms import (
+    NOBODY,
+    PAD_RANKS,
+    RoundForm,
+    pad_key,
+    read_hand,
+    round_contracts,
+    typed_total,
+)
 from .tally import (
     MAX_TYPED_TOTAL,
     ROUND_FIELD,
-    HandEntry,
     Problem,
-    RoundEntry,
     Tally,
     names_in_words,
     total_field,
@@ -46,125 +51,11 @@ from .views import NO_CHANGE, game_or_404
 CONFLICT = 409
 
 
-def _round_entry(game: Game, form: RoundForm, number: int) -> RoundEntry:
-    """The round as entered. The toggle of whoever went out is on whatever the form says, and
-    a contract made only by going out follows who went out, as the page shows them."""
-    tally = services.tally_of(game)
-    contracts = _contracts(tally, number)
-    seat_out = form.went_out_seat(len(tally.names))
-    went_out = None if seat_out in ("", None) else int(seat_out)
-    hands = []
-    for seat, hand in enumerate(form.hands):
-        made: bool | None = hand.made
-        if seat == went_out:
-            made = None
-        elif tally.rules.contract(contracts[seat]).going_out_only:
-            made = False
-        total = _typed_total(hand.total) if hand.total else None
-        hands.append(HandEntry(cards=hand.cards, made_contract=made, total=total))
-    return RoundEntry(went_out=went_out, hands=tuple(hands))
-
-
-def _typed_total(text: str) -> int | None:
-    """A total typed on the round form, or None when it is no whole number 0 to 9999."""
-    total = whole_number(text)
-    return None if total is None or total > MAX_TYPED_TOTAL else total
-
-
-def _contracts(tally: Tally, number: int) -> tuple[int, ...]:
-    """The contract each seat works on in round ``number`` (played, or the next one)."""
-    if number <= len(tally.rounds):
-        return tuple(hand.contract for hand in tally.rounds[number - 1].hands)
-    return tally.next_contracts
-
-
-def _fill_round_form(form: RoundForm, players: int, played: Any = None) -> None:
+def _fill_round_form(form: RoundForm, players: int, played: Round | None = None) -> None:
     """Give the form one hand a player: as submitted, or from ``played`` (a stored round)."""
     form.read_hands(players, request.form if request.method == "POST" else {})
     if played is not None:
-        for stored in played.hands:
-            form.hands[stored.seat.position] = HandInput(
-                stored.cards,
-                stored.made_contract,
-                str(stored.points) if stored.typed_total else "",
-            )
-        form.went_out.data = NOBODY if played.went_out is None else str(played.went_out.position)
-
-
-def _sheet_of_form(form: RoundForm) -> Sheet:
-    """The round as the form holds it now."""
-    return Sheet(
-        went_out=(form.went_out.data or "").strip(),
-        hands=tuple(SheetHand(hand.cards, bool(hand.made), hand.total) for hand in form.hands),
-    )
-
-
-def _sheet_of_round(played: Any, players: int) -> Sheet:
-    """A stored round as its correction form first holds it."""
-    hands = [SheetHand()] * players
-    for stored in played.hands:
-        typed = str(stored.points) if stored.typed_total else ""
-        hands[stored.seat.position] = SheetHand(stored.cards, bool(stored.made_contract), typed)
-    went_out = NOBODY if played.went_out is None else str(played.went_out.position)
-    return Sheet(went_out=went_out, hands=tuple(hands))
-
-
-def _put_part(form: RoundForm, sheet: Sheet, part: int) -> None:
-    """Set one part of the form (who went out, or a seat's hand) as ``sheet`` has it."""
-    if part == WENT_OUT:
-        form.went_out.data = sheet.went_out
-    else:
-        hand = sheet.hands[part]
-        form.hands[part] = HandInput(hand.cards, hand.made, hand.total)
-
-
-def _part_text(sheet: Sheet, part: int, names: tuple[str, ...] | list[str]) -> str:
-    """A part of a round in words, as the side-by-side choice shows it."""
-    if part == WENT_OUT:
-        seat = whole_number(sheet.went_out, below=len(names))
-        if seat is not None:
-            return f"{names[seat]} went out"
-        return "nobody went out" if sheet.went_out == NOBODY else "nobody picked"
-    if sheet.went_out == str(part):
-        return "went out"
-    hand = sheet.hands[part]
-    text = f"total {hand.total} typed" if hand.total else (hand.cards or "no cards")
-    return text + (", made the contract" if hand.made else "")
-
-
-def _part_fields(sheet: Sheet, part: int) -> dict[str, str | bool]:
-    """The round form's fields of one part as ``sheet`` has it, by name."""
-    if part == WENT_OUT:
-        return {"went_out": sheet.went_out}
-    hand = sheet.hands[part]
-    return {
-        f"hands-{part}-cards": hand.cards,
-        f"hands-{part}-made": hand.made,
-        f"hands-{part}-total": hand.total,
-    }
-
-
-def _clash_views(form: RoundForm, names: tuple[str, ...] | list[str]) -> list[dict[str, Any]]:
-    """The parts of the round where this phone's correction and another's differ, each with
-    what is stored now and what this phone has, for the person to choose."""
-    players = len(names)
-    base = merging.decode(form.base.data, players)
-    if base is None:
-        return []
-    mine = merging.decode(form.yours.data, players) or _sheet_of_form(form)
-    return [
-        {
-            "part": part,
-            "name": "Who went out" if part == WENT_OUT else names[part],
-            "stored": _part_text(base, part, names),
-            "mine": _part_text(mine, part, names),
-            "picked": request.form.get(f"pick-{part}", ""),
-            # What the form's fields hold with each side picked (app.js fills them in).
-            "stored_fields": _part_fields(base, part),
-            "mine_fields": _part_fields(mine, part),
-        }
-        for part in merging.decode_parts(form.clashes.data, players)
-    ]
+        merging.put_sheet(form, merging.sheet_of_round(played, players))
 
 
 def _apply_pad(form: RoundForm) -> int | None:
@@ -191,7 +82,7 @@ def _hand_views(
             points = 0
         if total_text:
             # A typed total is what the hand scores, whatever the cards field holds.
-            points = _typed_total(total_text)
+            points = typed_total(total_text)
             card_error = None if points is not None else "not a whole number from 0 to 9999"
         contract = rules.contract(contracts[seat])
         views.append(
@@ -229,7 +120,7 @@ def _render_round(
     preview_seat: int | None = None,
 ) -> Response:
     tally = services.tally_of(game)
-    contracts = _contracts(tally, number)
+    contracts = round_contracts(tally, number)
     if editing:
         dealer = tally.rounds[number - 1].dealer
     else:
@@ -260,7 +151,7 @@ def _render_round(
         "nobody_allowed": tally.rules.nobody_out_allowed,
         "pad_ranks": PAD_RANKS,
         "is_last": editing and number == len(tally.rounds),
-        "clashes": _clash_views(form, tally.names) if editing else [],
+        "clashes": merging.clash_choices(form, tally.names, request.form) if editing else [],
         "action": (
             url_for("games.edit_round", game_id=game.id, number=number)
             if editing
@@ -310,7 +201,7 @@ def _unless_saving(
             f"from 0 to {MAX_TYPED_TOTAL} (entered: {hand.total}).",
         )
         for seat, hand in enumerate(form.hands)
-        if hand.total and _typed_total(hand.total) is None
+        if hand.total and typed_total(hand.total) is None
     ]
     if form.went_out_seat(players) == "":
         problems.insert(0, Problem(number, "went_out", f"Round {number}: say who went out."))
@@ -395,7 +286,7 @@ def _resent(form: RoundForm, game: Game) -> bool:
         saved is not None
         and number is not None
         and saved == (game.id, number)
-        and rounds.same_round(game, number, _round_entry(game, form, number))
+        and rounds.same_round(game, number, form.entry(services.tally_of(game), number))
     ):
         return True
     if saved is not None or not _TOKEN.fullmatch(token):
@@ -433,7 +324,7 @@ def _new_round(game_id: int) -> ResponseReturnValue:
     unsaved = _unless_saving(game, form, number, editing=False)
     if unsaved is not None:
         return unsaved
-    entry = _round_entry(game, form, number)
+    entry = form.entry(services.tally_of(game), number)
     form_number = whole_number(form.number.data)
     try:
         saved = rounds.add_round(
@@ -481,29 +372,16 @@ def _merged_new_round(game: Game, form: RoundForm, played: Round) -> ResponseRet
     Saved from there, the choice goes through ``edit_round`` as any correction does."""
     number = played.number
     names = [seat.player.name for seat in game.seats]
-    stored = _sheet_of_round(played, len(names))
-    mine = _sheet_of_form(form)
+    stored = merging.sheet_of_round(played, len(names))
+    mine = merging.sheet_of_form(form)
     merged, clashes = merging.merge_typed(stored, mine)
     if not clashes:
-        blanks = [f"{names[seat]}'s" for seat in merging.left_blank(mine)]
         words = f"Round {number} is stored as you typed it: another phone saved it first."
-        if blanks:
-            hands, stay, them = (
-                ("hand", "stays", "it") if len(blanks) == 1 else ("hands", "stay", "them")
-            )
-            words += (
-                f" {names_in_words(blanks)} {hands}, left blank here, {stay} as the other "
-                f"phone entered {them}."
-            )
+        words += merging.left_blank_words(mine, names)
         flash(words, "success")
         return _to_board(game.id)
-    for part in [WENT_OUT, *range(len(names))]:
-        _put_part(form, merged, part)
+    merging.mark_clashes(form, stored, merged, clashes, played.version)
     form.number.data = str(number)
-    form.base.data = merging.encode(stored)
-    form.clashes.data = merging.encode_parts(clashes)
-    form.yours.data = merging.encode(merged)
-    form.version.data = str(played.version)
     form.rounds_version.data = services.rounds_stamp(game)
     reads = changelog.describe_round(services.tally_of(game), number, cards=True)
     words = (
@@ -536,15 +414,15 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
         _fill_round_form(form, players, played)
         form.version.data = str(played.version)
         form.rounds_version.data = services.rounds_stamp(game)
-        form.base.data = merging.encode(_sheet_of_round(played, players))
+        form.base.data = merging.encode(merging.sheet_of_round(played, players))
         return _render_round(game, form, number=number, editing=True)
     _fill_round_form(form, players)
     unsaved = _unless_saving(game, form, number, editing=True)
     if unsaved is not None:
         return unsaved
     chose = bool(form.clashes.data)
-    unchosen = _take_choices(form, [seat.player.name for seat in game.seats])
-    if chose and not unchosen and _as_stored(form, played):
+    unchosen = merging.take_choices(form, [seat.player.name for seat in game.seats], request.form)
+    if chose and not unchosen and merging.as_stored(form, played):
         # Every clash settled as stored now: there is nothing to correct.
         flash(f"Round {number} stays as it is stored.", "success")
         return _to_board(game.id)
@@ -565,7 +443,7 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
         rounds.edit_round(
             game,
             number,
-            _round_entry(game, form, number),
+            form.entry(services.tally_of(game), number),
             version=version,
             stamp=(form.rounds_version.data or None),
         )
@@ -577,32 +455,6 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
         return _merged_conflict(game_id, number, form, conflict)
     flash(f"Round {number} corrected.", "success")
     return _to_board(game.id)
-
-
-def _as_stored(form: RoundForm, played: Any) -> bool:
-    """Whether the form holds round ``played`` as stored now, part for part, on the version
-    it was made on (so that a round corrected since is still found changed)."""
-    players = len(form.hands)
-    stored, typed = _sheet_of_round(played, players), _sheet_of_form(form)
-    return whole_number(form.version.data) == played.version and all(
-        typed.same_part(stored, part) for part in [WENT_OUT, *range(players)]
-    )
-
-
-def _take_choices(form: RoundForm, names: list[str]) -> list[str]:
-    """Apply the choices made on the conflict page (``pick-<part>``: "stored" puts back what
-    was stored, "mine" keeps this phone's entry); the names of the parts still unchosen."""
-    base = merging.decode(form.base.data, len(names))
-    unchosen = []
-    for part in merging.decode_parts(form.clashes.data, len(names)):
-        picked = request.form.get(f"pick-{part}")
-        if base is not None and picked == "stored":
-            _put_part(form, base, part)
-        elif base is None or picked != "mine":
-            unchosen.append("who went out" if part == WENT_OUT else names[part])
-    if not unchosen:
-        form.clashes.data = form.yours.data = ""
-    return unchosen
 
 
 def _merged_conflict(
@@ -619,22 +471,11 @@ def _merged_conflict(
             "warning",
         )
         return redirect(url_for("games.show", game_id=game.id))
-    players = len(game.seats)
-    stored = _sheet_of_round(played, players)
-    # The round itself unchanged since the form was made (another round changed): it is the
-    # base, whatever the form carries (a page from before bases were carried has none).
-    if whole_number(form.version.data) == played.version:
-        base: Sheet | None = stored
-    else:
-        base = merging.decode(form.base.data, players)
-    merged, clashes = merging.merge(base, stored, _sheet_of_form(form))
-    for part in [WENT_OUT, *range(players)]:
-        _put_part(form, merged, part)
-    form.base.data = merging.encode(stored)
-    form.clashes.data = merging.encode_parts(clashes)
-    form.yours.data = merging.encode(merged)
-    form.version.data = str(played.version)
+    merged = merging.merge_correction(form, played)
+    merging.mark_clashes(form, merged.stored, merged.merged, merged.clashes, played.version)
     form.rounds_version.data = services.rounds_stamp(game)
+    if not merged.clashes and not isinstance(conflict, rounds.StaleSave):
+        return _save_clean_merge(game, number, form, merged)
     tally = services.tally_of(game)
     now_reads = changelog.describe_round(tally, number, cards=True)
     if isinstance(conflict, rounds.StaleSave):
@@ -642,9 +483,40 @@ def _merged_conflict(
     else:
         words = "This round was changed on another phone meanwhile; nothing was saved."
     words += f" Round {number} now reads: {now_reads}."
-    if clashes:
+    if merged.clashes:
         words += " You and the other phone changed the same part: choose below."
     return _render_round(game, form, number=number, editing=True, status=CONFLICT, conflict=words)
+
+
+def _save_clean_merge(
+    game: Game, number: int, form: RoundForm, merged: merging.Correction
+) -> ResponseReturnValue:
+    """A correction merged with another phone's, nothing clashing: stored at once, and the
+    phone told what the other changed. Refused by the rules as merged, the form comes back
+    holding the merge (on the round as stored now), with the rules' reasons."""
+    names = [seat.player.name for seat in game.seats]
+    theirs = merging.parts_in_words(merged.stored, merged.theirs, names)
+    kept = f"Another phone had changed round {number} meanwhile, and that stays: {theirs}."
+    try:
+        rounds.edit_round(
+            game,
+            number,
+            form.entry(services.tally_of(game), number),
+            version=whole_number(form.version.data),
+            stamp=form.rounds_version.data,
+        )
+    except rounds.RoundRefused as refused:
+        return _render_round(
+            game,
+            form,
+            number=number,
+            editing=True,
+            problems=refused.problems,
+            status=UNPROCESSABLE,
+            conflict=f"{kept} Your correction, merged with it, was not saved: see below.",
+        )
+    flash(f"Round {number} corrected. {kept}", "success")
+    return _to_board(game.id)
 
 
 @bp.post("/<int:game_id>/rounds/<int:number>/delete")

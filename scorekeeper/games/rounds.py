@@ -54,6 +54,7 @@ __all__ = [
     "add_round",
     "delete_last_round",
     "edit_round",
+    "problems_of",
     "same_round",
     "saved_under",
     "undo_last_round",
@@ -76,6 +77,13 @@ class RoundConflict(Exception):
 class StaleSave(RoundConflict):
     """The rounds changed on another phone since this form was opened (``rounds_stamp``
     differs): nothing was saved, so that no one's save is made on a game they have not seen."""
+
+
+def problems_of(game: Game, entry: RoundEntry) -> list[Problem]:
+    """Why the rules would refuse ``entry`` as the game's next round (empty: they would
+    not); nothing is stored."""
+    number = len(game.rounds) + 1
+    return list(replay(game, [*entries_of(game), entry]).problems_of_round(number))
 
 
 def add_round(

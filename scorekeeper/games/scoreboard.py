@@ -129,6 +129,7 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
             (seat, seat.player.name, seat.may_i_used, services.may_i_left(game, seat))
             for seat in game.seats
         ]
+    draft = drafts.draft_of(game) if not tally.is_over else None
     return {
         "game": game,
         "tally": tally,
@@ -140,7 +141,8 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
         "can": can if can is not None else viewer_can(),
         "undo_until": _undo_until(game),
-        "draft": drafts.draft_of(game) if not tally.is_over else None,
+        "draft": draft,
+        "refusal": drafts.why_refused(game, draft) if draft is not None else None,
     }
 
 

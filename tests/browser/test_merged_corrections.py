@@ -63,3 +63,45 @@ def test_a_second_correction_merges_and_asks_about_the_hand_both_changed(
     expect(log).to_contain_text("Round 1 corrected: Bo's cards 7 → 8")
     expect(log).not_to_contain_text("JK 5 → JK")
     next(d_pages, None)
+
+
+def test_a_second_correction_of_another_hand_is_saved_at_once_and_says_what_else_changed(
+    narrow_phone: Any, browser: Any, live_server: str, owner_cookie: str
+) -> None:
+    """Issue 35, item 3: nothing clashes, so the second phone's Save stores its correction
+    merged with the first phone's (one tap), and its board says what the other phone changed."""
+    b = narrow_phone
+    b.goto("/games/new")
+    for seat, name in enumerate(["Ada", "Bo", "Cyd"]):
+        b.fill(f"#players-{seat}", name)
+    b.click("button[name=start]")
+    b.wait_for_url(re.compile(r"/games/\d+$"))
+    board_url = b.url
+    b.goto(board_url + "/rounds/new")
+    b.locator("fieldset.went-out label.choice", has_text="Ada").click()
+    b.fill("#hands-1-cards", "7")
+    b.fill("#hands-2-cards", "JK 5 5")
+    b.click("button.save-round")
+    b.wait_for_url(board_url)
+
+    d_pages = _page(browser, live_server, NARROW_PHONE, owner_cookie)
+    d = next(d_pages)
+    b.goto(board_url + "/rounds/1/edit")
+    d.goto(board_url + "/rounds/1/edit")
+    b.fill("#hands-2-cards", "JK 5")
+    b.click("button.save-round")
+    b.wait_for_url(board_url)
+
+    d.fill("#hands-1-cards", "8")
+    d.click("button.save-round")
+    d.wait_for_url(board_url)
+    flash = d.locator(".flash", has_text="Round 1 corrected")
+    expect(flash).to_contain_text("Another phone had changed round 1 meanwhile, and that stays")
+    expect(flash).to_contain_text("Cyd JK 5")
+    assert fits_width(d)
+    screenshot(d, "games-correction-clean-merge-360")
+    d.locator("details.log summary").click()
+    log = d.locator(".log-list")
+    expect(log).to_contain_text("Round 1 corrected: Bo's cards 7 → 8")
+    expect(log).to_contain_text("Cyd's cards JK 5 5 → JK 5")
+    next(d_pages, None)

@@ -7,6 +7,7 @@ import re
 import threading
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
@@ -27,7 +28,8 @@ HTMX = {"HX-Request": "true"}
 
 
 def table_phone(app: Flask, game_id: int, seat: int | None = None) -> FlaskClient:
-    """A phone let in by a new table link to ``game_id``, which picked ``seat`` (if given)."""
+    """A phone let in by a new table link to ``game_id``, which picked ``seat`` (if given;
+    taken over, when asked, from a phone that held it)."""
     with app.test_request_context(), scope.household(family_id(app)):
         _, token = links.make_link(LinkKind.TABLE, "owner", game=db.session.get(Game, game_id))
         db.session.remove()
@@ -35,6 +37,9 @@ def table_phone(app: Flask, game_id: int, seat: int | None = None) -> FlaskClien
     assert phone.get(f"/t/{token}").status_code == 303
     if seat is not None:
         answer = phone.post(f"/games/{game_id}/seat", data={"seat": str(seat)})
+        if answer.status_code == 200 and "is on another phone" in text(answer):
+            data = {"seat": str(seat), "take_over": "1"}
+            answer = phone.post(f"/games/{game_id}/seat", data=data)
         assert answer.status_code == 303 and answer.headers["Location"].endswith("/hand")
     return phone
 
@@ -192,15 +197,55 @@ def test_a_round_the_rules_refuse_keeps_its_draft_and_says_why(
     game_id = start_game(client, "twelve-step", FOUR)
     phones = [table_phone(app, game_id, seat) for seat in range(4)]
     hand_post(phones[0], game_id, 0, went_out="1")
-    for seat in (1, 2, 3):
-        hand_post(phones[seat], game_id, seat, cards=" ".join(["K"] * 9), done="not")
-    # Three hands of nine kings each: more kings than the packs hold. Nothing is stored.
+    hand_post(phones[1], game_id, 1, cards="7", done="not")
+    for seat in (2, 3):
+        hand_post(phones[seat], game_id, seat, cards=" ".join(["K"] * 5), done="not")
+    # Two hands of five kings each: each fits two packs, together they hold more kings than
+    # the packs do. Nothing is stored; every phone's board and own-hand page says why, and
+    # whose hands to look at (issue 35, item 2).
     assert rounds_of(app, game_id) == []
-    page = text(client.get(f"/games/{game_id}/hand"))
+    for page in (
+        text(client.get(f"/games/{game_id}")),
+        text(phones[1].get(f"/games/{game_id}/hand")),
+        text(client.get(f"/games/{game_id}/close")),
+    ):
+        assert "Round 1 cannot be stored as the hands stand" in page
+        assert "10 × K, but 2 decks hold only 8" in page
+        assert "Check Cy&#39;s and Dee&#39;s hands" in page
     answer = client.post(f"/games/{game_id}/close", data={"number": "1", "close": "1"})
-    assert answer.status_code == 422, page
+    assert answer.status_code == 422
     assert "Nothing was stored; the hands are kept." in text(answer)
     assert draft_rows(app, game_id) == 4
+    # The scorer changes Dee's hand, which was in, on the close page: the round is stored.
+    fixed = client.post(
+        f"/games/{game_id}/close",
+        data={"number": "1", "close": "1", "cards-3": "K K", "was-3": "K K K K K"},
+    )
+    assert fixed.status_code == 303
+    assert [points_by_seat(played) for played in rounds_of(app, game_id)] == [
+        {0: 0, 1: 5, 2: 50, 3: 20}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cards", "reason"),
+    [
+        ("JK JK JK JK JK", "5 × Joker, but these packs hold only 4"),
+        ("7H 7H 7H", "3 × 7♥, but 2 decks hold only 2"),
+        ("K Q X", "X"),
+    ],
+)
+def test_a_hand_the_packs_cannot_hold_is_refused_at_done_at_the_field(
+    app: Flask, client: FlaskClient, cards: str, reason: str
+) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    phones = [table_phone(app, game_id, seat) for seat in range(2)]
+    hand_post(phones[0], game_id, 0, went_out="1")
+    status, page = hand_post(phones[1], game_id, 1, cards=cards, done="not")
+    assert status == 422
+    assert reason in page
+    assert f'value="{cards}"' in page  # the typing kept in the field
+    assert "Your hand is in" not in page
 
 
 def test_closing_twice_at_the_same_moment_stores_one_round(app: Flask, client: FlaskClient) -> None:

@@ -46,7 +46,12 @@ def log_of(client: FlaskClient, game_id: int) -> str:
     return text(client.get(f"/games/{game_id}"))
 
 
-def test_a_reapply_keeps_the_other_phones_correction(client: FlaskClient) -> None:
+def test_a_clean_merge_is_saved_at_once_and_says_what_the_other_phone_changed(
+    client: FlaskClient,
+) -> None:
+    """Issue 35, item 3: two phones correct different hands of one round at once; the second
+    is merged with the first and stored there and then (no second tap), and told what the
+    other phone had changed."""
     game_id = start_game(client, "twelve-step", FOUR)
     save_round(client, game_id, "Ann", {"Ben": "7", "Cy": "JK 5 5", "Dee": "A 10 3"})
     address = f"/games/{game_id}/rounds/1/edit"
@@ -56,26 +61,52 @@ def test_a_reapply_keeps_the_other_phones_correction(client: FlaskClient) -> Non
     # B fixes Cy's cards.
     b_typed = round_form(FOUR, "Ann", {"Ben": "7", "Cy": "JK 5", "Dee": "A 10 3"})
     assert client.post(address, data=b_typed | phone_b | {"save": "1"}).status_code == 302
-    # D, on the round as it first saw it, fixes Dee's.
+    # D, on the round as it first saw it, fixes Dee's: stored at once, B's fix kept.
     d_typed = round_form(FOUR, "Ann", {"Ben": "7", "Cy": "JK 5 5", "Dee": "A 10"})
-    conflict = client.post(address, data=d_typed | phone_d | {"save": "1"})
-    assert conflict.status_code == 409
-    page = text(conflict)
-    assert "Round 1 now reads: Ann went out; Ben 7, Cy JK 5, Dee A 10 3." in page
-    # The form holds B's fix and D's own: merged, not D's stale copy.
-    assert 'name="hands-2-cards" value="JK 5"' in page
-    assert 'name="hands-3-cards" value="A 10"' in page
-    assert 'class="clash"' not in page
-    assert cards_of(client, game_id, "Dee") == "A 10 3"
-
-    merged = round_form(FOUR, "Ann", {"Ben": "7", "Cy": "JK 5", "Dee": "A 10"})
-    again = client.post(address, data=merged | fields(page) | {"save": "1"})
-    assert again.status_code == 302
+    saved = client.post(address, data=d_typed | phone_d | {"save": "1"})
+    assert saved.status_code == 302
     assert cards_of(client, game_id, "Cy") == "JK 5"
     assert cards_of(client, game_id, "Dee") == "A 10"
     board = log_of(client, game_id)
+    assert (
+        "Round 1 corrected. Another phone had changed round 1 meanwhile, and that stays: " in board
+    )
+    assert "Cy JK 5." in board
     assert "Dee&#39;s cards A 10 3 → A 10" in board or "Dee's cards A 10 3 → A 10" in board
     assert "JK 5 → JK 5 5" not in board
+
+    # From app.js: the same, answered 204 to the board.
+    phone_b = fields(text(client.get(address)))
+    phone_d = fields(text(client.get(address)))
+    b_typed = round_form(FOUR, "Ann", {"Ben": "8", "Cy": "JK 5", "Dee": "A 10"})
+    assert client.post(address, data=b_typed | phone_b | {"save": "1"}).status_code == 302
+    d_typed = round_form(FOUR, "Ann", {"Ben": "7", "Cy": "JK", "Dee": "A 10"})
+    htmx = client.post(
+        address, data=d_typed | phone_d | {"save": "1"}, headers={"HX-Request": "true"}
+    )
+    assert htmx.status_code == 204 and htmx.headers["HX-Redirect"] == f"/games/{game_id}"
+    assert (cards_of(client, game_id, "Ben"), cards_of(client, game_id, "Cy")) == ("8", "JK")
+
+
+def test_a_clean_merge_the_rules_refuse_comes_back_with_the_merge_and_why(
+    client: FlaskClient,
+) -> None:
+    game_id = start_game(client, "twelve-step", FOUR)
+    save_round(client, game_id, "Ann", {"Ben": "7", "Cy": "JK 5 5", "Dee": "A 10 3"})
+    address = f"/games/{game_id}/rounds/1/edit"
+    phone_b = fields(text(client.get(address)))
+    phone_d = fields(text(client.get(address)))
+    b_typed = round_form(FOUR, "Ann", {"Ben": "7", "Cy": "JK JK 5", "Dee": "A 10 3"})
+    assert client.post(address, data=b_typed | phone_b | {"save": "1"}).status_code == 302
+    # Each alone fits two packs; together six jokers do not.
+    d_typed = round_form(FOUR, "Ann", {"Ben": "7", "Cy": "JK 5 5", "Dee": "JK JK JK JK"})
+    refused = client.post(address, data=d_typed | phone_d | {"save": "1"})
+    assert refused.status_code == 422
+    page = text(refused)
+    assert "that stays: Cy JK JK 5" in page and "was not saved" in page
+    assert 'name="hands-2-cards" value="JK JK 5"' in page
+    assert 'name="hands-3-cards" value="JK JK JK JK"' in page
+    assert cards_of(client, game_id, "Dee") == "A 10 3"
 
 
 def test_a_hand_both_phones_changed_is_chosen_before_anything_is_saved(
@@ -131,7 +162,7 @@ def test_two_corrections_at_once_on_postgresql_take_turns(
 ) -> None:
     """Two phones save a correction of the same round at the same moment, on the version they
     both opened. Each write locks the game's row first, so the second waits for the first and
-    then sees its correction (a conflict), instead of both reading version N and both writing
+    then sees its correction (merged with it), instead of both reading version N and both writing
     N+1. The row is held by another connection until both requests are under way."""
     if not database_uri.startswith("postgresql"):
         pytest.skip("SQLite serialises writes with BEGIN IMMEDIATE")
@@ -165,8 +196,8 @@ def test_two_corrections_at_once_on_postgresql_take_turns(
             thread.join(timeout=30)
     finally:
         holder.dispose()
-    assert sorted(answers) == [302, 409]
+    # The second waited for the first, found its correction and merged with it: both kept.
+    assert answers == [302, 302]
     versions = client.get(f"/games/{game_id}/export").get_json()
     stored = versions["rounds"][0]["players"]
-    one_of_them = (("JK 5", "A 10 3"), ("JK 5 5", "A 10"))
-    assert (stored["Cy"]["cards"], stored["Dee"]["cards"]) in one_of_them
+    assert (stored["Cy"]["cards"], stored["Dee"]["cards"]) == ("JK 5", "A 10")

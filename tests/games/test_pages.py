@@ -504,3 +504,15 @@ def test_a_refused_upload_lists_every_problem_and_stores_nothing(client: FlaskCl
     nothing = client.post("/games/import", data={})
     assert nothing.status_code == 422 and "Choose a game file." in text(nothing)
     assert "No game in progress" in text(client.get("/"))
+
+
+def test_one_hand_the_packs_cannot_hold_is_refused_at_that_hand(client: FlaskClient) -> None:
+    """Issue 35, item 2: five jokers in Ben's hand alone are refused at Ben's cards."""
+    game_id = start_game(client, "twelve-step", FOUR)
+    status, errors, page = refused(
+        client, game_id, "Ann", {"Ben": "JK JK JK JK JK", "Cy": "5", "Dee": "5"}
+    )
+    assert status == 422
+    assert errors == ["Round 1, Ben: 5 × Joker, but these packs hold only 4 jokers."]
+    assert "across the table" not in page
+    assert 'aria-describedby="cards-1-error"' in page  # at Ben's field

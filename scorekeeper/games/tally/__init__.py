@@ -23,7 +23,7 @@ checked) and ``replay`` (the game replayed: standings, the end, winners and tie-
 
 from __future__ import annotations
 
-from .checks import check_table, points_of
+from .checks import check_table, hand_problem, points_of
 from .replay import names_in_words, tally_game
 from .values import (
     ABANDONED,
@@ -31,6 +31,7 @@ from .values import (
     IN_PROGRESS,
     MAX_TYPED_TOTAL,
     ROUND_FIELD,
+    TABLE_CARDS_FIELD,
     HandEntry,
     HandResult,
     Problem,
@@ -47,6 +48,7 @@ __all__ = [
     "IN_PROGRESS",
     "MAX_TYPED_TOTAL",
     "ROUND_FIELD",
+    "TABLE_CARDS_FIELD",
     "HandEntry",
     "HandResult",
     "Problem",
@@ -55,6 +57,7 @@ __all__ = [
     "Standing",
     "Tally",
     "check_table",
+    "hand_problem",
     "names_in_words",
     "points_of",
     "tally_game",

@@ -38,6 +38,23 @@ def points_of(text: str, rules: RuleSet) -> int:
     return score_cards(parse_cards(text), rules)
 
 
+def hand_problem(rules: RuleSet, players: int, text: str) -> str | None:
+    """Why the cards written ``text`` cannot be one player's hand in a game of ``players``
+    under ``rules`` (a card that does not exist, more cards than a hand holds, more of a card
+    or more jokers than the game's packs hold), or None when they can. The round's check
+    (``check_round``) says the same of every hand together."""
+    try:
+        cards = parse_cards(text)
+    except CardError as error:
+        return str(error)
+    if len(cards) > MAX_HAND_CARDS:
+        return f"{len(cards)} cards are entered; a hand holds at most {MAX_HAND_CARDS}."
+    overflow = rules.packs(max(players, 1)).overflow(cards)
+    if overflow:
+        return f"{'; '.join(overflow)}."
+    return None
+
+
 def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> list[Problem]:
     """The refusals about who plays: too few or too many for the rules, or a name twice."""
     problems: list[Problem] = []
@@ -124,6 +141,7 @@ def check_round(
         )
     hands: list[HandResult] = []
     table: list[Card] = []
+    held_cards: list[tuple[int, list[Card]]] = []
     for seat in range(players):
         name = names[seat]
         hand = entry.hands[seat] if seat < len(entry.hands) else HandEntry()
@@ -167,6 +185,7 @@ def check_round(
             cards, written = [], ""
             readable = False
         table.extend(cards)
+        held_cards.append((seat, cards))
         made_contract = bool(hand.made_contract)
         if seat == went_out:
             if hand.made_contract is False:
@@ -206,8 +225,22 @@ def check_round(
             )
         )
     if players:
-        overflow = rules.packs(players).overflow(table)
-        if overflow:
+        packs = rules.packs(players)
+        overflow = packs.overflow(table)
+        # Where one hand alone holds more than the packs do, it is said at that hand; only
+        # a table over (rarely) pays for looking hand by hand.
+        alone = [
+            (seat, held)
+            for seat, cards in held_cards
+            if overflow and cards and (held := packs.overflow(cards))
+        ]
+        for seat, held in alone:
+            problems.append(
+                Problem(
+                    number, cards_field(seat), f"Round {number}, {names[seat]}: {'; '.join(held)}."
+                )
+            )
+        if overflow and not alone:
             problems.append(
                 Problem(
                     number,
