@@ -2,7 +2,7 @@
 1: one phone per seat); a random id kept in that phone's session
 
 Revision ID: 0019
-Revises: 0016
+Revises: 0018
 Create Date: 2026-11-26
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019"
-down_revision = "0016"
+down_revision = "0018"
 branch_labels = None
 depends_on = None
 

@@ -2,7 +2,7 @@
 (ratings when the household wants them)
 
 Revision ID: 0020
-Revises: 0018
+Revises: 0019
 Create Date: 2026-11-26
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0020"
-down_revision = "0018"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
