@@ -17,11 +17,14 @@ from typing import Any, BinaryIO
 
 from scorekeeper.limits import (
     CARDS_LENGTH,
+    EARLIEST_YEAR,
     GAME_FILE_BYTES,
+    LATEST_YEAR,
     MAX_PLAYERS,
     MAX_ROUNDS,
     NAME_LENGTH,
     size_in_words,
+    time_in_range,
 )
 from scorekeeper.names import name_key, tidy_name, too_long
 from scorekeeper.rules import RuleSet, get_ruleset
@@ -252,14 +255,18 @@ def _read_started(value: Any, problems: list[str]) -> datetime | None:
             f'"started" ({value!r}) is not a time in ISO 8601, like "2026-11-20T19:30:00+00:00".'
         )
         return None
-    if started.tzinfo is None:
-        return started.replace(tzinfo=UTC)
     try:
         # Kept in UTC: a time near the first or last day a date can name may have no UTC time.
-        return started.astimezone(UTC)
+        started = started.replace(tzinfo=UTC) if started.tzinfo is None else started.astimezone(UTC)
     except OverflowError:
-        problems.append(f'"started" ({value!r}) is outside the years 1 to 9999.')
+        started = None
+    if started is None or not time_in_range(started):
+        problems.append(
+            f'"started" ({value!r}) is outside the years {EARLIEST_YEAR} to {LATEST_YEAR} '
+            "(in UTC)."
+        )
         return None
+    return started
 
 
 def _read_round(
