@@ -186,7 +186,7 @@ def test_a_time_stored_before_the_check_shows_and_its_game_can_be_removed(
     assert f"/games/{far}" in history
     removed = client.post(f"/games/{far}/delete", data={"confirm": "yes"})
     assert removed.status_code in (302, 303)
-    assert f"/games/{far}\"" not in client.get("/history").get_data(as_text=True)
+    assert f'/games/{far}"' not in client.get("/history").get_data(as_text=True)
     check(client.get("/bin"), "GET /bin")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, BinaryIO
@@ -255,18 +256,17 @@ def _read_started(value: Any, problems: list[str]) -> datetime | None:
             f'"started" ({value!r}) is not a time in ISO 8601, like "2026-11-20T19:30:00+00:00".'
         )
         return None
-    try:
+    kept: datetime | None = started.replace(tzinfo=UTC) if started.tzinfo is None else None
+    if kept is None:
         # Kept in UTC: a time near the first or last day a date can name may have no UTC time.
-        started = started.replace(tzinfo=UTC) if started.tzinfo is None else started.astimezone(UTC)
-    except OverflowError:
-        started = None
-    if started is None or not time_in_range(started):
+        with suppress(OverflowError):
+            kept = started.astimezone(UTC)
+    if kept is None or not time_in_range(kept):
         problems.append(
-            f'"started" ({value!r}) is outside the years {EARLIEST_YEAR} to {LATEST_YEAR} '
-            "(in UTC)."
+            f'"started" ({value!r}) is outside the years {EARLIEST_YEAR} to {LATEST_YEAR} in UTC.'
         )
         return None
-    return started
+    return kept
 
 
 def _read_round(

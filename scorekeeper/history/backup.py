@@ -70,7 +70,9 @@ def household_lines() -> Iterator[str]:
     """The household in scope as a backup (``household_file``): its document's line, then one
     line per game."""
     yield json.dumps(household_file.document(), ensure_ascii=False, separators=(",", ":")) + "\n"
-    db.session.rollback()  # what the document read is let go before the games are read
+    # What the document read is let go before the games are read (in the same transaction: a
+    # backup is one read, inside ``db.reading`` where it is not a request's).
+    db.session.expunge_all()
     yield from export_lines()
 
 
