@@ -14,6 +14,7 @@ ended, or failed at the busy timeout (15 s).
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -48,6 +49,10 @@ def main() -> None:
     options = parser.parse_args()
     options.folder.mkdir(parents=True, exist_ok=True)
     database = options.folder / f"history-{options.games}.db"
+    # The backups are written there too (the child process inherits it), and no app of the
+    # bench starts the day's backups by itself: the one measured is the only reader.
+    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(options.folder / "instance")
+    os.environ["SCOREKEEPER_DAILY_BACKUPS"] = "false"
     prepare(database, 1, options.games, reuse=database.exists())
     uri = f"sqlite:///{database}"
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "bench"})
