@@ -4,8 +4,9 @@
 
 Makes a SQLite database of ``--games`` games in one household (``bench.history``'s generator,
 kept in ``--folder`` and reused), then runs ``flask history backup`` in a process of its own
-and, ``--after`` seconds into it, a write from this process (the household's time zone set and
-set back, one transaction as a save is: ``BEGIN IMMEDIATE`` outside a request). It prints how
+and, ``--after`` seconds after the backup wrote its first line, a write from this process (the
+household's time zone set and set back, one transaction as a save is: ``BEGIN IMMEDIATE``
+outside a request). It prints how
 long the backup took and how long the write waited for the database. Before issue 36 the backup
 held SQLite's write lock from its first read to its end, so the write waited until the backup
 ended, or failed at the busy timeout (15 s).
@@ -63,6 +64,10 @@ def main() -> None:
     backup = subprocess.Popen(
         [sys.executable, "-c", BACKUP, uri, name], stdout=subprocess.PIPE, text=True
     )
+    # The process takes a while to start: the seconds count from the backup's first line.
+    folder = options.folder / "instance" / "backups" / "1"
+    while not any(p.stat().st_size for p in folder.glob(".writing-*")) and backup.poll() is None:
+        time.sleep(0.01)
     time.sleep(options.after)
     asked = time.perf_counter()
     outcome = "saved"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from scorekeeper.models import Game, Household, LinkKind
 
 from .conftest import family_id
 from .helpers import game_document, twelve_step_to_the_end
-from .test_hostile import GONE, ROUTES, _endpoints, check, seeded
+from .test_hostile import _SEEDS, GONE, ROUTES, _endpoints, check, seeded
 
 EARLIEST_TIME = datetime(1900, 1, 1, tzinfo=UTC)  # limits.EARLIEST_TIME
 LATEST_TIME = datetime(2200, 1, 1, tzinfo=UTC)  # limits.LATEST_TIME, the first refused
@@ -43,6 +44,13 @@ OUTSIDE = [
     "0001-01-01T00:00:00+00:00",
     "9999-12-31T23:59:59-12:00",  # no UTC time at all
 ]
+
+
+@pytest.fixture(autouse=True)
+def _forget_seeds() -> Iterator[None]:
+    """The walker's seeds are kept by the app's id, which a later test's app may take."""
+    yield
+    _SEEDS.clear()
 
 
 def _file(started: str, players: tuple[str, ...] = ("Ann", "Ben", "Cy")) -> dict[str, object]:
