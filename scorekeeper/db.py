@@ -6,17 +6,24 @@ take the write lock when they begin (``BEGIN IMMEDIATE``) whenever they may writ
 transaction that reads first and writes later cannot wait for the lock: SQLite fails it at once
 when another writer got in between, which is exactly the "database is locked" a family would see.
 Read-only requests (GET, HEAD) keep deferred transactions, so polling scoreboards never queue
-behind a save.
+behind a save, and so does every long read outside a request (backups, exports, the command
+line's CSV): they run inside ``reading()``, which on PostgreSQL reads one snapshot (REPEATABLE
+READ, READ ONLY) and takes no lock a write waits for.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from operator import itemgetter
 from typing import Any
 
 from flask import g, has_request_context, request
 from sqlalchemy.engine import Connection
+
+from .extensions import db
 
 BUSY_TIMEOUT_MS = 15_000
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -40,13 +47,45 @@ def configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
 LONE_READ = "scorekeeper_lone_read"
 
 
+# Set inside ``reading()``: every transaction begun in the block only reads.
+_reading: ContextVar[bool] = ContextVar("scorekeeper_reading", default=False)
+
+
 def begin_sqlite(connection: Connection) -> None:
     if connection.dialect.name != "sqlite" or connection.get_execution_options().get(LONE_READ):
         return
-    reading = has_request_context() and (
-        request.method in READ_ONLY_METHODS or g.get("reading_only", False)
+    reading = _reading.get() or (
+        has_request_context()
+        and (request.method in READ_ONLY_METHODS or g.get("reading_only", False))
     )
     connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """Run the block as one long read that never holds up a write (a backup, an export).
+
+    What the session held open before is committed first (a command's look-up of its
+    household began a transaction that, outside a request, holds SQLite's write lock). Inside,
+    SQLite begins deferred: with WAL, saves go on beside the read, which sees the database as
+    it was when it began. On PostgreSQL the read is REPEATABLE READ and READ ONLY: one
+    snapshot from start to end, taking only the share locks no write waits for. The read is
+    ended (rolled back) when the block ends; the block must not write."""
+    session = db.session
+    session.commit()
+    token = _reading.set(True)
+    try:
+        if session.get_bind().dialect.name == "postgresql":
+            session.connection(
+                execution_options={
+                    "isolation_level": "REPEATABLE READ",
+                    "postgresql_readonly": True,
+                }
+            )
+        yield
+    finally:
+        session.rollback()
+        _reading.reset(token)
 
 
 def reading_only() -> None:

@@ -8,6 +8,8 @@ refusals quote the figures from here, so changing one changes every message with
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 MEGABYTE = 1024 * 1024
 
 # A game (shared/spec/game-format.md, "Limits").
@@ -41,9 +43,23 @@ REQUEST_BYTES: dict[str, int | None] = {
     "games.upload": GAME_UPLOAD_BYTES,
     "history.restore": None,
 }
+# The moments a stored time may name (a game's start, from a game file, a backup or the command
+# line): wide enough for any real game, and far enough inside the years a datetime holds
+# (1 to 9999) that every zone (UTC-12 to UTC+14) can show them. A time outside is refused where
+# it comes in, never stored; one stored before this check is shown in UTC
+# (``local_time.local``).
+EARLIEST_YEAR = 1900
+LATEST_YEAR = 2199
+EARLIEST_TIME = datetime(EARLIEST_YEAR, 1, 1, tzinfo=UTC)
+LATEST_TIME = datetime(LATEST_YEAR + 1, 1, 1, tzinfo=UTC)
 # The reasons a backup line was refused, kept per line: a report of a huge broken backup must
 # not grow without end.
 MAX_PROBLEMS_PER_LINE = 20
+
+
+def time_in_range(moment: datetime) -> bool:
+    """Whether ``moment`` (aware) lies within the years the app stores and shows."""
+    return EARLIEST_TIME <= moment < LATEST_TIME
 
 
 def size_in_words(size: int) -> str:

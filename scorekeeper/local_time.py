@@ -139,10 +139,16 @@ def zone() -> tzinfo:
 
 
 def local(value: datetime) -> datetime:
-    """``value`` (aware; a naive one is taken as UTC) in the household's zone."""
+    """``value`` (aware; a naive one is taken as UTC) in the household's zone; in UTC where the
+    zone would carry it past the years a datetime holds (a time stored before the app refused
+    those outside ``limits.EARLIEST_TIME`` to ``LATEST_TIME``): shown as stored, never an
+    error."""
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
-    return value.astimezone(zone())
+    try:
+        return value.astimezone(zone())
+    except (OverflowError, ValueError):
+        return value.astimezone(UTC)
 
 
 def today() -> date:

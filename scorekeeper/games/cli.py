@@ -8,6 +8,7 @@ from typing import BinaryIO
 
 import click
 
+from scorekeeper.db import reading
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
@@ -52,8 +53,10 @@ def import_command(file: BinaryIO, household_name: str | None) -> None:
 @click.argument("game_id", type=int)
 def export_command(game_id: int) -> None:
     """Print the game file of game GAME_ID."""
-    game = db.session.get(Game, game_id)
-    if game is None:
+    with reading():
+        game = db.session.get(Game, game_id)
+        document = None if game is None else export_game(game)
+    if document is None:
         click.echo(f"There is no game {game_id}.", err=True)
         sys.exit(1)
-    click.echo(json.dumps(export_game(game), indent=2, ensure_ascii=False))
+    click.echo(json.dumps(document, indent=2, ensure_ascii=False))

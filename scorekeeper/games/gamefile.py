@@ -11,17 +11,21 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, BinaryIO
 
 from scorekeeper.limits import (
     CARDS_LENGTH,
+    EARLIEST_YEAR,
     GAME_FILE_BYTES,
+    LATEST_YEAR,
     MAX_PLAYERS,
     MAX_ROUNDS,
     NAME_LENGTH,
     size_in_words,
+    time_in_range,
 )
 from scorekeeper.names import name_key, tidy_name, too_long
 from scorekeeper.rules import RuleSet, get_ruleset
@@ -252,14 +256,17 @@ def _read_started(value: Any, problems: list[str]) -> datetime | None:
             f'"started" ({value!r}) is not a time in ISO 8601, like "2026-11-20T19:30:00+00:00".'
         )
         return None
-    if started.tzinfo is None:
-        return started.replace(tzinfo=UTC)
-    try:
+    kept: datetime | None = started.replace(tzinfo=UTC) if started.tzinfo is None else None
+    if kept is None:
         # Kept in UTC: a time near the first or last day a date can name may have no UTC time.
-        return started.astimezone(UTC)
-    except OverflowError:
-        problems.append(f'"started" ({value!r}) is outside the years 1 to 9999.')
+        with suppress(OverflowError):
+            kept = started.astimezone(UTC)
+    if kept is None or not time_in_range(kept):
+        problems.append(
+            f'"started" ({value!r}) is outside the years {EARLIEST_YEAR} to {LATEST_YEAR} in UTC.'
+        )
         return None
+    return kept
 
 
 def _read_round(

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import house_rules, scope
+from scorekeeper.db import reading
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, utcnow
 from scorekeeper.rules import RuleSet
@@ -81,8 +82,12 @@ def _resolve_kept(kept: dict[str, RuleSet], rules: Any) -> RuleSet:
 def import_game(document: Mapping[str, Any]) -> Game:
     """Store the game a game file describes, in one transaction, and return it.
 
-    Raises GameFileError (with ``.problems``) and stores nothing when the file is refused."""
-    return store_game_file(check_game_document(document))
+    Raises GameFileError (with ``.problems``) and stores nothing when the file is refused.
+    The check (a replay of up to ``MAX_ROUNDS`` rounds: most of a second) only reads, so it
+    holds up no save (``db.reading``); the write lock is taken for the storing alone."""
+    with reading():
+        checked = check_game_document(document)
+    return store_game_file(checked)
 
 
 def store_game_file(checked: GameFile) -> Game:

@@ -71,7 +71,9 @@ def household_lines(with_members: bool = True) -> Iterator[str]:
     members, or without for whoever may not see them), then one line per game."""
     document = household_file.document(with_members)
     yield json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
-    db.session.rollback()  # what the document read is let go before the games are read
+    # What the document read is let go before the games are read (in the same transaction: a
+    # backup is one read, inside ``db.reading`` where it is not a request's).
+    db.session.expunge_all()
     yield from export_lines()
 
 

@@ -31,6 +31,7 @@ from flask import Flask, current_app
 from sqlalchemy import select
 
 from .. import scope
+from ..db import reading
 from ..extensions import db
 from ..models import Household, utcnow
 from . import backup
@@ -109,6 +110,7 @@ def write(household_id: int, name: str) -> Path:
         with (
             os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as out,
             scope.household(household_id),
+            reading(),
         ):
             for line in backup.household_lines():
                 out.write(line)

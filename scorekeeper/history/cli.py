@@ -11,6 +11,7 @@ import click
 from flask import current_app
 
 from ..accounts import services
+from ..db import reading
 from ..households import household_option, households, in_household
 from ..limits import BACKUP_LINE_BYTES
 from ..models import utcnow
@@ -33,7 +34,7 @@ output_option = click.option(
 def export_command(output: IO[str], household_name: str | None) -> None:
     """Write every game of the household as one game document per line (JSON lines)."""
     count = 0
-    with in_household(household_name):
+    with in_household(household_name), reading():
         for line in backup.export_lines():
             output.write(line)
             count += 1
@@ -134,7 +135,7 @@ def _position(file: BinaryIO) -> int | None:
 @household_option
 def csv_command(output: IO[str], household_name: str | None) -> None:
     """Write every round of every game of the household as CSV, one row per player and round."""
-    with in_household(household_name):
+    with in_household(household_name), reading():
         for chunk in backup.csv_lines():
             output.write(chunk)
     output.flush()
