@@ -36,6 +36,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games import drafts
 from scorekeeper.games.transfer import import_game
 from scorekeeper.history import backup_files
+from scorekeeper.limits import EARLIEST_YEAR, LATEST_YEAR
 from scorekeeper.models import (
     Game,
     GameEvent,
@@ -1064,17 +1065,26 @@ def test_far_dates_in_the_history_filter(
 
 
 @pytest.mark.parametrize(
-    "started", ["9999-12-31T23:00:00-05:00", "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59"]
+    "started",
+    [
+        "9999-12-31T23:00:00-05:00",
+        "0001-01-01T00:00:00+01:00",
+        "9999-12-31T23:59:59",
+        "2199-12-31T18:59:59-05:00",  # the last second a game may start, in UTC
+        "1900-01-01T01:00:00+01:00",  # the first
+    ],
 )
 def test_far_start_times_in_a_game_file(app: Flask, client: FlaskClient, started: str) -> None:
-    """A time whose UTC instant falls outside years 1-9999 is refused by name; one inside is
-    stored, and every page showing it still answers."""
+    """A time whose UTC instant falls outside the years a game may start in (1900 to 2199,
+    ``limits``) is refused by name; one inside is stored, and every page showing it answers."""
     document = game_document("twelve-step", ["Ann", "Ben", "Cy"], [], started=started)
     raw = json.dumps(document).encode()
     response = client.post("/games/import", data={"file": (io.BytesIO(raw), "g.json")})
     check(response, f"import started={started}")
     if response.status_code == 422:
-        assert "outside the years 1 to 9999" in response.get_data(as_text=True)
+        assert f"outside the years {EARLIEST_YEAR} to {LATEST_YEAR}" in response.get_data(
+            as_text=True
+        )
         return
     assert response.status_code == 302
     location = response.headers["Location"]
