@@ -117,6 +117,11 @@ def test_a_restore_makes_the_next_download_fresh(app: Flask, client: FlaskClient
 def test_each_household_has_its_own_file(app: Flask, client: FlaskClient) -> None:
     _played(client, ["Ann", "Ben"])
     mine = client.get(URL)
+    # Read to its end, as a server sends it, before another request: a streamed answer left
+    # open keeps its app context pushed, and the test client's next request (another phone's
+    # sign-in) would share its ``g`` (who is signed in) where no server ever shares it.
+    assert b"Ann" in mine.data
+    mine.close()
     other = signed_in(app, "stranger", "owner", household="Others")
     _played(other, ["Zed", "Yul"])
     theirs = other.get(URL)
