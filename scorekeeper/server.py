@@ -225,13 +225,16 @@ def _busy(channel: Any) -> bool:
 
 
 def _app_threads() -> list[threading.Thread]:
-    """The app's own threads still running (a restore, the daily backups)."""
+    """The app's own threads still running (a restore, the daily backups), but those that may
+    be cut off at any moment (``stops_with_the_server``: the ratings' worker, whose replay is
+    marked in the database and taken up again at the next start)."""
     return [
         thread
         for thread in threading.enumerate()
         if thread is not threading.main_thread()
         and thread is not threading.current_thread()
         and not thread.name.startswith("waitress")
+        and not getattr(thread, "stops_with_the_server", False)
         and thread.is_alive()
     ]
 

@@ -43,6 +43,10 @@ _starting = threading.Lock()
 
 
 class _Worker(threading.Thread):
+    # A stop of the server (``server._stop``) waits for no replay: its part rolls back, and
+    # the mark it leaves is taken up by the next start.
+    stops_with_the_server = True
+
     def __init__(self, app: Flask) -> None:
         super().__init__(name="ratings", daemon=True)
         self.app = app
