@@ -323,38 +323,39 @@ def _narrow_parts(
             "worst": _result(worst_row) if worst_row else None,
             "lowest": [_result(row) for row in lowest],
             "highest": [_result(row) for row in highest],
-            "streaks": [],
+            "streaks": _longest(_runs_of(connection, household, player_id)),
         }
+    return found
+
+
+def _runs_of(
+    connection: Connection, household: scope.CoreHousehold, player_id: int
+) -> list[tuple[int, datetime, datetime]]:
+    """One player's runs of finished games won in a row (of two or more), in order of play:
+    their wins after as many losses are one run, counted by the database over the finished
+    games' index in its order (one player at a time: so the index gives the order)."""
     losses = func.sum(case((seat_stats.c.is_winner, 0), else_=1)).over(
-        partition_by=seat_stats.c.player_id,
-        order_by=(seat_stats.c.started, seat_stats.c.game_id),
+        order_by=(seat_stats.c.started, seat_stats.c.game_id)
     )
     games = (
-        select(
-            seat_stats.c.player_id,
-            seat_stats.c.started,
-            seat_stats.c.is_winner,
-            losses.label("losses"),
-        )
+        select(seat_stats.c.started, seat_stats.c.is_winner, losses.label("losses"))
         .where(
             household.owns(seat_stats),
-            seat_stats.c.player_id.in_(player_ids),
+            seat_stats.c.player_id == player_id,
             seat_stats.c.status == FINISHED,
         )
         .subquery()
     )
-    runs: dict[int, list[tuple[int, datetime, datetime]]] = defaultdict(list)
-    for player_id, length, first, last in connection.execute(
-        select(games.c.player_id, func.count(), func.min(games.c.started), func.max(games.c.started))
-        .where(games.c.is_winner.is_(True))
-        .group_by(games.c.player_id, games.c.losses)
-        .having(func.count() > 1)
-        .order_by(games.c.player_id, games.c.losses)
-    ):
-        runs[player_id].append((int(length), first, last))
-    for player_id, theirs in runs.items():
-        found[player_id]["streaks"] = _longest(theirs)
-    return found
+    return [
+        (int(length), first, last)
+        for length, first, last in connection.execute(
+            select(func.count(), func.min(games.c.started), func.max(games.c.started))
+            .where(games.c.is_winner.is_(True))
+            .group_by(games.c.losses)
+            .having(func.count() > 1)
+            .order_by(games.c.losses)
+        )
+    ]
 
 
 def _aggregate_row(player_id: int, groups: list[Any], contracts: list[list[int]]) -> dict[str, Any]:
@@ -430,6 +431,4 @@ def refresh_players(
     # Without a row to keep them from, a player's parts over finished games are computed.
     whole |= set(ids) - set(was)
     connection.execute(delete(player_stats).where(*where))
-    insert_players(
-        connection, list(player_rows(connection, household_id, ids, whole, was, moved))
-    )
+    insert_players(connection, list(player_rows(connection, household_id, ids, whole, was, moved)))
