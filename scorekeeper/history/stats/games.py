@@ -177,8 +177,8 @@ def _refresh_game(
         if status == FINISHED:
             finished[household_id].add(player_id)
     for household_id in {row.household_id for row in before if row.status == FINISHED}:
-        seats = [(row.player_id, row.place) for row in before if row.household_id == household_id]
-        pairs_moved(moved[household_id], seats, -1)
+        places = [(row.player_id, row.place) for row in before if row.household_id == household_id]
+        pairs_moved(moved[household_id], places, -1)
     for table in (seat_contracts, seat_stats, game_stats):
         connection.execute(delete(table).where(table.c.game_id == game_id))
     game = connection.execute(
