@@ -1,6 +1,8 @@
 """Each player's kept sums (``PlayerStat``), recomputed from their kept seat rows: a few
-aggregates grouped by player and one ordered read of their finished seat rows, for all the
-players asked at once (never a query per player)."""
+aggregates grouped by player and, for a rebuild, one ordered read of their finished seat rows,
+for all the players asked at once (never a query per player). A save that changed a finished
+game moves its players' head to head by the game and reads their best, worst and streaks a
+few rows each (``_narrow_parts``): never every finished game of theirs."""
 
 from __future__ import annotations
 
@@ -426,8 +428,10 @@ def refresh_players(
     reading = select(player_stats.c.player_id, player_stats.c.detail).where(*where)
     if moved is None:
         reading = reading.where(player_stats.c.player_id.not_in(whole))
-    # Locked: a save beside this one moves these rows after this one, from what this wrote.
-    was: dict[int, dict[str, Any]] = dict(connection.execute(reading.with_for_update()).all())
+    # Locked (in one order, as the delete below would lock them): a save beside this one
+    # finds them rewritten after this one commits, and computes them afresh.
+    locked = reading.order_by(player_stats.c.player_id).with_for_update()
+    was: dict[int, dict[str, Any]] = dict(connection.execute(locked).all())
     # Without a row to keep them from, a player's parts over finished games are computed.
     whole |= set(ids) - set(was)
     connection.execute(delete(player_stats).where(*where))
