@@ -74,6 +74,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from .games import fast_lane
 
     hooks.install()  # every event listener, each with why: before the database is first used
+    hooks.install_app(app)
 
     fast_lane.init_app(app)  # inside ProxyFix: it sees the addresses and hosts the views see
     if app.config["PROXY_COUNT"]:

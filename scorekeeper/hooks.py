@@ -28,13 +28,15 @@ version through ``versions.bump`` (the write rule), which marks the game in the 
   version moves, which is also the key of the kept rounds file (``history.rounds_file``): the
   next download builds it afresh;
 - ``after_commit``: where the save left the household's ratings stale (a correction further
-  back than a save replays itself, ``history.ratings``), the ratings' worker is woken
+  back than a save replays itself, ``history.ratings``), the ratings' worker is woken (in a
+  request: once it is done, so that the save does not wait for the replay's first part)
   (``history.rating_worker``);
 - ``after_rollback`` / ``after_soft_rollback``: the marks of an undone change are forgotten.
 """
 
 from __future__ import annotations
 
+from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
@@ -65,3 +67,9 @@ def install() -> None:
     event.listen(Session, "after_commit", rating_worker.after_commit)
     event.listen(Session, "after_rollback", stats.forget_marks)
     event.listen(Session, "after_soft_rollback", stats.forget_marks_soft)
+
+
+def install_app(app: Flask) -> None:
+    """What each app registers: a request whose commit left ratings stale wakes the ratings'
+    worker once it is done (``rating_worker.after_commit``)."""
+    app.teardown_request(rating_worker.wake_after_request)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 import time
 
-from flask import Flask, current_app, has_app_context
+from flask import Flask, current_app, g, has_app_context, has_request_context
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -38,6 +38,8 @@ IDLE_SECONDS = 60.0
 BUSY_SECONDS = 1.0
 KEY = "rating_worker"
 LOOKED = "rating_worker_looked"
+# In ``g``: a commit of this request left ratings stale.
+WAKE = "rating_worker_wake"
 
 _starting = threading.Lock()
 
@@ -99,9 +101,22 @@ def start_now_and_then(app: Flask) -> None:
 
 
 def after_commit(session: Session) -> None:
-    """After a commit that left a household's ratings stale, the worker is woken."""
+    """After a commit that left a household's ratings stale, the worker is woken: in a
+    request, once the request is done (``wake_after_request``). Its first part takes SQLite's
+    write lock at once, and a save's request reads again after its commit (a write request's
+    transactions take that lock first): woken at the commit, the worker made the save wait
+    for a part of the replay, a second or more."""
     if session.info.pop(RATINGS_QUEUED, False) and has_app_context():
+        if has_request_context():
+            g.setdefault(WAKE, True)
+            return
         # Flask types current_app as the app, not the proxy it is.
+        wake(current_app._get_current_object())  # type: ignore[attr-defined]
+
+
+def wake_after_request(_error: BaseException | None = None) -> None:
+    """At the end of a request whose commit left ratings stale: the worker is woken."""
+    if g.pop(WAKE, False):
         wake(current_app._get_current_object())  # type: ignore[attr-defined]
 
 

@@ -21,6 +21,7 @@ from sqlalchemy import event, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
 
+from ..helpers import players_of, round_form
 from .factory import contract_rummy, day, play, twelve_step_rounds
 
 # seat_stats grows with the seats; game_stats, one narrow row a game, is what an unfiltered
@@ -171,3 +172,67 @@ def test_the_plan_check_knows_a_full_read_when_it_sees_one() -> None:
     assert full_reads(plan, "postgresql")
     plan = "Index Scan using games_pkey on games\n  Index Cond: (id = ANY ('{1,2}'::integer[]))"
     assert not full_reads(plan, "postgresql")
+
+
+def _rows_of(statement: str, parameters: Any) -> int:
+    raw = db.engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        cursor.execute(statement, parameters)
+        return len(cursor.fetchall())
+    finally:
+        raw.rollback()
+        raw.close()
+
+
+def test_a_correction_reads_a_few_kept_rows_of_its_players_not_all_their_games(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue 37 item 5: a save that corrects a finished game moves its players' head to head
+    by the game and reads their best, worst and streaks a few rows each, so it answers as fast
+    with 10,000 games behind it: no read of the kept seat rows returns more than a handful of
+    rows, where reading every finished game of the three players returns 3 x 20."""
+    # As with 10,000 games behind it: the later games' ratings are replayed after the save.
+    app.config["RATINGS_REPLAYED_IN_SAVE"] = 0
+    table = ["Ann", "Ben", "Cy"]
+    with app.app_context():
+        games = [
+            contract_rummy(table, table[n % 3], {name: "K" for name in table}, day(n)).id
+            for n in range(1, 21)
+        ]
+        engine = db.engine
+    captured: list[tuple[str, Any]] = []
+
+    def capture(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        if statement.lstrip().upper().startswith(("SELECT", "WITH")) and "seat_stats" in statement:
+            captured.append((statement, parameters))
+
+    seats = players_of(client, games[0])
+    form = round_form(seats, seats[0], {seats[1]: "JK JK A A A A K K", seats[2]: "3"})
+    event.listen(engine, "before_cursor_execute", capture)
+    try:
+        answer = client.post(f"/games/{games[0]}/rounds/1/edit", data={**form, "save": "Save"})
+    finally:
+        event.remove(engine, "before_cursor_execute", capture)
+    assert answer.status_code in (302, 303), answer.get_data(as_text=True)
+    with app.app_context():
+        read = [(_rows_of(statement, parameters), statement) for statement, parameters in captured]
+    assert read, "the save read no kept seat rows"
+    most, statement = max(read, key=lambda item: item[0])
+    assert most <= 10, f"{most} rows:\n{statement}"
+    # And each read of a player's kept seat rows is found by an index, not a scan of the
+    # household's seats.
+    theirs = [
+        (statement, parameters)
+        for statement, parameters in captured
+        if re.search(r"WHERE .*seat_stats\.player_id (=|IN)", statement, re.S)
+    ]
+    assert len(theirs) >= 3
+    with app.app_context():
+        plans = [
+            (_explain(app, statement, parameters), statement) for statement, parameters in theirs
+        ]
+    scans = [
+        f"{statement}\n{plan}" for plan, statement in plans if full_reads(plan, engine.dialect.name)
+    ]
+    assert not scans, "\n\n".join(scans)

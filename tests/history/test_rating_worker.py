@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, request_finished
 from flask.testing import FlaskClient
 from sqlalchemy import select, text
 
@@ -156,3 +156,27 @@ def test_one_replay_at_a_time(app: Flask, client: FlaskClient) -> None:
         db.session.remove()
     assert not _stale(app, household)
     assert_kept_equals_replay(app, household, "after the lock")
+
+
+def test_a_save_wakes_the_worker_once_its_request_is_done(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Woken at the commit, the worker took SQLite's write lock for its first part while the
+    save's request still read (a write request's transactions take that lock first): the save
+    waited a second or more. It is woken once the request is done."""
+    app.config["RATINGS_REPLAYED_IN_SAVE"] = 0
+    games = _history(client, 3)
+    seen: list[str] = []
+    monkeypatch.setattr(rating_worker, "wake", lambda _app: seen.append("worker woken"))
+    # Not the look every request takes now and then: the wake of the save's commit alone.
+    monkeypatch.setattr(rating_worker, "start_now_and_then", lambda _app: None)
+
+    def finished(_sender: Any, **_: Any) -> None:
+        seen.append("request finished")
+
+    # As ``_correct_places``, the game's players read first: the save is the one request.
+    form = round_form(players_of(client, games[0]), "Ann", {"Ben": "JK JK A A A A K K", "Cy": "3"})
+    with request_finished.connected_to(finished, app):
+        answer = client.post(f"/games/{games[0]}/rounds/1/edit", data={**form, "save": "Save"})
+    assert answer.status_code in (302, 303)
+    assert seen == ["request finished", "worker woken"]

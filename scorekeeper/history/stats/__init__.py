@@ -12,8 +12,10 @@ hand. Each part in a module of its own:
   that one game whenever it changes (cheap: one game), and removed while it is in the bin;
 - ``players``: each ``PlayerStat`` row, recomputed from that player's ``SeatStat`` rows for
   every player of the changed games, before and after the change (``player_rows``: a few
-  aggregates grouped by player and one ordered read of their finished seat rows, for all of
-  them at once);
+  aggregates grouped by player); where a finished game changed, their head to head moves by
+  the game (its old counts taken away, its new added: they are sums) and their best, worst
+  and streaks are read a few rows each through the indexes, so a save costs as much with
+  10,000 games behind it as with ten;
 - ``households``: a household's rows rebuilt (after a restore, and by the migration that made
   the tables) in a few set-based passes: its games a chunk at a time, then every player's row
   by the same ``player_rows``;

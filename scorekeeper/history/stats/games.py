@@ -19,7 +19,7 @@ from sqlalchemy import (
 
 from ... import scope
 from .. import ratings
-from .players import refresh_players
+from .players import Moves, pairs_moved, refresh_players
 from .tables import (
     FINISHED,
     KEPT_CONTRACT_PRESETS,
@@ -141,10 +141,13 @@ def refresh_games(connection: Connection, game_ids: Iterable[int]) -> set[int]:
     the ratings up to date, or mark them stale: returns the households marked so."""
     touched: dict[int, set[int]] = defaultdict(set)
     finished: dict[int, set[int]] = defaultdict(set)
+    moved: dict[int, Moves] = defaultdict(dict)
     for game_id in game_ids:
-        _refresh_game(connection, game_id, touched, finished)
+        _refresh_game(connection, game_id, touched, finished, moved)
     for household_id, player_ids in touched.items():
-        refresh_players(connection, household_id, player_ids, finished[household_id])
+        refresh_players(
+            connection, household_id, player_ids, finished[household_id], moved[household_id]
+        )
         bump_version(connection, scope.for_household(household_id))
     # Ratings replay from the earliest of these games (issue 26): their one hook.
     return ratings.refresh(connection, game_ids)
@@ -155,19 +158,27 @@ def _refresh_game(
     game_id: int,
     touched: dict[int, set[int]],
     finished: dict[int, set[int]],
+    moved: dict[int, Moves],
 ) -> None:
     """Rewrite one game's rows; add its players, before and after, to ``touched``, and to
     ``finished`` where the game was finished before or after (only then can a player's
-    numbers over finished games change: head to head, streaks, best and worst)."""
+    numbers over finished games change: head to head, streaks, best and worst); its head to
+    head before (taken away) and after (added) to ``moved``."""
     before = connection.execute(
-        select(seat_stats.c.household_id, seat_stats.c.player_id, seat_stats.c.status).where(
-            seat_stats.c.game_id == game_id
-        )
+        select(
+            seat_stats.c.household_id,
+            seat_stats.c.player_id,
+            seat_stats.c.status,
+            seat_stats.c.place,
+        ).where(seat_stats.c.game_id == game_id)
     ).all()
-    for household_id, player_id, status in before:
+    for household_id, player_id, status, _place in before:
         touched[household_id].add(player_id)
         if status == FINISHED:
             finished[household_id].add(player_id)
+    for household_id in {row.household_id for row in before if row.status == FINISHED}:
+        places = [(row.player_id, row.place) for row in before if row.household_id == household_id]
+        pairs_moved(moved[household_id], places, -1)
     for table in (seat_contracts, seat_stats, game_stats):
         connection.execute(delete(table).where(table.c.game_id == game_id))
     game = connection.execute(
@@ -188,3 +199,5 @@ def _refresh_game(
     touched[game.household_id] |= players
     if game.status == FINISHED:
         finished[game.household_id] |= players
+        seats_now = [(row["player_id"], row["place"]) for row in seat_rows]
+        pairs_moved(moved[game.household_id], seats_now, 1)

@@ -1,6 +1,8 @@
 """Each player's kept sums (``PlayerStat``), recomputed from their kept seat rows: a few
-aggregates grouped by player and one ordered read of their finished seat rows, for all the
-players asked at once (never a query per player)."""
+aggregates grouped by player and, for a rebuild, one ordered read of their finished seat rows,
+for all the players asked at once (never a query per player). A save that changed a finished
+game moves its players' head to head by the game and reads their best, worst and streaks a
+few rows each (``_narrow_parts``): never every finished game of theirs."""
 
 from __future__ import annotations
 
@@ -70,7 +72,13 @@ def _runs(rows: Iterable[tuple[bool, datetime]]) -> list[list[Any]]:
         length, first, last = 0, None, None
     if length > 1 and first is not None and last is not None:
         runs.append((length, first, last))
-    runs.sort(key=lambda run: (-run[0], -run[2].timestamp()))
+    return _longest(runs)
+
+
+def _longest(runs: list[tuple[int, datetime, datetime]]) -> list[list[Any]]:
+    """The three longest of ``runs`` (length, first start, last start; in order of play),
+    then latest first."""
+    runs = sorted(runs, key=lambda run: (-run[0], -run[2].timestamp()))
     return [[n, first.isoformat(), last.isoformat()] for n, first, last in runs[:TOP]]
 
 
@@ -104,12 +112,16 @@ def player_rows(
     player_ids: list[int] | None,
     whole: set[int] | None,
     kept_details: dict[int, dict[str, Any]],
+    moved: Moves | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The ``player_stats`` rows of these players (None: every player of the household) from
     their kept seat rows, all players at once: three aggregates grouped by player and one
     ordered read of their finished seat rows (never a query per player). ``whole`` (None:
     all) names the players whose parts over finished games are computed; the others keep
-    those parts from ``kept_details`` (their row's detail as it was)."""
+    those parts from ``kept_details`` (their row's detail as it was). With ``moved`` (the
+    changed games' head to head), those of ``whole`` with a kept row move their head to head
+    by it and read the other parts narrowly (``_narrow_parts``): a save reads a few rows of
+    each player, not every finished game of theirs."""
 
     def chosen(column: Any) -> tuple[Any, ...]:
         return () if player_ids is None else (column.in_(player_ids),)
@@ -154,9 +166,22 @@ def player_rows(
     ):
         contracts[player_id].append([int(value) for value in contract])
     finished_parts: dict[int, dict[str, Any]] = {}
-    wanted = sorted(groups) if whole is None else sorted(set(groups) & whole)
-    if wanted:
-        finished_parts = _finished_of(connection, household_id, wanted, player_ids is None)
+    wanted = set(groups) if whole is None else set(groups) & whole
+    narrow = sorted(wanted & set(kept_details)) if moved is not None else []
+    if narrow:
+        finished_parts = _narrow_parts(connection, household_id, narrow)
+        opponents = set(
+            connection.execute(select(players_t.c.id).where(household.owns(players_t))).scalars()
+        )
+        for player_id in narrow:
+            kept = kept_details[player_id].get("head_to_head")
+            finished_parts[player_id]["head_to_head"] = _head_to_head_moved(
+                kept, player_id, moved or {}, opponents
+            )
+    if wanted - set(narrow):
+        finished_parts |= _finished_of(
+            connection, household_id, sorted(wanted - set(narrow)), player_ids is None
+        )
     for player_id in sorted(groups):
         row = household.row(**_aggregate_row(player_id, groups[player_id], contracts[player_id]))
         if whole is None or player_id in whole:
@@ -232,6 +257,109 @@ def _finished_of(
     return found
 
 
+# A change of head to head: (player, opponent) -> [games, won, lost, tied] to add.
+Moves = dict[tuple[int, int], list[int]]
+
+
+def pairs_moved(moved: Moves, seats: Iterable[tuple[int, int | None]], sign: int) -> None:
+    """Add (``sign`` 1) or take away (-1) to ``moved`` one finished game's head to head from
+    its seats (player, place): what the aggregate of ``_finished_of`` counts for it."""
+    seats = list(seats)
+    for mine, my_place in seats:
+        for theirs, their_place in seats:
+            if theirs == mine:
+                continue
+            counts = moved.setdefault((mine, theirs), [0, 0, 0, 0])
+            counts[0] += sign
+            if my_place is not None and their_place is not None:
+                counts[1] += sign * (my_place < their_place)
+                counts[2] += sign * (my_place > their_place)
+                counts[3] += sign * (my_place == their_place)
+
+
+def _head_to_head_moved(
+    kept: list[list[int]] | None, player_id: int, moved: Moves, existing: set[int]
+) -> list[list[int]]:
+    """A player's kept head to head with the changed games' counts moved: a sum, so the
+    games' old counts taken away and their new ones added give what the aggregate over all
+    their games would. Opponents no longer in the household (merged away) are left out."""
+    counts = {int(row[0]): [int(value) for value in row[1:]] for row in kept or []}
+    for (mine, theirs), change in moved.items():
+        if mine == player_id:
+            was = counts.setdefault(theirs, [0, 0, 0, 0])
+            counts[theirs] = [a + b for a, b in zip(was, change, strict=True)]
+    return [
+        [theirs, *counts[theirs]]
+        for theirs in sorted(counts)
+        if counts[theirs][0] > 0 and theirs in existing
+    ]
+
+
+def _narrow_parts(
+    connection: Connection, household_id: int, player_ids: list[int]
+) -> dict[int, dict[str, Any]]:
+    """Best, worst, lowest, highest and streaks of these players as ``_finished_parts`` gives
+    them, without reading their finished games into Python: each total a few rows read by the
+    totals' index in its order, the streaks counted by the database over the finished games'
+    index (a player's wins with as many losses before them are one run)."""
+    household = scope.for_household(household_id)
+    found: dict[int, dict[str, Any]] = {}
+    for player_id in player_ids:
+        scored = select(*_RESULT_COLUMNS).where(
+            household.owns(seat_stats),
+            seat_stats.c.player_id == player_id,
+            seat_stats.c.status == FINISHED,
+            seat_stats.c.round_count > 0,
+        )
+        total, started, game_id = seat_stats.c.total, seat_stats.c.started, seat_stats.c.game_id
+        # Ties go to the latest game for the best and worst, the earliest for the candidates.
+        best = connection.execute(scored.order_by(total, started.desc(), game_id.desc()).limit(1))
+        worst = connection.execute(
+            scored.order_by(total.desc(), started.desc(), game_id.desc()).limit(1)
+        )
+        lowest = connection.execute(scored.order_by(total, started, game_id).limit(TOP))
+        highest = connection.execute(scored.order_by(total.desc(), started, game_id).limit(TOP))
+        best_row, worst_row = best.first(), worst.first()
+        found[player_id] = {
+            "best": _result(best_row) if best_row else None,
+            "worst": _result(worst_row) if worst_row else None,
+            "lowest": [_result(row) for row in lowest],
+            "highest": [_result(row) for row in highest],
+            "streaks": _longest(_runs_of(connection, household, player_id)),
+        }
+    return found
+
+
+def _runs_of(
+    connection: Connection, household: scope.CoreHousehold, player_id: int
+) -> list[tuple[int, datetime, datetime]]:
+    """One player's runs of finished games won in a row (of two or more), in order of play:
+    their wins after as many losses are one run, counted by the database over the finished
+    games' index in its order (one player at a time: so the index gives the order)."""
+    losses = func.sum(case((seat_stats.c.is_winner, 0), else_=1)).over(
+        order_by=(seat_stats.c.started, seat_stats.c.game_id)
+    )
+    games = (
+        select(seat_stats.c.started, seat_stats.c.is_winner, losses.label("losses"))
+        .where(
+            household.owns(seat_stats),
+            seat_stats.c.player_id == player_id,
+            seat_stats.c.status == FINISHED,
+        )
+        .subquery()
+    )
+    return [
+        (int(length), first, last)
+        for length, first, last in connection.execute(
+            select(func.count(), func.min(games.c.started), func.max(games.c.started))
+            .where(games.c.is_winner.is_(True))
+            .group_by(games.c.losses)
+            .having(func.count() > 1)
+            .order_by(games.c.losses)
+        )
+    ]
+
+
 def _aggregate_row(player_id: int, groups: list[Any], contracts: list[list[int]]) -> dict[str, Any]:
     """A ``player_stats`` row's counts from its groups (by rules and status), but for its
     household."""
@@ -282,10 +410,13 @@ def refresh_players(
     household_id: int,
     player_ids: Iterable[int],
     finished: Iterable[int] | None = None,
+    moved: Moves | None = None,
 ) -> None:
     """Recompute these players' rows from their kept seat rows; ``finished`` (default: all)
     names those for whom a finished game changed, the others keep their numbers over
-    finished games as they were."""
+    finished games as they were. ``moved`` (the changed games' head to head, old taken away
+    and new added) lets those of ``finished`` move their kept head to head rather than count
+    it again over all their games."""
     ids = sorted(set(player_ids))
     if not ids:
         return
@@ -294,15 +425,14 @@ def refresh_players(
         scope.for_household(household_id).owns(player_stats),
         player_stats.c.player_id.in_(ids),
     )
-    was: dict[int, dict[str, Any]] = {
-        player_id: detail
-        for player_id, detail in connection.execute(
-            select(player_stats.c.player_id, player_stats.c.detail).where(
-                *where, player_stats.c.player_id.not_in(whole)
-            )
-        )
-    }
+    reading = select(player_stats.c.player_id, player_stats.c.detail).where(*where)
+    if moved is None:
+        reading = reading.where(player_stats.c.player_id.not_in(whole))
+    # Locked (in one order, as the delete below would lock them): a save beside this one
+    # finds them rewritten after this one commits, and computes them afresh.
+    locked = reading.order_by(player_stats.c.player_id).with_for_update()
+    was: dict[int, dict[str, Any]] = dict(connection.execute(locked).all())
     # Without a row to keep them from, a player's parts over finished games are computed.
     whole |= set(ids) - set(was)
     connection.execute(delete(player_stats).where(*where))
-    insert_players(connection, list(player_rows(connection, household_id, ids, whole, was)))
+    insert_players(connection, list(player_rows(connection, household_id, ids, whole, was, moved)))
