@@ -79,6 +79,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "RATINGS_REPLAYED_IN_SAVE": 100,
         "RATINGS_REPLAY_CHUNK": 500,
         "RATINGS_IN_BACKGROUND": True,
+        # A pause between two parts of the worker's replay, in milliseconds.
+        "RATINGS_REPLAY_PAUSE_MS": 0,
         # Each household's backup is written once a day into instance/backups/<household id>/
         # (``history.backup_files``), in a thread (off: before the request that finds it due);
         # the last BACKUP_KEEP files are kept.

@@ -222,6 +222,7 @@ SCHEMA: dict[str, Setting] = {
         Setting("RATINGS_REPLAYED_IN_SAVE", whole(0), "a number of games, 0 or more"),
         Setting("RATINGS_REPLAY_CHUNK", whole(1), "a number of games, 1 or more"),
         Setting("RATINGS_IN_BACKGROUND", boolean, BOOLEAN),
+        Setting("RATINGS_REPLAY_PAUSE_MS", whole(0, 60_000), "milliseconds from 0 to 60000"),
     )
 }
 

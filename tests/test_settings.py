@@ -47,6 +47,7 @@ WRONG = [
     ("RATINGS_REPLAYED_IN_SAVE", "-1"),
     ("RATINGS_REPLAY_CHUNK", "0"),
     ("RATINGS_IN_BACKGROUND", "later"),
+    ("RATINGS_REPLAY_PAUSE_MS", "-5"),
 ]
 MORE_WRONG = [
     ("PUBLIC_URL", "ftp://cards.example.org"),

@@ -132,6 +132,7 @@ def run_pending() -> bool:
     whether a household was left because another process replays it now."""
     busy = False
     most = int(current_app.config["RATINGS_REPLAY_CHUNK"])
+    pause = int(current_app.config["RATINGS_REPLAY_PAUSE_MS"]) / 1000
     for household_id in _stale_households():
         with scope.household(household_id):
             while True:
@@ -147,4 +148,6 @@ def run_pending() -> bool:
                     busy = True
                 if outcome != "more":
                     break
+                # Between two parts the database is the saves' (SQLite's write lock above all).
+                time.sleep(pause)
     return busy

@@ -47,8 +47,11 @@ def test_a_replay_cut_off_by_a_killed_server_finishes_after_the_restart(
         "SCOREKEEPER_SQLALCHEMY_DATABASE_URI": database_uri,
         "SCOREKEEPER_SECRET_KEY": "bench",
         "SCOREKEEPER_DAILY_BACKUPS": "false",
-        # A few games a transaction: the replay is under way for a while, part by part.
+        # A few games a transaction and a pause after each: the replay is under way for a
+        # while, part by part (600 games take a tenth of a second without the pause: the
+        # test could not look for the mark before the worker had taken it away).
         "SCOREKEEPER_RATINGS_REPLAY_CHUNK": "5",
+        "SCOREKEEPER_RATINGS_REPLAY_PAUSE_MS": "40",
         "SCOREKEEPER_RATINGS_REPLAYED_IN_SAVE": "20",
     }
     with served(
