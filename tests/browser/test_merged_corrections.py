@@ -5,6 +5,7 @@ saves only once the person chose."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,10 +16,12 @@ from .conftest import NARROW_PHONE, _page, fits_width, screenshot
 pytestmark = pytest.mark.browser
 
 
-def test_a_second_correction_merges_and_asks_about_the_hand_both_changed(
-    narrow_phone: Any, browser: Any, live_server: str, owner_cookie: str
-) -> None:
-    b = narrow_phone
+def _overtaken_correction(
+    b: Any, browser: Any, live_server: str, owner_cookie: str
+) -> tuple[Any, Iterator[Any], str]:
+    """Round 1 of a new game (Ada, Bo, Cyd) opened for correction on phone ``b`` and on a
+    second phone, and ``b``'s correction of Cyd's hand (JK 5 5 to JK 5) saved first: the second
+    phone, its pages and the board's address."""
     b.goto("/games/new")
     for seat, name in enumerate(["Ada", "Bo", "Cyd"]):
         b.fill(f"#players-{seat}", name)
@@ -31,7 +34,6 @@ def test_a_second_correction_merges_and_asks_about_the_hand_both_changed(
     b.fill("#hands-2-cards", "JK 5 5")
     b.click("button.save-round")
     b.wait_for_url(board_url)
-
     d_pages = _page(browser, live_server, NARROW_PHONE, owner_cookie)
     d = next(d_pages)
     b.goto(board_url + "/rounds/1/edit")
@@ -39,6 +41,13 @@ def test_a_second_correction_merges_and_asks_about_the_hand_both_changed(
     b.fill("#hands-2-cards", "JK 5")
     b.click("button.save-round")
     b.wait_for_url(board_url)
+    return d, d_pages, board_url
+
+
+def test_a_second_correction_merges_and_asks_about_the_hand_both_changed(
+    narrow_phone: Any, browser: Any, live_server: str, owner_cookie: str
+) -> None:
+    d, d_pages, board_url = _overtaken_correction(narrow_phone, browser, live_server, owner_cookie)
 
     d.fill("#hands-1-cards", "8")
     d.fill("#hands-2-cards", "JK")
@@ -70,27 +79,7 @@ def test_a_second_correction_of_another_hand_is_saved_at_once_and_says_what_else
 ) -> None:
     """Issue 35, item 3: nothing clashes, so the second phone's Save stores its correction
     merged with the first phone's (one tap), and its board says what the other phone changed."""
-    b = narrow_phone
-    b.goto("/games/new")
-    for seat, name in enumerate(["Ada", "Bo", "Cyd"]):
-        b.fill(f"#players-{seat}", name)
-    b.click("button[name=start]")
-    b.wait_for_url(re.compile(r"/games/\d+$"))
-    board_url = b.url
-    b.goto(board_url + "/rounds/new")
-    b.locator("fieldset.went-out label.choice", has_text="Ada").click()
-    b.fill("#hands-1-cards", "7")
-    b.fill("#hands-2-cards", "JK 5 5")
-    b.click("button.save-round")
-    b.wait_for_url(board_url)
-
-    d_pages = _page(browser, live_server, NARROW_PHONE, owner_cookie)
-    d = next(d_pages)
-    b.goto(board_url + "/rounds/1/edit")
-    d.goto(board_url + "/rounds/1/edit")
-    b.fill("#hands-2-cards", "JK 5")
-    b.click("button.save-round")
-    b.wait_for_url(board_url)
+    d, d_pages, board_url = _overtaken_correction(narrow_phone, browser, live_server, owner_cookie)
 
     d.fill("#hands-1-cards", "8")
     d.click("button.save-round")
