@@ -50,11 +50,18 @@ def show(name: str, text: str) -> str:
 
 
 def masked_url(text: str) -> str:
-    """A database address as it may be shown: its password, if any, as ``***``."""
+    """A database address as it may be shown: its password, if any, as ``***``, whether in
+    its user part or its query (``?password=``, ``sslpassword=``); one that does not parse,
+    only its scheme."""
+    scheme_only = text.split(":", 1)[0][:40] + "://***"
     try:
-        return make_url(text).render_as_string(hide_password=True)
+        url = make_url(text)
     except (ArgumentError, ValueError):
-        return re.sub(r"(//[^/:@]*:)[^@/]*@", r"\1***@", text)
+        return scheme_only
+    if "@" in (url.host or ""):
+        return scheme_only  # a password with an "@" read as part of the host
+    hidden = {key: "***" for key in url.query if "password" in key.lower()}
+    return url.update_query_dict(hidden).render_as_string(hide_password=True)
 
 
 def _unquoted(text: str) -> str:

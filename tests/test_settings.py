@@ -17,7 +17,15 @@ import pytest
 
 from bench.serving import ROOT, free_port, served
 from scorekeeper import create_app
-from scorekeeper.settings import FALSE, SCHEMA, TRUE, StartRefused, boolean, from_environment
+from scorekeeper.settings import (
+    FALSE,
+    SCHEMA,
+    TRUE,
+    StartRefused,
+    boolean,
+    from_environment,
+    show,
+)
 
 # A wrong value for every setting that can hold one (SECRET_KEY takes any text); more of them
 # are read in-process below (test_wrong_values_are_refused).
@@ -266,3 +274,20 @@ def test_flask_run_refuses_a_wrong_value_too(tmp_path: Path) -> None:
     assert refusal(started) == (
         f"Error: SCOREKEEPER_DAILY_BACKUPS='no way': expected {SCHEMA['DAILY_BACKUPS'].expected}."
     )
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "postgresql+psycopg://ann:s3cret-pw@db.example.org/scores",
+        "postgresql+psycopg://ann@db.example.org/scores?password=s3cret-pw&sslmode=require",
+        "postgresql+psycopg://ann@db.example.org/scores?sslpassword=s3cret-pw",
+        "postgresql+psycopg://ann:s3c@ret-pw@db.example.org/scores",  # an "@" in it
+        "nosuch:ann:s3cret-pw@db.example.org/scores",  # not an address at all
+    ],
+)
+def test_no_password_of_a_database_address_is_ever_shown(address: str) -> None:
+    """Wherever the password stands (user part, query, an address that does not parse), the
+    refusal's line never holds any of it."""
+    shown = show("SQLALCHEMY_DATABASE_URI", address)
+    assert "s3c" not in shown and "ret-pw" not in shown, shown
