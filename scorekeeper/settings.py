@@ -32,6 +32,7 @@ FALSE = frozenset({"false", "no", "0", "off"})
 # Read by the tests and the benchmarks, never by the app: allowed beside the settings.
 TOOLS_VARIABLES = frozenset({"TEST_POSTGRES_URI", "TABLES", "SAVED"})
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
 HOST_NAME = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_.])?")
 POSTGRES_EXTRA = "pip install 'scorekeeper[postgres]'"
 
@@ -52,8 +53,12 @@ def show(name: str, text: str) -> str:
 def masked_url(text: str) -> str:
     """A database address as it may be shown: its password, if any, as ``***``, whether in
     its user part or its query (``?password=``, ``sslpassword=``); one that does not parse,
-    only its scheme."""
-    scheme_only = text.split(":", 1)[0][:40] + "://***"
+    only its scheme. A text with no ``:`` and no ``@`` has no part a password could stand in,
+    and is shown as typed, so the person sees what was read."""
+    if ":" not in text and "@" not in text:
+        return text
+    scheme = text.split(":", 1)[0][:40]
+    scheme_only = (scheme if SCHEME.fullmatch(scheme) else "") + "://***"
     try:
         url = make_url(text)
     except (ArgumentError, ValueError):

@@ -284,6 +284,7 @@ def test_flask_run_refuses_a_wrong_value_too(tmp_path: Path) -> None:
         "postgresql+psycopg://ann@db.example.org/scores?sslpassword=s3cret-pw",
         "postgresql+psycopg://ann:s3c@ret-pw@db.example.org/scores",  # an "@" in it
         "nosuch:ann:s3cret-pw@db.example.org/scores",  # not an address at all
+        "ann@s3cret-pw",  # no scheme, an "@"
     ],
 )
 def test_no_password_of_a_database_address_is_ever_shown(address: str) -> None:
