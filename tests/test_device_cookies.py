@@ -17,15 +17,20 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event, select
 
 from bench.load import hidden_fields
+from scorekeeper import scope
+from scorekeeper.extensions import db
+from scorekeeper.models import RefusedSignIn
 
-from .conftest import PASSWORD, add_member, signed_in
+from .conftest import PASSWORD, add_member, family_id, signed_in
 from .helpers import game_document, twelve_step_to_the_end
 from .test_behind_proxy import port_of, serving, set_up
 
@@ -260,3 +265,45 @@ def test_on_a_shared_tablet_one_members_mistyping_holds_off_no_other(app: Flask)
     refused = tablet.post("/login", data={"username": "ann", "password": PASSWORD})
     assert refused.status_code == 429 and "typed on this phone or computer" in refused.text
     assert _tries(tablet, "ben") == 303
+
+
+def _statements_before_the_answer_is_sent(app: Flask, username: str) -> tuple[list[str], Any]:
+    """The SQL statements a wrong password for ``username`` runs until its answer is handed to
+    the server (their first words, in order), and the answer, not yet sent."""
+    seen: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        seen.append(" ".join(statement.split()[:3]))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        answer = app.test_client().post(
+            "/login", data={"username": username, "password": "wrong guess"}, buffered=False
+        )
+        before = list(seen)
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    return before, answer
+
+
+def test_a_wrong_password_answers_with_the_same_work_whether_the_name_exists(app: Flask) -> None:
+    """The refused sign-in an owner sees is written once the answer is sent: until then a
+    member's name and a name nobody has run the same statements, so the time of the answer
+    does not tell which names exist (a reviewer's finding)."""
+    add_member(app, "ann")
+    add_member(app, "ben")
+    # The first try makes the throttle's rows; the two compared after it find them.
+    _statements_before_the_answer_is_sent(app, "ben")[1].close()
+    ann, ann_answer = _statements_before_the_answer_is_sent(app, "ann")
+    nobody, nobody_answer = _statements_before_the_answer_is_sent(app, "nobody-here")
+    assert ann_answer.status_code == nobody_answer.status_code == 401
+    assert ann == nobody
+    assert not any("refused_sign_ins" in line for line in ann)
+    ann_answer.close()  # the server has sent it
+    nobody_answer.close()
+    with app.app_context(), scope.household(family_id(app)):
+        noted = db.session.scalars(select(RefusedSignIn)).all()
+        assert [row.user.username for row in noted] == ["ben", "ann"]
+        db.session.remove()

@@ -208,14 +208,37 @@ REFUSED_KEPT = 200
 REFUSED_KEPT_FOR = timedelta(days=30)
 
 
-def note_refused(user: User, address: str | None, known_device: bool) -> None:
-    """A wrong password given for ``user`` at sign-in, for their household's owner to see. The
-    household keeps the last ``REFUSED_KEPT`` of the last 30 days (the throttle holds how many
-    come in: at most 10 a quarter of an hour from strangers, and from each known device)."""
-    with scope.household(user.household_id):
+def note_refused_when_sent(
+    answer: Answer, user: User, address: str | None, known_device: bool
+) -> Answer:
+    """``answer``, which notes the wrong password given for ``user`` (``note_refused``) once it
+    has been sent: a wrong password for a name that exists then answers with the same work as
+    one for a name nobody has, and the time of the answer tells no one which names exist."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    user_id, household_id = user.id, user.household_id
+
+    def note() -> None:
+        with app.app_context():
+            try:
+                note_refused(user_id, household_id, address, known_device)
+            except Exception:  # the answer is gone: the log is the one place left to say so
+                app.logger.exception("a refused sign-in was not noted")
+            finally:
+                db.session.remove()
+
+    answer.call_on_close(note)
+    return answer
+
+
+def note_refused(user_id: int, household_id: int, address: str | None, known_device: bool) -> None:
+    """A wrong password given at sign-in for the account ``user_id``, for its household's owner
+    to see. The household keeps the last ``REFUSED_KEPT`` of the last 30 days (the throttle
+    holds how many come in: at most 10 a quarter of an hour from strangers, and from each known
+    device)."""
+    with scope.household(household_id):
         db.session.add(
             RefusedSignIn(
-                user_id=user.id, address=(address or "unknown")[:64], known_device=known_device
+                user_id=user_id, address=(address or "unknown")[:64], known_device=known_device
             )
         )
         db.session.flush()

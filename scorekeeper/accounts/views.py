@@ -101,9 +101,12 @@ def login() -> ResponseReturnValue:
                 services.end_session(answer)  # another account was signed in on this browser
             services.sign_in(user)
             return devices.remember(answer, user)
-        if named is not None:
-            services.note_refused(named, request.remote_addr, known_device=device is not None)
         form.form_errors.append(WRONG_SIGN_IN)
+        page = render("accounts/login.html", status=401, form=form, next_page=next_page)
+        if named is None:
+            return page
+        known = device is not None
+        return services.note_refused_when_sent(page, named, request.remote_addr, known)
     status = 401 if request.method == "POST" else 200
     return render("accounts/login.html", status=status, form=form, next_page=next_page)
 
