@@ -158,8 +158,15 @@ def today() -> date:
 def midnight(day: date) -> datetime | None:
     """The UTC moment ``day`` starts in the household's zone (at a jump over midnight, the
     first moment of the day); None where that lies beyond the years a datetime holds."""
+    return at(day, 0)
+
+
+def at(day: date, hour: int) -> datetime | None:
+    """The UTC moment the household's clocks show ``hour`` o'clock on ``day`` (at a jump over
+    that hour, the first moment after it); None where that lies beyond the years a datetime
+    holds."""
     try:
-        return datetime.combine(day, time(), zone()).astimezone(UTC)
+        return datetime.combine(day, time(hour), zone()).astimezone(UTC)
     except (OverflowError, ValueError):
         return None
 

@@ -29,7 +29,8 @@ the year's end):
   them, the earliest on a tie. An evening runs from 05:00 to 05:00 local time
   (``EVENING_STARTS``), not midnight to midnight: a game started at 00:30 belongs to the
   evening before it, as the family who played it would say, and nobody starts a game for the
-  evening before 05:00.
+  evening before 05:00. A year's evenings are those of its days: New Year's Eve keeps the games
+  played after its midnight, and the first hours of 1 January belong to the year before.
 
 The headline counts the year's finished games and their rounds, as the figures do; the games
 started but not finished (abandoned, or still being played) are named beside it.
@@ -200,8 +201,23 @@ def compute(number: int, version: str) -> Review:
         hardest=hardest,
         leader=standing[0] if standing else None,
         climber=climbers[0] if climbers and climbers[0].climb > 0 else None,
-        busiest=busiest_evening((row.started, row.round_count) for row in done),
+        busiest=busiest_evening(_evenings_in(number)),
     )
+
+
+def _evenings_in(number: int) -> list[Any]:
+    """The (started, rounds) of the finished games whose evening (``evening_of``) is a day of
+    the year ``number``: started from 05:00 on its 1 January to 05:00 on the next one, local
+    time (one read of the index on start)."""
+    since = local_time.at(date(number, 1, 1), EVENING_STARTS)
+    until = local_time.at(date(number + 1, 1, 1), EVENING_STARTS) if number < MAXYEAR else None
+    conditions = [GameStat.status == FINISHED]
+    if since is not None:
+        conditions.append(GameStat.started >= since)
+    if until is not None:
+        conditions.append(GameStat.started < until)
+    rows = db.session.execute(select(GameStat.started, GameStat.round_count).where(*conditions))
+    return list(rows)
 
 
 def _tied(ranked: Sequence[Any], value: Any) -> tuple[Any, ...]:

@@ -219,8 +219,17 @@ def screenshot(page: Any, name: str) -> Path:
 
 
 def fits_width(page: Any) -> bool:
-    """Whether the page has no sideways scrolling (wide tables scroll inside their own box)."""
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
+    """Whether the page has no sideways scrolling (wide tables scroll inside their own box).
+
+    Held to the width the page was opened at: a phone's browser (``is_mobile``) widens its
+    layout viewport, and so ``innerWidth``, to a page that overflows, which would hide it."""
+    width = (page.viewport_size or {}).get("width")
+    return bool(
+        page.evaluate(
+            "width => document.documentElement.scrollWidth <= (width || window.innerWidth) + 1",
+            width,
+        )
+    )
 
 
 def serious_accessibility_violations(page: Any) -> list[str]:

@@ -6,7 +6,8 @@ and other households' links answering 404."""
 from __future__ import annotations
 
 import io
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from flask import Flask
@@ -241,6 +242,41 @@ def test_the_busiest_evening_runs_from_five_to_five_and_counts_finished_games(
     assert "The evening of 3 March: 3 games and 21 rounds." in client.get("/review/2024").get_data(
         as_text=True
     )
+
+
+def test_new_years_eve_is_one_evening_of_the_year_it_began_in(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The games played after midnight on New Year's Eve count with that evening, in the year
+    it began, never as an evening of the next year's review (St John's, 3.5 hours behind)."""
+    zone = ZoneInfo("America/St_Johns")
+    assert client.post("/household", data={"time_zone": zone.key}).status_code in (200, 303)
+    evenings = {
+        2024: [(12, 31, 22), (1, 1, 0), (1, 1, 2)],
+        2025: [(12, 31, 23), (1, 1, 0), (1, 1, 3)],
+    }
+    for eve, games in evenings.items():
+        for month, day, hour in games:
+            local = datetime(eve + (month == 1), month, day, hour, 30, tzinfo=zone)
+            _import(app, ["Ann", "Ben"], _win(["Ann", "Ben"], "Ann"), local.astimezone(UTC))
+    _import(
+        app,
+        ["Ann", "Ben"],
+        _win(["Ann", "Ben"], "Ben"),
+        datetime(2026, 1, 1, 18, tzinfo=zone).astimezone(UTC),
+    )
+    with app.app_context():
+        db.session.remove()
+    for number, day, games in (
+        (2024, date(2024, 12, 31), 3),
+        (2025, date(2025, 12, 31), 3),
+        (2026, date(2026, 1, 1), 1),
+    ):
+        found = _review(app, number).busiest
+        assert found is not None and (found.day, found.games) == (day, games), number
+        page = client.get(f"/review/{number}").get_data(as_text=True)
+        assert f"The evening of {day.day} {day:%B}: {games} game" in page
+        assert "the first hours of 1 January belong to the year before" in page
 
 
 def test_the_kept_review_follows_every_new_game(app: Flask, client: FlaskClient) -> None:
