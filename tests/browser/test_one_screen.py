@@ -24,7 +24,7 @@ SIX = (
     "Alexandrina Montgomery",
     "Bartholomew Fairweather",
     "Christabel Wolstenholme",
-    "Desmond Featherstonehaugh",
+    "Wolfeschlegelsteinhausenbergerdorff",  # 35 letters and no space
     "Euphemia Cholmondeley",
     "Fitzgerald Marjoribanks",
 )
@@ -64,9 +64,20 @@ def test_no_game_page_is_wider_than_the_phone_with_six_long_names(scorer: Any) -
         "result": f"{board}/result",
         "links": f"{board}/links",
     }
+    # A finished game's pages add its rating moves: "<a long name> +2.1" for each player.
+    done = _upload(page, game_document("twelve-step", list(SIX), twelve_step_to_the_end(SIX)))
+    number = done.rsplit("/", 1)[1]
+    pages |= {
+        "finished-board": done,
+        "finished-result": f"{done}/result",
+        "finished-tv": f"{done}/tv",
+        "finished-ratings": f"/history/games/{number}/ratings",
+    }
     wide = {}
     for name, path in pages.items():
         page.goto(path)
+        if name == "finished-board":
+            expect(page.locator(".rating-change").first).to_be_visible()
         screenshot(page, f"six-long-names-{name}-360-{page.scheme}")
         if _width(page) > 360:
             wide[name] = (_width(page), page.evaluate(WIDEST))
