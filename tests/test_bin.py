@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -105,3 +105,24 @@ def test_only_the_owner_may_delete_or_restore(app: Flask) -> None:
         assert db.session.scalar(select(HouseRules.id)) is None
         game = db.session.get(Game, game_id)
         assert game is not None and game.deleted_at is not None and game.deleted_at <= utcnow()
+
+
+def test_a_binned_game_is_named_by_its_day_in_the_households_zone(
+    client: FlaskClient, app: Flask
+) -> None:
+    """A game started at 22:30 on New Year's Eve in St John's (02:00 on 1 January in UTC) is
+    the game of 31 Dec in the bin, as on every other page."""
+    game_id = _finished_game(client)
+    assert client.post("/household", data={"time_zone": "America/St_Johns"}).status_code in (
+        200,
+        303,
+    )
+    with app.app_context(), scope.household(family_id(app)):
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        game.started = datetime(2025, 1, 1, 2, tzinfo=UTC)
+        db.session.commit()
+        db.session.remove()
+    assert client.post(f"/games/{game_id}/delete").status_code == 303
+    page = client.get("/bin").get_data(as_text=True)
+    assert ", 31 Dec 2024: Ann, Ben" in page

@@ -15,7 +15,7 @@ from flask import Flask
 from sqlalchemy import delete, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from .. import house_rules, scope
+from .. import house_rules, local_time, scope
 from ..extensions import db
 from ..history import restores
 from ..models import Game, HouseRules, utcnow
@@ -67,7 +67,7 @@ def contents() -> list[Binned]:
             Binned(
                 "game",
                 game.id,
-                f"{game.rules_name}, {game.started:%d %b %Y}: "
+                f"{game.rules_name}, {local_time.day(game.started)}: "
                 + ", ".join(seat.player.name for seat in game.seats),
                 game.deleted_at,
                 game.deleted_by or "",

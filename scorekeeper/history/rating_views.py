@@ -18,6 +18,7 @@ from ..status import GameStatus
 from ..web import UNPROCESSABLE, not_modified, page_etag, render, validated
 from . import ratings, seasons, services
 from .forms import SeasonForm
+from .review_views import refuse_unplayed
 from .views import bp
 
 
@@ -67,6 +68,8 @@ def season() -> Response:
         )
     if form.since.data or form.until.data:
         chosen = seasons.Season(form.since.data or date.min, form.until.data or date.max)
+    elif form.year.data and form.year.data not in played:
+        refuse_unplayed(form.year.data, played, "history.season", "there is no season for it")
     else:
         chosen = seasons.year(form.year.data or seasons.latest_year() or local_time.today().year)
     season_ratings, records = seasons.kept_season(version, chosen)

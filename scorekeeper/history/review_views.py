@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import Response, abort, current_app, request, url_for
 from flask.typing import ResponseReturnValue
@@ -39,18 +39,22 @@ def _year_or_404(year: int, version: str) -> None:
     if not review.FIRST_YEAR <= year <= review.LAST_YEAR:
         abort(404)
     played = seasons.played_years(version)
-    if year in played:
-        return
-    message = f"No game was played in {year}, so there is no year in review for it."
-    see_also = [(str(number), url_for("history.review_page", year=number)) for number in played]
+    if year not in played:
+        refuse_unplayed(year, played, "history.review_page", "there is no year in review for it")
+
+
+def refuse_unplayed(year: int, played: list[int], endpoint: str, so: str) -> NoReturn:
+    """Answer 404 for ``year``, in which no game was played (``so``: what it therefore lacks),
+    on a page linking ``endpoint`` for each year ``played``."""
+    see_also = [(str(number), url_for(endpoint, year=number)) for number in played]
     abort(
         render(
             "error.html",
             "_error.html",
             status=404,
             code=404,
-            message=message,
-            see_also_intro="The years in review:" if played else "No game has been played yet.",
+            message=f"No game was played in {year}, so {so}.",
+            see_also_intro="The years played:" if played else "No game has been played yet.",
             see_also=see_also,
         )
     )

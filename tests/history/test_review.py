@@ -356,6 +356,12 @@ def test_a_year_without_games_has_no_review_and_links_to_those_that_do(
     seasons_page = client.get("/seasons").get_data(as_text=True)
     assert 'href="/review/2021"' in seasons_page and 'href="/review/2022"' not in seasons_page
     assert 'href="/seasons?year=2023"' not in seasons_page
+    # Nor is a year nobody played in a season, typed in the address.
+    empty = client.get("/seasons?year=2022")
+    assert empty.status_code == 404
+    assert "No game was played in 2022" in empty.get_data(as_text=True)
+    assert 'href="/seasons?year=2021"' in empty.get_data(as_text=True)
+    assert client.get("/seasons?year=2021").status_code == 200
 
 
 def test_share_makes_one_link_and_a_viewer_only_gets_one_that_exists(
