@@ -33,6 +33,8 @@ ACCENT = "#1d6b45"
 LINE = "#d5d3cc"
 # More players than this are summed up in one line: the card has room for a family, not a club.
 ROWS = 8
+# The height of a line of the card's foot.
+FOOT_LINE = 32
 
 
 @dataclass(frozen=True)
@@ -104,9 +106,28 @@ def fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[st
     return text, size
 
 
+def lines_of(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, most: int) -> list[str]:
+    """``text`` broken between words into lines of ``width`` at ``size``, at most ``most`` of
+    them (the last shortened with … where even they cannot hold it all)."""
+    lines: list[str] = []
+    words = text.split(" ")
+    while words and len(lines) < most - 1:
+        line = [words.pop(0)]
+        while words and draw.textlength(" ".join([*line, words[0]]), font=font(size)) <= width:
+            line.append(words.pop(0))
+        lines.append(" ".join(line))
+    if words:
+        last = " ".join(words)
+        while len(last) > 1 and draw.textlength(last, font=font(size)) > width:
+            last = last[:-2] + "…"
+        lines.append(last)
+    return lines
+
+
 def card_head(headline: str, subline: str) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A card's canvas with what every card opens with (the bar, the app's name, a headline
     and a muted line under it, and the rule below them): the rest is drawn from y 270 down.
+    A headline too long for one line at 48 px takes two at 44 (two winners' long names).
     Shared with the year in review's card (``history.review``)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -114,7 +135,11 @@ def card_head(headline: str, subline: str) -> tuple[Image.Image, ImageDraw.Image
     draw.rectangle((0, 0, WIDTH, 16), fill=ACCENT)
     draw.text((MARGIN, 44), "Scorekeeper", font=font(30), fill=ACCENT)
     fitted, size = fit(draw, headline, 72, inner)
-    draw.text((MARGIN, 90), fitted, font=font(size), fill=TEXT)
+    if size < 48:
+        for step, line in enumerate(lines_of(draw, headline, 44, inner, 2)):
+            draw.text((MARGIN, 86 + step * 48), line, font=font(44), fill=TEXT)
+    else:
+        draw.text((MARGIN, 90), fitted, font=font(size), fill=TEXT)
     fitted, size = fit(draw, subline, 34, inner)
     draw.text((MARGIN, 186), fitted, font=font(size), fill=MUTED)
     draw.line((MARGIN, 244, WIDTH - MARGIN, 244), fill=LINE, width=3)
@@ -137,52 +162,49 @@ def draw_card(result: Result) -> bytes:
     column_width = inner // columns
     foot = [f"and {len(result.totals) - ROWS} more"] if len(result.totals) > ROWS else []
     foot += [result.why] if result.why else []
-    # The foot's line (who won and why, any players left out) takes the card's last 60 px.
-    row_height = min(80, (HEIGHT - 280 - (90 if foot else 40)) // max(rows, 1))
+    # The foot (who won and why, any players left out) takes the card's last lines, up to 3.
+    foot_lines = lines_of(draw, " · ".join(foot), 24, inner, 3) if foot else []
+    row_height = min(80, (HEIGHT - 280 - 40 - FOOT_LINE * len(foot_lines)) // max(rows, 1))
     font_size = min(48, row_height - 16)
     small = max(20, font_size * 2 // 3)
+    # Where each row's parts go: its name has the room the contracts and points leave.
+    placed = []
     for index, (name, total, winner) in enumerate(shown):
         x = MARGIN + (index // rows) * column_width
-        y = 270 + (index % rows) * row_height
-        number = str(total)
-        number_width = draw.textlength(number, font=font(font_size))
         right = x + column_width - (40 if columns > 1 else 0)
-        colour = ACCENT if winner else TEXT
-        baseline = y + font_size
+        number = str(total)
+        taken = draw.textlength(number, font=font(font_size))
+        made = ""
         if result.contracts:
             # The contracts made, beside the points they rank before: "11 of 12 made" ("11/12"
             # where two columns leave a name too little room).
             made = f"{result.contracts[index]} made"
             if columns > 1:
                 made = result.contracts[index].replace(" of ", "/")
-            made_right = right - number_width - 24
+            taken += draw.textlength(made, font=font(small)) + 24
+        room = int(right - x - taken - 24)
+        y = 270 + (index % rows) * row_height
+        placed.append((x, y, right, room, name, number, made, winner))
+    # Every name at one size, the largest at which the longest fits (a short name printed
+    # bigger than the others reads as singled out); cut with … only below 24 px.
+    name_size = min(fit(draw, row[4], font_size, row[3])[1] for row in placed) if placed else 0
+    for x, y, right, room, name, number, made, winner in placed:
+        colour = ACCENT if winner else TEXT
+        baseline = y + font_size
+        if made:
+            made_right = right - draw.textlength(number, font=font(font_size)) - 24
             draw.text((made_right, baseline), made, font=font(small), fill=MUTED, anchor="rs")
-            number_width += draw.textlength(made, font=font(small)) + 24
-        label, label_size = fit(draw, name, font_size, int(right - x - number_width - 24))
+        label, label_size = fit(draw, name, name_size, room)
         if winner:
             # The default font has no star: a bar before the winner's line marks it.
             draw.rectangle((x - 28, y + 4, x - 18, y + font_size), fill=ACCENT)
         # On one baseline, however much a long name had to shrink.
         draw.text((x, baseline), label, font=font(label_size), fill=colour, anchor="ls")
         draw.text((right, baseline), number, font=font(font_size), fill=colour, anchor="rs")
-    if foot:
-        _draw_foot(draw, " · ".join(foot))
+    foot_top = HEIGHT - 20 - FOOT_LINE * len(foot_lines)
+    for step, line in enumerate(foot_lines):
+        draw.text((MARGIN, foot_top + FOOT_LINE * step), line, font=font(24), fill=MUTED)
     return png_of(image)
-
-
-def _draw_foot(draw: ImageDraw.ImageDraw, text: str) -> None:
-    """The card's last line, in two where one would cut the words short (a long tie-break)."""
-    inner = WIDTH - 2 * MARGIN
-    if draw.textlength(text, font=font(26)) <= inner:
-        draw.text((MARGIN, HEIGHT - 52), text, font=font(26), fill=MUTED)
-        return
-    words = text.split(" ")
-    first: list[str] = []
-    while words and draw.textlength(" ".join([*first, words[0]]), font=font(24)) <= inner:
-        first.append(words.pop(0))
-    second, size = fit(draw, " ".join(words), 24, inner)
-    draw.text((MARGIN, HEIGHT - 82), " ".join(first), font=font(24), fill=MUTED)
-    draw.text((MARGIN, HEIGHT - 50), second, font=font(size), fill=MUTED)
 
 
 def result_card(

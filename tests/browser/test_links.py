@@ -141,7 +141,7 @@ def test_the_table_and_the_watchers_see_how_the_game_moved_the_ratings(
         moves = line.locator(".rating-change")
         expect(moves).to_have_count(3)
         for player in ("Maud", "Nell", "Otto"):
-            expect(line).to_contain_text(re.compile(player + r" (\+|\u2212|±)\d+\.\d"))
+            expect(line).to_contain_text(re.compile(player + r"[ \u00a0](\+|\u2212|±)\d+\.\d"))
         assert line.locator("a").count() == 0  # the players' pages are not the link's
         assert fits_width(page)
         screenshot(page, f"ratings-{name}-link-360")
@@ -154,6 +154,8 @@ def test_the_table_and_the_watchers_see_how_the_game_moved_the_ratings(
     page.get_by_role("link", name="How this game moved the ratings").click()
     page.wait_for_url(re.compile(r"/history/games/\d+/ratings$"))
     expect(page.locator(".rating-change")).to_have_count(3)
-    expect(page.locator(".rating-changes")).to_contain_text(re.compile(r"Maud (\+|\u2212|±)\d"))
+    expect(page.locator(".rating-changes")).to_contain_text(
+        re.compile(r"Maud[ \u00a0](\+|\u2212|±)\d")
+    )
     screenshot(page, "ratings-table-link-360-no-js")
     next(plain, None)

@@ -8,7 +8,9 @@ import io
 import json
 import re
 from datetime import timedelta
+from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
@@ -274,3 +276,52 @@ def test_the_manifest_and_the_service_worker(client: FlaskClient) -> None:
     stranger = client.application.test_client()
     assert stranger.get("/sw.js").status_code == 200
     assert stranger.get("/manifest.webmanifest").status_code == 200
+
+
+def test_a_shared_win_of_long_names_is_told_whole_on_the_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Six players, two long-named winners: the headline and the tie-break are drawn whole (on
+    more lines), and every name at one size, so a short name does not stand out."""
+    from PIL import ImageDraw
+
+    from scorekeeper.games import card
+
+    names = [
+        "Maximiliana Featherstonehaugh",
+        "Bartholomew Cholmondeley-Warburton",
+        "Wilhelmina Montgomery-Smythe",
+        "Konstantinos Papadopoulos",
+        "Guinevere Abernathy-Loxley",
+        "Ben",
+    ]
+    both = f"{names[0]} and {names[1]}"
+    why = f"{both} both made contract 12 in round 12; {both} both have 30 points and share the win."
+    result = Result(
+        "t",
+        "d",
+        f"{both} share the win",
+        "Russian Rummy · 26 Nov 2026 · 12 rounds played · ranked by contracts made",
+        tuple((name, 30 if seat < 2 else 120, seat < 2) for seat, name in enumerate(names)),
+        ("12 of 12",) * 2 + ("0 of 12",) * 4,
+        why,
+    )
+    drawn: list[tuple[str, int]] = []
+    real = ImageDraw.ImageDraw.text
+
+    def text(self: Any, xy: Any, words: str, *rest: Any, **options: Any) -> None:
+        drawn.append((words, int(getattr(options.get("font"), "size", 0))))
+        real(self, xy, words, *rest, **options)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    picture = card.draw_card(result)
+    assert picture[:8] == b"\x89PNG\r\n\x1a\n"
+    written = " ".join(words for words, _ in drawn)
+    assert f"{both} share the win" in written and why in written
+    assert not any(words.endswith("…") for words, _ in drawn if "both" in words)
+    name_sizes = {
+        size
+        for words, size in drawn
+        if words.rstrip("…") and any(name.startswith(words.rstrip("…")) for name in names)
+    }
+    assert len(name_sizes) == 1, name_sizes

@@ -22,7 +22,7 @@ from ..helpers import round_form, save_round, start_game
 TABLE = ["Ann", "Ben", "Cy"]
 # A name (a link to the player's page, or the name alone) and its move.
 MOVE = re.compile(
-    r'<span class="rating-change nowrap">(?:<a [^>]*>)?([^<]+)(?:</a>)? <strong>([^<]+)</strong>'
+    r'<span class="rating-change">(?:<a [^>]*>)?([^<]+)(?:</a>)?&nbsp;<strong>([^<]+)</strong>'
 )
 
 
@@ -85,7 +85,7 @@ def test_a_phone_let_in_by_a_link_sees_how_its_game_moved_the_ratings(
     # the household's ratings themselves (what each rests on).
     page = phone.get(f"/history/games/{game_id}/ratings")
     assert page.status_code == 200 and "<html" in page.text
-    assert "Ben <strong>" in page.text and f'href="/games/{game_id}"' in page.text
+    assert "Ben&nbsp;<strong>" in page.text and f'href="/games/{game_id}"' in page.text
     assert "Rating after" not in page.text and "/players/" not in page.text
     assert "Rating after" in client.get(f"/history/games/{game_id}/ratings").text
 
