@@ -72,6 +72,7 @@ def test_no_game_page_is_wider_than_the_phone_with_six_long_names(scorer: Any) -
         "finished-result": f"{done}/result",
         "finished-tv": f"{done}/tv",
         "finished-ratings": f"/history/games/{number}/ratings",
+        "seasons": "/seasons",
     }
     wide = {}
     for name, path in pages.items():
@@ -82,6 +83,9 @@ def test_no_game_page_is_wider_than_the_phone_with_six_long_names(scorer: Any) -
         if _width(page) > 360:
             wide[name] = (_width(page), page.evaluate(WIDEST))
     assert wide == {}
+    # The season's ratings (six provisional) show every column without scrolling sideways.
+    box = page.locator(".season-ratings").locator("xpath=..")
+    assert box.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
 
 
 def test_the_rounds_table_opens_on_the_latest_round_and_shows_it_scrolls(scorer: Any) -> None:
