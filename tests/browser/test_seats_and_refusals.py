@@ -111,6 +111,10 @@ def test_a_hand_the_packs_cannot_hold_is_refused_at_done_and_a_refused_round_say
         expect(refused).to_contain_text("Check Ben's and Cy's hands")
     assert fits_width(scorer)
     screenshot(scorer, "board-round-refused-360")
+    # The scorer's first button settles the refused round; no shortcut starts another.
+    first = scorer.locator("#board a.button.primary").first
+    expect(first).to_have_text("Close round 1")
+    expect(scorer.locator(".went-out-links")).to_have_count(0)
     screenshot(cy, "own-hand-round-refused-360")
 
     # The scorer changes Cy's hand, which is in, on the close page: the round is stored.
