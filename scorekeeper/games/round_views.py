@@ -43,6 +43,7 @@ from .tally import (
     ROUND_FIELD,
     Problem,
     Tally,
+    hand_problem,
     names_in_words,
     total_field,
 )
@@ -78,6 +79,10 @@ def _hand_views(
         text = form.hands[seat].cards
         total_text = form.hands[seat].total
         cards, points, card_error = read_hand(text, rules)
+        if card_error is None and cards and seat != went_out:
+            # Cards the packs cannot hold are said as they are typed, as on a phone's own
+            # hand; Save refuses them.
+            card_error = hand_problem(rules, len(tally.names), text)
         if seat == went_out and card_error is None:
             points = 0
         if total_text:

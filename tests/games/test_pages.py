@@ -180,6 +180,25 @@ def test_points_show_live_while_typing(client: FlaskClient) -> None:
     assert "is-error" in text(bad)
 
 
+def test_a_hand_the_packs_cannot_hold_is_said_at_its_field_while_typing(
+    client: FlaskClient,
+) -> None:
+    """Five jokers in one hand of a four-player 12-Step game (two packs, four jokers) are said
+    at the field as they are typed, as on a phone's own hand, not only at Save."""
+    game_id = start_game(client, "twelve-step", FOUR)
+    url = f"/games/{game_id}/rounds/new"
+    fields = round_form(FOUR, "Ann", {"Cy": "JK JK JK JK JK"})
+    block = text(client.post(url, data=fields | {"preview": "2", "redraw": "1"}, headers=HX))
+    assert "5 × Joker, but these packs hold only 4" in block
+    assert 'class="field-error"' in block
+    points = text(client.post(url, data=fields | {"preview": "2"}, headers=HX))
+    assert "is-error" in points
+    # Four are fine.
+    four = round_form(FOUR, "Ann", {"Cy": "JK JK JK JK"})
+    fine = text(client.post(url, data=four | {"preview": "2", "redraw": "1"}, headers=HX))
+    assert "hold only" not in fine and "field-error" not in fine
+
+
 def refused(
     client: FlaskClient,
     game_id: int,
