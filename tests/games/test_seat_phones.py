@@ -4,20 +4,27 @@ shown and nothing more written from it."""
 
 from __future__ import annotations
 
-import re
-
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import scope
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+
+from ..conftest import family_id
 from ..helpers import start_game
 from .test_drafts import FOUR, hand_post, table_phone
 from .test_pages import text
 
 
-def _version(page: str) -> str:
-    found = re.search(r"[?&;]v=(\d+)", page)
-    assert found is not None
-    return found.group(1)
+def _version(app: Flask, game_id: int) -> int:
+    """The game's version as a phone's page last showed it (what its poll sends as ``v``)."""
+    with app.app_context(), scope.household(family_id(app)):
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        version = game.version
+        db.session.remove()
+    return version
 
 
 def test_a_seat_held_by_a_phone_is_taken_and_taking_it_over_asks(
@@ -45,12 +52,11 @@ def test_a_seat_held_by_a_phone_is_taken_and_taking_it_over_asks(
 
     # Taken over: Ben's old phone finds out on its next poll (the version moved), the hand it
     # typed shown, and what it sends after is refused, nothing written.
-    seen = text(ben.get(f"/games/{game_id}/hand"))
+    assert ben.get(f"/games/{game_id}/hand").status_code == 200
+    seen = _version(app, game_id)
     taken = fifth.post(f"/games/{game_id}/seat", data={"seat": "1", "take_over": "1"})
     assert taken.status_code == 303
-    poll = ben.get(
-        f"/games/{game_id}/hand?v={_version(seen)}&open=1", headers={"HX-Request": "true"}
-    )
+    poll = ben.get(f"/games/{game_id}/hand?v={seen}&open=1", headers={"HX-Request": "true"})
     assert poll.status_code == 200
     lost = text(poll)
     assert "Another phone took over Ben&#39;s seat" in lost
