@@ -187,7 +187,8 @@ def draw_card(result: Result) -> bytes:
         placed.append((x, y, right, room, name, number, made, winner))
     # Every name at one size, the largest at which the longest fits (a short name printed
     # bigger than the others reads as singled out); cut with … only below 24 px.
-    name_size = min(fit(draw, row[4], font_size, row[3])[1] for row in placed) if placed else 0
+    sizes = [fit(draw, name, font_size, room)[1] for _, _, _, room, name, *_ in placed]
+    name_size = min(sizes, default=font_size)
     for x, y, right, room, name, number, made, winner in placed:
         colour = ACCENT if winner else TEXT
         baseline = y + font_size
