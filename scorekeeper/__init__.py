@@ -18,13 +18,14 @@ from . import (
     config,
     errors,
     inputs,
+    languages,
     local_time,
     request_log,
     security,
     server,
     settings,
 )
-from .extensions import compress, csrf, db, kept, login_manager, migrate
+from .extensions import babel, compress, csrf, db, kept, login_manager, migrate
 from .request_log import MaskedFlask
 from .status import GameStatus
 
@@ -94,6 +95,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         raise config.missing_driver(app.config["SQLALCHEMY_DATABASE_URI"], missing) from None
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
+    babel.init_app(
+        app,
+        locale_selector=languages.select_locale,
+        default_translation_directories=str(languages.CATALOGUES),
+    )
+    languages.init_app(app)
     login_manager.init_app(app)
     login_manager.session_protection = None  # sessions are ended server-side instead
     access.init_app(app)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from flask import Flask, current_app
+from flask_babel import Babel
 from flask_compress import Compress
 from flask_login import LoginManager
 from flask_migrate import Migrate
@@ -40,6 +41,7 @@ migrate = Migrate()
 csrf = CSRFProtect()
 compress = Compress()
 login_manager = LoginManager()
+babel = Babel()
 
 T = TypeVar("T")
 
