@@ -359,9 +359,9 @@ class ComposeProject:
         (self.folder / "compose.yaml").write_text(yaml.safe_dump(compose, sort_keys=False))
 
     def __call__(self, *arguments: str) -> str:
-        """``podman-compose <arguments>``: what this machine's podman needs (see the top) is
-        given on its command line, the file stays as a family has it. podman-compose 1.0
-        answers 0 whatever podman answered, so its output is returned for the checks."""
+        """``podman-compose <arguments>``, its output: what this machine's podman needs (see
+        the top) is given on its command line, the file stays as a family has it. podman-compose
+        1.0 answers 0 whatever podman answered, so the test looks at the containers."""
         done = subprocess.run(
             [
                 "podman-compose",
