@@ -48,8 +48,11 @@ LIMITS = ["--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024"]
 # Debian's bundle, where the ca-certificates package lays it out (the base's own path too).
 CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
 MOST_ADDED_BYTES = 150_000_000
-HEALTHY_WITHIN_SECONDS = 10.0
-STOPPED_WITHIN_SECONDS = 5.0
+# What the image promises, not how fast this machine is (start times are measured in
+# docs/performance.md): healthy before its own health check would call it unhealthy (a start
+# period of 10 s, then 3 failures 10 s apart), and stopped by SIGTERM before podman's SIGKILL.
+HEALTHY_WITHIN_SECONDS = 40.0
+STOPPED_WITHIN_SECONDS = 10.0
 SETUP_CODE = re.compile(r"setup code:\s+([0-9A-F]{6}-[0-9A-F]{6}-[0-9A-F]{6})")
 ZONE = "Pacific/Auckland"
 
