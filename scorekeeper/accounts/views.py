@@ -172,8 +172,12 @@ def account() -> ResponseReturnValue:
     form = PasswordForm()
     me = _me()
     if form.validate_on_submit():
+        # The member's own session is counted apart from strangers' guesses at the account:
+        # those never hold a signed-in member off changing their password.
+        token = getattr(current_user, "token", None)
+        own = throttle.session_key(token) if token else None
         try:
-            place = throttle.take_place(me.username_key, request.remote_addr)
+            place = throttle.take_place(me.username_key, request.remote_addr, session=own)
         except throttle.TooManyAttempts as refused:
             form.current.errors = [str(refused)]
             page = render("accounts/account.html", form=form, me=me)
