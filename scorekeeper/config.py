@@ -12,7 +12,6 @@ from typing import Any
 
 import flask_migrate
 from flask import Flask
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from . import limits, settings
@@ -198,16 +197,17 @@ def missing_driver(uri: str, missing: ModuleNotFoundError) -> settings.StartRefu
 
 
 def unreachable(uri: str, error: Exception) -> settings.StartRefused:
-    """The refusal for a database that does not answer, with the driver's reason (its first
-    line, any password in it masked)."""
-    reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0].strip()
-    password = make_url(uri).password if uri else None
-    if password:
-        reason = reason.replace(str(password), "***")
+    """The refusal for a database that does not answer, with the driver's reason: its first
+    line, naming the host as the shown address does, with no part of the password in it."""
+    reason = (str(getattr(error, "orig", None) or error).strip().splitlines() or [""])[0]
+    reason = settings.scrubbed(reason.strip(), uri)
     shown = settings.show("SQLALCHEMY_DATABASE_URI", uri)
+    # An "@" past the user's: part of the password was read as the host.
+    stray_at = uri.count("@") > 1 or "@" in uri.partition("?")[2]
+    hint = ' (an "@" in its password written %40)' if stray_at else ""
     return settings.StartRefused(
         f"{shown}: the database cannot be reached ({reason}); expected a database that "
-        "answers at that address."
+        f"answers at that address{hint}."
     )
 
 

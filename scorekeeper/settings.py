@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import click
 from sqlalchemy.engine import make_url
@@ -35,6 +35,9 @@ LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
 HOST_NAME = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_.])?")
 POSTGRES_EXTRA = "pip install 'scorekeeper[postgres]'"
+# Where a driver's reason names the host it tried: psycopg's "failed to resolve host 'x'",
+# "connection to server at "x", port 5432 failed", "host: 'x'".
+NAMED_HOST = re.compile(r"""(\bhost:? |\bserver at )(['"])(.*?)\2""")
 
 
 class StartRefused(click.ClickException):
@@ -51,22 +54,103 @@ def show(name: str, text: str) -> str:
 
 
 def masked_url(text: str) -> str:
-    """A database address as it may be shown: its password, if any, as ``***``, whether in
-    its user part or its query (``?password=``, ``sslpassword=``); one that does not parse,
-    only its scheme. A text with no ``:`` and no ``@`` has no part a password could stand in,
-    and is shown as typed, so the person sees what was read."""
-    if ":" not in text and "@" not in text:
+    """A database address as it may be shown: its password, if any, as ``***`` in its user
+    part, and its query as ``***`` where any key names a password (``?password=``,
+    ``sslpassword=``); one that does not parse, or whose reading would show any three
+    characters together of what could be its password (an unencoded ``@`` in it makes part of
+    it the host), only its scheme. A text with no ``:``, no ``@`` and no ``password`` has no
+    part a password could stand in, and is shown as typed, so the person sees what was read."""
+    if ":" not in text and "@" not in text and "password" not in text.lower():
         return text
+    parts = password_parts(text)
     scheme = text.split(":", 1)[0][:40]
     scheme_only = (scheme if SCHEME.fullmatch(scheme) else "") + "://***"
     try:
         url = make_url(text)
     except (ArgumentError, ValueError):
-        return scheme_only
-    if "@" in (url.host or ""):
-        return scheme_only  # a password with an "@" read as part of the host
-    hidden = {key: "***" for key in url.query if "password" in key.lower()}
-    return url.update_query_dict(hidden).render_as_string(hide_password=True)
+        url = None
+    masked = scheme_only
+    if url is not None and "@" not in (url.host or ""):  # else an "@" of the password in it
+        masked = url.set(query={}).render_as_string(hide_password=True)
+        if url.query:
+            # A password in the query may hold an "&" that splits it into more keys: a query
+            # that names a password is not shown at all.
+            named = any("password" in key.lower() for key in url.query)
+            masked = masked + "?***" if named else url.render_as_string(hide_password=True)
+    for shown in (masked, scheme_only):
+        if not _holds_part_of(shown, parts):
+            return shown
+    return "***"
+
+
+def password_parts(text: str) -> set[str]:
+    """Every text the password of the database address ``text`` could be, however the address
+    is read: as SQLAlchemy reads it, what follows the user's ``:`` up to each ``@`` after it
+    (a password may hold an unencoded ``@``), and the values of the query's keys that name a
+    password; each as written and percent-decoded."""
+    parts: set[str] = set()
+    try:
+        url = make_url(text)
+    except (ArgumentError, ValueError):
+        pass
+    else:
+        if url.password:
+            parts.add(str(url.password))
+        for key, values in url.query.items():
+            if "password" in key.lower():
+                parts.update([values] if isinstance(values, str) else values)
+    rest = text.split("://", 1)[1] if "://" in text else text.partition(":")[2]
+    for at, char in enumerate(rest):
+        if char == "@" and ":" in rest[:at]:
+            parts.add(rest[:at].split(":", 1)[1])
+    pairs = text.partition("?")[2].split("&")
+    for at, pair in enumerate(pairs):
+        key, is_pair, value = pair.partition("=")
+        if is_pair and "password" in unquote(key).lower():
+            # An "&" in the password, unencoded, ends the value early: up to each later one too.
+            parts.update(
+                "&".join([value, *pairs[at + 1 : end]]) for end in range(at + 1, len(pairs) + 1)
+            )
+    return {part for part in parts | {unquote(part) for part in parts} if part}
+
+
+def _holds_part_of(text: str, parts: set[str]) -> bool:
+    """Whether ``text``, as written or percent-decoded, holds three characters together of any
+    of ``parts``."""
+    seen = (text, unquote(text))
+    return any(piece in shown for piece in _pieces(parts) for shown in seen)
+
+
+def _pieces(parts: set[str]) -> set[str]:
+    """Every run of three characters of ``parts``: any longer run holds one."""
+    return {part[at : at + 3] for part in parts for at in range(len(part) - 2)}
+
+
+def scrubbed(reason: str, address: str) -> str:
+    """A driver's ``reason`` for not reaching the database at ``address``, as it may be shown:
+    any host it names (as the driver read the address, which may hold part of the password) as
+    the shown address names it, and every run of three or more characters of what could be the
+    password as ``***``."""
+    try:
+        host = make_url(masked_url(address)).host
+    except (ArgumentError, ValueError):
+        host = None
+    named = host if host and "*" not in host else "***"
+    reason = NAMED_HOST.sub(lambda found: f"{found[1]}{found[2]}{named}{found[2]}", reason)
+    pieces = _pieces(password_parts(address))
+    hidden = [False] * len(reason)
+    for piece in pieces:
+        at = reason.find(piece)
+        while at >= 0:
+            hidden[at : at + 3] = [True] * 3
+            at = reason.find(piece, at + 1)
+    shown: list[str] = []
+    for at, char in enumerate(reason):
+        if not hidden[at]:
+            shown.append(char)
+        elif at == 0 or not hidden[at - 1]:
+            shown.append("***")
+    return "".join(shown)
 
 
 def _unquoted(text: str) -> str:
