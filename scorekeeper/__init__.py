@@ -92,7 +92,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     try:
         db.init_app(app)
     except ModuleNotFoundError as missing:  # the database's driver
-        raise config.missing_driver(app.config["SQLALCHEMY_DATABASE_URI"], missing) from None
+        file = config.set_in_file(app, "SQLALCHEMY_DATABASE_URI")
+        raise config.missing_driver(app.config["SQLALCHEMY_DATABASE_URI"], missing, file) from None
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     babel.init_app(

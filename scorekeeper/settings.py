@@ -4,9 +4,12 @@ made.
 A small schema of our own (``SCHEMA``): each setting names its reader, a function from the
 variable's text to the typed value the app uses, which raises ``ValueError`` for anything else.
 A wrong value, or a name that is no setting, stops the start with one line (``StartRefused``,
-exit status 2, no traceback) that names the variable, what it holds and what is expected. The
-start's other refusals (an instance folder that cannot be written, a database that cannot be
-reached or whose driver is missing, a port in use) are said the same way.
+exit status 2, no traceback) that names the variable, what it holds and what is expected.
+``instance/config.py`` sets the same names without the prefix, as Python values: each is
+checked by the same reader, from its value spelled as the environment would spell it, and a
+wrong one is said naming the setting and the file. The start's other refusals (an instance
+folder that cannot be written, a database that cannot be reached or whose driver is missing, a
+port in use) are said the same way.
 """
 
 from __future__ import annotations
@@ -46,11 +49,13 @@ class StartRefused(click.ClickException):
     exit_code = 2
 
 
-def show(name: str, text: str) -> str:
-    """``SCOREKEEPER_<name>='<text>'``, a database address with its password masked."""
-    if name == "SQLALCHEMY_DATABASE_URI":
-        text = masked_url(text)
-    return f"{PREFIX}{name}={text!r}"
+def show(name: str, value: object, file: str | None = None) -> str:
+    """``SCOREKEEPER_<name>='<value>'``, or ``<name> = '<value>' in <file>`` for a value of
+    ``instance/config.py``: a database address with its password masked, a secret key never."""
+    if name == "SQLALCHEMY_DATABASE_URI" and isinstance(value, str):
+        value = masked_url(value)
+    shown = "***" if name == "SECRET_KEY" and file is not None else repr(value)
+    return f"{name} = {shown} in {file}" if file is not None else f"{PREFIX}{name}={shown}"
 
 
 def masked_url(text: str) -> str:
@@ -323,8 +328,8 @@ SCHEMA: dict[str, Setting] = {
 }
 
 
-def refusal(name: str, value: str, expected: str) -> StartRefused:
-    return StartRefused(f"{show(name, value)}: expected {expected}.")
+def refusal(name: str, value: object, expected: str, file: str | None = None) -> StartRefused:
+    return StartRefused(f"{show(name, value, file)}: expected {expected}.")
 
 
 def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
@@ -354,3 +359,43 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
         except ValueError:
             raise refusal(name, value, setting.expected) from None
     return chosen
+
+
+def from_config_file(values: Mapping[str, Any], file: str) -> dict[str, Any]:
+    """The values ``instance/config.py`` (``file``) sets, by name: each setting's read and
+    checked as its environment variable is; any other name (one of Flask's own, an
+    extension's) as it is. ``StartRefused`` for the first wrong value, naming the setting and
+    the file."""
+    chosen: dict[str, Any] = {}
+    for name in sorted(values):
+        value = values[name]
+        setting = SCHEMA.get(name)
+        if setting is None:
+            chosen[name] = value
+        elif name == "INSTANCE_PATH":
+            raise StartRefused(
+                f"{show(name, value, file)}: the instance folder is chosen before this file is "
+                f"read; expected {PREFIX}INSTANCE_PATH in the environment instead."
+            )
+        elif setting.empty_is_unset and (value is None or str(value).strip() == ""):
+            continue
+        elif name == "SECRET_KEY" and isinstance(value, bytes):
+            chosen[name] = value  # Flask signs with bytes as well as with text
+        else:
+            try:
+                chosen[name] = setting.read(_spelled(value))
+            except ValueError:
+                raise refusal(name, value, setting.expected, file) from None
+    return chosen
+
+
+def _spelled(value: object) -> str:
+    """A value of ``instance/config.py`` as the environment would spell it (``ValueError``
+    where it has no such spelling: a fraction, None, a mapping)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | str):
+        return str(value)
+    if isinstance(value, list | tuple) and all(isinstance(item, str) for item in value):
+        return json.dumps(list(value))
+    raise ValueError
