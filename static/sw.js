@@ -61,11 +61,12 @@ async function offlineBoard(request) {
   if (!kept) return Response.error();
   const html = await kept.text();
   const seen = new Date(kept.headers.get("X-Seen-At") || Date.now());
-  // The time as the page's language writes it, in the phone's own variant of it (es-CL).
+  // The time as the page's language writes it, in the phone's own variant of it (es-CL), on the
+  // 24-hour clock as every time the app shows ("19:30").
   const language = (html.match(/<html lang="([A-Za-z-]+)"/) || [])[1] || "";
   const own = self.navigator.language || "";
   const locale = own.split("-")[0] === language ? own : language || [];
-  const time = seen.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
+  const time = seen.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   let words = offlineWords(html, "round");
   if (SCOREBOARD.test(request)) words = offlineWords(html, "board").replace("{time}", time);
   else if (MY_HAND.test(request)) words = offlineWords(html, "hand");
