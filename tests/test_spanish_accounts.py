@@ -105,7 +105,11 @@ def test_setup_speaks_spanish_with_its_refusals_and_the_password_advice(fresh: F
     client = fresh.test_client()
     away = {"REMOTE_ADDR": "192.0.2.7"}  # asked for the setup code
     page = both(client, "/setup", "Welcome to Scorekeeper", environ_base=away)
-    for spanish in ("Bienvenido a Scorekeeper", "Código de configuración", "Crear mi familia"):
+    for spanish in (
+        "Te damos la bienvenida a Scorekeeper",
+        "Código de configuración",
+        "Crear mi familia",
+    ):
         assert spanish in page
     empty = client.post("/setup", data={}, headers=SPANISH, environ_base=away)
     text = empty.get_data(as_text=True)
@@ -132,7 +136,7 @@ def test_setup_speaks_spanish_with_its_refusals_and_the_password_advice(fresh: F
         headers=SPANISH,
         follow_redirects=True,
     )
-    assert "Bienvenido, ann. Quenby está lista." in made.get_data(as_text=True)
+    assert "Te damos la bienvenida, ann. Quenby está lista." in made.get_data(as_text=True)
 
 
 def test_sign_in_speaks_spanish_with_its_refusals(app: Flask) -> None:
