@@ -25,6 +25,8 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from sqlalchemy import delete, func, select
 
 from ..extensions import db
@@ -37,19 +39,19 @@ PER_DEVICE = 10
 PER_SESSION = 10
 
 # What was over its limit, in the words the sign-in page shows (``{wait}``: "a minute", "12
-# minutes").
+# minutes"), in the page's language.
 _WHY = {
-    "account": (
+    "account": _l(
         "Too many wrong passwords have been tried for this account in the last 15 minutes, "
         "so it takes none from a new phone or computer for now: wait {wait} and try again. "
         "On a phone or computer where you have signed in to it before, you can sign in now. "
         "If that was not you, someone may be guessing: tell the household's owner."
     ),
-    "address": (
+    "address": _l(
         "Too many wrong passwords have come from this network in the last 15 minutes: "
         "wait {wait} and try again."
     ),
-    "device": (
+    "device": _l(
         "Too many wrong passwords have been typed on this phone or computer in the last 15 "
         "minutes: wait {wait} and try again."
     ),
@@ -67,7 +69,7 @@ class TooManyAttempts(Exception):
 
     def __init__(self, retry_after: int, held: str = "account") -> None:
         minutes = max(1, math.ceil(retry_after / 60))
-        wait = "a minute" if minutes == 1 else f"{minutes} minutes"
+        wait = ngettext("a minute", "%(num)d minutes", minutes)
         super().__init__(_WHY[held].format(wait=wait))
         self.retry_after = retry_after
         self.held = held

@@ -9,11 +9,13 @@ from urllib.parse import urlsplit
 
 from flask import Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from sqlalchemy import func, select
 
 from .. import local_time, scope
-from ..access import Permission, from_this_machine, requires, visitor
+from ..access import ROLE_NAMES, Permission, from_this_machine, requires, visitor
 from ..extensions import db
 from ..households import households as all_households
 from ..models import Household, LinkKind, Role, User, utcnow
@@ -34,7 +36,7 @@ from .forms import (
     SetupForm,
 )
 
-WRONG_SIGN_IN = "That username and password do not match an account."
+WRONG_SIGN_IN = _l("That username and password do not match an account.")
 
 
 def _safe_next(target: str | None) -> str:
@@ -115,7 +117,7 @@ def login() -> ResponseReturnValue:
 @requires(Permission.SIGNED_IN)
 def logout() -> ResponseReturnValue:
     answer = services.end_session(redirect(url_for("accounts.login"), code=303))
-    flash("You are signed out.", "success")
+    flash(_("You are signed out."), "success")
     return answer
 
 
@@ -133,8 +135,10 @@ def setup() -> ResponseReturnValue:
     if form.validate_on_submit():
         if ask_code and not setup_code.code_matches(form.setup_code.data or ""):
             form.setup_code.errors = [
-                "That is not the setup code: it is printed in the server's console and kept "
-                "in instance/setup_code."
+                _(
+                    "That is not the setup code: it is printed in the server's console and kept "
+                    "in instance/setup_code."
+                )
             ]
         else:
             try:
@@ -158,7 +162,14 @@ def setup() -> ResponseReturnValue:
             else:
                 setup_code.forget_code()
                 services.sign_in(owner)
-                flash(f"Welcome, {owner.username}. {household.name} is ready.", "success")
+                flash(
+                    _(
+                        "Welcome, %(name)s. %(household)s is ready.",
+                        name=owner.username,
+                        household=household.name,
+                    ),
+                    "success",
+                )
                 return devices.remember(redirect(url_for("main.index"), code=303), owner)
     status = UNPROCESSABLE if request.method == "POST" else 200
     return render(
@@ -183,7 +194,7 @@ def account() -> ResponseReturnValue:
             page = render("accounts/account.html", form=form, me=me)
             return _too_many(page, refused)
         if not passwords.verify(me.password_hash, form.current.data or ""):
-            form.current.errors = ["That is not your password now."]
+            form.current.errors = [_("That is not your password now.")]
         else:
             throttle.give_back(place)
             try:
@@ -193,7 +204,7 @@ def account() -> ResponseReturnValue:
             except services.AccountError as problem:
                 _form_problems(form, problem)
             else:
-                flash("Your password is changed; your other sessions are signed out.", "success")
+                flash(_("Your password is changed; your other sessions are signed out."), "success")
                 # The device cookie names the password: this browser's is made anew.
                 return devices.remember(redirect(url_for("accounts.account"), code=303), me)
     status = UNPROCESSABLE if request.method == "POST" else 200
@@ -240,7 +251,11 @@ def add_member() -> ResponseReturnValue:
             db.session.rollback()
             _form_problems(form, problem)
         else:
-            flash(f"{user.username} can sign in now, as {user.role}.", "success")
+            role = ROLE_NAMES[Role(user.role)]
+            flash(
+                _("%(name)s can sign in now, as %(role)s.", name=user.username, role=role),
+                "success",
+            )
             return redirect(url_for("accounts.members"), code=303)
     return _members_page(UNPROCESSABLE, member_form=form)
 
@@ -267,13 +282,14 @@ def change_role(user_id: int) -> ResponseReturnValue:
     user = _member_or_404(user_id)
     form = RoleForm()
     if not form.validate_on_submit():
-        flash("Choose a role from the list.", "error")
+        flash(_("Choose a role from the list."), "error")
     elif user.role == Role.OWNER and form.role.data != Role.OWNER and not _owners_left(user):
-        flash("A household keeps at least one owner: make someone else owner first.", "error")
+        flash(_("A household keeps at least one owner: make someone else owner first."), "error")
     else:
         user.role = Role(form.role.data)
         db.session.commit()
-        flash(f"{user.username} is now {user.role}.", "success")
+        role = ROLE_NAMES[Role(user.role)]
+        flash(_("%(name)s is now %(role)s.", name=user.username, role=role), "success")
     return redirect(url_for("accounts.members"), code=303)
 
 
@@ -282,14 +298,14 @@ def change_role(user_id: int) -> ResponseReturnValue:
 def remove_member(user_id: int) -> ResponseReturnValue:
     user = _member_or_404(user_id)
     if user.role == Role.OWNER and not _owners_left(user):
-        flash("A household keeps at least one owner: make someone else owner first.", "error")
+        flash(_("A household keeps at least one owner: make someone else owner first."), "error")
     elif user.is_admin:
-        flash("The server's administrator cannot be removed here.", "error")
+        flash(_("The server's administrator cannot be removed here."), "error")
     else:
         name = user.username
         db.session.delete(user)
         db.session.commit()
-        flash(f"{name} is no longer a member; their sessions are ended.", "success")
+        flash(_("%(name)s is no longer a member; their sessions are ended.", name=name), "success")
     return redirect(url_for("accounts.members"), code=303)
 
 
@@ -333,7 +349,14 @@ def invite(token: str) -> ResponseReturnValue:
             if visitor().user is not None:
                 services.end_session(answer)  # the member signed in before is not the invitee
             services.sign_in(user)
-            flash(f"Welcome to {household.name}, {user.username}.", "success")
+            flash(
+                _(
+                    "Welcome to %(household)s, %(name)s.",
+                    household=household.name,
+                    name=user.username,
+                ),
+                "success",
+            )
             return devices.remember(answer, user)
     status = UNPROCESSABLE if request.method == "POST" else 200
     page = render(
@@ -367,9 +390,9 @@ def settings() -> ResponseReturnValue:
         if rating_form.validate_on_submit():
             services.set_ratings_shown(household, bool(rating_form.ratings_shown.data))
             flash(
-                "Ratings are shown on the household's pages now."
+                _("Ratings are shown on the household's pages now.")
                 if household.ratings_shown
-                else "Ratings are kept to yourselves now: no page shows them.",
+                else _("Ratings are kept to yourselves now: no page shows them."),
                 "success",
             )
             return redirect(url_for("accounts.settings"), code=303)
@@ -380,7 +403,7 @@ def settings() -> ResponseReturnValue:
             db.session.rollback()
             _form_problems(form, problem)
         else:
-            flash(f"Times are shown in {local_time.zone_name()} now.", "success")
+            flash(_("Times are shown in %(zone)s now.", zone=local_time.zone_name()), "success")
             return redirect(url_for("accounts.settings"), code=303)
     status = UNPROCESSABLE if request.method == "POST" else 200
     return render(
@@ -413,7 +436,10 @@ def households() -> ResponseReturnValue:
             db.session.rollback()
             _form_problems(form, problem)
         else:
-            flash(f"{household.name} is ready; its owner can sign in.", "success")
+            flash(
+                _("%(household)s is ready; its owner can sign in.", household=household.name),
+                "success",
+            )
             return redirect(url_for("accounts.households"), code=303)
     status = UNPROCESSABLE if request.method == "POST" else 200
     return render("accounts/households.html", status=status, form=form, households=all_households())
