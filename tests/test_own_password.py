@@ -61,7 +61,7 @@ def test_a_members_own_wrong_tries_are_held_off_in_their_own_count(tmp_path: Pat
             "/account", {"current": PASSWORD, "password": NEW_PASSWORD, "confirm": NEW_PASSWORD}
         )
         assert status == 429 and 0 < int(headers["Retry-After"]) <= 900
-        assert "typed here as your password now" in page
+        assert "wrong current passwords have been typed here" in page
         assert re.search(r"wait \d+ minutes and try again", page)
         assert "where you have signed in" not in page
         # Strangers' count on ann is untouched: a new browser signs in, and its session may

@@ -131,7 +131,7 @@ def test_the_current_password_on_the_account_page_counts_under_the_session(
         assert wrong.status_code == 422
     held = client.post("/account", data={"current": PASSWORD, "password": new, "confirm": new})
     assert held.status_code == 429 and int(held.headers["Retry-After"]) > 0
-    assert "typed here as your password now" in held.get_data(as_text=True)
+    assert "wrong current passwords have been typed here" in held.get_data(as_text=True)
     # The session's own count: the account is not held back for sign-in, nor another session.
     other = app.test_client()
     assert other.post("/login", data={"username": "ann", "password": PASSWORD}).status_code == 303

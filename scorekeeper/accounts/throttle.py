@@ -55,9 +55,9 @@ _WHY = {
         "Too many wrong passwords have been typed on this phone or computer in the last 15 "
         "minutes: wait {wait} and try again."
     ),
-    "session": (
-        "Too many wrong passwords have been typed here as your password now in the last 15 "
-        "minutes: wait {wait} and try again. If you have forgotten it, whoever runs the server "
+    "session": _l(
+        "Too many wrong current passwords have been typed here in the last 15 minutes: wait "
+        "{wait} and try again. If you have forgotten your password, whoever runs the server "
         "can set a new one."
     ),
 }
