@@ -43,11 +43,11 @@ from sqlalchemy import Connection, delete, func, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from .. import scope
+from ..db import reading
 from ..derived import RestoreMark
 from ..extensions import db
 from ..models import RestoreJob, RestoreStatus, utcnow
 from . import ratings, stats
-from .stats.tables import bump_version
 
 _T = TypeVar("_T")
 
@@ -148,8 +148,8 @@ class Run:
 def leave(run: Run, lines: int, counts: dict[str, int]) -> None:
     """In the transaction of a batch, before its commit: the run's mark says the file is
     stored up to line ``lines``, with ``counts`` (stored, already, refused) up to there; made
-    where the run has none and the batch stored a game (which moves the household's statistics
-    version: its history pages say a restore is being finished)."""
+    where the run has none and the batch stored a game (the household's history pages then say
+    a restore is being finished: ``services.data_version`` counts the marks)."""
     values = {key: counts[key] for key in ("stored", "already", "refused")}
     moved = db.session.execute(
         update(RestoreMark)
@@ -157,11 +157,8 @@ def leave(run: Run, lines: int, counts: dict[str, int]) -> None:
         .values(lines=lines, **values)
         .execution_options(synchronize_session=False)
     )
-    if getattr(moved, "rowcount", 0) or not counts["stored"]:
-        return
-    db.session.add(RestoreMark(run=run.token, job_id=run.job_id, lines=lines, **values))
-    db.session.flush()
-    bump_version(db.session.connection(), scope.for_writing(db.session))
+    if not getattr(moved, "rowcount", 0) and counts["stored"]:
+        db.session.add(RestoreMark(run=run.token, job_id=run.job_id, lines=lines, **values))
 
 
 def read_whole(run: Run) -> None:
@@ -181,11 +178,10 @@ def under_way() -> bool:
 
 
 def households_marked() -> list[int]:
-    """Every household with a mark (a restore running, or one cut short)."""
-    with scope.server_wide(scope.ServerWide.RESTORES_LEFT):
-        found = list(db.session.scalars(select(RestoreMark.household_id).distinct()))
-        db.session.commit()
-    return found
+    """Every household with a mark (a restore running, or one cut short): a read that waits
+    for no writer (on SQLite, a restore holds the write lock while it checks a batch)."""
+    with reading(), scope.server_wide(scope.ServerWide.RESTORES_LEFT):
+        return list(db.session.scalars(select(RestoreMark.household_id).distinct()))
 
 
 def _take_away(household_id: int, run: Run | None) -> list[int]:

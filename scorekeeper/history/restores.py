@@ -178,8 +178,8 @@ def _read(job_id: int, path: Path) -> None:
                 _write(job_id, lines_done=done, refused_lines=list(refused), **counts)
                 saved = time.monotonic()
             if pause:
-                # Holding no transaction (on SQLite, none holds the write lock meanwhile).
-                db.session.commit()
+                # Its progress shown, and no transaction held (on SQLite, the write lock).
+                _write(job_id, lines_done=done, refused_lines=list(refused), **counts)
                 time.sleep(pause)
     if status is RestoreStatus.DONE:
         total = db.session.scalar(select(RestoreJob.total_lines).where(RestoreJob.id == job_id))

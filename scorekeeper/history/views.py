@@ -33,7 +33,6 @@ from . import (
     backup_files,
     formatting,
     records,
-    restore_end,
     restores,
     rounds_file,
     seasons,
@@ -50,7 +49,7 @@ bp.add_app_template_filter(formatting.quantity, "quantity")
 bp.add_app_template_global(services.standings, "standings")
 bp.add_app_template_global(backup.summary, "summary")
 bp.add_app_template_filter(size_in_words, "size")
-bp.add_app_template_global(restore_end.under_way, "restore_under_way")
+bp.add_app_template_global(services.restore_under_way, "restore_under_way")
 
 
 @bp.app_context_processor
