@@ -227,12 +227,16 @@ def cancel(job: RestoreJob) -> None:
     db.session.commit()
 
 
-def finish_cut_short() -> None:
+def finish_cut_short() -> bool:
     """Count what restores cut short by a stop of their server stored (``restore_end``): in
     every household with a restore mark that no restore holds now, the kept statistics, records
     and ratings rebuilt from its games, its marks taken away and their jobs told how they ended,
     in one transaction; their saved uploads are deleted. Cut off in its turn, it is done again
-    whole at the next look. Run by the ratings' worker (``rating_worker.run_pending``)."""
+    whole at the next look. Run by the ratings' worker (``rating_worker.run_pending``), which
+    looks again a second later where this returns True: a household's mark was left because a
+    restore holds it (one reading now, or one whose stopped process the database has not yet
+    let go of)."""
+    held = False
     for household_id in restore_end.households_marked():
         with scope.household(household_id):
             try:
@@ -242,9 +246,11 @@ def finish_cut_short() -> None:
             finally:
                 # Where nothing was rebuilt: the lock's transaction (PostgreSQL) ends here.
                 db.session.rollback()
+            held = held or not free
             for job_id in told:
                 current_app.logger.info("restore %d was cut short: its games are counted", job_id)
                 upload_path(job_id).unlink(missing_ok=True)
+    return held
 
 
 def latest() -> RestoreJob | None:
