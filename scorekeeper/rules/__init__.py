@@ -51,7 +51,7 @@ Words in any language
     text (``pybabel extract -k N_ -k N_plural:1,2`` reads it from the code, and a test fails on
     anything else), whole sentences with named values, cards as notation, and a word that
     changes with the language (a suit, a rank, a count word) as a message of its own. A new
-    option needs its ``_OPTION_TEXT`` entry (label and help) in ``ruleset.py``, its choices'
+    option needs its ``_OPTION_TEXT`` entry (label and help) in ``options.py``, its choices'
     words in ``CHOICE_WORDS``; a new document its ``DOCUMENTS`` entry in ``sources.py`` (quotes
     stay in the document's language). Then the Spanish catalogue is updated
     (``docs/translating.md``).
@@ -63,7 +63,9 @@ from .cards import JOKER, Card, CardError, Rank, Suit, format_cards, parse_cards
 from .contracts import Contract, MeldKind, MeldRequirement
 from .melds import Meld, Placed
 from .messages import N_, Message, N_plural
-from .referee import Ruling, check_contract, check_layoff, check_liberation, check_meld
+from .moves import check_layoff, check_liberation
+from .options import OptionInfo, describe_options
+from .referee import Ruling, check_contract, check_meld
 from .ruleset import (
     OPTION_KEYS,
     PRESETS,
@@ -74,7 +76,6 @@ from .ruleset import (
     GoingOut,
     Liberation,
     MayI,
-    OptionInfo,
     OptionProblem,
     PackRule,
     Packs,
@@ -85,7 +86,6 @@ from .ruleset import (
     UnknownRulesError,
     WildSpacing,
     Winner,
-    describe_options,
     get_ruleset,
 )
 from .scoring import score_cards
