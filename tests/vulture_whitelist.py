@@ -90,6 +90,7 @@ _.score  # games/_board.html, the scoreboard's Can
 _.manage
 _.contract_text
 _.cards_to_deal  # games/_board.html, games/_tv.html
+_.owners  # games/_refusal.html, whose hands to check
 _.lowest_totals  # history/records.html
 _.highest_totals
 _.has_previous  # history/_games.html
