@@ -457,8 +457,10 @@ const outbox = (() => {
     place(paragraph);
     return paragraph;
   };
+  // Above the row of Save, not in it: the row keeps Save its width (a long note in another
+  // language squeezed it to a letter a line).
   const noteAtSave = (form, text) => note((paragraph) => {
-    form.querySelector("button.save-round").before(paragraph);
+    (form.querySelector(".save-row") || form.querySelector("button.save-round")).before(paragraph);
     paragraph.scrollIntoView({ block: "center" });
   }, text);
   const noteOnPage = (text, link) => note((paragraph) => document.getElementById("main").prepend(paragraph), text, link);

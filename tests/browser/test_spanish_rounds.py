@@ -43,6 +43,12 @@ def _spanish(browser: Any, live_server: str, cookie: str | None = None, **more: 
     return next(contexts), contexts
 
 
+def _one_line(button: Any) -> bool:
+    """Whether ``button`` is a thumb's height: its words on one line."""
+    box = button.bounding_box()
+    return box is not None and box["height"] <= 56
+
+
 def _no_offline_noise(*pages: Any) -> None:
     """A browser without signal logs its failed requests by itself: not the page's problems."""
     for page in pages:
@@ -107,12 +113,16 @@ def test_a_round_saved_without_signal_says_so_in_spanish(
     page.locator("input[name=went_out][value='0']").check()
     page.fill("#hands-1-cards", "K 5")
     expect(page.locator("#points-1")).to_contain_text("15 ptos")
+    save = page.get_by_role("button", name="Guardar ronda 1")
+    assert _one_line(save)
     page.context.set_offline(True)
-    page.get_by_role("button", name="Guardar la ronda 1").click()
+    save.click()
     expect(
         page.get_by_text("Guardada en este teléfono; se enviará cuando vuelva la señal.")
     ).to_be_visible()
     assert len(_queued(page)) == 1
+    # The note stands above the row of Save, which keeps its width: one line still.
+    assert _one_line(save)
     assert fits_width(page)
     screenshot(page, "i41-round-form-es-offline-360")
     page.context.set_offline(False)  # the "online" event sends it
@@ -155,8 +165,7 @@ def test_the_own_hand_page_in_spanish_fits_holds_still_and_keeps_done_without_si
     done = ben.locator(".done-buttons button")
     expect(done).to_have_text(["Cumplido ✓", "No cumplido ✗"])
     for index in range(2):
-        box = done.nth(index).bounding_box()
-        assert box is not None and box["height"] <= 56, done.nth(index).inner_text()
+        assert _one_line(done.nth(index)), done.nth(index).inner_text()
     assert fits_width(ben)
     screenshot(ben, "i41-own-hand-es-11-cards-360")
     assert serious_accessibility_violations(ben) == []

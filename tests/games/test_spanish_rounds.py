@@ -69,7 +69,7 @@ def test_the_round_form_speaks_spanish_and_says_each_refusal_at_its_field(
         "¿Quién cerró?",
         "Cartas que quedan",
         "Anotar totales",
-        "Guardar la ronda 1",
+        "Guardar ronda 1",
         "← Marcador",
     ):
         assert expected in said, expected
@@ -127,7 +127,7 @@ def test_a_went_out_clash_between_two_phones_is_asked_in_spanish(client: FlaskCl
     clash = client.post(address, data=d_typed | phone_d | {"save": "1"})
     assert clash.status_code == 409
     said = words(clash)
-    assert "Corregir la ronda 1" in said
+    assert "Corregir ronda 1" in said
     assert "Esta ronda se cambió en otro teléfono mientras tanto; no se guardó nada." in said
     assert "La ronda 1 ahora dice: Ben cerró; Ann 9, Cy JK 5 5, Dee A 10 3." in said
     assert "Quién cerró: ¿cuál es la correcta?" in said
@@ -176,12 +176,12 @@ def test_the_own_hand_page_the_close_page_and_the_seat_picker_speak_spanish(
     status, page = hand_post(phones[1], game_id, 1, cards="K Q", done="made")
     said = words(phones[1].get(f"/games/{game_id}/hand"))
     assert "Tu mano está anotada: K Q = 20 puntos, contrato cumplido ✓." in said
-    assert "Cambiar mi mano" in said and "Cerrar la ronda 1…" in said
+    assert "Cambiar mi mano" in said and "Cerrar ronda 1…" in said
 
     close = client.get(f"/games/{game_id}/close")
     said = words(close)
     for expected in (
-        "Cerrar la ronda 1",
+        "Cerrar ronda 1",
         "Aún contando: Cy, Dee.",
         "Cartas que le quedan a Cy (aún contando)",
         "K Q = 20 puntos, contrato cumplido ✓",
