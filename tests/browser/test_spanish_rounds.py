@@ -133,7 +133,7 @@ def test_a_round_saved_without_signal_says_so_in_spanish(
 
 
 def test_the_own_hand_page_in_spanish_fits_holds_still_and_keeps_done_without_signal(
-    english_scorer: Any, browser: Any, live_server: str
+    english_scorer: Any, browser: Any, live_server: str, owner_cookie: str
 ) -> None:
     board, link = _table(english_scorer, live_server, ("Ann", "Ben"))
     ann, ann_contexts = _spanish(browser, live_server)
@@ -169,6 +169,15 @@ def test_the_own_hand_page_in_spanish_fits_holds_still_and_keeps_done_without_si
     assert fits_width(ben)
     screenshot(ben, "i41-own-hand-es-11-cards-360")
     assert serious_accessibility_violations(ben) == []
+
+    # The scorer's close page meanwhile, in Spanish: Ben still counting, as it stands.
+    closer, closer_contexts = _spanish(browser, live_server, owner_cookie)
+    closer.goto(f"{board}/close")
+    expect(closer.locator("h1")).to_have_text("Cerrar ronda 1")
+    expect(closer.locator(".lede")).to_have_text("Aún contando: Ben.")
+    assert fits_width(closer)
+    screenshot(closer, "i41-close-es-360")
+    next(closer_contexts, None)
 
     # "Done" without signal: kept, and said so in Spanish; sent once the signal returns.
     ben.context.set_offline(True)
