@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -235,8 +236,7 @@ def _serve(app: Any, settings: dict[str, Any]) -> None:
 # before it closes what is left: well inside the 10 s a container manager allows, and the 5 s
 # an image promises.
 STOP_SECONDS = 4.0
-# How often the server's loop looks up from its sockets to see whether it was asked to stop.
-LOOP_SECONDS = 0.25
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def _run_until_stopped(server: Any) -> None:
@@ -244,24 +244,32 @@ def _run_until_stopped(server: Any) -> None:
 
     Waitress's own ``run`` answers SIGTERM not at all (the process is killed, or, as a
     container's first process, which the kernel gives no default action, it ignores it) and
-    SIGINT by dropping every connection. Here the signal only sets a flag, which the loop reads
-    between two polls of its sockets."""
+    SIGINT by dropping every connection. Here the signal sets a flag, which the loop reads
+    between two polls of its sockets, and wakes the loop through waitress's trigger (a pipe
+    among those sockets): Python retries a poll a signal interrupts, so without it the stop
+    waited for the next socket event or the poll's timeout, and a request answered meanwhile
+    was no longer seen in flight."""
     from waitress import wasyncore
+    from waitress.server import BaseWSGIServer
 
+    # One listening socket (a BaseWSGIServer, its own map), or several in a shared map.
+    sockets: dict[int, Any] = getattr(server, "map", None) or server._map
+    listener = next(d for d in sockets.values() if isinstance(d, BaseWSGIServer))
     stopping = threading.Event()
 
     def ask_to_stop(*_: object) -> None:
-        stopping.set()
+        if not stopping.is_set():  # once: the trigger is closed at the stop's end
+            stopping.set()
+            listener.pull_trigger()
 
-    previous = {
-        number: signal.signal(number, ask_to_stop) for number in (signal.SIGTERM, signal.SIGINT)
-    }
-    # One listening socket (a BaseWSGIServer, its own map), or several in a shared map.
-    sockets: dict[int, Any] = getattr(server, "map", None) or server._map
+    previous = {number: signal.signal(number, ask_to_stop) for number in STOP_SIGNALS}
     use_poll = server.adj.asyncore_use_poll
+    # The poll's timeout only paces waitress's own upkeep (closing idle connections): a stop
+    # does not wait for it.
+    timeout = server.adj.asyncore_loop_timeout
     try:
         while sockets and not stopping.is_set():
-            wasyncore.loop(timeout=LOOP_SECONDS, map=sockets, use_poll=use_poll, count=1)
+            wasyncore.loop(timeout=timeout, map=sockets, use_poll=use_poll, count=1)
         _stop(server, sockets, use_poll)
     finally:
         for number, handler in previous.items():
@@ -358,7 +366,6 @@ def _run_processes(app: Any, host: str, port: int, threads: int, processes: int)
     for as long as it runs. A child dies with its parent (Linux), and the parent stops every
     child when it is stopped."""
     import contextlib
-    import socket
 
     _configure_logging(app)
     log = logging.getLogger(__name__)
@@ -433,7 +440,6 @@ def _child(
 ) -> NoReturn:
     """A forked server process: serves until stopped, and never returns into the command."""
     import ctypes
-    import sys
     import traceback
 
     code = 0
