@@ -9,6 +9,7 @@ cannot take every place; the channel timeout drops the ones that stop sending al
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import signal
@@ -17,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, NoReturn
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import click
 from flask import Flask
@@ -42,6 +43,9 @@ CONNECTION_LIMIT = 1000
 # Seconds a connection may send nothing before it is closed; a scoreboard polls every few
 # seconds, so a phone still looking never comes near it.
 CHANNEL_TIMEOUT = 30
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 # What Caddy sets on every request it passes on; the app reads these and nothing else
@@ -274,6 +278,36 @@ def _run_until_stopped(server: Any) -> None:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def whole_start(factory: Callable[P, T]) -> Callable[P, T]:
+    """``factory`` (the app's) run whole: a SIGTERM that comes while it runs (the database
+    brought up to date, the setup code written) waits for it to end, and then ends the process
+    with status 0, before it serves or runs its command.
+
+    Without this a SIGTERM in the first seconds of a start killed the process mid-migration
+    (each is one transaction, so it was undone, but the process ended with the signal's status)
+    or, as a container's first process, which the kernel gives no default action, was ignored:
+    the server then served on until it was killed. From the factory's end to the serving loop
+    (a few milliseconds) SIGTERM has its default action again. A SIGINT still interrupts at
+    once (Python's KeyboardInterrupt: the migration's transaction is undone)."""
+
+    @functools.wraps(factory)
+    def start(*args: P.args, **kwargs: P.kwargs) -> T:
+        if threading.current_thread() is not threading.main_thread():
+            return factory(*args, **kwargs)  # only the main thread may set a signal's handler
+        asked: list[int] = []
+        previous = signal.signal(signal.SIGTERM, lambda number, _frame: asked.append(number))
+        try:
+            made = factory(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        if asked:
+            print("Stopped (SIGTERM) once the start was over, before serving.", file=sys.stderr)
+            raise SystemExit(0)
+        return made
+
+    return start
 
 
 def _stop(server: Any, sockets: dict[int, Any], use_poll: bool) -> None:
