@@ -56,6 +56,7 @@ def default_instance() -> Path:
     return config.user_data_folder() / "scorekeeper"
 
 
+@server.whole_start
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py``, then ``SCOREKEEPER_*`` variables,
     then ``test_config``; bring the database up to date; register every feature.
