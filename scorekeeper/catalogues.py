@@ -162,7 +162,16 @@ def update_command() -> None:
     """Extract the code's messages; add the new ones to every catalogue (empty, to be
     translated), drop those gone; compile each."""
     extract(TEMPLATE)
-    _pybabel("update", "-i", TEMPLATE, "-d", languages.CATALOGUES, "--no-fuzzy-matching")
+    # The header's date left as it is: a catalogue changes only where its messages do.
+    _pybabel(
+        "update",
+        "-i",
+        TEMPLATE,
+        "-d",
+        languages.CATALOGUES,
+        "--no-fuzzy-matching",
+        "--ignore-pot-creation-date",
+    )
     _pybabel("compile", "-d", languages.CATALOGUES)
     for language in translated():
         untranslated = [
