@@ -402,3 +402,10 @@ def test_a_catalogue_is_read_from_disk_once_not_per_request(
     for path in ("/account", f"/games/{game_id}", f"/games/{game_id}/tv", "/household"):
         assert client.get(path, headers=SPANISH).status_code == 200
     assert reads == []
+
+
+def test_the_statistics_numbers_are_in_the_page_s_language(app: Flask, client: FlaskClient) -> None:
+    eve_game(app, finished=True)  # Ann wins it: a win rate of 100%
+    assert "100%" in client.get("/players", headers=ENGLISH).get_data(as_text=True)
+    spanish = client.get("/players", headers=SPANISH).get_data(as_text=True)
+    assert "100\xa0%" in spanish and "100%" not in spanish
