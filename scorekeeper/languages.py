@@ -34,13 +34,22 @@ from pathlib import Path
 
 from babel import Locale, numbers
 from babel.support import NullTranslations, Translations
-from flask import Flask, Response, g, has_app_context, has_request_context, request
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    g,
+    has_app_context,
+    has_request_context,
+    request,
+)
 from flask_babel import force_locale, get_locale, refresh
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from wtforms.i18n import messages_path
 
 from . import scope
+from .access import Account
 from .extensions import Kept, db
 from .models import Household, User
 
@@ -85,12 +94,21 @@ def best_match(asked: Iterable[tuple[str, float]]) -> str | None:
     return None
 
 
-def members_choice() -> str | None:
-    """The signed-in member's own choice (None: as their browser says)."""
+def _account() -> Account | None:
+    """The signed-in member's account as the gate read it with their session, or None."""
     who = g.get("visitor") if has_request_context() else None
-    account = getattr(who, "user", None)
+    account: Account | None = getattr(who, "user", None)
+    return account
+
+
+def members_choice() -> str | None:
+    """The signed-in member's own choice (None: as their browser says), read with their
+    session (``access.Account``); read again after this request changed it."""
+    account = _account()
     if account is None:
         return None
+    if not g.get("language_changed"):
+        return known(account.language)
     account_id = int(account.id)
     with scope.household(int(account.household_id)):
         chosen = _read(
@@ -101,7 +119,15 @@ def members_choice() -> str | None:
 
 
 def household_language(household_id: int) -> str:
-    """The household's language: its owner's choice, English where none was made."""
+    """The household's language: its owner's choice, English where none was made. A member's
+    own household's was read with their session; any other is read here."""
+    account = _account()
+    if (
+        account is not None
+        and account.household_id == household_id
+        and not g.get("language_changed")
+    ):
+        return known(account.household_language) or DEFAULT
     with scope.household(household_id):
         chosen = _read(
             ("household language", household_id),
@@ -124,10 +150,16 @@ def _read(key: tuple[object, ...], read: Callable[[], str | None]) -> str | None
     """A language kept on a row, read by ``read``: kept (``extensions.Kept``) under ``key`` and
     the access version this request was let in under, which every UPDATE of an account or a
     household moves on, on any server (``accounts.services.moving_access``); read each time
-    where the request has none (a review link's page, a chat's robot). None where the database
-    cannot say (the page is then written in the next language in line, never refused)."""
+    where the request has none (a review link's page, a chat's robot), and where nothing of who
+    asks is to be kept (``SESSION_CHECK_SECONDS`` 0, as for the sessions themselves). None where
+    the database cannot say (the page is then written in the next language in line, never
+    refused)."""
     version = None
-    if has_request_context() and not g.get("language_changed"):
+    if (
+        has_request_context()
+        and not g.get("language_changed")
+        and float(current_app.config.get("SESSION_CHECK_SECONDS") or 0) > 0
+    ):
         version = g.get("access_version")
     kept = Kept.of() if version is not None else None
     if kept is not None:

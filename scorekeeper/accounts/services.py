@@ -351,8 +351,11 @@ def _load_session(token: str) -> SignedIn | None:
                 User.role,
                 User.is_admin,
                 User.household_id,
+                User.language,
+                Household.language,
             )
             .join(User, User.id == UserSession.user_id)
+            .join(Household, Household.id == User.household_id)
             .where(UserSession.token_hash == digest)
         ).one_or_none()
     if found is None:
