@@ -355,7 +355,7 @@ def _load_session(token: str) -> SignedIn | None:
                 Household.language,
             )
             .join(User, User.id == UserSession.user_id)
-            .join(Household, Household.id == User.household_id)
+            .join(User.household)
             .where(UserSession.token_hash == digest)
         ).one_or_none()
     if found is None:
