@@ -54,6 +54,11 @@ _.started_by
 
 # Read with ``g.get("...")`` (scorekeeper.games.fast_lane).
 _.access_version
+# Read with ``g.get("...")`` (scorekeeper.languages).
+_.language_from_browser
+_.language_changed
+# Flask-WTF reads WTForms' messages' translations off the request (scorekeeper.languages).
+_.wtforms_translations
 
 # WTForms: ``validate_<field>`` methods are called for their field, ``Meta`` configures the form.
 _.validate_time_zone
