@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, select
 
-from bench.history import STALE, _first_game, _places, correct_first_game, prepare
+from bench.corrections import STALE, _first_game, _places, correct_first_game
+from bench.history import prepare
 from bench.serving import served
 from scorekeeper import create_app, scope
 from scorekeeper.derived import RatingMark
