@@ -21,7 +21,7 @@ from ..derived import PlayerRating, RatingStep
 from ..extensions import db
 from ..games.charts import nice_step_of
 from .formatting import decimal
-from .ratings import ALL, shown
+from .rating_model import ALL, shown
 
 WIDTH = 360
 HEIGHT = 200
@@ -140,7 +140,7 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
 
 def _peak_games(player_id: int, pool: str) -> int | None:
     """The count of games after which ``player_id``'s rating in ``pool`` was highest, the
-    earliest of equals: the shown rating (mu - 3 sigma, as ``ratings.shown``) ordered by the
+    earliest of equals: the shown rating (mu - 3 sigma, as ``rating_model.shown``) ordered by the
     database over the player's steps in the pool, one row back."""
     value = RatingStep.mu - 3 * RatingStep.sigma
     found: int | None = db.session.scalar(

@@ -17,7 +17,7 @@ from sqlalchemy import select, update
 from scorekeeper import scope
 from scorekeeper.derived import PlayerRating, RatingStep
 from scorekeeper.extensions import db
-from scorekeeper.history import rating_chart, ratings, review, services
+from scorekeeper.history import rating_chart, rating_model, review, services
 from scorekeeper.history.formatting import decimal, quantity
 from scorekeeper.models import Player
 
@@ -77,16 +77,16 @@ def test_the_rating_chart_names_the_true_peak_not_the_highest_sample(
     with app.test_request_context(), scope.household(family_id(app)):
         steps = db.session.execute(
             select(RatingStep.games, RatingStep.mu, RatingStep.sigma, RatingStep.started).where(
-                RatingStep.player_id == ann, RatingStep.pool == ratings.ALL
+                RatingStep.player_id == ann, RatingStep.pool == rating_model.ALL
             )
         ).all()
         chart = rating_chart.course(ann, "Ann")
         db.session.remove()
-    games, mu, sigma, _started = max(steps, key=lambda s: ratings.shown(s[1], s[2]))
+    games, mu, sigma, _started = max(steps, key=lambda s: rating_model.shown(s[1], s[2]))
     assert games == 5
     assert chart is not None and chart.every == 3
-    assert chart.peak.games == 5 and chart.peak.rating == ratings.shown(mu, sigma)
-    assert f"highest {decimal(ratings.shown(mu, sigma))} after game 5 (5 Mar 2024)" in (
+    assert chart.peak.games == 5 and chart.peak.rating == rating_model.shown(mu, sigma)
+    assert f"highest {decimal(rating_model.shown(mu, sigma))} after game 5 (5 Mar 2024)" in (
         chart.description
     )
     assert 5 in [mark.games for mark in chart.marks]
@@ -101,7 +101,7 @@ def test_no_number_shows_a_signed_zero(app: Flask, client: FlaskClient) -> None:
     _win(app, ["Ann", "Ben"], "Ann", FIRST)
     with app.app_context(), scope.household(family_id(app)):
         db.session.execute(
-            update(PlayerRating).where(PlayerRating.pool == ratings.ALL).values(shown=-0.03)
+            update(PlayerRating).where(PlayerRating.pool == rating_model.ALL).values(shown=-0.03)
         )
         db.session.commit()
         db.session.remove()
