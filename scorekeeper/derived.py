@@ -266,4 +266,7 @@ class RatingReplay(HouseholdOwned, Model):
     # The replay under way goes on from this game's (started, game id); none: none is.
     reached_started: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     reached_game_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    # When the replay under way began (its parts tell it from another by this), and when the
+    # last one ended.
+    began: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     ended: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)

@@ -165,6 +165,8 @@ def run_pending() -> bool:
     pause = int(current_app.config["RATINGS_REPLAY_PAUSE_MS"]) / 1000
     rest = timedelta(seconds=int(current_app.config["RATINGS_REPLAY_COOL_DOWN_SECONDS"]))
     for household_id in _stale_households():
+        # Each part hands the next its ratings: no part reads every player's again.
+        carried = ratings.Carried()
         with scope.household(household_id):
             while True:
                 began = time.monotonic()
@@ -174,7 +176,7 @@ def run_pending() -> bool:
 
                 try:
                     connection = db.session.connection()
-                    outcome = replay_marked(connection, household_id, most, enough, rest)
+                    outcome = replay_marked(connection, household_id, most, enough, rest, carried)
                     if outcome == "done":
                         bump_version(connection, scope.for_household(household_id))
                     left = _rest_left(connection, household_id, rest)
@@ -206,15 +208,17 @@ def replay_marked(
     most: int,
     enough: Callable[[], bool] | None = None,
     rest: timedelta = timedelta(0),
+    carried: ratings.Carried | None = None,
 ) -> str:
     """One part of the replay the household's marks ask for, in the caller's transaction: from
     the earliest mark on, ``most`` games at most and no more once ``enough()`` says so; the
     marks read are replaced by one where the next part starts, or taken away at the end.
-    Returns "more" (a part is left), "done" (this was the last), "none" (no mark), "busy"
-    (PostgreSQL: another process replays it now; on SQLite the write lock every worker's
-    transaction takes first keeps them apart) or "resting": nothing replayed, since the
-    household's last replay ended less than ``rest`` ago, or was given up now for a mark
-    before where it had reached."""
+    ``carried``: what the worker's last part handed on (``ratings.Carried``), taken up where
+    this part goes on with the same replay. Returns "more" (a part is left), "done" (this was
+    the last), "none" (no mark), "busy" (PostgreSQL: another process replays it now; on SQLite
+    the write lock every worker's transaction takes first keeps them apart) or "resting":
+    nothing replayed, since the household's last replay ended less than ``rest`` ago, or was
+    given up now for a mark before where it had reached."""
     household = scope.for_household(household_id)
     if (
         connection.dialect.name == "postgresql"
@@ -244,26 +248,35 @@ def replay_marked(
             return "resting"
         if _rest_ends(pace, rest) > now():
             return "resting"
+        began = now()
         current_app.logger.info(
             "ratings of household %s: replaying from game %s", household_id, start[1]
         )
-    following = ratings.replay(connection, household_id, start, most=most, enough=enough)
+    else:
+        began = pace.began
+    if carried is not None and carried.replay != began:
+        # Not the replay the worker's last part was of: the ratings are read afresh.
+        carried.forget()
+        carried.replay = began
+    following = ratings.replay(
+        connection, household_id, start, most=most, enough=enough, carried=carried
+    )
     # The marks read, by id: one a save adds meanwhile (PostgreSQL) stays for the next part.
     connection.execute(delete(marks_t).where(marks_t.c.id.in_([mark.id for mark in marks])))
     if following is None:
         _keep_pace(connection, household_id, reached=None, ended=now())
         return "done"
     connection.execute(insert(marks_t), [household.row(started=following[0], game_id=following[1])])
-    _keep_pace(connection, household_id, reached=following)
+    _keep_pace(connection, household_id, reached=following, began=began)
     return "more"
 
 
 def _pace(connection: Connection, household_id: int) -> Any:
     household = scope.for_household(household_id)
     return connection.execute(
-        select(paces_t.c.reached_started, paces_t.c.reached_game_id, paces_t.c.ended).where(
-            household.owns(paces_t)
-        )
+        select(
+            paces_t.c.reached_started, paces_t.c.reached_game_id, paces_t.c.began, paces_t.c.ended
+        ).where(household.owns(paces_t))
     ).first()
 
 
@@ -290,14 +303,17 @@ def _keep_pace(
     household_id: int,
     reached: Position | None,
     ended: datetime | None = None,
+    began: datetime | None = None,
 ) -> None:
     """Where the household's replay has reached (None: none is under way) and, where given,
-    when its last one ended."""
+    when the one under way began or the last one ended."""
     household = scope.for_household(household_id)
     values: dict[str, Any] = {
         "reached_started": None if reached is None else reached[0],
         "reached_game_id": None if reached is None else reached[1],
     }
+    if began is not None:
+        values["began"] = began
     if ended is not None:
         values["ended"] = ended
     if not connection.execute(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app, has_app_context
@@ -55,8 +56,8 @@ from .rating_model import (
 FINISHED = GameStatus.FINISHED.value
 # Steps written per statement.
 BATCH = 2000
-# Games whose seats are read per statement.
-GAMES_READ = 250
+# Games (and their seats) read per statement.
+GAMES_READ = 100
 # Games a save replays at most when no app says (``RATINGS_REPLAYED_IN_SAVE``).
 REPLAYED_IN_SAVE = 100
 # A key of PostgreSQL's advisory locks: one replay of a household's ratings at a time.
@@ -263,9 +264,10 @@ def _games(
 ) -> Iterator[Played]:
     """The household's finished games from ``start`` on, in order of play: the games from their
     kept rows' index by status and start, then their seats by game, ``GAMES_READ`` games at a
-    time (no read of the household's every seat row, nor of more than a part of a replay
-    rates). ``from_games`` (a whole replay only) reads the games out of the bin and their seats
-    instead of their kept rows. ``most``: that many games at most."""
+    time, each read where the one before ended (no read of the household's every seat row, and
+    a part of a replay reads little more than it rates). ``from_games`` (a whole replay only)
+    reads the games out of the bin and their seats instead of their kept rows. ``most``: that
+    many games at most."""
     if from_games:
         assert start is None and most is None, "a replay from the games is a whole one"
         games = connection.execute(
@@ -278,10 +280,13 @@ def _games(
             .order_by(games_t.c.started, games_t.c.id)
         ).all()
         # By game and household: the seats' own index (household, game, position) reads them.
-        seat_filter: tuple[Any, ...] = (household.owns(seats_t),)
-        seat_source = seats_t
-    else:
-        games = connection.execute(
+        for chunk in _chunks(games, GAMES_READ):
+            yield from _seated(connection, chunk, seats_t, (household.owns(seats_t),))
+        return
+    after, inclusive, left = start, True, most
+    while left is None or left > 0:
+        size = GAMES_READ if left is None else min(GAMES_READ, left)
+        chunk = connection.execute(
             select(
                 game_stats.c.game_id,
                 game_stats.c.started,
@@ -291,24 +296,33 @@ def _games(
             .where(
                 household.owns(game_stats),
                 game_stats.c.status == FINISHED,
-                *_from(game_stats, start),
+                *_from(game_stats, after, inclusive),
             )
             .order_by(game_stats.c.started, game_stats.c.game_id)
-            .limit(most)
+            .limit(size)
         ).all()
         # By game alone: the kept rows' index by game has no household to read it by.
-        seat_filter = ()
-        seat_source = seat_stats
-    for chunk in _chunks(games, GAMES_READ):
-        seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
-        for game_id, player_id, place in connection.execute(
-            select(seat_source.c.game_id, seat_source.c.player_id, seat_source.c.place).where(
-                *seat_filter, seat_source.c.game_id.in_([game[0] for game in chunk])
-            )
-        ):
-            seats[game_id].append((player_id, place))
-        for game_id, started, rules_slug, rules_name in chunk:
-            yield Played(game_id, started, rules_slug, rules_name, sorted(seats.get(game_id, [])))
+        yield from _seated(connection, chunk, seat_stats, ())
+        if len(chunk) < size:
+            return
+        after, inclusive = (chunk[-1].started, chunk[-1].game_id), False
+        left = None if left is None else left - size
+
+
+def _seated(
+    connection: Connection, games: Sequence[Any], source: Any, condition: tuple[Any, ...]
+) -> Iterator[Played]:
+    """``games`` (id, started, rules' slug and name) with their players' places, read from
+    ``source`` (the seats, or their kept rows) in one statement."""
+    seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+    for game_id, player_id, place in connection.execute(
+        select(source.c.game_id, source.c.player_id, source.c.place).where(
+            *condition, source.c.game_id.in_([game[0] for game in games])
+        )
+    ):
+        seats[game_id].append((player_id, place))
+    for game_id, started, rules_slug, rules_name in games:
+        yield Played(game_id, started, rules_slug, rules_name, sorted(seats.get(game_id, [])))
 
 
 def _before(
@@ -409,6 +423,23 @@ class _Rewrite:
         self.steps, self.games = [], []
 
 
+@dataclass
+class Carried:
+    """What a part of a replay hands the next part of the same replay: where it goes on, and
+    the ratings there of every (player, pool) it has looked at, so that the next part need not
+    read them again. ``replay``: which replay (the worker's own token, checked by it)."""
+
+    position: Position | None = None
+    ratings: dict[Pair, Rated] = field(default_factory=dict)
+    looked: set[Pair] = field(default_factory=set)
+    replay: Any = None
+
+    def forget(self) -> None:
+        self.position = None
+        self.ratings.clear()
+        self.looked.clear()
+
+
 def replay(
     connection: Connection,
     household_id: int,
@@ -416,18 +447,25 @@ def replay(
     from_games: bool = False,
     most: int | None = None,
     enough: Callable[[], bool] | None = None,
+    carried: Carried | None = None,
 ) -> Position | None:
     """Replay the household's finished games from ``start`` (None: all) on (read as ``_games``
     says), each from its players' ratings just before it, in place of the steps there, then
     rewrite the current rating of every (player, pool) that changed. A part only: ``most``
     games at most, and no more once ``enough()`` says so (asked after each game); returns where
-    the next part goes on (None: at the end). Each part leaves the current ratings as they
+    the next part goes on (None: at the end), and hands the ratings there on in ``carried``
+    (taken up where it was left at ``start``). Each part leaves the current ratings as they
     stand after its last game, so the last part leaves them as a whole replay does."""
     household = scope.for_household(household_id)
     rewrite = _Rewrite(connection, household, start)
-    ratings: dict[Pair, Rated] = {}
-    looked: set[Pair] = set()
+    if carried is None:
+        carried = Carried()
+    elif start is None or carried.position != start:
+        carried.forget()
+    ratings, looked = carried.ratings, carried.looked
     names: dict[str, str] = {}
+    # The (player, pool)s whose current rating this part rewrites.
+    moved: set[Pair] = set()
 
     def look_up(pairs: Iterable[Pair]) -> None:
         # A player's rating before the replay, read where the replay first needs it.
@@ -435,6 +473,7 @@ def replay(
         if start is not None and wanted:
             ratings.update(_before(connection, household, wanted, start, names))
         looked.update(wanted)
+        moved.update(pairs)
 
     following: Position | None = None
     limit = None if most is None else most + 1
@@ -447,9 +486,10 @@ def replay(
     rewrite.finish(following)
     if start is None:
         connection.execute(delete(current_t).where(household.owns(current_t)))
+        moved = set(ratings)
     else:
         look_up(rewrite.changed)
-        for chunk in _chunks(sorted(rewrite.changed | looked), 400):
+        for chunk in _chunks(sorted(moved), 400):
             connection.execute(
                 delete(current_t).where(
                     household.owns(current_t),
@@ -467,9 +507,11 @@ def replay(
             games=rated.games,
         )
         for (player_id, pool), rated in sorted(ratings.items())
+        if (player_id, pool) in moved
     ]
     for chunk in _chunks(rows, BATCH):
         connection.execute(insert(current_t), chunk)
+    carried.position = following
     return following
 
 

@@ -22,6 +22,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("reached_started", sa.DateTime(), nullable=True),
         sa.Column("reached_game_id", sa.Integer(), nullable=True),
+        sa.Column("began", sa.DateTime(), nullable=True),
         sa.Column("ended", sa.DateTime(), nullable=True),
         sa.Column("household_id", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(["household_id"], ["households.id"], ondelete="CASCADE"),
