@@ -179,13 +179,15 @@ def run_pending() -> bool:
                     outcome = replay_marked(connection, household_id, most, enough, rest, carried)
                     if outcome == "done":
                         bump_version(connection, scope.for_household(household_id))
-                    left = _rest_left(connection, household_id, rest)
+                    # A household resting is looked at again when its rest is over.
+                    wait = BUSY_SECONDS
+                    if outcome == "resting":
+                        wait = max(_rest_left(connection, household_id, rest), 0.05)
                     db.session.commit()
                 except BaseException:
                     db.session.rollback()
                     raise
                 if outcome in ("busy", "resting"):
-                    wait = BUSY_SECONDS if outcome == "busy" else max(left, 0.05)
                     again = wait if again is None else min(again, wait)
                 if outcome != "more":
                     break
