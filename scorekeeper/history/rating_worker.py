@@ -6,9 +6,10 @@ wakes this worker (``after_commit``), which replays from the earliest mark to th
 transaction (``replay_marked``); the household's statistics version moves with the last part
 (its history pages are drawn afresh then). What a scorer's corrections can cost is bounded:
 
-- A part is short: ``RATINGS_REPLAY_CHUNK`` games at most, and no more once ``PART_SECONDS``
-  have gone or a save of this process waits for SQLite's write lock (``db.WRITERS``); the next
-  part begins once that save has the lock. A save waits for the end of a part at most.
+- A part is short: ``RATINGS_REPLAY_CHUNK`` games at most, and no more once it has used
+  ``PART_SECONDS`` of the worker's CPU or a save of this process waits for SQLite's write lock
+  (``db.WRITERS``); the next part begins once that save has the lock. A save waits for the end
+  of a part at most.
 - One replay at a time, moved rather than begun again: a change to a game the replay has not
   reached is folded into it (its mark is after the worker's own); a change to one it has passed
   gives it up where it stands, since what it would write from there rests on ratings that
@@ -61,7 +62,9 @@ WAKE = "rating_worker_wake"
 # In ``app.extensions``: in how many seconds the worker is to look again at the households its
 # last run left (resting, or replayed by another process); None: it left none.
 AGAIN = "rating_worker_again"
-# A part of a replay rates games for this long at most; its writes and commit follow.
+# A part of a replay rates games until it has used this much of the worker's CPU (its own time,
+# not the clock's: on a busy machine a part still does as much, rather than a game or two each
+# with the part's reading and writing around it); its writes and commit follow.
 PART_SECONDS = 0.05
 
 marks_t = RatingMark.__table__
@@ -169,10 +172,10 @@ def run_pending() -> bool:
         carried = ratings.Carried()
         with scope.household(household_id):
             while True:
-                began = time.monotonic()
+                began = time.thread_time()
 
                 def enough(began: float = began) -> bool:
-                    return time.monotonic() - began > PART_SECONDS or WRITERS.waiting()
+                    return time.thread_time() - began > PART_SECONDS or WRITERS.waiting()
 
                 try:
                     connection = db.session.connection()
