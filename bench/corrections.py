@@ -10,7 +10,11 @@ back. Timed, through ``flask serve`` (waitress) on loopback:
 - two more in a row (reverse, then correct again), each while the replay of the one before
   runs: each save;
 - thirty alternating ones, one after the other: the saves' median and worst, their wall clock,
-  the server's CPU over them, and the seconds and CPU until the ratings are up to date again.
+  the server's CPU over them;
+- once the worker's replay after them is under way, saves correcting the household's latest
+  game in the same way (up to five, each while the replay still runs): their median and worst;
+- then the seconds and CPU until the ratings are up to date again, and one more such save of
+  the latest game, with no replay running, to set beside them.
 
 "Up to date" is read from the database (no mark left: ``RatingMark``), not from a page, so
 that waiting costs the server nothing; the server's CPU is read from ``/proc`` (the serving
@@ -40,12 +44,14 @@ from scorekeeper.models import Game, Seat
 
 STALE = "Ratings are being brought up to date"
 STORM = 30
+BESIDE = 5
 
 
-def _first_game(uri: str) -> tuple[int, int, int]:
-    """Household 1's first finished game of rules that rank by points alone (contract-rummy):
-    its id, its winner's seat and its last place's seat."""
+def _first_game(uri: str, latest: bool = False) -> tuple[int, int, int]:
+    """Household 1's first (or ``latest``) finished game of rules that rank by points alone
+    (contract-rummy): its id, its winner's seat and its last place's seat."""
     engine = create_engine(uri)
+    order = (Game.started.desc(), Game.id.desc()) if latest else (Game.started, Game.id)
     with engine.connect() as connection:
         game_id = connection.execute(
             select(Game.id)
@@ -54,7 +60,7 @@ def _first_game(uri: str) -> tuple[int, int, int]:
                 Game.status == "finished",
                 Game.rules_slug == "contract-rummy",
             )
-            .order_by(Game.started, Game.id)
+            .order_by(*order)
             .limit(1)
         ).scalar()
         seats = connection.execute(
@@ -79,10 +85,11 @@ def _places(uri: str, game_id: int) -> list[int]:
     return places
 
 
-def _marks(uri: str) -> int:
+def _marks(uri: str) -> list[int]:
+    """The games the ratings' marks name (none: the ratings are up to date)."""
     engine = create_engine(uri)
     with engine.connect() as connection:
-        found = len(connection.execute(select(RatingMark.__table__.c.id)).all())
+        found = list(connection.execute(select(RatingMark.__table__.c.game_id)).scalars())
     engine.dispose()
     return found
 
@@ -106,7 +113,7 @@ def _post_form(url: str, cookie: str, fields: dict[str, str]) -> tuple[float, in
     return (time.perf_counter() - began) * 1000, status
 
 
-def correct_first_game(
+def correct_round_one(
     base: str, cookie: str, game_id: int, winner: int, last: int, places: list[int]
 ) -> tuple[float, int]:
     """Correct round 1 of ``game_id`` through its edit form so that its places change: the
@@ -159,6 +166,20 @@ def cpu_seconds(pid: int) -> float:
     return total / ticks
 
 
+def _under_way(uri: str, first: int, seconds: float = 300) -> bool:
+    """Whether the worker's replay is seen under way (its mark moved on past ``first``, the
+    game corrected) before it ends; looked at for ``seconds`` at most."""
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        marks = _marks(uri)
+        if not marks:
+            return False
+        if first not in marks:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def _until_up_to_date(uri: str) -> float:
     """Seconds until no mark is left (the database polled from here, not through a page)."""
     began = time.perf_counter()
@@ -173,7 +194,6 @@ def correction(folder: Path, games: int, uri: str | None, reuse: bool) -> None:
     os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(folder)
     cookie, _busiest = prepare(uri or folder / "history-one.db", 1, games, reuse)
     game_id, winner, last = _first_game(database)
-    before = _places(database, game_id)
     environment = {
         "SCOREKEEPER_INSTANCE_PATH": str(folder),
         "SCOREKEEPER_SQLALCHEMY_DATABASE_URI": database,
@@ -187,12 +207,13 @@ def correction(folder: Path, games: int, uri: str | None, reuse: bool) -> None:
         assert server.process is not None
         pid = server.process.pid
 
-        def correct(reverse: bool) -> float:
-            was = _places(database, game_id)
-            out, caught = (winner, last) if reverse else (last, winner)
-            took, status = correct_first_game(server.base, cookie, game_id, caught, out, before)
+        def correct(reverse: bool, game: tuple[int, int, int] = (game_id, winner, last)) -> float:
+            corrected, best, worst = game
+            was = _places(database, corrected)
+            out, caught = (best, worst) if reverse else (worst, best)
+            took, status = correct_round_one(server.base, cookie, corrected, caught, out, was)
             assert status in (302, 303), f"the save answered {status}"
-            changed.append(_places(database, game_id) != was)
+            changed.append(_places(database, corrected) != was)
             return took
 
         # A page of ratings drawn before, so the server is warm as at the table.
@@ -215,13 +236,33 @@ def correction(folder: Path, games: int, uri: str | None, reuse: bool) -> None:
         rows.append(
             (f"{STORM} alternating: wall clock, server CPU", f"{storm_s:.1f} s, {storm_cpu:.1f} s")
         )
-        settled = _until_up_to_date(database)
+        began = time.perf_counter()
+        latest = _first_game(database, latest=True)
+        beside: list[float] = []
+        if _under_way(database, game_id):
+            while len(beside) < BESIDE:
+                took = correct(len(beside) % 2 == 1, latest)
+                if not _marks(database):
+                    break
+                beside.append(took)
+        rows.append(
+            (
+                "saves of the latest game while the replay after them runs: median / worst",
+                f"{statistics.median(beside):.0f} / {max(beside):.0f} ms ({len(beside)} saves)"
+                if beside
+                else "none: the replay was over first",
+            )
+        )
+        settled = time.perf_counter() - began + _until_up_to_date(database)
         rows.append(
             (
                 f"after the {STORM}: ratings up to date again, server CPU till then",
                 f"{settled:.1f} s, {cpu_seconds(pid) - cpu - storm_cpu:.1f} s",
             )
         )
+        alone = correct(len(beside) % 2 == 1, latest)
+        _until_up_to_date(database)
+        rows.append(("the same save of the latest game, no replay running", f"{alone:.0f} ms"))
     backend = "PostgreSQL" if uri else "SQLite"
     print(
         f"\ncorrection on {backend}: {games:,} games; game {game_id} (household 1's first "
