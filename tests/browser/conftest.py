@@ -45,7 +45,14 @@ SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 IN_CI = os.environ.get("CI") == "true"
 EXPECTED_REFUSAL = re.compile(r"status of (409|422) ")
 
-pytestmark = pytest.mark.browser
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder is a browser test, for ``-m "not browser"`` (a conftest's own
+    ``pytestmark`` marks nothing, and a file may forget its own)."""
+    folder = Path(__file__).parent
+    for item in items:
+        if folder in item.path.parents:
+            item.add_marker(pytest.mark.browser)
 
 
 def _unavailable(message: str) -> None:
