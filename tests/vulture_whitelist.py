@@ -99,6 +99,7 @@ _.score  # games/_board.html, the scoreboard's Can
 _.manage
 _.contract_text
 _.cards_to_deal  # games/_board.html, games/_tv.html
+_.owners  # games/_refusal.html, whose hands to check
 _.lowest_totals  # history/records.html
 _.highest_totals
 _.has_previous  # history/_games.html
@@ -107,7 +108,6 @@ _.has_password  # accounts/members.html
 _.lines_done  # history/_restore_job.html
 _.refused_lines
 _.points_per_round  # players/show.html
-_.whose  # games/_refusal.html
 _.opponent_id
 _.ahead
 _.behind

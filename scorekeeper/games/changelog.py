@@ -1,63 +1,161 @@
-"""The game's change log: the lines every write adds to it, in the family's words.
+"""The game's change log: the lines every write adds to it, in the family's words, in the
+language of whoever reads them.
 
 A write to a game (``services``, ``rounds``, the game file) says what it did in a line of the
 log (``log``), read on the game's page; the lines here describe a round, a correction and a
 game's end from the tallies before and after.
+
+A line is kept as a message, not as words: the rules engine's ``Message`` (an id and its
+values, the values messages or names or numbers in turn), stored in ``GameEvent.text`` as JSON
+(``stored``). The page reading the log puts each line into its own language (``line``, the
+``log_line`` filter), so a Spanish phone and an English one read the same log each in theirs.
+Lines written before the log kept messages are plain English text, and are shown as they were
+written.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+
 from scorekeeper.models import Game, GameEvent
+from scorekeeper.rules import N_, Message, N_plural
+from scorekeeper.rules.messages import Value, listing
+from scorekeeper.words import words
 
-from .tally import HandResult, Tally, names_in_words
+from .tally import HandResult, Tally, one_after_another
+
+# The key a stored line's JSON opens with: a line of plain text never parses as such an object.
+_MESSAGE = "m"
 
 
-def log(game: Game, text: str) -> None:
-    """Add ``text`` to the game's change log (committed with the write that made it)."""
-    game.events.append(GameEvent(text=text))
+def log(game: Game, line: Message | str) -> None:
+    """Add ``line`` to the game's change log (committed with the write that made it)."""
+    game.events.append(GameEvent(text=stored(line)))
 
 
-def describe_round(tally: Tally, number: int, *, cards: bool = False) -> str:
+def stored(line: Message | str) -> str:
+    """The line as ``GameEvent.text`` holds it: a message as JSON, plain text as it is (a line
+    that was stored already, as a restore's batch writes it)."""
+    if not isinstance(line, Message):
+        return line
+    return json.dumps(_encode(line), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def read(text: str) -> Message | str:
+    """The line ``GameEvent.text`` holds: its message, or the plain text of a line written
+    before the log kept messages (or one that is no message of ours)."""
+    if not text.startswith("{"):
+        return text
+    try:
+        raw = json.loads(text)
+        return _decode_message(raw)
+    except (ValueError, TypeError, KeyError):
+        return text
+
+
+def line(text: str) -> str:
+    """A stored line in the page's language (English outside a request)."""
+    return words(read(text))
+
+
+def _encode(value: Value) -> object:
+    if isinstance(value, Message):
+        raw: dict[str, object] = {
+            _MESSAGE: value.text,
+            "v": {name: _encode(each) for name, each in value.values.items()},
+        }
+        if value.plural is not None:
+            raw["p"], raw["c"] = value.plural, value.count_key
+        if value.capital:
+            raw["cap"] = True
+        return raw
+    if isinstance(value, tuple):
+        return [_encode(each) for each in value]
+    return value
+
+
+def _decode_message(raw: object) -> Message:
+    if not isinstance(raw, Mapping) or not isinstance(raw[_MESSAGE], str):
+        raise ValueError("no message")
+    values = raw.get("v", {})
+    if not isinstance(values, Mapping):
+        raise ValueError("no values")
+    plural, count = raw.get("p"), raw.get("c")
+    return Message(
+        raw[_MESSAGE],
+        {str(name): _decode(each) for name, each in values.items()},
+        plural if isinstance(plural, str) else None,
+        count if isinstance(count, str) else None,
+        capital=raw.get("cap") is True,
+    )
+
+
+def _decode(raw: object) -> Value:
+    if isinstance(raw, Mapping):
+        return _decode_message(raw)
+    if isinstance(raw, list):
+        return tuple(_decode(each) for each in raw)
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        raise ValueError("not a value")
+    return raw
+
+
+def describe_round(tally: Tally, number: int, *, cards: bool = False) -> Message:
     """Round ``number`` in a line: who went out, then each other player's points (or, with
     ``cards``, the cards they were left holding)."""
     played = tally.rounds[number - 1]
     names = tally.names
-    out = "nobody went out" if played.went_out is None else f"{names[played.went_out]} went out"
-    parts = [
-        f"{names[seat]} {hand_text(hand)}"
-        if cards
-        else f"{names[seat]} {hand.points}{' (made contract)' if hand.made_contract else ''}"
+    out = (
+        N_("nobody went out")
+        if played.went_out is None
+        else N_("%(name)s went out", name=names[played.went_out])
+    )
+    parts = tuple(
+        _hand_line(names[seat], hand, cards=cards)
         for seat, hand in enumerate(played.hands)
         if seat != played.went_out
-    ]
-    return f"{out}; " + ", ".join(parts)
+    )
+    return N_("%(out)s; %(hands)s", out=out, hands=parts)
 
 
-def hand_text(hand: HandResult) -> str:
+def _hand_line(name: str, hand: HandResult, *, cards: bool) -> Message:
+    if cards:
+        return N_("%(name)s %(cards)s", name=name, cards=hand_text(hand))
+    if hand.made_contract:
+        return N_("%(name)s %(points)s (made contract)", name=name, points=hand.points)
+    return N_("%(name)s %(points)s", name=name, points=hand.points)
+
+
+def hand_text(hand: HandResult) -> Value:
     """The cards of a hand in a line, or its typed total."""
     if hand.typed_total:
-        return f"total {hand.points} typed"
-    return hand.cards or "none"
+        return N_("total %(points)s typed", points=hand.points)
+    return hand.cards or N_("none")
 
 
-def ending(tally: Tally) -> str:
+def ending(tally: Tally) -> Message:
     if not tally.winners:
-        return "Game over."
-    winners = names_in_words(list(tally.winner_names))
-    text = f"Game over: {winners} {'wins' if len(tally.winners) == 1 else 'share the win'}."
+        return N_("Game over.")
+    winners = listing(list(tally.winner_names))
+    if len(tally.winners) == 1:
+        over = N_("Game over: %(names)s wins.", names=winners)
+    else:
+        over = N_("Game over: %(names)s share the win.", names=winners)
     if tally.tie_break:
-        text += f" {tally.tie_break}"
-    return text
+        return N_("%(over)s %(why)s", over=over, why=tally.tie_break)
+    return over
 
 
-def changes(before: Tally, after: Tally, number: int) -> str:
+def changes(before: Tally, after: Tally, number: int) -> Value:
+    """What a correction of round ``number`` changed, part by part."""
     old, new = before.rounds[number - 1], after.rounds[number - 1]
     names = after.names
-    changes: list[str] = []
+    changes: list[Value] = []
     if old.went_out != new.went_out:
-        was = "nobody" if old.went_out is None else names[old.went_out]
-        now = "nobody" if new.went_out is None else names[new.went_out]
-        changes.append(f"went out {was} → {now}")
+        was = N_("nobody") if old.went_out is None else names[old.went_out]
+        now = N_("nobody") if new.went_out is None else names[new.went_out]
+        changes.append(N_("went out %(was)s → %(now)s", was=was, now=now))
     for seat, (was_hand, hand) in enumerate(zip(old.hands, new.hands, strict=True)):
         if (was_hand.cards, was_hand.typed_total, was_hand.points) != (
             hand.cards,
@@ -65,11 +163,22 @@ def changes(before: Tally, after: Tally, number: int) -> str:
             hand.points,
         ):
             changes.append(
-                f"{names[seat]}'s cards {hand_text(was_hand)} → {hand_text(hand)} "
-                f"({was_hand.points} → {hand.points} points)"
+                N_plural(
+                    "%(name)s's cards %(was)s → %(now)s (%(before)s → %(num)s point)",
+                    "%(name)s's cards %(was)s → %(now)s (%(before)s → %(num)s points)",
+                    num=hand.points,
+                    name=names[seat],
+                    was=hand_text(was_hand),
+                    now=hand_text(hand),
+                    before=was_hand.points,
+                )
             )
         if was_hand.made_contract != hand.made_contract:
             changes.append(
-                f"{names[seat]} {'made' if hand.made_contract else 'did not make'} the contract"
+                N_("%(name)s made the contract", name=names[seat])
+                if hand.made_contract
+                else N_("%(name)s did not make the contract", name=names[seat])
             )
-    return "; ".join(changes) or "nothing changed"
+    if not changes:
+        return N_("nothing changed")
+    return one_after_another(changes)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
@@ -26,7 +27,8 @@ from sqlalchemy.orm.exc import StaleDataError
 from scorekeeper.extensions import db
 from scorekeeper.limits import CARDS_LENGTH
 from scorekeeper.models import DraftHand, Game, Round
-from scorekeeper.rules import CardError, parse_cards
+from scorekeeper.rules import N_, CardError, Message, parse_cards
+from scorekeeper.rules.messages import Value
 from scorekeeper.status import GameStatus
 from scorekeeper.versions import bump
 
@@ -37,7 +39,7 @@ from .tally import (
     Problem,
     RoundEntry,
     hand_problem,
-    names_in_words,
+    owners_of,
     points_of,
 )
 
@@ -59,7 +61,8 @@ __all__ = [
 
 
 class DraftClosed(Exception):
-    """The round this phone was entering was stored (or the game ended) meanwhile."""
+    """The round this phone was entering was stored (or the game ended) meanwhile. Its text
+    is in the language of the page that asked, as the exceptions below."""
 
 
 class OutAlready(Exception):
@@ -67,7 +70,12 @@ class OutAlready(Exception):
 
 
 class DraftRefused(ValueError):
-    """A hand that cannot be taken as typed (cards that are no cards); nothing was saved."""
+    """A hand that cannot be taken as typed (cards that are no cards); nothing was saved.
+    ``message`` says why (``scorekeeper.words`` puts it into the page's language)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -162,10 +170,19 @@ def _check_open(game: Game, number: int | None) -> int:
     """The draft's round number, or DraftClosed when ``number`` is not it any more."""
     current = _number(game)
     if game.status != GameStatus.IN_PROGRESS:
-        raise DraftClosed("This game is over: no more rounds can be entered.")
+        raise DraftClosed(_("This game is over: no more rounds can be entered."))
     if number is not None and number != current:
-        raise DraftClosed(f"Round {number} was stored meanwhile; this is round {current}.")
+        raise DraftClosed(stored_meanwhile(number, current))
     return current
+
+
+def stored_meanwhile(number: int, current: int) -> str:
+    """What a page still on round ``number`` is told once round ``current`` is being played."""
+    return _(
+        "Round %(number)s was stored meanwhile; this is round %(current)s.",
+        number=number,
+        current=current,
+    )
 
 
 def _row_for(game: Game, number: int, position: int) -> DraftHand:
@@ -201,11 +218,11 @@ def _commit(game: Game, before: int) -> None:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise DraftClosed("This hand was written on another phone just now: check it.") from None
+        raise DraftClosed(_("This hand was written on another phone just now: check it.")) from None
     except StaleDataError:
         # The round was closed (its draft deleted) between reading this hand and writing it.
         db.session.rollback()
-        raise DraftClosed("This round was just closed on another phone: check it.") from None
+        raise DraftClosed(_("This round was just closed on another phone: check it.")) from None
     except Exception:
         db.session.rollback()
         raise
@@ -218,10 +235,10 @@ def _tidy(cards: str, game: Game) -> str:
     game's packs can hold (``tally.hand_problem``)."""
     text = " ".join(cards.split())
     if len(text) > CARDS_LENGTH:
-        raise DraftRefused(f"At most {CARDS_LENGTH} letters of cards.")
+        raise DraftRefused(N_("At most %(most)s letters of cards.", most=CARDS_LENGTH))
     problem = hand_problem(services.rules_of(game), len(game.seats), text)
     if problem is not None:
-        raise DraftRefused(problem[:1].upper() + problem[1:])
+        raise DraftRefused(problem.capitalized())
     return text
 
 
@@ -243,7 +260,7 @@ def write_hand(
     when ``number`` is no longer the round being entered."""
     number = _check_open(game, number)
     if not 0 <= position < len(game.seats):
-        raise DraftRefused("No such seat at this table.")
+        raise DraftRefused(N_("No such seat at this table."))
     row = _row_for(game, number, position)
     was_in = row.done or row.went_out
     was = (row.cards, row.made_contract)
@@ -273,12 +290,14 @@ def go_out(game: Game, position: int, *, number: int | None, went_out: bool = Tr
     stored by this (every other hand was in)."""
     number = _check_open(game, number)
     if not 0 <= position < len(game.seats):
-        raise DraftRefused("No such seat at this table.")
+        raise DraftRefused(N_("No such seat at this table."))
     rows = _rows(game, number)
     other = next((row for row in rows.values() if row.went_out and row.position != position), None)
     if went_out and other is not None:
         name = game.seats[other.position].player.name
-        raise OutAlready(f"{name} went out already in round {number}.")
+        raise OutAlready(
+            _("%(name)s went out already in round %(number)s.", name=name, number=number)
+        )
     row = rows.get(position) or _row_for(game, number, position)
     before = game.version
     if row.went_out != went_out:
@@ -321,7 +340,7 @@ def close(game: Game, *, number: int | None, went_out: int | str | None = "") ->
     out = draft.went_out
     seat_out = out.position if out is not None else went_out
     if seat_out == "":
-        raise rounds.RoundRefused([Problem(number, "went_out", "Say who went out.")])
+        raise rounds.RoundRefused([Problem(number, "went_out", N_("Say who went out."))])
     assert not isinstance(seat_out, str)
     entry = entry_of(game, draft, seat_out)
     db.session.execute(
@@ -362,16 +381,14 @@ class Refusal:
     """Why the rules refuse the round as every hand is in (``reasons``), and whose hands to
     change (``seats``; their names in ``names``)."""
 
-    reasons: tuple[str, ...]
+    reasons: tuple[Message, ...]
     seats: tuple[int, ...]
     names: tuple[str, ...]
 
     @property
-    def whose(self) -> str:
-        """The hands to check, in words: "Ben's hand", "Ben's and Cy's hands"."""
-        hands = "hand" if len(self.names) == 1 else "hands"
-        owners = names_in_words([name + "'s" for name in self.names])
-        return f"{owners} {hands}"
+    def owners(self) -> Value:
+        """Whose hands, for a sentence ("Ben's and Cy's")."""
+        return owners_of(self.names)
 
 
 def why_refused(game: Game, draft: Draft) -> Refusal | None:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import FieldList, HiddenField, SelectField, StringField
@@ -104,7 +105,7 @@ class RoundForm(FlaskForm):
     # This phone's entries as the clashes were first shown (``merging.encode``): what its side
     # of each choice says, whatever the fields below hold once a side is picked.
     yours = HiddenField()
-    went_out = StringField("Who went out")
+    went_out = StringField(_l("Who went out"))
 
     def read_hands(self, players: int, submitted: Mapping[str, str]) -> None:
         self.hands = [

@@ -18,6 +18,9 @@ from typing import Any
 
 from flask import Response, current_app, flash, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import format_decimal, ngettext
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import OperationalError
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -26,8 +29,10 @@ from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game
+from scorekeeper.rules import Message
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
+from scorekeeper.words import words
 
 from . import bp, changelog, drafts, merging, rounds, services
 from .forms import PAD_RANKS, add_card, card_tokens, pad_key, read_hand, remove_card
@@ -46,7 +51,7 @@ from .views import game_or_404
 CONFLICT = 409
 NO_CHANGE = 204
 UNAVAILABLE = 503
-SAVE_FAILED = (
+SAVE_FAILED = _l(
     "The database could not save this just now (it may be busy, full or restarting); "
     "nothing was saved. Tap again in a moment."
 )
@@ -87,7 +92,7 @@ def pick_seat(game_id: int) -> ResponseReturnValue:
             _hold_seat(game, position)
             return redirect(url_for("games.hand", game_id=game.id), code=303)
         if position is None:
-            problem = "Tap your name: this phone then enters that player's hand."
+            problem = _("Tap your name: this phone then enters that player's hand.")
         asking = position
     mine = seat_of_phone(game)
     return render(
@@ -111,7 +116,7 @@ def _my_hand(
     *,
     status: int = 200,
     message: str | None = None,
-    card_error: str | None = None,
+    card_error: Message | str | None = None,
     typed: str | None = None,
     fragment: str | None = None,
     lost: bool = False,
@@ -129,8 +134,8 @@ def _my_hand(
         if wrong is None and cards:
             # Cards the packs cannot hold are said at the field as they are typed; Done
             # refuses them (drafts).
-            wrong = hand_problem(tally.rules, len(draft.seats), text)
-            wrong = wrong and wrong[:1].upper() + wrong[1:]
+            problem = hand_problem(tally.rules, len(draft.seats), text)
+            wrong = problem and problem.capitalized()
         card_error = card_error or wrong
         context |= {
             "draft": draft,
@@ -198,8 +203,10 @@ def hand(game_id: int) -> ResponseReturnValue:
             return Response(status=NO_CHANGE)
         message = None
         if moved_on and opened is not None:
-            message = _what_got_stored(game, position, opened, request.args.get("cards"))
-            if "v" in request.args and "You had typed" not in message:
+            message, typed_else = _what_got_stored(
+                game, position, opened, request.args.get("cards")
+            )
+            if "v" in request.args and not typed_else:
                 message = None  # a hand that was in, stored as it was: the page says so
         return _my_hand(game, position, message=message)
     form_seat = request.form.get("seat")
@@ -208,28 +215,35 @@ def hand(game_id: int) -> ResponseReturnValue:
             game,
             position,
             status=CONFLICT,
-            message=f"This phone is now {game.seats[position].player.name}'s: nothing was "
-            "saved. Check the hand below.",
+            message=_(
+                "This phone is now %(name)s's: nothing was saved. Check the hand below.",
+                name=game.seats[position].player.name,
+            ),
         )
     try:
         return _write_my_hand(game, position)
     except OperationalError:
         db.session.rollback()
         reading_only()
-        return _my_hand(game_or_404(game_id), position, status=UNAVAILABLE, message=SAVE_FAILED)
+        return _my_hand(
+            game_or_404(game_id), position, status=UNAVAILABLE, message=str(SAVE_FAILED)
+        )
 
 
 def _lost(game: Game, position: int, typed: str | None, *, status: int) -> Response:
     """The page of a phone whose seat another phone took over: what it had typed (sent with
     this request, else the seat's hand as the draft holds it), and the way back."""
     name = game.seats[position].player.name
-    words = f"Another phone took over {name}'s seat: this phone no longer enters {name}'s hand."
+    said = _(
+        "Another phone took over %(name)s's seat: this phone no longer enters %(name)s's hand.",
+        name=name,
+    )
     if typed is None and game.status == GameStatus.IN_PROGRESS:
         typed = drafts.draft_of(game).seats[position].cards
     typed = " ".join((typed or "").split())[:400]
     if typed:
-        words += f" What this phone had typed, kept: {typed}."
-    return _my_hand(game, position, status=status, message=words, lost=True)
+        said += " " + _("What this phone had typed, kept: %(cards)s.", cards=typed)
+    return _my_hand(game, position, status=status, message=said, lost=True)
 
 
 def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
@@ -272,7 +286,7 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
         if _sent_again(game, number, went_out, done):
             # A "done" or "I went out" sent again (a phone that had no signal, or whose answer
             # was lost) for a round stored since: nothing to apply, the stored round is shown.
-            flash(f"Round {number} is stored already.", "success")
+            flash(_("Round %(number)s is stored already.", number=number), "success")
             return redirect(url_for("games.hand", game_id=game.id), code=303)
         message = str(overtaken)
         if number is not None and (
@@ -280,7 +294,7 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
         ):
             # The round this phone was entering was stored (or the game ended): what got
             # stored, and the typing sent with this request where it is not that.
-            message = _what_got_stored(game, position, number, sent, said=message)
+            message, _typed = _what_got_stored(game, position, number, sent, said=message)
         return _my_hand(game, position, status=CONFLICT, message=message)
     except drafts.DraftRefused as refused:
         db.session.rollback()
@@ -289,43 +303,53 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
             game,
             position,
             status=UNPROCESSABLE,
-            card_error=str(refused),
+            card_error=refused.message,
             typed=cards,
             fragment=fragment,
         )
     if fragment is not None:
         return _my_hand(game, position, typed=cards, fragment=fragment)
     if stored:
-        flash(f"Round {len(game.rounds)} stored: every hand was in.", "success")
+        flash(_("Round %(number)s stored: every hand was in.", number=len(game.rounds)), "success")
     return redirect(url_for("games.hand", game_id=game.id), code=303)
 
 
 def _what_got_stored(
     game: Game, position: int, number: int, typed: str | None, *, said: str | None = None
-) -> str:
+) -> tuple[str, bool]:
     """What a phone still on round ``number`` is told when its poll finds the round over
     (stored on the round form, closed by the scorer, or the game abandoned): what was stored
-    as its hand, and what it had typed where that is not it. ``said``: what the phone is told
-    already that the round is over, in place of this function's own first sentence."""
+    as its hand, and what it had typed where that is not it (then True beside it). ``said``:
+    what the phone is told already that the round is over, in place of this function's own
+    first sentence."""
     typed = (typed or "").strip()[:400]
     name = game.seats[position].player.name
+    had_typed = _("You had typed: %(cards)s.", cards=typed)
     if number > len(game.rounds):
-        words = said or f"Round {number} was not stored: the game ended."
-        return f"{words} You had typed: {typed}." if typed else words
+        over = said or _("Round %(number)s was not stored: the game ended.", number=number)
+        return (f"{over} {had_typed}", True) if typed else (over, False)
     played = services.tally_of(game).rounds[number - 1]
     hand = played.hands[position]
     if played.went_out == position:
-        stored = f"{name} went out"
+        stored = _("%(name)s went out", name=name)
     else:
-        stored = f"{name} {changelog.hand_text(hand)} = {hand.points} points"
-    words = (
-        f"{said} Stored: {stored}."
-        if said
-        else (f"Round {number} was stored on another phone: {stored}.")
-    )
+        stored = ngettext(
+            "%(name)s %(cards)s = %(points)s point",
+            "%(name)s %(cards)s = %(points)s points",
+            hand.points,
+            name=name,
+            points=format_decimal(hand.points),
+            cards=words(changelog.hand_text(hand)),
+        )
+    if said:
+        told = f"{said} " + _("Stored: %(hand)s.", hand=stored)
+    else:
+        told = _(
+            "Round %(number)s was stored on another phone: %(hand)s.", number=number, hand=stored
+        )
     if typed and card_tokens(typed) != card_tokens(hand.cards or ""):
-        words += f" You had typed: {typed}."
-    return words
+        return f"{told} {had_typed}", True
+    return told, False
 
 
 def _sent_again(game: Game, number: int | None, went_out: str | None, done: str | None) -> bool:
@@ -341,8 +365,8 @@ def _close_page(
     game: Game,
     *,
     status: int = 200,
-    problems: list[str] | None = None,
-    field_errors: dict[int, str] | None = None,
+    problems: list[Message | str] | None = None,
+    field_errors: dict[int, Message] | None = None,
     clashes: list[int] | None = None,
     merged: Sheet | None = None,
     as_sent: bool = False,
@@ -356,7 +380,7 @@ def _close_page(
     merge's base); ``pad_key``: a seat's cards as a pad key (no JavaScript) made them.
     ``preview``: for htmx, that seat's cards and points alone."""
     if game.status != GameStatus.IN_PROGRESS:
-        flash(f"{services.tally_of(game).game_over} No more rounds can be entered.", "warning")
+        flash(rounds.no_more_rounds(game), "warning")
         return redirect(url_for("games.show", game_id=game.id))
     draft = drafts.draft_of(game)
     tally = services.tally_of(game)
@@ -447,7 +471,7 @@ def _sent_sheet(players: int) -> _SentSheet:
 
 
 def _close_hand(
-    seat: drafts.SeatDraft, text: str, error: str | None, tally: Tally
+    seat: drafts.SeatDraft, text: str, error: Message | None, tally: Tally
 ) -> dict[str, Any]:
     """One hand of the close page as the round form's cards block draws it (games/_cards.html)."""
     cards, points, card_error = read_hand(text, tally.rules)
@@ -455,7 +479,11 @@ def _close_hand(
         "seat": seat.position,
         "name": seat.name,
         "field": f"cards-{seat.position}",
-        "label": f"{seat.name}'s cards left" + ("" if seat.done else " (still counting)"),
+        "label": (
+            _("%(name)s's cards left", name=seat.name)
+            if seat.done
+            else _("%(name)s's cards left (still counting)", name=seat.name)
+        ),
         "text": text,
         "cards": cards,
         "points": points,
@@ -465,7 +493,8 @@ def _close_hand(
 
 
 def _hand_words(cards: str, made: bool) -> str:
-    return (" ".join(cards.split()) or "no cards") + (", made the contract" if made else "")
+    hand = " ".join(cards.split()) or _("no cards")
+    return _("%(hand)s, made the contract", hand=hand) if made else hand
 
 
 def _went_out_arg(game: Game) -> int | str | None:
@@ -499,7 +528,7 @@ def close_round(game_id: int) -> ResponseReturnValue:
         db.session.rollback()
         reading_only()
         return _close_page(
-            game_or_404(game_id), status=UNAVAILABLE, problems=[SAVE_FAILED], as_sent=True
+            game_or_404(game_id), status=UNAVAILABLE, problems=[str(SAVE_FAILED)], as_sent=True
         )
 
 
@@ -516,9 +545,7 @@ def _close(game: Game) -> ResponseReturnValue:
     filling: int | None = None
     try:
         if fills and draft is not None and number not in (None, draft.number):
-            raise drafts.DraftClosed(
-                f"Round {number} was stored meanwhile; this is round {draft.number}."
-            )
+            raise drafts.DraftClosed(drafts.stored_meanwhile(number, draft.number))
         if draft is not None:
             # A hand the scorer left as shown keeps what the player's phone holds now; one
             # both changed differently is shown side by side, and nothing is stored until
@@ -545,7 +572,7 @@ def _close(game: Game) -> ResponseReturnValue:
         return _close_page(
             game,
             status=UNPROCESSABLE,
-            field_errors={} if filling is None else {filling: str(refused)},
+            field_errors={} if filling is None else {filling: refused.message},
             as_sent=True,
         )
     except rounds.RoundRefused as refused:
@@ -560,11 +587,11 @@ def _close(game: Game) -> ResponseReturnValue:
         db.session.rollback()
         game = game_or_404(game.id)
         if game.status != GameStatus.IN_PROGRESS:
-            flash(f"{services.tally_of(game).game_over} No more rounds can be entered.", "warning")
+            flash(rounds.no_more_rounds(game), "warning")
             return redirect(url_for("games.show", game_id=game.id))
         return _close_page(game, status=CONFLICT, problems=[str(overtaken)])
     if stored is None:
-        flash("That round was stored already, on another phone.", "warning")
+        flash(_("That round was stored already, on another phone."), "warning")
     else:
-        flash(f"Round {stored.number} stored.", "success")
+        flash(_("Round %(number)s stored.", number=stored.number), "success")
     return redirect(url_for("games.show", game_id=game.id), code=303)

@@ -8,7 +8,8 @@ shown side by side (stored now, mine) for the person to choose. A new round's fo
 another phone stored that round merges the same way against the blank form it was opened as
 (``merge_typed``). Nothing here touches the database or the request: the views hand in the
 round form (read as a sheet and written back from one here) and what the request picked, and
-show what comes back.
+show what comes back. What it says of a round is in messages (the rules engine's ``Message``),
+put into the page's language where they are shown.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorekeeper.inputs import whole_number
+from scorekeeper.rules import N_, Message, N_plural
+from scorekeeper.rules.messages import Value
 
 from .forms import NOBODY, HandInput, RoundForm, card_tokens
-from .tally import names_in_words
+from .tally import one_after_another, owners_of
 
 # The part of a sheet that says who went out; hands are parts 0, 1, ... (their seat).
 WENT_OUT = -1
@@ -165,17 +168,18 @@ def _blank_part(mine: Sheet, part: int) -> bool:
     return mine.went_out != str(part) and mine.hands[part].same_as(SheetHand())
 
 
-def left_blank_words(mine: Sheet, names: Sequence[str]) -> str:
+def left_blank(mine: Sheet, names: Sequence[str]) -> Message | None:
     """The hands of ``mine`` with nothing typed (the seat it says went out is none of them),
-    as the phone is told they stay as the other phone entered them ("" for none)."""
-    blanks = [f"{names[seat]}'s" for seat in range(len(mine.hands)) if _blank_part(mine, seat)]
+    as the phone is told they stay as the other phone entered them (None for none)."""
+    blanks = [names[seat] for seat in range(len(mine.hands)) if _blank_part(mine, seat)]
     if not blanks:
-        return ""
-    hands, stay, them = ("hand", "stays", "it") if len(blanks) == 1 else ("hands", "stay", "them")
-    return (
-        f" {names_in_words(blanks)} {hands}, left blank here, {stay} as the other phone "
-        f"entered {them}."
-    )
+        return None
+    return N_plural(
+        "%(owners)s hand, left blank here, stays as the other phone entered it.",
+        "%(owners)s hands, left blank here, stay as the other phone entered them.",
+        num=len(blanks),
+        owners=owners_of(blanks),
+    ).capitalized()
 
 
 def merge_close(
@@ -269,18 +273,22 @@ def mark_clashes(
     form.version.data = str(version)
 
 
-def part_text(sheet: Sheet, part: int, names: Sequence[str]) -> str:
+def part_text(sheet: Sheet, part: int, names: Sequence[str]) -> Value:
     """A part of a round in words, as the side-by-side choice shows it."""
     if part == WENT_OUT:
         seat = whole_number(sheet.went_out, below=len(names))
         if seat is not None:
-            return f"{names[seat]} went out"
-        return "nobody went out" if sheet.went_out == NOBODY else "nobody picked"
+            return N_("%(name)s went out", name=names[seat])
+        return N_("nobody went out") if sheet.went_out == NOBODY else N_("nobody picked")
     if sheet.went_out == str(part):
-        return "went out"
+        return N_("went out")
     hand = sheet.hands[part]
-    text = f"total {hand.total} typed" if hand.total else (hand.cards or "no cards")
-    return text + (", made the contract" if hand.made else "")
+    text: Value = (
+        N_("total %(points)s typed", points=hand.total)
+        if hand.total
+        else (hand.cards or N_("no cards"))
+    )
+    return N_("%(hand)s, made the contract", hand=text) if hand.made else text
 
 
 def _part_fields(sheet: Sheet, part: int) -> dict[str, str | bool]:
@@ -309,7 +317,7 @@ def clash_choices(
     return [
         {
             "part": part,
-            "name": "Who went out" if part == WENT_OUT else names[part],
+            "name": N_("Who went out") if part == WENT_OUT else names[part],
             "stored": part_text(base, part, names),
             "mine": part_text(mine, part, names),
             "picked": picks.get(f"pick-{part}", ""),
@@ -321,17 +329,17 @@ def clash_choices(
     ]
 
 
-def take_choices(form: RoundForm, names: Sequence[str], picks: Mapping[str, str]) -> list[str]:
+def take_choices(form: RoundForm, names: Sequence[str], picks: Mapping[str, str]) -> list[Value]:
     """Apply the choices made on the conflict page (``pick-<part>``: "stored" puts back what
     was stored, "mine" keeps this phone's entry); the names of the parts still unchosen."""
     base = decode(form.base.data, len(names))
-    unchosen = []
+    unchosen: list[Value] = []
     for part in decode_parts(form.clashes.data, len(names)):
         picked = picks.get(f"pick-{part}")
         if base is not None and picked == "stored":
             put_part(form, base, part)
         elif base is None or picked != "mine":
-            unchosen.append("who went out" if part == WENT_OUT else names[part])
+            unchosen.append(N_("who went out") if part == WENT_OUT else names[part])
     if not unchosen:
         form.clashes.data = form.yours.data = ""
     return unchosen
@@ -375,11 +383,13 @@ def merge_correction(form: RoundForm, played: Any) -> Correction:
     return Correction(stored, merged, clashes, theirs)
 
 
-def parts_in_words(sheet: Sheet, parts: list[int], names: Sequence[str]) -> str:
+def parts_in_words(sheet: Sheet, parts: list[int], names: Sequence[str]) -> Value:
     """Some parts of a round in words ("Ann went out; Cy JK 5"), as a message names them."""
-    return "; ".join(
-        part_text(sheet, part, names)
-        if part == WENT_OUT
-        else f"{names[part]} {part_text(sheet, part, names)}"
-        for part in parts
+    return one_after_another(
+        [
+            part_text(sheet, part, names)
+            if part == WENT_OUT
+            else N_("%(name)s %(part)s", name=names[part], part=part_text(sheet, part, names))
+            for part in parts
+        ]
     )

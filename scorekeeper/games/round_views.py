@@ -18,6 +18,8 @@ from typing import Any
 
 from flask import Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper.access import Permission, requires
@@ -25,8 +27,11 @@ from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game, Round
+from scorekeeper.rules import N_
+from scorekeeper.rules.messages import listing
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
+from scorekeeper.words import words
 
 from . import bp, changelog, merging, rounds, scoreboard, services
 from .forms import (
@@ -44,12 +49,13 @@ from .tally import (
     Problem,
     Tally,
     hand_problem,
-    names_in_words,
-    total_field,
+    typed_total_problem,
 )
 from .views import NO_CHANGE, game_or_404
 
 CONFLICT = 409
+# The change log's lines, kept as messages, in the language of the page that shows them.
+bp.add_app_template_filter(changelog.line, "log_line")
 
 
 def _fill_round_form(form: RoundForm, players: int, played: Round | None = None) -> None:
@@ -88,7 +94,11 @@ def _hand_views(
         if total_text:
             # A typed total is what the hand scores, whatever the cards field holds.
             points = typed_total(total_text)
-            card_error = None if points is not None else "not a whole number from 0 to 9999"
+            card_error = (
+                None
+                if points is not None
+                else _("not a whole number from 0 to %(most)s", most=MAX_TYPED_TOTAL)
+            )
         contract = rules.contract(contracts[seat])
         views.append(
             {
@@ -147,6 +157,11 @@ def _render_round(
         "form": form,
         "number": number,
         "editing": editing,
+        "heading": (
+            _("Correct round %(number)s", number=number)
+            if editing
+            else _("Round %(number)s", number=number)
+        ),
         "hands": hands,
         "dealer": tally.names[dealer],
         "errors": errors,
@@ -199,17 +214,14 @@ def _unless_saving(
     if "save" not in request.form:
         return _render_round(game, form, number=number, editing=editing)
     problems = [
-        Problem(
-            number,
-            total_field(seat),
-            f"Round {number}, {game.seats[seat].player.name}: a total is a whole number "
-            f"from 0 to {MAX_TYPED_TOTAL} (entered: {hand.total}).",
-        )
+        typed_total_problem(number, game.seats[seat].player.name, seat, hand.total)
         for seat, hand in enumerate(form.hands)
         if hand.total and typed_total(hand.total) is None
     ]
     if form.went_out_seat(players) == "":
-        problems.insert(0, Problem(number, "went_out", f"Round {number}: say who went out."))
+        problems.insert(
+            0, Problem(number, "went_out", N_("Round %(round)s: say who went out.", round=number))
+        )
     if problems:
         return _render_round(
             game, form, number=number, editing=editing, problems=problems, status=UNPROCESSABLE
@@ -217,7 +229,7 @@ def _unless_saving(
     return None
 
 
-SAVE_FAILED = (
+SAVE_FAILED = _l(
     "The database could not save this just now (it may be busy, full or restarting); "
     "nothing was saved. Your entries are below: save again in a moment."
 )
@@ -239,7 +251,7 @@ def _save_failed(game_id: int, number: int | None) -> ResponseReturnValue:
     elif not any(played.number == number for played in game.rounds):
         abort(404)
     return _render_round(
-        game, form, number=number, editing=editing, status=UNAVAILABLE, message=SAVE_FAILED
+        game, form, number=number, editing=editing, status=UNAVAILABLE, message=str(SAVE_FAILED)
     )
 
 
@@ -308,7 +320,7 @@ def _new_round(game_id: int) -> ResponseReturnValue:
     if "save" in request.form and _resent(form, game):
         # A save sent again (its first answer lost, or queued offline and sent twice) is
         # answered as stored, before any check that the first save itself made fail.
-        flash("That round was already saved.", "warning")
+        flash(_("That round was already saved."), "warning")
         return _to_board(game.id)
     opened_for = whole_number(form.number.data)
     played = next((r for r in game.rounds if r.number == opened_for), None)
@@ -317,7 +329,7 @@ def _new_round(game_id: int) -> ResponseReturnValue:
         # moved on, or ended, since): this typing is merged into it, never stored over it.
         return _merged_new_round(game, form, played)
     if game.status != GameStatus.IN_PROGRESS:
-        flash(f"{services.tally_of(game).game_over} No more rounds can be entered.", "warning")
+        flash(rounds.no_more_rounds(game), "warning")
         return redirect(url_for("games.show", game_id=game.id))
     if request.method == "GET":
         form.number.data = str(number)
@@ -351,20 +363,20 @@ def _new_round(game_id: int) -> ResponseReturnValue:
     except rounds.RoundConflict as conflict:
         game = game_or_404(game_id)
         if game.status != GameStatus.IN_PROGRESS:
-            flash(f"{conflict} {services.tally_of(game).game_over}", "warning")
+            flash(f"{conflict} {words(services.tally_of(game).game_over)}", "warning")
             # A plain redirect even for app.js: nothing was stored, the typing stays kept.
             return redirect(url_for("games.show", game_id=game.id))
         number = len(game.rounds) + 1
         form.number.data = str(number)
         form.rounds_version.data = services.rounds_stamp(game)
-        words = str(conflict)
+        said = str(conflict)
         if number != form_number:
-            words += f" This form is now for round {number}."
+            said += " " + _("This form is now for round %(number)s.", number=number)
         return _render_round(
-            game, form, number=number, editing=False, status=CONFLICT, conflict=words
+            game, form, number=number, editing=False, status=CONFLICT, conflict=said
         )
     if saved is None:
-        flash("That round was already saved.", "warning")
+        flash(_("That round was already saved."), "warning")
     return _to_board(game.id)
 
 
@@ -381,20 +393,25 @@ def _merged_new_round(game: Game, form: RoundForm, played: Round) -> ResponseRet
     mine = merging.sheet_of_form(form)
     merged, clashes = merging.merge_typed(stored, mine)
     if not clashes:
-        words = f"Round {number} is stored as you typed it: another phone saved it first."
-        words += merging.left_blank_words(mine, names)
-        flash(words, "success")
+        said = _(
+            "Round %(number)s is stored as you typed it: another phone saved it first.",
+            number=number,
+        )
+        blank = merging.left_blank(mine, names)
+        flash(said if blank is None else f"{said} {words(blank)}", "success")
         return _to_board(game.id)
     merging.mark_clashes(form, stored, merged, clashes, played.version)
     form.number.data = str(number)
     form.rounds_version.data = services.rounds_stamp(game)
-    reads = changelog.describe_round(services.tally_of(game), number, cards=True)
-    words = (
-        f"Round {number} was stored on another phone meanwhile; nothing was saved. Round "
-        f"{number} reads: {reads}. Where you typed something else, choose below: what is "
-        "stored now, or yours."
+    reads = words(changelog.describe_round(services.tally_of(game), number, cards=True))
+    said = _(
+        "Round %(number)s was stored on another phone meanwhile; nothing was saved. Round "
+        "%(number)s reads: %(reads)s. Where you typed something else, choose below: what is "
+        "stored now, or yours.",
+        number=number,
+        reads=reads,
     )
-    return _render_round(game, form, number=number, editing=True, status=CONFLICT, conflict=words)
+    return _render_round(game, form, number=number, editing=True, status=CONFLICT, conflict=said)
 
 
 @bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
@@ -429,7 +446,7 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
     unchosen = merging.take_choices(form, [seat.player.name for seat in game.seats], request.form)
     if chose and not unchosen and merging.as_stored(form, played):
         # Every clash settled as stored now: there is nothing to correct.
-        flash(f"Round {number} stays as it is stored.", "success")
+        flash(_("Round %(number)s stays as it is stored.", number=number), "success")
         return _to_board(game.id)
     if unchosen:
         return _render_round(
@@ -438,9 +455,9 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
             number=number,
             editing=True,
             status=CONFLICT,
-            conflict=(
-                f"Choose for {names_in_words(unchosen)}: what is stored now, or "
-                "yours. Nothing was saved."
+            conflict=_(
+                "Choose for %(parts)s: what is stored now, or yours. Nothing was saved.",
+                parts=words(listing(unchosen)),
             ),
         )
     version = whole_number(form.version.data)
@@ -458,7 +475,7 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
         )
     except rounds.RoundConflict as conflict:
         return _merged_conflict(game_id, number, form, conflict)
-    flash(f"Round {number} corrected.", "success")
+    flash(_("Round %(number)s corrected.", number=number), "success")
     return _to_board(game.id)
 
 
@@ -472,7 +489,10 @@ def _merged_conflict(
     played = next((r for r in game.rounds if r.number == number), None)
     if played is None:
         flash(
-            f"Round {number} was deleted on another phone meanwhile; nothing was saved.",
+            _(
+                "Round %(number)s was deleted on another phone meanwhile; nothing was saved.",
+                number=number,
+            ),
             "warning",
         )
         return redirect(url_for("games.show", game_id=game.id))
@@ -482,15 +502,17 @@ def _merged_conflict(
     if not merged.clashes and not isinstance(conflict, rounds.StaleSave):
         return _save_clean_merge(game, number, form, merged)
     tally = services.tally_of(game)
-    now_reads = changelog.describe_round(tally, number, cards=True)
+    now_reads = words(changelog.describe_round(tally, number, cards=True))
     if isinstance(conflict, rounds.StaleSave):
-        words = str(conflict)
+        said = [str(conflict)]
     else:
-        words = "This round was changed on another phone meanwhile; nothing was saved."
-    words += f" Round {number} now reads: {now_reads}."
+        said = [_("This round was changed on another phone meanwhile; nothing was saved.")]
+    said.append(_("Round %(number)s now reads: %(reads)s.", number=number, reads=now_reads))
     if merged.clashes:
-        words += " You and the other phone changed the same part: choose below."
-    return _render_round(game, form, number=number, editing=True, status=CONFLICT, conflict=words)
+        said.append(_("You and the other phone changed the same part: choose below."))
+    return _render_round(
+        game, form, number=number, editing=True, status=CONFLICT, conflict=" ".join(said)
+    )
 
 
 def _save_clean_merge(
@@ -500,8 +522,12 @@ def _save_clean_merge(
     phone told what the other changed. Refused by the rules as merged, the form comes back
     holding the merge (on the round as stored now), with the rules' reasons."""
     names = [seat.player.name for seat in game.seats]
-    theirs = merging.parts_in_words(merged.stored, merged.theirs, names)
-    kept = f"Another phone had changed round {number} meanwhile, and that stays: {theirs}."
+    theirs = words(merging.parts_in_words(merged.stored, merged.theirs, names))
+    kept = _(
+        "Another phone had changed round %(number)s meanwhile, and that stays: %(theirs)s.",
+        number=number,
+        theirs=theirs,
+    )
     try:
         rounds.edit_round(
             game,
@@ -518,9 +544,11 @@ def _save_clean_merge(
             editing=True,
             problems=refused.problems,
             status=UNPROCESSABLE,
-            conflict=f"{kept} Your correction, merged with it, was not saved: see below.",
+            conflict=" ".join(
+                [kept, _("Your correction, merged with it, was not saved: see below.")]
+            ),
         )
-    flash(f"Round {number} corrected. {kept}", "success")
+    flash(" ".join([_("Round %(number)s corrected.", number=number), kept]), "success")
     return _to_board(game.id)
 
 
@@ -538,7 +566,7 @@ def delete_round(game_id: int, number: int) -> ResponseReturnValue:
     except rounds.RoundConflict as conflict:
         flash(str(conflict), "error")
         return redirect(url_for("games.show", game_id=game.id))
-    flash(f"Round {number} deleted.", "success")
+    flash(_("Round %(number)s deleted.", number=number), "success")
     return redirect(url_for("games.show", game_id=game.id))
 
 
@@ -552,7 +580,7 @@ def undo_round(game_id: int, number: int) -> ResponseReturnValue:
     except rounds.RoundConflict as conflict:
         flash(str(conflict), "error")
     else:
-        flash(f"Round {number} undone.", "success")
+        flash(_("Round %(number)s undone.", number=number), "success")
     return redirect(url_for("games.show", game_id=game.id))
 
 
@@ -564,7 +592,7 @@ def undo_round(game_id: int, number: int) -> ResponseReturnValue:
 def abandon(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id, lock=True)
     rounds.abandon_game(game)
-    flash("The game was abandoned: it is kept, with no winner.", "success")
+    flash(_("The game was abandoned: it is kept, with no winner."), "success")
     return redirect(url_for("games.show", game_id=game.id))
 
 
@@ -581,11 +609,12 @@ def may_i(game_id: int) -> ResponseReturnValue:
         rounds.use_may_i(game, seat, change)
     except rounds.RoundRefused as refused:
         status = UNPROCESSABLE
+        said = refused.in_words()
         if not is_htmx():
-            flash(str(refused), "error")
+            flash(said, "error")
         else:
             context = scoreboard.board_context(game)
-            context["may_i_error"] = str(refused)
+            context["may_i_error"] = said
             return render("games/_board.html", status=status, **context)
     if is_htmx():
         return render("games/_board.html", **scoreboard.board_context(game))

@@ -23,12 +23,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.models import DraftHand, Game, GameEvent, Round, Seat, utcnow
+from scorekeeper.rules import N_, Message, N_plural
 from scorekeeper.versions import bump
+from scorekeeper.words import words
 
 from . import changelog
 from .services import (
@@ -54,6 +58,7 @@ __all__ = [
     "add_round",
     "delete_last_round",
     "edit_round",
+    "no_more_rounds",
     "problems_of",
     "same_round",
     "saved_under",
@@ -69,9 +74,14 @@ class RoundRefused(ValueError):
         self.problems = list(problems)
         super().__init__("; ".join(problem.message for problem in self.problems))
 
+    def in_words(self) -> str:
+        """Why, in the page's language."""
+        return "; ".join(words(problem.message) for problem in self.problems)
+
 
 class RoundConflict(Exception):
-    """Another phone changed the game since this form was opened. Nothing was saved."""
+    """Another phone changed the game since this form was opened. Nothing was saved. Its
+    text is in the language of the page that asked (it is shown as it is)."""
 
 
 class StaleSave(RoundConflict):
@@ -108,18 +118,17 @@ def add_round(
         return None
     if game.status != IN_PROGRESS:
         raise RoundRefused(
-            [Problem(None, "round", "This game is over: no more rounds can be entered.")]
+            [Problem(None, "round", N_("This game is over: no more rounds can be entered."))]
         )
     next_number = len(game.rounds) + 1
     if number is not None and number != next_number:
-        raise RoundConflict(
-            f"Round {number} was saved on another phone meanwhile; "
-            "check the scoreboard before entering the next round."
-        )
+        raise RoundConflict(_saved_meanwhile(number))
     if stamp is not None and stamp != rounds_stamp(game):
         raise StaleSave(
-            "The rounds were changed on another phone since this form was opened; nothing was "
-            "saved."
+            _(
+                "The rounds were changed on another phone since this form was opened; nothing "
+                "was saved."
+            )
         )
     rounds = [*entries_of(game), entry]
     tally = replay(game, rounds)
@@ -134,7 +143,12 @@ def add_round(
         recompute(game, tally)
         _reset_may_i(game, tally)
         changelog.log(
-            game, f"Round {next_number} saved: {changelog.describe_round(tally, next_number)}."
+            game,
+            N_(
+                "Round %(number)s saved: %(round)s.",
+                number=next_number,
+                round=changelog.describe_round(tally, next_number),
+            ),
         )
         if tally.is_over:
             changelog.log(game, changelog.ending(tally))
@@ -143,14 +157,25 @@ def add_round(
         db.session.rollback()
         if submission and saved_under(submission) is not None:
             return None
-        raise RoundConflict(
-            f"Round {next_number} was saved on another phone meanwhile; "
-            "check the scoreboard before entering the next round."
-        ) from None
+        raise RoundConflict(_saved_meanwhile(next_number)) from None
     except Exception:
         db.session.rollback()
         raise
     return played
+
+
+def no_more_rounds(game: Game) -> str:
+    """What a page that enters rounds says of a game that is over: how it ended, and that no
+    more rounds can be entered (in the page's language)."""
+    return _("%(ended)s No more rounds can be entered.", ended=words(tally_of(game).game_over))
+
+
+def _saved_meanwhile(number: int) -> str:
+    return _(
+        "Round %(number)s was saved on another phone meanwhile; check the scoreboard before "
+        "entering the next round.",
+        number=number,
+    )
 
 
 def _drop_drafts(game: Game, which: ColumnElement[bool]) -> None:
@@ -218,11 +243,13 @@ def edit_round(
     corrected game breaks the rules (for this round or a later one)."""
     played = _round(game, number)
     if version is not None and version != played.version:
-        raise RoundConflict("This round was changed on another phone meanwhile.")
+        raise RoundConflict(_("This round was changed on another phone meanwhile."))
     if stamp is not None and stamp != rounds_stamp(game):
         raise StaleSave(
-            "Other rounds were changed on another phone since this form was opened; nothing "
-            "was saved."
+            _(
+                "Other rounds were changed on another phone since this form was opened; "
+                "nothing was saved."
+            )
         )
     before = tally_of(game)
     rounds = entries_of(game)
@@ -243,12 +270,17 @@ def edit_round(
         played.version += 1
         recompute(game, tally)
         changelog.log(
-            game, f"Round {number} corrected: {changelog.changes(before, tally, number)}."
+            game,
+            N_(
+                "Round %(number)s corrected: %(changes)s.",
+                number=number,
+                changes=changelog.changes(before, tally, number),
+            ),
         )
         if tally.is_over and not before.is_over:
             changelog.log(game, changelog.ending(tally))
         elif before.is_over and not tally.is_over:
-            changelog.log(game, "The game is no longer over after this correction.")
+            changelog.log(game, N_("The game is no longer over after this correction."))
         _commit(game, tally)
     except Exception:
         db.session.rollback()
@@ -270,20 +302,30 @@ def undo_last_round(
     deadline = undo_deadline(game)
     if deadline is None or game.rounds[-1].number != number:
         raise RoundConflict(
-            f"Round {number} is not the last round any more; only the last round can be undone."
+            _(
+                "Round %(number)s is not the last round any more; only the last round can be "
+                "undone.",
+                number=number,
+            )
         )
     if (now or utcnow()) > deadline:
         minutes = int(UNDO_WINDOW.total_seconds() // 60)
         raise RoundConflict(
-            f"Round {number} was saved more than {minutes} minutes ago and cannot be undone "
-            "any more: tap its number to correct it."
+            ngettext(
+                "Round %(number)s was saved more than %(num)s minute ago and cannot be undone "
+                "any more: tap its number to correct it.",
+                "Round %(number)s was saved more than %(num)s minutes ago and cannot be undone "
+                "any more: tap its number to correct it.",
+                minutes,
+                number=number,
+            )
         )
     delete_last_round(game, number, log=_undone(number))
     return True
 
 
-def _undone(number: int) -> str:
-    return f"Round {number} undone."
+def _undone(number: int) -> Message:
+    return N_("Round %(number)s undone.", number=number)
 
 
 def _undone_already(game: Game, number: int, version: int | None) -> bool:
@@ -297,11 +339,11 @@ def _undone_already(game: Game, number: int, version: int | None) -> bool:
         .order_by(GameEvent.id.desc())
         .limit(1)
     ).first()
-    return last == _undone(number)
+    return last == changelog.stored(_undone(number))
 
 
 def delete_last_round(
-    game: Game, number: int, *, log: str | None = None, stamp: str | None = None
+    game: Game, number: int, *, log: Message | None = None, stamp: str | None = None
 ) -> None:
     """Delete round ``number``, which must be the last one (else RoundConflict). ``log`` is
     the change log's line (by default "Round N deleted."). ``stamp`` is the ``rounds_stamp``
@@ -309,12 +351,19 @@ def delete_last_round(
     correction they have not seen)."""
     if not game.rounds or game.rounds[-1].number != number:
         raise RoundConflict(
-            f"Round {number} is not the last round any more; only the last round can be deleted."
+            _(
+                "Round %(number)s is not the last round any more; only the last round can be "
+                "deleted.",
+                number=number,
+            )
         )
     if stamp is not None and stamp != rounds_stamp(game):
         raise StaleSave(
-            f"Round {number} was changed on another phone since this page was opened; nothing "
-            "was deleted. Here it is as it is now."
+            _(
+                "Round %(number)s was changed on another phone since this page was opened; "
+                "nothing was deleted. Here it is as it is now.",
+                number=number,
+            )
         )
     played = game.rounds[-1]
     try:
@@ -325,7 +374,7 @@ def delete_last_round(
         for seat in game.seats:
             db.session.expire(seat, ["hands"])
         tally = recompute(game)
-        changelog.log(game, log or f"Round {number} deleted.")
+        changelog.log(game, log or N_("Round %(number)s deleted.", number=number))
         _commit(game, tally)
     except Exception:
         db.session.rollback()
@@ -338,7 +387,7 @@ def abandon_game(game: Game) -> None:
         return
     try:
         tally = recompute(game, replay(game, abandoned=True))
-        changelog.log(game, "Game abandoned.")
+        changelog.log(game, N_("Game abandoned."))
         _commit(game, tally)
     except Exception:
         db.session.rollback()
@@ -356,9 +405,11 @@ def use_may_i(game: Game, position: int, change: int) -> Seat:
     seat = seats[position]
     name = seat.player.name
     if not rules.may_i.allowed:
-        raise RoundRefused([Problem(None, "may_i", f"{rules.name} does not play May I.")])
+        raise RoundRefused(
+            [Problem(None, "may_i", N_("%(rules)s does not play May I.", rules=rules.name))]
+        )
     if game.status != IN_PROGRESS:
-        raise RoundRefused([Problem(None, "may_i", "This game is over.")])
+        raise RoundRefused([Problem(None, "may_i", N_("This game is over."))])
     used = seat.may_i_used + change
     if used < 0:
         return seat
@@ -369,7 +420,12 @@ def use_may_i(game: Game, position: int, change: int) -> Seat:
                 Problem(
                     None,
                     f"may_i-{position}",
-                    f"{name} has used all {limit} May I for this contract.",
+                    N_plural(
+                        "%(name)s has used their one May I for this contract.",
+                        "%(name)s has used all %(num)s May I for this contract.",
+                        num=limit,
+                        name=name,
+                    ),
                 )
             ]
         )
@@ -378,7 +434,10 @@ def use_may_i(game: Game, position: int, change: int) -> Seat:
         seat.may_i_used = used
         bump(game)
         changelog.log(
-            game, f"{name} {'called' if change > 0 else 'took back'} a May I ({used} used)."
+            game,
+            N_("%(name)s called a May I (%(used)s used).", name=name, used=used)
+            if change > 0
+            else N_("%(name)s took back a May I (%(used)s used).", name=name, used=used),
         )
         game_id, after = game.id, game.version
         db.session.commit()

@@ -35,7 +35,8 @@ from scorekeeper.models import (
     utcnow,
 )
 from scorekeeper.names import name_key, tidy_name
-from scorekeeper.rules import RuleSet, get_ruleset
+from scorekeeper.rules import N_, RuleSet, get_ruleset
+from scorekeeper.rules.messages import listing
 from scorekeeper.versions import bump
 
 from . import changelog
@@ -48,7 +49,6 @@ from .tally import (
     RoundResult,
     Tally,
     check_table,
-    names_in_words,
     tally_game,
 )
 
@@ -279,8 +279,12 @@ def start_game(
         tally = recompute(game)
         changelog.log(
             game,
-            f"Game started: {rules.name}; {names_in_words(list(names))}; "
-            f"{names[first_dealer]} deals first.",
+            N_(
+                "Game started: %(rules)s; %(names)s; %(dealer)s deals first.",
+                rules=rules.name,
+                names=listing(list(names)),
+                dealer=names[first_dealer],
+            ),
         )
         game_id, version = game.id, game.version
         db.session.commit()

@@ -19,9 +19,9 @@ from scorekeeper import house_rules, scope
 from scorekeeper.db import reading
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, utcnow
-from scorekeeper.rules import RuleSet
+from scorekeeper.rules import N_plural, RuleSet
 
-from .changelog import log
+from .changelog import log, stored
 from .gamefile import (
     GameFile,
     GameFileError,
@@ -119,8 +119,15 @@ def store_game_file(checked: GameFile) -> Game:
 
 
 def import_log_line(checked: GameFile) -> str:
-    """The change log's line of a game stored from a game file."""
-    return f"Game imported from a game file ({len(checked.rounds)} rounds)."
+    """The change log's line of a game stored from a game file, as the log stores it (a
+    restore's batches write it as it is)."""
+    return stored(
+        N_plural(
+            "Game imported from a game file (%(num)s round).",
+            "Game imported from a game file (%(num)s rounds).",
+            num=len(checked.rounds),
+        )
+    )
 
 
 class AlreadyStored(Exception):

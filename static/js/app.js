@@ -1,6 +1,21 @@
 // Small progressive enhancements; every page works without them.
 "use strict";
 
+// The words this script shows, in the page's language: the page gives them (the JSON block of
+// templates/_script_words.html, in every page's layout), the script holds none. A word is
+// filled in by name: say("copied", { url }) puts the url where the words have {url}.
+const WORDS = (() => {
+  try {
+    return JSON.parse(document.getElementById("script-words").textContent) || {};
+  } catch {
+    return {};
+  }
+})();
+const say = (key, values = {}) => Object.entries(values).reduce(
+  (text, [name, value]) => text.split(`{${name}}`).join(String(value)),
+  WORDS[key] || "",
+);
+
 // A control marked data-autosubmit submits its form when it changes (no inline handlers:
 // the Content-Security-Policy forbids them).
 document.addEventListener("change", (event) => {
@@ -90,9 +105,9 @@ document.addEventListener("change", (event) => {
     if (!button) return;
     const url = button.dataset.copyLink;
     if (navigator.share) {
-      navigator.share({ title: button.dataset.shareTitle || "Referee ruling", url }).catch(() => {});
+      navigator.share({ title: button.dataset.shareTitle || say("rulingTitle"), url }).catch(() => {});
     } else if (navigator.clipboard) {
-      navigator.clipboard.writeText(url).then(() => { button.textContent = "Link copied"; }, () => {});
+      navigator.clipboard.writeText(url).then(() => { button.textContent = say("linkCopied"); }, () => {});
     }
   });
 })();
@@ -108,7 +123,7 @@ document.addEventListener("change", (event) => {
   };
   reveal();
   document.addEventListener("htmx:afterSettle", reveal);
-  const say = (button, words) => {
+  const tell = (button, words) => {
     let note = button.parentElement.querySelector("[data-share-note]");
     if (!note) {
       note = document.createElement("p");
@@ -135,18 +150,18 @@ document.addEventListener("change", (event) => {
       answer = null;
     }
     if (!answer) {
-      say(button, "Could not reach the server to find the game's link: try again.");
+      tell(button, say("shareUnreachable"));
     } else if (!answer.url) {
-      say(button, answer.message);
+      tell(button, answer.message);
     } else if (navigator.share) {
       navigator.share({ title: button.dataset.shareTitle || document.title, url: answer.url }).catch(() => {});
     } else if (navigator.clipboard) {
       navigator.clipboard.writeText(answer.url).then(
-        () => { button.textContent = "Link copied"; say(button, `Copied: ${answer.url}`); },
-        () => say(button, answer.url),
+        () => { button.textContent = say("linkCopied"); tell(button, say("copied", { url: answer.url })); },
+        () => tell(button, answer.url),
       );
     } else {
-      say(button, answer.url);
+      tell(button, answer.url);
     }
   });
 })();
@@ -323,7 +338,7 @@ const outbox = (() => {
   // With a correction's base and clashes (and what this phone had typed on them): a conflict
   // page reloaded, or its typing kept for later, still asks before anything is stored.
   const KEPT = /^(went_out|token|version|rounds_version|base|clashes|yours|hands-\d+-(cards|made|made-auto|total))$/;
-  const QUEUED_NOTE = "Saved on this phone; will send when the signal returns.";
+  const QUEUED_NOTE = say("roundQueued");
   const cardTokens = (text) => text.split(/[\s,-]+/).filter(Boolean);
   const roundForm = () => document.getElementById(ROUND_FORM);
 
@@ -436,14 +451,16 @@ const outbox = (() => {
     if (link) {
       const anchor = document.createElement("a");
       anchor.href = link;
-      anchor.textContent = "Open it";
+      anchor.textContent = say("openIt");
       paragraph.append(" ", anchor);
     }
     place(paragraph);
     return paragraph;
   };
+  // Above the row of Save, not in it: the row keeps Save its width (a long note in another
+  // language squeezed it to a letter a line).
   const noteAtSave = (form, text) => note((paragraph) => {
-    form.querySelector("button.save-round").before(paragraph);
+    (form.querySelector(".save-row") || form.querySelector("button.save-round")).before(paragraph);
     paragraph.scrollIntoView({ block: "center" });
   }, text);
   const noteOnPage = (text, link) => note((paragraph) => document.getElementById("main").prepend(paragraph), text, link);
@@ -456,11 +473,12 @@ const outbox = (() => {
     if (window.htmx) window.htmx.process(fresh);
     if (draftKey(fresh) !== before) forgetDraft(before);
     keepDraft(fresh);
+    // The page's heading is the form's ("Round 3", "Correct round 3"), as the server wrote it.
     const heading = document.querySelector("h1");
-    if (heading && fresh.elements.number && /^(Correct round|Round) \d+$/.test(heading.textContent)) {
-      const correcting = fresh.querySelector("input[name=base]") !== null;
-      heading.textContent = `${correcting ? "Correct round" : "Round"} ${fresh.elements.number.value}`;
-      document.title = document.title.replace(/^(Correct round|Round) \d+/, heading.textContent);
+    const was = form.dataset.heading;
+    if (heading && was && fresh.dataset.heading && heading.textContent === was) {
+      heading.textContent = fresh.dataset.heading;
+      document.title = document.title.replace(was, fresh.dataset.heading);
     }
     const first = fresh.querySelector("#round-conflict, #round-problems, #round-errors");
     if (first) first.scrollIntoView({ block: "start" });
@@ -470,7 +488,7 @@ const outbox = (() => {
     try {
       await outbox.put(save);
     } catch {
-      noteAtSave(form, "No signal: nothing was sent. Your entries are kept here: save again when the signal returns.");
+      noteAtSave(form, say("roundNoSignal"));
       return;
     }
     noteAtSave(form, QUEUED_NOTE);
@@ -522,7 +540,7 @@ const outbox = (() => {
         window.location.assign(answer.to);
         return "stop";
       }
-      noteOnPage("A round saved on this phone without signal has now been sent.");
+      noteOnPage(say("roundSent"));
     } else if (here && answer.form) {
       swapIn(form, answer.form);
     } else {
@@ -535,7 +553,7 @@ const outbox = (() => {
       const clashes = answer.form && answer.form.querySelector("input[name=clashes]");
       const kept = clashes && clashes.value ? typed(answer.form) : save.fields.filter(([name]) => KEPT.test(name));
       try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* off */ }
-      noteOnPage("A round saved on this phone without signal could not be stored as it was.", answer.form ? answer.form.getAttribute("action") : save.action);
+      noteOnPage(say("roundRefused"), answer.form ? answer.form.getAttribute("action") : save.action);
     }
     return "sent";
   });
@@ -582,7 +600,7 @@ const outbox = (() => {
 (() => {
   const FORM = "my-hand-form";
   const LOGIN_PATH = "/login";
-  const KEPT_NOTE = "Kept on this phone; will send when the signal returns.";
+  const KEPT_NOTE = say("handKept");
   const PREFIX = "scorekeeper:hand:";
   const handForm = () => document.getElementById(FORM);
   const cardsField = () => document.getElementById("my-cards-text");
@@ -704,7 +722,7 @@ const outbox = (() => {
     }
     if (!drawn) {
       // Anything else that is not the cards (a link no longer good, say): the typing stays.
-      showNote(`The server did not take your cards just now (${response.status}); they are kept on this phone.`);
+      showNote(say("handNotTaken", { status: response.status }));
       return;
     }
     clearNote();
@@ -807,18 +825,17 @@ const outbox = (() => {
     form.classList.add("is-kept");
     const state = form.querySelector(".my-state");
     if (state) {
-      const made = done === "made" ? "contract made ✓" : "contract not made";
       state.textContent = "";
       const strong = document.createElement("strong");
-      strong.textContent = "Done is kept on this phone";
-      state.append(strong, `: ${cards || "no cards"}, ${made}. It is sent when the signal returns.`);
+      strong.textContent = say("doneKept");
+      state.append(strong, " ", say(done === "made" ? "keptMade" : "keptNotMade", { cards: cards || say("noCards") }));
     }
   };
   const keep = async (form, save) => {
     try {
       await outbox.put(save);
     } catch {
-      showNote("No signal: nothing was sent. Your cards are kept here: tap again when the signal returns.");
+      showNote(say("handNoSignal"));
       return;
     }
     // The tap carries the cards: they need not be sent on their own as well.
@@ -878,14 +895,15 @@ const outbox = (() => {
     const paragraph = document.createElement("p");
     paragraph.className = "flash flash-warning queued-note";
     paragraph.setAttribute("role", "status");
-    paragraph.textContent = answer.outcome === "stored"
-      ? "A hand tapped in without signal has now been sent."
-      : "A hand tapped in without signal could not be taken as it was: ";
-    if (answer.outcome !== "stored") {
+    if (answer.outcome === "stored") {
+      paragraph.textContent = say("handSent");
+    } else {
+      // One sentence with the link inside it, where the words put it ({link}).
+      const [before, after = ""] = say("handRefused").split("{link}");
       const anchor = document.createElement("a");
       anchor.href = save.action;
-      anchor.textContent = "open it";
-      paragraph.append(anchor);
+      anchor.textContent = say("openItInside");
+      paragraph.append(before, anchor, after);
     }
     const main = document.getElementById("main");
     if (main) main.prepend(paragraph);

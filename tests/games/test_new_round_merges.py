@@ -21,6 +21,7 @@ from sqlalchemy import text as sql
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
+from scorekeeper.games import changelog
 from scorekeeper.models import GameEvent
 
 from ..conftest import family_id, signed_in
@@ -64,7 +65,8 @@ def log_lines(app: Flask, game_id: int) -> list[tuple[str, str]]:
             .order_by(GameEvent.id)
         ).all()
         db.session.remove()
-    return [(line, actor) for line, actor in lines]
+    # The log keeps messages (games.changelog): read here in English.
+    return [(str(changelog.read(line)), actor) for line, actor in lines]
 
 
 def two_phones_open_round_one(

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
-from scorekeeper.games import rounds, services
+from scorekeeper.games import changelog, rounds, services
 from scorekeeper.games.gamefile import GameFileError
 from scorekeeper.games.tally import HandEntry, RoundEntry
 from scorekeeper.games.transfer import export_game, import_game
@@ -222,7 +222,7 @@ def test_edit_against_an_older_version_is_refused(app: Flask) -> None:
             rounds.edit_round(game, 1, entry(0, "", "A", "5"), version=1)
         seats = {seat.player.name: seat.total for seat in game.seats}
         assert seats == {"Ann": 0, "Ben": 20, "Cy": 5}
-        log = [event.text for event in game.events]
+        log = [str(changelog.read(event.text)) for event in game.events]
         assert log[-1] == "Round 1 corrected: Ben's cards K → K Q (10 → 20 points)."
 
 

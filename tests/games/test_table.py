@@ -271,7 +271,10 @@ def test_the_manifest_and_the_service_worker(client: FlaskClient) -> None:
             assert f"{image.width}x{image.height}" == icon["sizes"]
     worker = client.get("/sw.js")
     assert worker.status_code == 200 and worker.mimetype == "text/javascript"
-    assert "Offline, last updated" in text(worker)
+    # The worker's offline note is the kept page's own words (base.html), in its language: the
+    # worker holds none.
+    assert "data-offline-" in text(worker) and "Offline" not in text(worker)
+    assert 'data-offline-board="Offline, last updated {time}."' in page
     # Public: the sign-in page installs too, and a browser fetches the worker without a session.
     stranger = client.application.test_client()
     assert stranger.get("/sw.js").status_code == 200

@@ -23,7 +23,7 @@ checked) and ``replay`` (the game replayed: standings, the end, winners and tie-
 
 from __future__ import annotations
 
-from .checks import check_table, hand_problem, points_of
+from .checks import check_table, hand_problem, points_of, typed_total_problem
 from .replay import names_in_words, tally_game
 from .values import (
     ABANDONED,
@@ -39,6 +39,8 @@ from .values import (
     RoundResult,
     Standing,
     Tally,
+    one_after_another,
+    owners_of,
     total_field,
 )
 
@@ -59,7 +61,10 @@ __all__ = [
     "check_table",
     "hand_problem",
     "names_in_words",
+    "one_after_another",
+    "owners_of",
     "points_of",
     "tally_game",
     "total_field",
+    "typed_total_problem",
 ]

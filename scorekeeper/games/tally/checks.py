@@ -1,6 +1,7 @@
 """Checking what was entered: who sits at the table (``check_table``) and one round's hands
-(``check_round``), each refusal a ``Problem`` naming the round, the player and the form's field.
-Pure, no Flask, no database."""
+(``check_round``), each refusal a ``Problem`` naming the round, the player and the form's field,
+its sentence a message of the rules engine's (``N_``: put into words where it is shown). Pure,
+no Flask, no database."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from collections.abc import Sequence
 from scorekeeper.limits import CARDS_LENGTH, MAX_HAND_CARDS, MAX_PLAYERS
 from scorekeeper.names import name_key
 from scorekeeper.rules import (
+    N_,
     Card,
     CardError,
+    Message,
+    N_plural,
     RuleSet,
     format_cards,
     parse_cards,
@@ -29,6 +33,7 @@ from .values import (
     RoundEntry,
     cards_field,
     made_field,
+    one_after_another,
     total_field,
 )
 
@@ -38,7 +43,7 @@ def points_of(text: str, rules: RuleSet) -> int:
     return score_cards(parse_cards(text), rules)
 
 
-def hand_problem(rules: RuleSet, players: int, text: str) -> str | None:
+def hand_problem(rules: RuleSet, players: int, text: str) -> Message | None:
     """Why the cards written ``text`` cannot be one player's hand in a game of ``players``
     under ``rules`` (a card that does not exist, more cards than a hand holds, more of a card
     or more jokers than the game's packs hold), or None when they can. The round's check
@@ -46,13 +51,40 @@ def hand_problem(rules: RuleSet, players: int, text: str) -> str | None:
     try:
         cards = parse_cards(text)
     except CardError as error:
-        return str(error)
+        return error.message
     if len(cards) > MAX_HAND_CARDS:
-        return f"{len(cards)} cards are entered; a hand holds at most {MAX_HAND_CARDS}."
+        return _too_many_cards(len(cards))
     overflow = rules.packs(max(players, 1)).overflow(cards)
     if overflow:
-        return f"{'; '.join(overflow)}."
+        return N_("%(problems)s.", problems=one_after_another(overflow))
     return None
+
+
+def _too_many_cards(count: int) -> Message:
+    return N_plural(
+        "%(num)s card is entered; a hand holds at most %(most)s.",
+        "%(num)s cards are entered; a hand holds at most %(most)s.",
+        num=count,
+        most=MAX_HAND_CARDS,
+    )
+
+
+def typed_total_problem(number: int, name: str, seat: int, entered: str | int) -> Problem:
+    """The refusal of a hand's typed total that is no whole number from 0 to MAX_TYPED_TOTAL
+    (``entered``: as typed)."""
+    return Problem(
+        number,
+        total_field(seat),
+        N_(
+            "Round %(round)s, %(name)s: a total is a whole number from 0 to %(most)s "
+            "(entered: %(entered)s).",
+            round=number,
+            name=name,
+            # The most that may be typed, written as it is typed (no thousands separator).
+            most=str(MAX_TYPED_TOTAL),
+            entered=str(entered),
+        ),
+    )
 
 
 def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> list[Problem]:
@@ -65,7 +97,12 @@ def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> 
             Problem(
                 None,
                 PLAYERS_FIELD,
-                f"{rules.name} needs at least {fewest} players; this game has {count}.",
+                N_(
+                    "%(rules)s needs at least %(fewest)s players; this game has %(count)s.",
+                    rules=rules.name,
+                    fewest=fewest,
+                    count=count,
+                ),
             )
         )
     if count > MAX_PLAYERS:
@@ -73,7 +110,11 @@ def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> 
             Problem(
                 None,
                 PLAYERS_FIELD,
-                f"A game has at most {MAX_PLAYERS} players; this one has {count}.",
+                N_(
+                    "A game has at most %(most)s players; this one has %(count)s.",
+                    most=MAX_PLAYERS,
+                    count=count,
+                ),
             )
         )
     elif rules.max_players is not None and count > rules.max_players:
@@ -81,28 +122,37 @@ def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> 
             Problem(
                 None,
                 PLAYERS_FIELD,
-                f"{rules.name} is for at most {rules.max_players} players; this game has {count}.",
+                N_(
+                    "%(rules)s is for at most %(most)s players; this game has %(count)s.",
+                    rules=rules.name,
+                    most=rules.max_players,
+                    count=count,
+                ),
             )
         )
     seen: dict[str, str] = {}
     for name in names:
         key = name_key(name)
         if not key:
-            problems.append(Problem(None, PLAYERS_FIELD, "A player's name is empty."))
+            problems.append(Problem(None, PLAYERS_FIELD, N_("A player's name is empty.")))
         elif key in seen:
             problems.append(
                 Problem(
                     None,
                     PLAYERS_FIELD,
-                    f"{name} is named twice ({seen[key]} and {name}); "
-                    "every player needs a name of their own.",
+                    N_(
+                        "%(name)s is named twice (%(first)s and %(name)s); every player needs "
+                        "a name of their own.",
+                        name=name,
+                        first=seen[key],
+                    ),
                 )
             )
         else:
             seen[key] = name
     if names and not 0 <= first_dealer < count:
         problems.append(
-            Problem(None, "first_dealer", "The first dealer must be one of the players.")
+            Problem(None, "first_dealer", N_("The first dealer must be one of the players."))
         )
     return problems
 
@@ -119,7 +169,11 @@ def check_round(
     went_out = entry.went_out
     if went_out is not None and not 0 <= went_out < players:
         problems.append(
-            Problem(number, WENT_OUT_FIELD, f"Round {number}: who went out is not a player.")
+            Problem(
+                number,
+                WENT_OUT_FIELD,
+                N_("Round %(round)s: who went out is not a player.", round=number),
+            )
         )
         went_out = None
     elif went_out is None and not rules.nobody_out_allowed:
@@ -127,8 +181,12 @@ def check_round(
             Problem(
                 number,
                 WENT_OUT_FIELD,
-                f"Round {number}: say who went out; under {rules.name} a round ends only "
-                "when someone goes out.",
+                N_(
+                    "Round %(round)s: say who went out; under %(rules)s a round ends only when "
+                    "someone goes out.",
+                    round=number,
+                    rules=rules.name,
+                ),
             )
         )
     if len(entry.hands) != players:
@@ -136,7 +194,10 @@ def check_round(
             Problem(
                 number,
                 ROUND_FIELD,
-                f"Round {number}: every player of the game must appear in every round.",
+                N_(
+                    "Round %(round)s: every player of the game must appear in every round.",
+                    round=number,
+                ),
             )
         )
     hands: list[HandResult] = []
@@ -158,7 +219,18 @@ def check_round(
         try:
             cards = parse_cards(hand.cards)
         except CardError as error:
-            problems.append(Problem(number, cards_field(seat), f"Round {number}, {name}: {error}."))
+            problems.append(
+                Problem(
+                    number,
+                    cards_field(seat),
+                    N_(
+                        "Round %(round)s, %(name)s: %(problem)s.",
+                        round=number,
+                        name=name,
+                        problem=error.message,
+                    ),
+                )
+            )
             cards = []
             readable = False
         # The cards as stored, written once (a restore checks hundreds of thousands of hands).
@@ -168,8 +240,12 @@ def check_round(
                 Problem(
                     number,
                     cards_field(seat),
-                    f"Round {number}, {name}: {len(cards)} cards are entered; a hand holds at "
-                    f"most {MAX_HAND_CARDS}.",
+                    N_(
+                        "Round %(round)s, %(name)s: %(problem)s",
+                        round=number,
+                        name=name,
+                        problem=_too_many_cards(len(cards)),
+                    ),
                 )
             )
             cards = []
@@ -179,7 +255,11 @@ def check_round(
                 Problem(
                     number,
                     cards_field(seat),
-                    f"Round {number}, {name}: more cards are entered than any hand holds.",
+                    N_(
+                        "Round %(round)s, %(name)s: more cards are entered than any hand holds.",
+                        round=number,
+                        name=name,
+                    ),
                 )
             )
             cards, written = [], ""
@@ -196,8 +276,13 @@ def check_round(
                     Problem(
                         number,
                         cards_field(seat),
-                        f"Round {number}: {name} went out, so {name} holds no cards "
-                        f"(entered: {written}).",
+                        N_(
+                            "Round %(round)s: %(name)s went out, so %(name)s holds no cards "
+                            "(entered: %(cards)s).",
+                            round=number,
+                            name=name,
+                            cards=written,
+                        ),
                     )
                 )
             points = 0
@@ -208,8 +293,12 @@ def check_round(
                     Problem(
                         number,
                         cards_field(seat),
-                        f"Round {number}: {name} did not go out, so {name} holds cards; "
-                        f"enter the cards left in {name}'s hand.",
+                        N_(
+                            "Round %(round)s: %(name)s did not go out, so %(name)s holds cards; "
+                            "enter the cards left in %(name)s's hand.",
+                            round=number,
+                            name=name,
+                        ),
                     )
                 )
             if made_contract and going_out_only:
@@ -237,7 +326,14 @@ def check_round(
         for seat, held in alone:
             problems.append(
                 Problem(
-                    number, cards_field(seat), f"Round {number}, {names[seat]}: {'; '.join(held)}."
+                    number,
+                    cards_field(seat),
+                    N_(
+                        "Round %(round)s, %(name)s: %(problem)s.",
+                        round=number,
+                        name=names[seat],
+                        problem=one_after_another(held),
+                    ),
                 )
             )
         if overflow and not alone:
@@ -245,8 +341,12 @@ def check_round(
                 Problem(
                     number,
                     TABLE_CARDS_FIELD,
-                    f"Round {number}: more cards are entered across the table than the "
-                    f"game's packs hold: {'; '.join(overflow)}.",
+                    N_(
+                        "Round %(round)s: more cards are entered across the table than the "
+                        "game's packs hold: %(problems)s.",
+                        round=number,
+                        problems=one_after_another(overflow),
+                    ),
                 )
             )
     return hands, problems
@@ -267,21 +367,18 @@ def _typed_hand(
     total = hand.total if hand.total is not None else 0
     field = total_field(seat)
     if isinstance(total, bool) or not 0 <= total <= MAX_TYPED_TOTAL:
-        problems.append(
-            Problem(
-                number,
-                field,
-                f"Round {number}, {name}: a total is a whole number from 0 to "
-                f"{MAX_TYPED_TOTAL} (entered: {total}).",
-            )
-        )
+        problems.append(typed_total_problem(number, name, seat, total))
         total = 0
     if hand.cards.strip():
         problems.append(
             Problem(
                 number,
                 field,
-                f"Round {number}, {name}: give the cards left or a total, not both.",
+                N_(
+                    "Round %(round)s, %(name)s: give the cards left or a total, not both.",
+                    round=number,
+                    name=name,
+                ),
             )
         )
     made_contract = bool(hand.made_contract)
@@ -291,7 +388,13 @@ def _typed_hand(
                 Problem(
                     number,
                     field,
-                    f"Round {number}: {name} went out, so {name} scores 0 (entered: {total}).",
+                    N_(
+                        "Round %(round)s: %(name)s went out, so %(name)s scores 0 "
+                        "(entered: %(total)s).",
+                        round=number,
+                        name=name,
+                        total=total,
+                    ),
                 )
             )
             total = 0
@@ -315,8 +418,13 @@ def _went_out_made_it(number: int, seat: int, name: str, contract: int) -> Probl
     return Problem(
         number,
         made_field(seat),
-        f"Round {number}: {name} went out, so {name} made contract {contract}; "
-        "it cannot be marked as not made.",
+        N_(
+            "Round %(round)s: %(name)s went out, so %(name)s made contract %(contract)s; it "
+            "cannot be marked as not made.",
+            round=number,
+            name=name,
+            contract=contract,
+        ),
     )
 
 
@@ -328,7 +436,12 @@ def _made_only_going_out(
     return Problem(
         number,
         made_field(seat),
-        f"Round {number}: {name} did not go out, so {name} cannot have made "
-        f"contract {contract} ({rules.contract(contract).description}): "
-        "it is made only by going out.",
+        N_(
+            "Round %(round)s: %(name)s did not go out, so %(name)s cannot have made contract "
+            "%(contract)s (%(description)s): it is made only by going out.",
+            round=number,
+            name=name,
+            contract=contract,
+            description=rules.contract(contract).description,
+        ),
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scorekeeper.limits import MAX_ROUNDS
-from scorekeeper.rules import ContractOrder, RuleSet, TieBreak, Winner
+from scorekeeper.rules import N_, ContractOrder, RuleSet, TieBreak, Winner
 from scorekeeper.status import GameStatus
 
 from .checks import check_round, check_table
@@ -52,7 +52,11 @@ def tally_game(
             Problem(
                 len(rounds),
                 ROUND_FIELD,
-                f"A game has at most {MAX_ROUNDS} rounds; this one would have {len(rounds)}.",
+                N_(
+                    "A game has at most %(most)s rounds; this one would have %(count)s.",
+                    most=MAX_ROUNDS,
+                    count=len(rounds),
+                ),
             )
         )
     for number, entry in enumerate(rounds, start=1):
@@ -61,8 +65,12 @@ def tally_game(
                 Problem(
                     number,
                     ROUND_FIELD,
-                    f"Round {number} was played after the game ended "
-                    f"(it ended after round {ended_after}).",
+                    N_(
+                        "Round %(round)s was played after the game ended (it ended after "
+                        "round %(last)s).",
+                        round=number,
+                        last=ended_after,
+                    ),
                 )
             )
         if rules.contract_order is ContractOrder.OWN:

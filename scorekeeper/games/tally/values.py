@@ -1,14 +1,19 @@
 """What the tally reads and what it gives back: the entries of a round as typed (``HandEntry``,
 ``RoundEntry``), every refusal (``Problem``) with the field of the round form it belongs at, and
 the results (``HandResult``, ``RoundResult``, ``Standing``, ``Tally``). Pure, no Flask, no
-database."""
+database.
+
+A refusal says what is wrong as the rules engine's ``Message`` (an id and its values, English
+as its ``str``): the page puts it into its own language (``scorekeeper.words``), and the game
+file's import and the command line read it in English as before."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorekeeper.rules import RuleSet
+from scorekeeper.rules import N_, Message, RuleSet
+from scorekeeper.rules.messages import Value, listing
 from scorekeeper.status import GameStatus
 
 IN_PROGRESS = GameStatus.IN_PROGRESS
@@ -66,14 +71,27 @@ class RoundEntry:
     hands: tuple[HandEntry, ...]
 
 
+def one_after_another(items: Sequence[Value]) -> Value:
+    """Values for a sentence, one after another with semicolons (``"3 × 7♥, …; 5 × JK, …"``):
+    a message's value, each item in the page's language."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return N_("%(first)s; %(then)s", first=items[0], then=one_after_another(items[1:]))
+
+
+def owners_of(names: Sequence[str]) -> Value:
+    """Whose, for a sentence: "Ben's and Cy's" (in Spanish "de Ben y de Cy")."""
+    return listing([N_("%(name)s's", name=name) for name in names])
+
+
 @dataclass(frozen=True)
 class Problem:
     """One refusal: the round it concerns (None: the game as a whole), the form field it
-    belongs at, and the sentence a person reads."""
+    belongs at, and the sentence a person reads (its English is ``str(problem)``)."""
 
     round: int | None
     field: str
-    message: str
+    message: Message
 
     def __str__(self) -> str:
         return self.message
