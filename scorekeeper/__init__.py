@@ -24,6 +24,7 @@ from . import (
     security,
     server,
     settings,
+    words,
 )
 from .extensions import babel, compress, csrf, db, kept, login_manager, migrate
 from .request_log import MaskedFlask
@@ -102,6 +103,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         default_translation_directories=str(languages.CATALOGUES),
     )
     languages.init_app(app)
+    words.init_app(app)  # the rules engine's messages in the page's language
     login_manager.init_app(app)
     login_manager.session_protection = None  # sessions are ended server-side instead
     access.init_app(app)

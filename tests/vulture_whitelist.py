@@ -98,6 +98,7 @@ _.has_password  # accounts/members.html
 _.lines_done  # history/_restore_job.html
 _.refused_lines
 _.points_per_round  # players/show.html
+_.whose  # games/_refusal.html
 _.opponent_id
 _.ahead
 _.behind
