@@ -24,7 +24,7 @@ checked) and ``replay`` (the game replayed: standings, the end, winners and tie-
 from __future__ import annotations
 
 from .checks import check_table, hand_problem, points_of
-from .replay import names_in_words, tally_game
+from .replay import tally_game
 from .values import (
     ABANDONED,
     FINISHED,
@@ -39,6 +39,8 @@ from .values import (
     RoundResult,
     Standing,
     Tally,
+    names_in_words,
+    points_in_words,
     total_field,
 )
 
@@ -59,6 +61,7 @@ __all__ = [
     "check_table",
     "hand_problem",
     "names_in_words",
+    "points_in_words",
     "points_of",
     "tally_game",
     "total_field",
