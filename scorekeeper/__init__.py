@@ -15,6 +15,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import (
     access,
     assets,
+    catalogues,
     config,
     errors,
     inputs,
@@ -56,6 +57,7 @@ def default_instance() -> Path:
     return config.user_data_folder() / "scorekeeper"
 
 
+@server.whole_start
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py``, then ``SCOREKEEPER_*`` variables,
     then ``test_config``; bring the database up to date; register every feature.
@@ -100,10 +102,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     babel.init_app(
         app,
         locale_selector=languages.select_locale,
+        # Flask-Babel's own date filters write times in the household's zone, as ours do.
+        timezone_selector=local_time.zone_name,
         default_translation_directories=str(languages.CATALOGUES),
     )
     languages.init_app(app)
     words.init_app(app)  # the rules engine's messages in the page's language
+    catalogues.init_app(app)
     login_manager.init_app(app)
     login_manager.session_protection = None  # sessions are ended server-side instead
     access.init_app(app)

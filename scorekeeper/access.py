@@ -204,10 +204,22 @@ class Account:
     role: str
     is_admin: bool
     household_id: int
+    # The language the member chose, and their household's (``languages``; None: none chosen),
+    # read with the session at no cost of their own.
+    language: str | None = None
+    household_language: str | None = None
 
     @classmethod
     def of(cls, user: User) -> Account:
-        return cls(user.id, user.username, user.role, user.is_admin, user.household_id)
+        return cls(
+            user.id,
+            user.username,
+            user.role,
+            user.is_admin,
+            user.household_id,
+            user.language,
+            user.household.language,
+        )
 
 
 @dataclass(frozen=True)

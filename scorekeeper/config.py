@@ -75,6 +75,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         "TIME_ZONE": None,
         # A restore answers at once and reads the backup in a thread (off: before answering).
         "RESTORE_IN_BACKGROUND": True,
+        # A pause after each batch of games a restore's job stores, in milliseconds (the tests
+        # catch a restore between two batches with it).
+        "RESTORE_BATCH_PAUSE_MS": 0,
         # A save replays at most this many games' ratings itself; a correction further back
         # leaves them to a worker thread (``history.rating_worker``), which replays
         # RATINGS_REPLAY_CHUNK games a transaction (off: nothing runs by itself, for tests).

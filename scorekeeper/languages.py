@@ -1,31 +1,185 @@
-"""Which language a page speaks (``shared/spec/languages.md``), and the catalogues it is read in.
+"""Which language a page speaks (``shared/spec/languages.md``), the catalogues it is read in,
+and numbers and dates written as that language writes them.
 
 The languages are the catalogues under ``translations/``, named in ``LANGUAGES``: another
-language is one more catalogue and one more line there, no code."""
+language is one more catalogue and one more line there, no code (``docs/translating.md``).
+
+A page's language is the first of these that says one (``select_locale``, which Flask-Babel
+asks once a request, the first time a word or a number is to be written):
+
+1. the signed-in member's own choice, kept on their account (``users.language``: set on
+   ``/account``, it follows them to every phone);
+2. the browser's ``Accept-Language``, best match among ``LANGUAGES`` (``es-CL`` → ``es``);
+3. the language of the household the page is about (``households.language``, its owner's
+   choice in the household settings): the signed-in member's, the one a table, watch or review
+   link belongs to, the one in scope outside a request; this is what a phone whose browser
+   names no language the app has reads, and what is written where no browser asks (a chat's
+   robot fetching a result card, a TV's browser, the rounds CSV: ``speaking``);
+4. English.
+
+The sign-in and setup pages belong to no household: 2, then 4.
+
+Everything kept between requests that holds words is kept per language: a drawn board, a page
+and its ETag (``web.person_tag`` names the language), a fast-lane pass (keyed by the
+``Accept-Language`` header too), a result card, a year's review. An answer that consulted the
+browser's header varies on it (``Vary: Accept-Language``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
-from flask import Flask, request
-from flask_babel import get_locale
+from babel import Locale, numbers
+from babel.support import NullTranslations, Translations
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    g,
+    has_app_context,
+    has_request_context,
+    request,
+)
+from flask_babel import force_locale, get_locale, refresh
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
+from wtforms.i18n import messages_path
 
-# The language the code's own messages are written in, then every catalogue there is.
+from . import scope
+from .access import Account
+from .extensions import Kept, db
+from .models import Household, User
+
+# The language the code's own messages are written in, then every catalogue there is; each
+# named in its own language (the choice is read by someone who may not read the page's).
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español"}
 DEFAULT = "en"
 CATALOGUES = Path(__file__).resolve().parent / "translations"
 
 
+def known(code: str | None) -> str | None:
+    """``code`` where it names a language the app has, else None."""
+    return code if code in LANGUAGES else None
+
+
+# --- which language ----------------------------------------------------------------------------
+
+
 def best_of_browser() -> str | None:
-    """The browser's best match among ``LANGUAGES`` (``es-CL`` → ``es``), or None."""
-    if not request:
+    """The browser's best match among ``LANGUAGES`` (``es-CL`` → ``es``), or None: outside a
+    request, and where the header names none of them. The answer now varies on the header."""
+    if not has_request_context():
         return None
-    return request.accept_languages.best_match(list(LANGUAGES))
+    g.language_from_browser = True
+    return best_match(request.accept_languages)
+
+
+def best_match(asked: Iterable[tuple[str, float]]) -> str | None:
+    """The first language the browser asks for (its most wanted first) that the app has, by
+    its whole tag or else its language alone: ``en-GB,es;q=0.5`` is English (werkzeug's own
+    ``best_match`` would take ``es``, an exact match further down, over ``en-GB``). ``*``
+    names no language in particular: None."""
+    ours = {code.lower().replace("_", "-"): code for code in LANGUAGES}
+    by_language = {tag.split("-")[0]: code for tag, code in reversed(ours.items())}
+    for value, quality in asked:
+        tag = value.strip().lower().replace("_", "-")
+        if quality <= 0 or tag == "*":
+            continue
+        found = ours.get(tag) or by_language.get(tag.split("-")[0])
+        if found is not None:
+            return found
+    return None
+
+
+def _account() -> Account | None:
+    """The signed-in member's account as the gate read it with their session, or None."""
+    who = g.get("visitor") if has_request_context() else None
+    account: Account | None = getattr(who, "user", None)
+    return account
+
+
+def members_choice() -> str | None:
+    """The signed-in member's own choice (None: as their browser says), read with their
+    session (``access.Account``); read again after this request changed it."""
+    account = _account()
+    if account is None:
+        return None
+    if not g.get("language_changed"):
+        return known(account.language)
+    account_id = int(account.id)
+    with scope.household(int(account.household_id)):
+        chosen = _read(
+            ("member language", account_id),
+            lambda: db.session.scalar(select(User.language).where(User.id == account_id)),
+        )
+    return known(chosen)
+
+
+def household_language(household_id: int) -> str:
+    """The household's language: its owner's choice, English where none was made. A member's
+    own household's was read with their session; any other is read here."""
+    account = _account()
+    if (
+        account is not None
+        and account.household_id == household_id
+        and not g.get("language_changed")
+    ):
+        return known(account.household_language) or DEFAULT
+    with scope.household(household_id):
+        chosen = _read(
+            ("household language", household_id),
+            lambda: db.session.scalar(
+                select(Household.language).where(Household.id == household_id)
+            ),
+        )
+    return known(chosen) or DEFAULT
+
+
+def households_choice() -> str | None:
+    """The language of the household in scope (the visitor's, a link's, a command's)."""
+    household = scope.current()
+    if not isinstance(household, int) or household == scope.NOBODY or not has_app_context():
+        return None
+    return household_language(household)
+
+
+def _read(key: tuple[object, ...], read: Callable[[], str | None]) -> str | None:
+    """A language kept on a row, read by ``read``: kept (``extensions.Kept``) under ``key`` and
+    the access version this request was let in under, which every UPDATE of an account or a
+    household moves on, on any server (``accounts.services.moving_access``); read each time
+    where the request has none (a review link's page, a chat's robot), and where nothing of who
+    asks is to be kept (``SESSION_CHECK_SECONDS`` 0, as for the sessions themselves). None where
+    the database cannot say (the page is then written in the next language in line, never
+    refused)."""
+    version = None
+    if (
+        has_request_context()
+        and not g.get("language_changed")
+        and float(current_app.config.get("SESSION_CHECK_SECONDS") or 0) > 0
+    ):
+        version = g.get("access_version")
+    kept = Kept.of() if version is not None else None
+    if kept is not None:
+        held: str | None = kept.get((*key, version))
+        if held is not None:
+            return held or None
+    try:
+        # No flush of the request's own changes for a read of a setting (a view may be midway).
+        with db.session.no_autoflush:
+            found = read() or ""
+    except SQLAlchemyError:  # the database away: the page says so, in the browser's language
+        return None
+    if kept is not None:
+        kept.put((*key, version), found)
+    return found or None
 
 
 def select_locale() -> str:
-    """The page's language: the browser's best match, else English."""
-    return best_of_browser() or DEFAULT
+    """The page's language: the member's choice, the browser's, the household's, English."""
+    return members_choice() or best_of_browser() or households_choice() or DEFAULT
 
 
 def current() -> str:
@@ -33,5 +187,120 @@ def current() -> str:
     return str(get_locale() or DEFAULT)
 
 
+@contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """Write in ``code`` inside the block, whoever asked: what is written for the household
+    rather than for the phone asking (``household_language``)."""
+    with force_locale(known(code) or DEFAULT):
+        yield
+
+
+def choose_again() -> None:
+    """This request changed what its language rests on (a member's or a household's choice):
+    what it writes from now on is in the new one, read again past what is kept (under this
+    request's access version, which the change moved on)."""
+    g.language_changed = True
+    refresh()
+
+
+# --- numbers and dates, in the page's language --------------------------------------------------
+
+# An en dash stands for a figure there is none of (no games yet), in every language.
+NOTHING = "–"
+
+
+def number(value: float | None) -> str:
+    """A whole number, grouped as the page's language groups it: 1,250 / 1.250."""
+    if value is None:
+        return NOTHING
+    return numbers.format_decimal(value, format="#,##0", locale=current())
+
+
+def decimal(value: float | None, places: int = 1) -> str:
+    """``places`` decimal places (18.6 / 18,6), grouped; never a signed zero (a rating of
+    -0.04 is 0.0); an en dash for nothing."""
+    if value is None:
+        return NOTHING
+    pattern = "#,##0." + "0" * places if places > 0 else "#,##0"
+    text = numbers.format_decimal(value, format=pattern, locale=current())
+    zero = numbers.format_decimal(0, format=pattern, locale=current())
+    return zero if text.lstrip("-\u2212") == zero else text
+
+
+def percent(value: float | None, places: int = 0) -> str:
+    """A share as a percentage, as the language writes one (0.4166 → 42% / 42 %), with
+    ``places`` decimal places; an en dash for nothing."""
+    if value is None:
+        return NOTHING
+    language = current()
+    pattern = Locale.parse(language).percent_formats[None].pattern
+    if places > 0:
+        # The language's own pattern ("#,##0 %"), its last digit given the decimal places.
+        whole, rest = pattern.rsplit("0", 1)
+        pattern = f"{whole}0.{'0' * places}{rest}"
+    return numbers.format_percent(value, format=pattern, locale=language)
+
+
+def signed(value: float, places: int = 1) -> str:
+    """A move up or down as people write it in every language: +1.8 / +1,8, −0.4 (a true
+    minus sign), ±0.0."""
+    shown = decimal(abs(value), places)
+    if shown == decimal(0.0, places):
+        return "±" + shown
+    return ("+" if value > 0 else "\u2212") + shown
+
+
+# --- WTForms' own messages ---------------------------------------------------------------------
+
+
+@cache
+def _wtforms_catalogue(language: str) -> NullTranslations:
+    """WTForms' own catalogue of ``language`` (it ships them), read from disk once a process."""
+    return Translations.load(messages_path(), [language], domain="wtforms")
+
+
+class WTFormsMessages:
+    """WTForms' own messages ("This field is required.") in the page's language. Flask-WTF
+    translates them with what it finds on the request as ``wtforms_translations``, and would
+    read WTForms' catalogue from disk for every request that needs one: it finds this, which
+    reads each language's once."""
+
+    def ugettext(self, string: str) -> str:
+        return str(_wtforms_catalogue(current()).ugettext(string))
+
+    def ungettext(self, singular: str, plural: str, count: int) -> str:
+        return str(_wtforms_catalogue(current()).ungettext(singular, plural, count))
+
+
+WTFORMS_MESSAGES = WTFormsMessages()
+
+
+def _wtforms_messages() -> None:
+    request.wtforms_translations = WTFORMS_MESSAGES  # type: ignore[attr-defined]
+
+
+# --- in the app ----------------------------------------------------------------------------------
+
+
+def _vary(response: Response) -> Response:
+    """An answer whose words rested on the browser's header says so to every cache."""
+    if g.get("language_from_browser"):
+        response.vary.add("Accept-Language")
+    return response
+
+
+FILTERS: dict[str, Callable[..., str]] = {
+    "number": number,
+    "decimal": decimal,
+    "percent": percent,
+    "signed": signed,
+}
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["current_language"] = current
+    app.jinja_env.globals["LANGUAGES"] = LANGUAGES
+    for name, fn in FILTERS.items():
+        app.add_template_filter(fn, name)
+    app.before_request(_wtforms_messages)
+    app.after_request(_vary)

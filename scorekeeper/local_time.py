@@ -2,8 +2,11 @@
 
 Every moment is stored in UTC (``models.UTCDateTime``) and turned into the household's local
 time only where it is shown, here and nowhere else: the templates' filters (``day``,
-``day_time``, ``short_day``, ``short_day_time``, ``moment``) and the same functions for the
-CSV, the result card and file names. A day the family names (the history's ``from`` and
+``day_time``, ``short_day``, ``short_day_time``, ``weekday``, ``moment``) and the same functions
+for the CSV, the result card and file names. They are written by Babel in the page's language
+(``languages.current``): ``24 Dec 2025 19:30`` in English as the app always wrote it,
+``24 dic 2025 19:30`` in Spanish, and in any other language as its CLDR data writes a day, a
+month and a year. A day the family names (the history's ``from`` and
 ``to``) runs from local midnight to local midnight; ``midnight`` gives the UTC moment it
 starts, so that a query compares the stored column with it and keeps its index.
 
@@ -20,10 +23,11 @@ from functools import cache
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from babel import Locale, dates
 from flask import Flask, current_app, g, has_app_context
 from sqlalchemy import select
 
-from . import scope
+from . import languages, scope
 from .extensions import db
 from .models import Household
 
@@ -99,6 +103,7 @@ def init_app(app: Flask) -> None:
         ("day_time", day_time),
         ("short_day", short_day),
         ("short_day_time", short_day_time),
+        ("weekday", weekday),
         ("moment", moment),
     ):
         app.add_template_filter(fn, name)
@@ -173,38 +178,59 @@ def at(day: date, hour: int) -> datetime | None:
 
 # --- how times read ---------------------------------------------------------------------------
 
+# What each is made of, as CLDR's skeletons name it: a day (``yMMMd``), a day without its year
+# (``MMMd``), a time on the 24-hour clock (``Hm``), a day of the week (``EEEE``).
+DAY, SHORT_DAY, TIME, WEEKDAY = "yMMMd", "MMMd", "Hm", "EEEE"
+# English as the app has always written it (a British order, an American "Sep"): the patterns
+# themselves. Every other language: its CLDR data's pattern for the skeleton.
+_ENGLISH = {DAY: "d MMM y", SHORT_DAY: "d MMM", TIME: "HH:mm", WEEKDAY: "EEEE"}
 
-def _day_of(value: datetime) -> str:
-    return f"{value.day} {value:%b %Y}"
+
+@cache
+def pattern(skeleton: str, language: str) -> str:
+    """How ``language`` writes ``skeleton`` (``d MMM y`` for ``yMMMd`` in Spanish)."""
+    if language == languages.DEFAULT:
+        return _ENGLISH[skeleton]
+    if skeleton == WEEKDAY:
+        return WEEKDAY
+    locale = Locale.parse(language)
+    found = locale.datetime_skeletons.get(skeleton)
+    return str(found.pattern) if found is not None else _ENGLISH[skeleton]
+
+
+def _written(value: datetime, *skeletons: str) -> str:
+    """``value`` (in the household's zone already) as the page's language writes each part,
+    the parts one space apart."""
+    language = languages.current()
+    return " ".join(
+        dates.format_datetime(value, pattern(skeleton, language), locale=language)
+        for skeleton in skeletons
+    )
 
 
 def day(value: datetime | None) -> str:
-    """``24 Dec 2025`` in the household's zone, or an en dash."""
-    return "–" if value is None else _day_of(local(value))
+    """``24 Dec 2025`` in the household's zone (``24 dic 2025``), or an en dash."""
+    return "–" if value is None else _written(local(value), DAY)
 
 
 def day_time(value: datetime | None) -> str:
     """``24 Dec 2025 19:30``, or an en dash."""
-    if value is None:
-        return "–"
-    shown = local(value)
-    return f"{_day_of(shown)} {shown:%H:%M}"
+    return "–" if value is None else _written(local(value), DAY, TIME)
 
 
 def short_day(value: datetime | None) -> str:
     """``24 Dec``, or an en dash."""
-    if value is None:
-        return "–"
-    shown = local(value)
-    return f"{shown.day} {shown:%b}"
+    return "–" if value is None else _written(local(value), SHORT_DAY)
 
 
 def short_day_time(value: datetime | None) -> str:
     """``24 Dec 19:30``, or an en dash."""
-    if value is None:
-        return "–"
-    shown = local(value)
-    return f"{shown.day} {shown:%b %H:%M}"
+    return "–" if value is None else _written(local(value), SHORT_DAY, TIME)
+
+
+def weekday(value: datetime | None) -> str:
+    """``Saturday`` (``sábado``) in the household's zone, or an en dash."""
+    return "–" if value is None else _written(local(value), WEEKDAY)
 
 
 def moment(value: datetime | None, timespec: str = "auto") -> str:

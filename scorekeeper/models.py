@@ -50,6 +50,8 @@ USERNAME_LENGTH = NAME_LENGTH
 NO_PASSWORD = "!none"
 UID_LENGTH = 64
 TIME_ZONE_LENGTH = 64
+# A language's code as ``languages.LANGUAGES`` names it (``es``; room for ``pt-BR`` and more).
+LANGUAGE_LENGTH = 16
 
 
 def utcnow() -> datetime:
@@ -114,6 +116,9 @@ class Household(Model):
     # Whether its pages show the skill ratings (``history.ratings``): the owner's choice in
     # the household settings; off, every rating, move and leader is left out (still kept).
     ratings_shown: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # The language its pages speak to a phone whose browser names none the app has, and what
+    # is written where no browser asks (``languages``); None: English.
+    language: Mapped[str | None] = mapped_column(String(LANGUAGE_LENGTH), default=None)
 
     def __repr__(self) -> str:
         return f"<Household {self.id} {self.name!r}>"
@@ -154,6 +159,9 @@ class User(HouseholdOwned, Model):
     role: Mapped[str] = mapped_column(String(20))
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # The language the member chose for their pages, on every phone (``languages``); None: as
+    # their browser says.
+    language: Mapped[str | None] = mapped_column(String(LANGUAGE_LENGTH), default=None)
 
     household: Mapped[Household] = relationship(lazy="joined")
 
@@ -478,6 +486,11 @@ class RestoreStatus(enum.StrEnum):
     DONE = "done"
     CANCELLED = "cancelled"
     FAILED = "failed"
+    # Ended by a stop of its server, and finished by the next to start (``history.restore_end``):
+    # every line was stored and the statistics rebuilt after the restart; or the file was cut
+    # short, the games stored counted, and the rest waits for the file to be read again.
+    REBUILT = "rebuilt"
+    CUT_SHORT = "cut_short"
 
 
 class RestoreJob(HouseholdOwned, Model):

@@ -319,6 +319,7 @@ SCHEMA: dict[str, Setting] = {
         Setting("COMPRESS_DEFLATE_LEVEL", whole(1, 9), "a level from 1 to 9"),
         Setting("AUTO_MIGRATE", boolean, BOOLEAN),
         Setting("RESTORE_IN_BACKGROUND", boolean, BOOLEAN),
+        Setting("RESTORE_BATCH_PAUSE_MS", whole(0, 60_000), "milliseconds from 0 to 60000"),
         Setting("BACKUPS_IN_BACKGROUND", boolean, BOOLEAN),
         Setting("RATINGS_REPLAYED_IN_SAVE", whole(0), "a number of games, 0 or more"),
         Setting("RATINGS_REPLAY_CHUNK", whole(1), "a number of games, 1 or more"),

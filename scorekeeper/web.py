@@ -12,6 +12,7 @@ import hashlib
 from typing import Any
 
 from flask import Response, g, make_response, render_template, request, session
+from flask_babel import get_locale
 from werkzeug.http import quote_etag
 
 UNPROCESSABLE = 422
@@ -46,8 +47,10 @@ def render(page: str, fragment: str | None = None, status: int = 200, **context:
 
 
 def person_tag() -> str:
-    """Who the layout around a page is drawn for: the account or link, and the session's CSRF
-    secret (a page kept from before a sign-out holds a token that no longer works)."""
+    """Who the layout around a page is drawn for: the account or link, the session's CSRF
+    secret (a page kept from before a sign-out holds a token that no longer works) and the
+    language the page speaks (``languages``: a page drawn in Spanish is never an English
+    phone's 304, nor kept for it)."""
     # Who was let in, as the gate (``access.check_request``) left it for this request: web
     # sits below access and reads the answer rather than asking.
     who = g.get("visitor")
@@ -57,6 +60,7 @@ def person_tag() -> str:
         f"u{user.id}.{user.username}.{user.role}.{user.is_admin:d}" if user is not None else "",
         f"l{link.id}" if link is not None else "",
         str(session.get("csrf_token", "")),
+        str(get_locale()),
     )
     return hashlib.blake2b("|".join(parts).encode(), digest_size=12).hexdigest()
 
@@ -85,9 +89,10 @@ def not_modified(etag: str | None) -> Response | None:
 
 
 # What an answer validated by an ETag varies on: htmx's fragment or the page, the person (their
-# cookie), and its compression (Flask-Compress would add this one; named here so that an answer
-# made before Flask, ``games.fast_lane``, carries the same).
-VARIES = ("HX-Request", "Cookie", "Accept-Encoding")
+# cookie), the language the browser asks for (``languages``), and its compression
+# (Flask-Compress would add this one; named here so that an answer made before Flask,
+# ``games.fast_lane``, carries the same).
+VARIES = ("HX-Request", "Cookie", "Accept-Language", "Accept-Encoding")
 
 
 def validators(etag: str | None) -> list[tuple[str, str]]:

@@ -52,6 +52,7 @@ WRONG = [
     ("COMPRESS_DEFLATE_LEVEL", "fast"),
     ("AUTO_MIGRATE", "perhaps"),
     ("RESTORE_IN_BACKGROUND", "2"),
+    ("RESTORE_BATCH_PAUSE_MS", "60001"),
     ("BACKUPS_IN_BACKGROUND", "yes please"),
     ("RATINGS_REPLAYED_IN_SAVE", "-1"),
     ("RATINGS_REPLAY_CHUNK", "0"),

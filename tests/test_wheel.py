@@ -1,6 +1,7 @@
 """The app as a wheel: built from a source distribution, installed into a fresh virtual
 environment, it starts under ``flask serve`` far from any checkout and serves first-run setup,
-its pages and its static files, keeping its instance folder in the user's data folder.
+its pages (one in Spanish, from the compiled catalogue the wheel carries) and its static files,
+keeping its instance folder in the user's data folder.
 
 The fresh environment gets only the wheel's own files: the dependencies are the suite's own,
 reached through a ``.pth`` line, so nothing is downloaded and the wheel is built with the
@@ -149,6 +150,13 @@ def test_the_wheel_installs_and_serves_first_run(tmp_path: Path) -> None:
             with browser.open(server.base + path, timeout=10) as answer:
                 assert answer.status == 200, path
                 assert "ada" in answer.read().decode(), path
+        # A phone set to Spanish: the wheel's compiled catalogue is found and read.
+        spanish = urllib.request.Request(
+            server.base + "/account", headers={"Accept-Language": "es-CL,es;q=0.9"}
+        )
+        with browser.open(spanish, timeout=10) as answer:
+            page = answer.read().decode()
+        assert '<html lang="es">' in page and "Guardar el idioma" in page, page
         stylesheet = re.search(r'href="(/static/css/app\.css\?v=[^"]+)"', home)
         assert stylesheet, home
         with browser.open(server.base + stylesheet.group(1), timeout=10) as answer:

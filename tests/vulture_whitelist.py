@@ -34,9 +34,13 @@ _.content_encoding  # Werkzeug's response
 _.isolation_level  # sqlite3's connection
 _.autocommit  # the DBAPI connection
 
-# waitress builds its channels and tasks from these classes.
+# waitress builds its channels, tasks and request parsers from these classes, and reads a
+# request's state off its parser.
 _.task_class
 _.channel_class
+_.parser_class
+_.completed
+_.expect_continue
 
 # SQLAlchemy's TypeDecorator interface.
 _.impl
@@ -50,6 +54,11 @@ _.started_by
 
 # Read with ``g.get("...")`` (scorekeeper.games.fast_lane).
 _.access_version
+# Read with ``g.get("...")`` (scorekeeper.languages).
+_.language_from_browser
+_.language_changed
+# Flask-WTF reads WTForms' messages' translations off the request (scorekeeper.languages).
+_.wtforms_translations
 
 # WTForms: ``validate_<field>`` methods are called for their field, ``Meta`` configures the form.
 _.validate_time_zone

@@ -6,4 +6,4 @@ from flask import Blueprint
 
 bp = Blueprint("accounts", __name__)
 
-from . import cli, link_views, views  # noqa: E402, F401
+from . import cli, language_views, link_views, views  # noqa: E402, F401

@@ -14,6 +14,8 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
 
 from .. import local_time
+from ..languages import DEFAULT as DEFAULT_LANGUAGE
+from ..languages import LANGUAGES
 from ..models import USERNAME_LENGTH, LinkKind, Role
 from .passwords import MAX_LENGTH, MIN_LENGTH
 
@@ -152,4 +154,33 @@ class RatingsForm(FlaskForm):
     setting = HiddenField(default="ratings")
     ratings_shown = BooleanField(
         _l("Show ratings: each player's, how a game moved them, the leaders")
+    )
+
+
+# --- languages (``scorekeeper.languages``) -----------------------------------------------------
+
+
+class LanguageForm(FlaskForm):
+    """A member's own language, on their account page: "" is their browser's, on each phone."""
+
+    language = SelectField(
+        _l("Show my pages in"),
+        choices=[
+            SelectChoice("", _l("My browser's language")),
+            # Each language named in its own words, and marked so for a screen reader.
+            *(SelectChoice(code, name, {"lang": code}) for code, name in LANGUAGES.items()),
+        ],
+        default="",
+    )
+
+
+class HouseholdLanguageForm(FlaskForm):
+    """The household's language, in its settings (its owner's): English until one is chosen."""
+
+    # Which of the settings page's forms was sent.
+    setting = HiddenField(default="language")
+    language = SelectField(
+        _l("The household's language"),
+        choices=[SelectChoice(code, name, {"lang": code}) for code, name in LANGUAGES.items()],
+        default=DEFAULT_LANGUAGE,
     )

@@ -360,8 +360,11 @@ def _load_session(token: str) -> SignedIn | None:
                 User.role,
                 User.is_admin,
                 User.household_id,
+                User.language,
+                Household.language,
             )
             .join(User, User.id == UserSession.user_id)
+            .join(User.household)
             .where(UserSession.token_hash == digest)
         ).one_or_none()
     if found is None:

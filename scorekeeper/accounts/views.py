@@ -14,7 +14,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from sqlalchemy import func, select
 
-from .. import local_time, scope
+from .. import languages, local_time, scope
 from ..access import ROLE_NAMES, Permission, from_this_machine, requires, visitor
 from ..extensions import db
 from ..households import households as all_households
@@ -26,6 +26,7 @@ from . import setup as setup_code
 from .forms import (
     AcceptInviteForm,
     HouseholdForm,
+    HouseholdLanguageForm,
     InviteForm,
     LoginForm,
     MemberForm,
@@ -372,8 +373,8 @@ def invite(token: str) -> ResponseReturnValue:
 @bp.route("/household", methods=["GET", "POST"])
 @requires(Permission.SETTINGS)
 def settings() -> ResponseReturnValue:
-    """The household's settings (its owner's): the time zone its times are shown in, and
-    whether its pages show ratings (two forms, told apart by ``setting``)."""
+    """The household's settings (its owner's): the time zone its times are shown in, whether
+    its pages show ratings, and its language (three forms, told apart by ``setting``)."""
     household = _me().household
     server_zone = local_time.server_zone_name()
     form = SettingsForm(server_zone=server_zone)
@@ -383,8 +384,25 @@ def settings() -> ResponseReturnValue:
         if sent_ratings
         else RatingsForm(formdata=None, ratings_shown=household.ratings_shown)
     )
+    sent_language = request.form.get("setting") == "language"
+    language_form = (
+        HouseholdLanguageForm()
+        if sent_language
+        else HouseholdLanguageForm(
+            formdata=None, language=languages.known(household.language) or languages.DEFAULT
+        )
+    )
     if request.method == "GET":
         form.time_zone.data = household.time_zone or ""
+    elif sent_language:
+        form.time_zone.data = household.time_zone or ""
+        if language_form.validate_on_submit():
+            household.language = languages.known(language_form.language.data)
+            db.session.commit()
+            languages.choose_again()
+            shown = languages.LANGUAGES[household.language or languages.DEFAULT]
+            flash(_("The household's language is %(language)s now.", language=shown), "success")
+            return redirect(url_for("accounts.settings"), code=303)
     elif sent_ratings:
         form.time_zone.data = household.time_zone or ""
         if rating_form.validate_on_submit():
@@ -411,6 +429,7 @@ def settings() -> ResponseReturnValue:
         status=status,
         form=form,
         rating_form=rating_form,
+        language_form=language_form,
         household=household,
         shown=local_time.zone_name(),
         now=local_time.short_day_time(utcnow()),

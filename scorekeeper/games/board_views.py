@@ -19,6 +19,7 @@ from flask import Response, abort, current_app, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
+from scorekeeper import languages
 from scorekeeper.access import Permission, requires
 from scorekeeper.extensions import Kept, db
 from scorekeeper.models import Game
@@ -170,9 +171,11 @@ def tv(game_id: int) -> ResponseReturnValue:
 @requires(Permission.VIEW)
 def card(game_id: int) -> ResponseReturnValue:
     """The result card to share: the picture a link to the game previews with in a chat.
-    The same picture for everyone who may see it: its ETag is the game's version alone."""
+    The same picture for everyone who may see it in one language: its ETag is the game's
+    version and the language alone."""
     stamp = _stamp_or_404(game_id)
-    etag = f"card.{stamp.game_id}.{stamp.version}.{stamp.created.timestamp():.6f}"
+    created = f"{stamp.created.timestamp():.6f}"
+    etag = f"card.{stamp.game_id}.{stamp.version}.{created}.{languages.current()}"
     png = None
     if not request.if_none_match.contains_weak(etag):
         _result_words, png = result_card(game_id, with_png=True, stamp=stamp)

@@ -3,7 +3,7 @@ says who won, or that the game is in progress, with every total, the rules, the 
 rounds played. Where each player keeps their own contract (12-Step), each line shows the
 contracts made beside the points, and a finished game says why its winner won (the tie-break
 where there was one), as the board does: a winner with more points than the player below them
-reads right. Drawn with Pillow, kept per game version like the drawn scoreboards.
+reads right. Drawn with Pillow, kept per game version and language like the drawn scoreboards.
 
 Its words are the page's language's (``result_of`` runs in the request that asks: a phone's,
 or a chat's robot that names no language, which reads the household's), and they are drawn in
@@ -20,12 +20,12 @@ from functools import cache
 from pathlib import Path
 
 from flask import abort
-from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from PIL import Image, ImageDraw, ImageFont
 from sqlalchemy import select
 
-from .. import local_time
+from .. import languages, local_time
 from ..extensions import Kept, db
 from ..models import Game
 from ..words import rules_name as rules_name_in_words
@@ -122,7 +122,7 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
 
 def _number(value: int) -> str:
     """A number as the page's language writes it (1,250 / 1.250)."""
-    return str(format_decimal(value))
+    return languages.number(value)
 
 
 @cache
@@ -250,20 +250,21 @@ def draw_card(result: Result) -> bytes:
 def result_card(
     game_id: int, *, with_png: bool = False, stamp: Stamp | None = None
 ) -> tuple[Result, bytes | None]:
-    """The game's result in words (and its card's PNG when asked), kept (``extensions.Kept``)
-    by game id, version and creation time, never less: a version changes with every change,
-    and the creation time tells apart two games of one id (a database restored under a running
-    server). The scoreboard has read the game's stamp already (``stamp``): no query while it
-    is kept."""
+    """The game's result in words (and its card's PNG when asked), in the page's language,
+    kept (``extensions.Kept``) by game id, version, creation time and language, never less: a
+    version changes with every change, and the creation time tells apart two games of one id
+    (a database restored under a running server). The scoreboard has read the game's stamp
+    already (``stamp``): no query while it is kept."""
+    language = languages.current()
     if stamp is not None:
-        key = ("result", game_id, stamp.version, stamp.created)
+        key = ("result", game_id, stamp.version, stamp.created, language)
     else:
         found = db.session.execute(
             select(Game.version, Game.created_at).where(Game.id == game_id)
         ).one_or_none()
         if found is None:
             abort(404)
-        key = ("result", game_id, *found)
+        key = ("result", game_id, *found, language)
     kept: tuple[Result, bytes | None] | None = Kept.of().get(key)
     if kept is not None and (kept[1] is not None or not with_png):
         return kept
@@ -273,5 +274,5 @@ def result_card(
     result = result_of(services.tally_of(game), game.rules_name, game.started)
     png = draw_card(result) if with_png else None
     # Filed under the version of the rows just read, as the drawn boards are.
-    Kept.of().put(("result", game_id, game.version, game.created_at), (result, png))
+    Kept.of().put(("result", game_id, game.version, game.created_at, language), (result, png))
     return result, png

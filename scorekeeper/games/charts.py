@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import ceil, floor, log10
 
-from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
+from scorekeeper.languages import number
 from scorekeeper.models import Game
 from scorekeeper.rules import RuleSet, get_ruleset
 
@@ -40,7 +41,7 @@ class Tick:
     @property
     def label(self) -> str:
         """The tick's number, written as the page's language writes numbers (1,250 / 1.250)."""
-        return str(format_decimal(self.value))
+        return number(self.value)
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ def _line_chart(
     x_step = nice_step(rounds, 8)
     x_ticks = tuple(Tick(n, point(n, 0)[0]) for n in range(0, rounds + 1, x_step))
     ranked = sorted(series, key=lambda s: -s.last if higher_is_better else s.last)
-    finals = ", ".join(f"{s.name} {format_decimal(s.last)}" for s in ranked)
+    finals = ", ".join(f"{s.name} {number(s.last)}" for s in ranked)
     description = ngettext(
         "%(values)s of each player after round %(num)s. At the end: %(finals)s.",
         "%(values)s of each player after each of the %(num)s rounds. At the end: %(finals)s.",

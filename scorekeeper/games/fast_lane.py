@@ -10,7 +10,8 @@ answered here, by a thin WSGI layer in front of the app, with one small Core sta
 - **Who may see the game is decided by Flask's gate alone.** When a view let a request about a
   game through (``board_views.show``, ``board``), it files a *pass* (``admit``) in the app's
   store (``extensions.Kept``) under the request's exact ``Cookie`` and ``Host`` headers and the
-  game: the household, what the viewer may do, the person part of the ETags, and the *access
+  game: the household, what the viewer may do, the person part of the ETags (which names the
+  page's language: the pass is filed under the ``Accept-Language`` header too), and the *access
   version* the gate's decision was read under (``models.AccessVersion``: one row that every
   change to an account, a session, a link or a household moves on, in the change's own
   transaction, on any server).
@@ -69,9 +70,12 @@ class Pass(NamedTuple):
     until: datetime | None  # the earliest end of what it rests on: a session, a link, a cookie
 
 
-def pass_key(cookie: str, host: str, game_id: int) -> tuple[object, ...]:
-    """A pass's key: the Cookie header by its digest (a client's cookies may fill 8 KB)."""
-    digest = hashlib.blake2b(cookie.encode("latin-1", "replace"), digest_size=20).digest()
+def pass_key(cookie: str, host: str, game_id: int, language: str | None) -> tuple[object, ...]:
+    """A pass's key: the Cookie header and the Accept-Language header (the page's language
+    may rest on it: another language is another pass) by their digest (a client's cookies may
+    fill 8 KB), the Host header and the game."""
+    headers = f"{cookie}\n{language or ''}".encode("latin-1", "replace")
+    digest = hashlib.blake2b(headers, digest_size=20).digest()
     return ("pass", digest, host, game_id)
 
 
@@ -118,7 +122,8 @@ def admit(stamp: scoreboard.Stamp, can: scoreboard.Can) -> None:
     if signed_at is not None:
         good_until(signed_at + app.permanent_session_lifetime)
     found = Pass(who.household_id, stamp.created, can, person_tag(), access, g.get("good_until"))
-    Kept.of(app).put(pass_key(cookie, host, stamp.game_id), found)
+    language = request.environ.get("HTTP_ACCEPT_LANGUAGE")
+    Kept.of(app).put(pass_key(cookie, host, stamp.game_id, language), found)
 
 
 class FastLane:
@@ -161,7 +166,9 @@ class FastLane:
         cookie, host = environ.get("HTTP_COOKIE"), environ.get("HTTP_HOST")
         if seconds <= 0 or not cookie or not host:
             return None
-        found: Pass | None = Kept.of(self.app).get(pass_key(cookie, host, game_id), seconds)
+        language = environ.get("HTTP_ACCEPT_LANGUAGE")
+        key = pass_key(cookie, host, game_id, language)
+        found: Pass | None = Kept.of(self.app).get(key, seconds)
         if found is None or (found.until is not None and datetime.now(UTC) >= found.until):
             return None
         stamp, access = self.stamp(game_id, found.household_id)

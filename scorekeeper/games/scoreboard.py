@@ -5,8 +5,9 @@ a game in hand, ``bump_games`` for a bulk change such as a player's rename or me
 ``scorekeeper.versions``, below every feature that writes to a game), and the version lives in
 the database, so every process and every server agrees when a drawing is stale. A drawn board
 is then kept in the app's one store (``extensions.Kept``) under (game id, version, created_at,
-what the viewer may do, the address its links name) and shared by every phone that may do the
-same: one small query (``stamp_of``) instead of replaying and drawing the whole game.
+what the viewer may do, the address its links name, the language it is written in) and shared
+by every phone that may do the same in that language: one small query (``stamp_of``) instead
+of replaying and drawing the whole game.
 ``created_at`` is there because a database restored under a running server may hold another
 game with the same id and version.
 
@@ -32,7 +33,7 @@ from sqlalchemy import Select, bindparam, select
 from werkzeug.http import parse_accept_header
 from werkzeug.wsgi import get_host
 
-from scorekeeper import scope
+from scorekeeper import languages, scope
 from scorekeeper.access import Permission, visitor
 from scorekeeper.extensions import Kept, db
 from scorekeeper.models import Game, access_version_now, utcnow
@@ -165,9 +166,9 @@ _TOKEN_SLOT = f"csrf-{secrets.token_hex(16)}"
 
 def drawn_board(stamp: Stamp, can: Can) -> Markup:
     """The game's board as this viewer sees it: drawn once per game version, what the viewer
-    may do and the address its links name, kept (``Kept``) and shared by every phone alike;
-    split where the CSRF token goes, and joined with this session's. Raises LookupError where
-    the game went between its stamp and now."""
+    may do, the address its links name and the page's language, kept (``Kept``) and shared by
+    every phone alike; split where the CSRF token goes, and joined with this session's. Raises
+    LookupError where the game went between its stamp and now."""
     address = address_of_request()
     kept = Kept.of()
     pieces: tuple[str, ...] | None = kept.get(_board_key(stamp, can, address))
@@ -186,7 +187,7 @@ def drawn_board(stamp: Stamp, can: Can) -> Markup:
 
 
 def _board_key(stamp: Stamp, can: Can, address: Address) -> tuple[Any, ...]:
-    return ("board", stamp.game_id, stamp.version, stamp.created, can, address)
+    return ("board", stamp.game_id, stamp.version, stamp.created, can, address, languages.current())
 
 
 # Where the app is reached, as the pages' absolute links name it: scheme, host (as werkzeug

@@ -1,19 +1,19 @@
-"""Template filters for numbers in the statistics (dates: ``scorekeeper.local_time``)."""
+"""Template filters for numbers in the statistics (dates: ``scorekeeper.local_time``), in the
+page's language (``scorekeeper.languages``: 18.6 / 18,6)."""
 
 from __future__ import annotations
 
+from .. import languages
+
 
 def percent(value: float | None) -> str:
-    """``0.4166`` -> ``"42%"``; nothing to show -> an en dash."""
-    return "–" if value is None else f"{value * 100:.0f}%"
+    """``0.4166`` -> ``"42%"`` (``42 %``); nothing to show -> an en dash."""
+    return languages.percent(value)
 
 
 def decimal(value: float | None) -> str:
     """One decimal place, or an en dash; never a signed zero (a rating of -0.04 is "0.0")."""
-    if value is None:
-        return "–"
-    text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text
+    return languages.decimal(value)
 
 
 def quantity(count: int, word: str) -> str:

@@ -51,7 +51,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from .. import local_time, scope
+from .. import languages, local_time, scope
 from ..derived import GameStat, SeatStat
 from ..extensions import Kept, db
 from ..games.card import ACCENT, MARGIN, MUTED, TEXT, WIDTH, card_head, fit, font, png_of
@@ -161,8 +161,9 @@ class Review:
 
 def review_of(number: int, version: str) -> Review:
     """The year ``number`` of the household in scope, kept under its data version ``version``
-    (read by the caller for its ETag) and its zone (which the version names too)."""
-    key = ("review", scope.current(), number, version)
+    (read by the caller for its ETag), its zone (which the version names too) and the page's
+    language."""
+    key = ("review", scope.current(), number, version, languages.current())
     made = Kept.of().get_or_make(key, lambda: compute(number, version))
     # The rating leader and climber where the household shows ratings, up to date (the
     # version names both: ``ratings.state``); never on the page or its card otherwise.
@@ -575,7 +576,7 @@ def draw_review_card(review: Review, household: str) -> bytes:
 
 def review_card(number: int, version: str, household: str) -> bytes:
     """The year's card, kept under the same key as the review, and the household's name."""
-    key = ("review-card", scope.current(), number, version, household)
+    key = ("review-card", scope.current(), number, version, household, languages.current())
     return Kept.of().get_or_make(
         key, lambda: draw_review_card(review_of(number, version), household)
     )

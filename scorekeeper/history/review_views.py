@@ -24,7 +24,7 @@ from sqlalchemy import select
 
 from scorekeeper.access import Permission, link_is_live, requires, visitor
 
-from .. import scope
+from .. import languages, scope
 from ..accounts import links
 from ..extensions import db
 from ..models import Household, Link, LinkKind
@@ -167,7 +167,9 @@ def review_link(token: str) -> Response:
         version = services.data_version()
         household = _household_name()
         year_review = review.review_of(link.year, version)
-        etag = etag_text("p", ("review-link", _opaque(link, year_review, household)), "")
+        # In the page's language: the browser's, else the household's (``languages``).
+        shown = (_opaque(link, year_review, household), languages.current())
+        etag = etag_text("p", ("review-link", *shown), "")
         unchanged = not_modified(etag)
         if unchanged is not None:
             return unchanged

@@ -5,12 +5,13 @@ first download after a change streams it to the phone while writing it to
 ``instance/rounds/rounds-<household>-<key>.csv`` (0600, in a 0700 folder); later downloads of the
 same data are that file, sent with ``send_file`` (its ETag the key, so a phone that holds it
 gets 304). The key is a digest of the household, its creation time, its time zone (the CSV's
-times are local) and its kept statistics' version (``history.stats``), which moves with every
-write to a game (rounds, corrections, the bin, imports and restores, merges), with every
-rename and with a change of time zone: so the first download after any of them is built
-afresh. A file is kept only when the version read after building it is still
-the one read before (else a write came in between and the next download builds again); when a
-household's new file is in place its older ones are removed.
+times are local), its language (the CSV is written for the family, in the household's
+language, whoever downloads it: ``languages.speaking``) and its kept statistics' version
+(``history.stats``), which moves with every write to a game (rounds, corrections, the bin,
+imports and restores, merges), with every rename and with a change of time zone: so the first
+download after any of them is built afresh. A file is kept only when the version read after
+building it is still the one read before (else a write came in between and the next download
+builds again); when a household's new file is in place its older ones are removed.
 
 The file's name holds the household that asked (``scope``), so no household is ever sent
 another's; access is the route's (``@requires``).
@@ -29,7 +30,7 @@ from pathlib import Path
 from flask import Response, current_app, request, send_file, stream_with_context
 from sqlalchemy import select
 
-from .. import local_time, scope
+from .. import languages, local_time, scope
 from ..derived import StatsVersion
 from ..extensions import db
 from ..models import Household
@@ -51,15 +52,17 @@ def key(household_id: int) -> str:
     # The household's own version: the scope keeps the read to it.
     with scope.household(household_id):
         row = db.session.execute(
-            select(households.c.created_at, households.c.time_zone)
+            select(households.c.created_at, households.c.time_zone, households.c.language)
             .where(households.c.id == household_id)
             .add_columns(select(StatsVersion.version).scalar_subquery())
         ).one_or_none()
-    created, chosen, version = row if row is not None else (None, None, 0)
+    created, chosen, language, version = row if row is not None else (None, None, None, 0)
     made = created.isoformat() if created is not None else ""
-    # The CSV's times are in the household's zone: another zone is another file.
+    # The CSV's times are in the household's zone: another zone is another file; and its
+    # words in the household's language: another language is another file.
     zone = local_time.chosen_zone(household_id, chosen)
-    text = f"{household_id}|{made}|{version or 0}|{zone}"
+    words = languages.known(language) or languages.DEFAULT
+    text = f"{household_id}|{made}|{version or 0}|{zone}|{words}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -133,6 +136,7 @@ def _build(household_id: int, digest: str) -> Iterator[bytes]:
     complete = False
     try:
         with (
+            languages.speaking(languages.household_language(household_id)),
             os.fdopen(temporaries[0][0], "wb") as plain,
             os.fdopen(temporaries[1][0], "wb") as packed,
             gzip.GzipFile(fileobj=packed, mode="wb", compresslevel=6, mtime=0) as zipped,

@@ -1,0 +1,184 @@
+"""The catalogues (``scorekeeper/translations``) against the code: every message the code and
+the templates mark is in every language's catalogue, no entry is empty or fuzzy, placeholders
+are the msgid's, and the committed ``.mo`` is exactly the compile of its ``.po`` (so neither can
+be forgotten after a change); ``flask translations`` keeps them so."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import write_po
+from flask import Flask
+
+from scorekeeper import catalogues, create_app, languages
+
+pytestmark = pytest.mark.skipif(
+    not catalogues.MAPPING.is_file(), reason="the catalogues are checked in a checkout"
+)
+
+
+@pytest.fixture(scope="module")
+def code() -> Catalog:
+    """The messages of the code and the templates now, extracted as pybabel does."""
+    return catalogues.code_template()
+
+
+@pytest.fixture(scope="module")
+def quiet_app() -> Iterator[Flask]:
+    """An app for the command line (no database is touched)."""
+    yield create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": "sqlite://",
+            "AUTO_MIGRATE": False,
+            "SECRET_KEY": "x",
+        }
+    )
+
+
+LANGUAGES = catalogues.translated()
+
+
+def test_every_language_named_has_a_catalogue_and_every_catalogue_is_named() -> None:
+    assert sorted(set(languages.LANGUAGES) - {languages.DEFAULT}) == LANGUAGES
+    for language in LANGUAGES:
+        assert catalogues.compiled_of(language).is_file(), language
+
+
+def test_the_code_marks_messages(code: Catalog) -> None:
+    """Extraction reads the code and the templates (a sanity check of babel.cfg's paths)."""
+    ids = {message.id for message in code if message.id}
+    assert "Save the language" in ids  # a template's
+    assert "Show my pages in" in ids  # a form's label, made at import (_l)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_of_the_code_is_in_the_catalogue(code: Catalog, language: str) -> None:
+    catalogue = catalogues.read(catalogues.catalogue_of(language), language)
+    missing = [message.id for message in code if message.id and message.id not in catalogue]
+    assert missing == [], (
+        f"{len(missing)} messages of the code are not in {language}'s catalogue: run "
+        "`flask --app scorekeeper translations update` and translate them (docs/translating.md)"
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_entry_is_empty_or_fuzzy_and_placeholders_match(language: str) -> None:
+    catalogue = catalogues.read(catalogues.catalogue_of(language), language)
+    found = [
+        problem
+        for message in catalogue
+        if message.id
+        for problem in catalogues.entry_problems(message)
+    ]
+    found += [
+        f"{error}: {message.id!r}" for message, errors in catalogue.check() for error in errors
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_committed_mo_is_the_compile_of_the_po(language: str) -> None:
+    catalogue = catalogues.read(catalogues.catalogue_of(language), language)
+    assert catalogues.compiled_of(language).read_bytes() == catalogues.compiled(catalogue), (
+        "the .mo is stale: run `flask --app scorekeeper translations update`"
+    )
+
+
+# --- the checks themselves find what they are for --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "problem"),
+    [
+        (Message("Save", ""), "empty"),
+        (Message("Save", "Guardar", flags=["fuzzy"]), "fuzzy"),
+        (Message("%(name)s went out", "cerró"), "placeholders"),
+        (Message("%(name)s went out", "%(nombre)s cerró"), "placeholders"),
+        (Message("Round %d", "Ronda"), "placeholders"),
+        (Message(("%(num)d game", "%(num)d games"), ("%(num)d partida", "")), "empty"),
+        (
+            Message(
+                ("%(num)d game of %(name)s", "%(num)d games of %(name)s"),
+                ("una partida", "%(num)d partidas de %(name)s"),
+            ),
+            "placeholders",
+        ),
+    ],
+)
+def test_the_entry_checks_find_each_kind_of_problem(message: Message, problem: str) -> None:
+    assert [found.split(":")[0].split(" ")[0] for found in catalogues.entry_problems(message)] == [
+        problem
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        Message("Save", "Guardar"),
+        Message("%(name)s went out", "%(name)s cerró"),
+        Message("100%% sure", "100%% seguro"),
+        # A plural's singular may leave the count out ("una partida"), never another value.
+        Message(("%(num)d game", "%(num)d games"), ("una partida", "%(num)d partidas")),
+    ],
+)
+def test_the_entry_checks_let_a_right_translation_be(message: Message) -> None:
+    assert list(catalogues.entry_problems(message)) == []
+
+
+# --- the command line -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def copied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The catalogues copied aside, and the commands pointed at the copy."""
+    folder = tmp_path / "translations"
+    shutil.copytree(languages.CATALOGUES, folder, ignore=shutil.ignore_patterns("*.pot"))
+    monkeypatch.setattr(languages, "CATALOGUES", folder)
+    monkeypatch.setattr(catalogues, "TEMPLATE", folder / "messages.pot")
+    return folder
+
+
+def _messages(path: Path) -> list[tuple[object, object]]:
+    return [(message.id, message.string) for message in catalogues.read(path) if message.id]
+
+
+def test_update_on_catalogues_in_step_changes_no_message(quiet_app: Flask, copied: Path) -> None:
+    before = {language: _messages(catalogues.catalogue_of(language)) for language in LANGUAGES}
+    mo = {language: catalogues.compiled_of(language).read_bytes() for language in LANGUAGES}
+    result = quiet_app.test_cli_runner().invoke(args=["translations", "update"])
+    assert result.exit_code == 0, result.output
+    for language in LANGUAGES:
+        assert _messages(catalogues.catalogue_of(language)) == before[language]
+        assert catalogues.compiled_of(language).read_bytes() == mo[language]
+        assert f"{language}: 0 messages to translate" in result.output
+    checked = quiet_app.test_cli_runner().invoke(args=["translations", "check"])
+    assert checked.exit_code == 0 and "no problems" in checked.output, checked.output
+
+
+def test_check_fails_on_a_message_left_out(quiet_app: Flask, copied: Path) -> None:
+    path = catalogues.catalogue_of("es")
+    catalogue = catalogues.read(path, "es")
+    catalogue.delete("Save the language")
+    with path.open("wb") as target:
+        write_po(target, catalogue)
+    checked = quiet_app.test_cli_runner().invoke(args=["translations", "check"])
+    assert checked.exit_code == 1
+    assert "missing from messages.po: 'Save the language'" in checked.output
+    assert "messages.mo is not the compile of messages.po" in checked.output
+
+
+def test_add_makes_a_new_language_s_catalogue(quiet_app: Flask, copied: Path) -> None:
+    result = quiet_app.test_cli_runner().invoke(args=["translations", "add", "pt_BR"])
+    assert result.exit_code == 0, result.output
+    made = catalogues.read(catalogues.catalogue_of("pt_BR"), "pt_BR")
+    assert not made.fuzzy and "Save the language" in made
+    assert catalogues.compiled_of("pt_BR").is_file()
+    again = quiet_app.test_cli_runner().invoke(args=["translations", "add", "pt_BR"])
+    assert again.exit_code != 0 and "is there already" in again.output
+    wrong = quiet_app.test_cli_runner().invoke(args=["translations", "add", "../x"])
+    assert wrong.exit_code != 0 and "a language's code" in wrong.output
