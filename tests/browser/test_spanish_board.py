@@ -19,6 +19,22 @@ pytestmark = pytest.mark.browser
 
 SIX = ("Maximiliano", "Guadalupe", "Bartolomé", "Concepción", "Inmaculada", "Ñandú Álvarez")
 SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+# The words of the May I list that the browser split across two lines.
+BROKEN_NAMES = """() => {
+  const broken = [];
+  for (const name of document.querySelectorAll(".may-i-name")) {
+    const node = name.firstChild;
+    for (const found of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, found.index);
+      range.setEnd(node, found.index + found[0].length);
+      const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                           .map(r => Math.round(r.top)));
+      if (tops.size > 1) broken.push(found[0]);
+    }
+  }
+  return broken;
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -82,4 +98,7 @@ def test_the_board_tv_and_result_fit_a_small_phone_in_spanish(
     assert "cumplieron el contrato 12 en la ronda 12" in result.inner_text()
     spanish_phone.goto(six_games["playing"])
     assert "Posiciones" in spanish_phone.locator("#board").inner_text()
+    # "0 usados" and "¿Puedo?" leave a long name too little room: the buttons move down.
+    assert spanish_phone.locator(".may-i-name").count() == len(SIX)
+    assert spanish_phone.evaluate(BROKEN_NAMES) == []
     assert "reparte la ronda 4" in spanish_phone.locator("#board .deal").inner_text()
