@@ -20,14 +20,17 @@ from .access import sees_house_rules, visitor
 from .extensions import db
 from .models import HouseRules
 from .names import name_key, tidy_name
-from .rules import PRESETS, RuleSet, get_ruleset
+from .rules import N_, PRESETS, RuleSet, get_ruleset
 
 
 class UnknownRules(LookupError):
     """No preset and no saved house rules have this slug."""
 
     def __init__(self, slug: str) -> None:
-        super().__init__(f"There are no rules called {slug!r}.")
+        # The sentence as a message (its English is the error's text): a page puts it into
+        # its own language (``scorekeeper.words``).
+        self.message = N_("There are no rules called %(slug)s.", slug=repr(slug))
+        super().__init__(str(self.message))
         self.slug = slug
 
 

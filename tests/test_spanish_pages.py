@@ -312,6 +312,7 @@ _SPANISH_TOO = """
     a no me he son solo sin era once red come dice pie fin mar par van ve sea has ten total
     final local real general normal error base color club hotel plan idea radio chat online
     ok app tv csv png pdf qr url wifi joker jokers mesa es el la de en un una los las
+    extra json jk
 """
 SPANISH_TOO = set(_SPANISH_TOO.split())
 # The fixture's data and the app's own name: never words of the page's language.
@@ -325,11 +326,14 @@ SPANISH_DAY = re.compile(
 )
 # IANA zones (America/New_York), named the same in every language.
 ZONE = re.compile(r"\b[A-Z][A-Za-z_]+(/[A-Za-z_+-]+)+")
+# An address (a chat's preview names the page and its card by theirs): not words.
+ADDRESS = re.compile(r"\bhttps?://\S+")
 
 
 # The games' own names, kept in every language (a description after one is translated).
 GAME_NAMES = (
     "12-Step Rummy",
+    "12-Step",
     "Russian Rummy",
     "Dummy Rummy",
     "Contract Rummy",
@@ -354,7 +358,7 @@ def english_in(text: str, english: set[str]) -> list[str]:
     """The English words of ``text`` (a page's words or a JSON answer's phrases)."""
     for name in GAME_NAMES:
         text = text.replace(name, " ")
-    text = ZONE.sub(" ", SPANISH_DAY.sub(" ", text))
+    text = ZONE.sub(" ", SPANISH_DAY.sub(" ", ADDRESS.sub(" ", text)))
     return sorted({word.lower() for word in WORD.findall(text) if word.lower() in english})
 
 

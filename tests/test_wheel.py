@@ -116,6 +116,9 @@ def test_the_wheel_installs_and_serves_first_run(tmp_path: Path) -> None:
         shipped = {p.relative_to(package / folder) for p in (package / folder).rglob("*")}
         kept = {p.relative_to(ROOT / folder) for p in (ROOT / folder).rglob("*")}
         assert shipped == {p for p in kept if "__pycache__" not in p.parts}
+    # The result card's font (its words in any language are drawn in it) travels too.
+    font = Path("fonts") / "DejaVuSansCondensed-Subset.ttf"
+    assert (package / font).read_bytes() == (ROOT / "scorekeeper" / font).read_bytes()
 
     serve = "-m flask --app scorekeeper serve --host 127.0.0.1 --port {port}"
     command = [str(python), *serve.split()]

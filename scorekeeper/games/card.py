@@ -4,6 +4,11 @@ rounds played. Where each player keeps their own contract (12-Step), each line s
 contracts made beside the points, and a finished game says why its winner won (the tie-break
 where there was one), as the board does: a winner with more points than the player below them
 reads right. Drawn with Pillow, kept per game version and language like the drawn scoreboards.
+
+Its words are the page's language's (``result_of`` runs in the request that asks: a phone's,
+or a chat's robot that names no language, which reads the household's), and they are drawn in
+a font that has every letter a family's language and names need (``FONT``: Pillow's own has
+no accents, and "¿Quién ganó?" would come out as boxes).
 """
 
 from __future__ import annotations
@@ -11,17 +16,23 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
+from pathlib import Path
 
 from flask import abort
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from PIL import Image, ImageDraw, ImageFont
 from sqlalchemy import select
 
 from .. import languages, local_time
 from ..extensions import Kept, db
 from ..models import Game
+from ..words import rules_name as rules_name_in_words
+from ..words import words
 from . import services
 from .scoreboard import Stamp
-from .tally import Tally, names_in_words
+from .tally import Tally, points_in_words
 
 WIDTH, HEIGHT = 1200, 630
 MARGIN = 64
@@ -35,6 +46,10 @@ LINE = "#d5d3cc"
 ROWS = 8
 # The height of a line of the card's foot.
 FOOT_LINE = 32
+# DejaVu Sans Condensed, cut down to the Latin, Greek and Cyrillic alphabets and the
+# punctuation the cards use (fonts/README.md says how, and its licence): as narrow as Pillow's
+# own font, which has no letter beyond plain ASCII.
+FONT = Path(__file__).resolve().parent.parent / "fonts" / "DejaVuSansCondensed-Subset.ttf"
 
 
 @dataclass(frozen=True)
@@ -48,52 +63,74 @@ class Result:
     totals: tuple[tuple[str, int, bool], ...]
     # Each line's contracts made, where they rank first ("11 of 12"); empty otherwise.
     contracts: tuple[str, ...] = ()
+    # The same as numbers: (made, of all the contracts), for the card's short form ("11/12").
+    contract_counts: tuple[tuple[int, int], ...] = ()
     # Why the winners won, in words (``Tally.why_won``), once the game is finished.
     why: str | None = None
 
 
 def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
-    """The result of a game in words: winners or how it stands, and each player's total."""
+    """The result of a game in words, in the page's language: winners or how it stands, and
+    each player's total."""
     rounds = len(tally.rounds)
-    played = f"{rounds} round{'s' if rounds != 1 else ''} played"
+    played = ngettext("%(num)s round played", "%(num)s rounds played", rounds)
     if tally.winners:
-        verb = "wins" if len(tally.winners) == 1 else "share the win"
-        headline = f"{names_in_words(list(tally.winner_names))} {verb}"
+        headline = words(tally.winner_words)
     elif tally.is_over:
-        headline = "Game abandoned"
+        headline = _("Game abandoned")
     else:
-        headline = "In progress"
+        headline = _("In progress")
+    rules = rules_name_in_words(rules_name)
     totals = tuple((s.name, s.total, s.is_winner) for s in tally.standings)
     # The family's date: an evening game in the Americas is not dated the next day.
-    subline = f"{rules_name} · {local_time.day(started)} · {played}"
+    parts = [rules, local_time.day(started), played]
     contracts: tuple[str, ...] = ()
+    counts: tuple[tuple[int, int], ...] = ()
     if tally.keeps_contracts:
         # "Ann 140" above "Cy 120" is right here: the card says why (issue 23).
-        subline += " · ranked by contracts made"
+        parts.append(_("ranked by contracts made"))
         of = len(tally.rules.contracts)
-        contracts = tuple(f"{s.contracts_made} of {of}" for s in tally.standings)
+        counts = tuple((s.contracts_made, of) for s in tally.standings)
+        contracts = tuple(_("%(made)s of %(all)s", made=made, all=of) for made, of in counts)
         lines = [
-            f"{name} {made} contracts, {total} points"
-            for (name, total, _), made in zip(totals, contracts, strict=True)
+            ngettext(
+                "%(name)s %(made)s of %(num)s contract, %(points)s",
+                "%(name)s %(made)s of %(num)s contracts, %(points)s",
+                of,
+                name=name,
+                made=made,
+                points=words(points_in_words(total)),
+            )
+            for (name, total, _winner), (made, of) in zip(totals, counts, strict=True)
         ]
     else:
-        lines = [f"{name} {total}" for name, total, _ in totals]
-    why = tally.why_won
+        lines = [f"{name} {_number(total)}" for name, total, _winner in totals]
+    subline = " · ".join(parts)
+    why = words(tally.why_won) if tally.why_won else None
     description = "; ".join(lines) + f". {subline}." + (f" {why}" if why else "")
     return Result(
-        title=f"{headline}: {rules_name}",
+        title=_("%(headline)s: %(rules)s", headline=headline, rules=rules),
         description=description,
         headline=headline,
         subline=subline,
         totals=totals,
         contracts=contracts,
+        contract_counts=counts,
         why=why,
     )
 
 
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's own font (no system font to depend on); scalable where FreeType is built in."""
-    return ImageFont.load_default(size=size)
+def _number(value: int) -> str:
+    """A number as the page's language writes it (1,250 / 1.250)."""
+    return languages.number(value)
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The cards' font at ``size`` pixels, shipped with the package (no system font to depend
+    on), read once a process for each size. Pillow's basic layout: the same drawing on every
+    machine, whether or not its Pillow has the complex-script library."""
+    return ImageFont.truetype(str(FONT), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 def fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, int]:
@@ -160,7 +197,8 @@ def draw_card(result: Result) -> bytes:
     columns = 2 if len(shown) > 4 else 1
     rows = -(-len(shown) // columns)
     column_width = inner // columns
-    foot = [f"and {len(result.totals) - ROWS} more"] if len(result.totals) > ROWS else []
+    left_out = len(result.totals) - ROWS
+    foot = [ngettext("and %(num)s more", "and %(num)s more", left_out)] if left_out > 0 else []
     foot += [result.why] if result.why else []
     # The foot (who won and why, any players left out) takes the card's last lines, up to 3.
     foot_lines = lines_of(draw, " · ".join(foot), 24, inner, 3) if foot else []
@@ -172,15 +210,16 @@ def draw_card(result: Result) -> bytes:
     for index, (name, total, winner) in enumerate(shown):
         x = MARGIN + (index // rows) * column_width
         right = x + column_width - (40 if columns > 1 else 0)
-        number = str(total)
+        number = _number(total)
         taken = draw.textlength(number, font=font(font_size))
         made = ""
-        if result.contracts:
+        if result.contract_counts:
             # The contracts made, beside the points they rank before: "11 of 12 made" ("11/12"
             # where two columns leave a name too little room).
-            made = f"{result.contracts[index]} made"
+            done, of = result.contract_counts[index]
+            made = ngettext("%(made)s of %(num)s made", "%(made)s of %(num)s made", of, made=done)
             if columns > 1:
-                made = result.contracts[index].replace(" of ", "/")
+                made = f"{done}/{of}"
             taken += draw.textlength(made, font=font(small)) + 24
         room = int(right - x - taken - 24)
         y = 270 + (index % rows) * row_height

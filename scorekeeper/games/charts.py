@@ -15,6 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import ceil, floor, log10
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from scorekeeper.languages import number
 from scorekeeper.models import Game
 from scorekeeper.rules import RuleSet, get_ruleset
 
@@ -36,7 +40,8 @@ class Tick:
 
     @property
     def label(self) -> str:
-        return str(self.value)
+        """The tick's number, written as the page's language writes numbers (1,250 / 1.250)."""
+        return number(self.value)
 
 
 @dataclass(frozen=True)
@@ -169,10 +174,13 @@ def _line_chart(
     x_step = nice_step(rounds, 8)
     x_ticks = tuple(Tick(n, point(n, 0)[0]) for n in range(0, rounds + 1, x_step))
     ranked = sorted(series, key=lambda s: -s.last if higher_is_better else s.last)
-    finals = ", ".join(f"{s.name} {s.last}" for s in ranked)
-    description = (
-        f"{y_label} of each player after each of the {rounds} "
-        f"round{'' if rounds == 1 else 's'}. At the end: {finals}."
+    finals = ", ".join(f"{s.name} {number(s.last)}" for s in ranked)
+    description = ngettext(
+        "%(values)s of each player after round %(num)s. At the end: %(finals)s.",
+        "%(values)s of each player after each of the %(num)s rounds. At the end: %(finals)s.",
+        rounds,
+        values=y_label,
+        finals=finals,
     )
     return LineChart(
         key=key,
@@ -189,7 +197,8 @@ def _line_chart(
 
 def game_charts(game: Game) -> list[LineChart]:
     """The charts of one game: running totals, and the contract race where each player keeps
-    their own contract. Nothing before the first round."""
+    their own contract. Nothing before the first round. In the page's language: their titles,
+    descriptions and numbers are words a person reads."""
     rounds = sorted(game.rounds, key=lambda r: r.number)
     if not rounds:
         return []
@@ -203,15 +212,15 @@ def game_charts(game: Game) -> list[LineChart]:
             hand = hands.get(seat.id)
             totals[index].append(totals[index][-1] + (hand.points if hand else 0))
             made[index].append(made[index][-1] + (1 if hand and hand.made_contract else 0))
-    charts = [_line_chart("totals", "Running totals", "Points", names, totals)]
+    charts = [_line_chart("totals", _("Running totals"), _("Points"), names, totals)]
     rules = _rules_of(game)
     if rules is not None and rules.keeps_contracts:
         goal = len(rules.contracts)
         charts.append(
             _line_chart(
                 "race",
-                "Contract race",
-                "Contracts made",
+                _("Contract race"),
+                _("Contracts made"),
                 names,
                 made,
                 goal=goal,

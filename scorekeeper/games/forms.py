@@ -162,12 +162,14 @@ def round_contracts(tally: Tally, number: int) -> tuple[int, ...]:
 class NewGameForm(FlaskForm):
     """A new game: the rules, the players in seating order, and who deals first."""
 
-    rules = SelectField("Rules", choices=[])
-    players = FieldList(StringField("Player", validators=[Length(max=NAME_LENGTH)]), min_entries=0)
+    rules = SelectField(_l("Rules"), choices=[])
+    players = FieldList(
+        StringField(_l("Player"), validators=[Length(max=NAME_LENGTH)]), min_entries=0
+    )
     first_dealer = HiddenField()
 
 
 class UploadForm(FlaskForm):
     """A game file to import."""
 
-    file = FileField("Game file (.json)", validators=[FileRequired("Choose a game file.")])
+    file = FileField(_l("Game file (.json)"), validators=[FileRequired(_l("Choose a game file."))])

@@ -4,6 +4,11 @@
 says (the rules, the table, the rounds as ``RoundEntry`` values) or every problem with it,
 each naming the round and the player. ``write_game_file`` turns a tally into the document
 the app exports. See ``shared/spec/game-format.md``.
+
+Every problem is a sentence a person reads on the upload page: a message of the rules engine's
+(``N_``, an id and its values, English as its ``str``), put into the page's language where it
+is shown; the command line prints its English. The file's keys ("players", "went_out") are
+quoted as they are, in every language: they are the format's, not words.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from scorekeeper.limits import (
     time_in_range,
 )
 from scorekeeper.names import name_key, tidy_name, too_long
-from scorekeeper.rules import RuleSet, get_ruleset
+from scorekeeper.rules import N_, Message, N_plural, RuleSet, RuleSetError, get_ruleset
+from scorekeeper.rules.messages import Value
 from scorekeeper.status import GameStatus
 
 from .tally import HandEntry, RoundEntry, Tally, tally_game
@@ -43,7 +49,8 @@ UID_PATTERN = re.compile(r"[A-Za-z0-9-]{8,64}")
 
 
 class GameFileError(ValueError):
-    """A game file that is refused; ``problems`` lists every reason, one sentence each."""
+    """A game file that is refused; ``problems`` lists every reason, one sentence each (a
+    ``Message``, or text as another part of the app wrote it)."""
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = list(problems)
@@ -74,18 +81,35 @@ def load_document(stream: BinaryIO) -> Any:
     if len(raw) > GAME_FILE_BYTES:
         raise GameFileError(
             [
-                f"This file is larger than {size_in_words(GAME_FILE_BYTES)}, the most a game "
-                "file may be: it is not one game."
+                N_(
+                    "This file is larger than %(size)s, the most a game file may be: it is not "
+                    "one game.",
+                    size=size_in_words(GAME_FILE_BYTES),
+                )
             ]
         )
     try:
         return json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise GameFileError([f"This file is not a JSON document ({error})."]) from None
+    except UnicodeDecodeError:
+        raise GameFileError(
+            [N_("This file is not a JSON document (it is not UTF-8 text).")]
+        ) from None
+    except json.JSONDecodeError as error:
+        # Where the reading stopped, in the file's own lines: the parser's reason is English.
+        raise GameFileError(
+            [
+                N_(
+                    "This file is not a JSON document (it cannot be read at line %(line)s, "
+                    "column %(column)s).",
+                    line=error.lineno,
+                    column=error.colno,
+                )
+            ]
+        ) from None
     except (ValueError, RecursionError):
         # A number of thousands of digits, or lists nested thousands deep: no game file.
         raise GameFileError(
-            ["This file is not a game file: its numbers or nesting are far too large."]
+            [N_("This file is not a game file: its numbers or nesting are far too large.")]
         ) from None
 
 
@@ -119,29 +143,42 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
     saved house rules too) and raises ValueError or LookupError for rules it does not know.
     """
     if not isinstance(document, Mapping):
-        raise GameFileError(["The file is not a scorekeeper game: it must be one JSON object."])
+        raise GameFileError([N_("The file is not a scorekeeper game: it must be one JSON object.")])
     problems: list[str] = []
     if document.get("format") != FORMAT:
-        raise GameFileError([f'This is not a scorekeeper game file: "format" must be "{FORMAT}".'])
+        raise GameFileError(
+            [
+                N_(
+                    'This is not a scorekeeper game file: "format" must be "%(format)s".',
+                    format=FORMAT,
+                )
+            ]
+        )
     version = document.get("version")
     if version != VERSION or isinstance(version, bool):
         raise GameFileError(
             [
-                f"This game file is version {version!r}; this app reads version {VERSION} "
-                "of the game file only."
+                N_(
+                    "This game file is version %(version)s; this app reads version %(ours)s "
+                    "of the game file only.",
+                    version=repr(version),
+                    ours=VERSION,
+                )
             ]
         )
 
     rules: RuleSet | None = None
     if "rules" not in document:
-        problems.append('The file does not say which rules the game was played under ("rules").')
+        problems.append(
+            N_('The file does not say which rules the game was played under ("rules").')
+        )
     elif not isinstance(document["rules"], str | Mapping):
-        problems.append('"rules" must be a rule set\'s name or an object {"base": …}.')
+        problems.append(N_('"rules" must be a rule set\'s name or an object {"base": …}.'))
     else:
         try:
             rules = resolve_rules(document["rules"])
         except (ValueError, LookupError) as error:
-            problems.append(f"The rules cannot be read: {_sentence(error)}")
+            problems.append(_rules_refused(error))
 
     names = _read_names(document.get("players"), problems)
     keys = {name_key(name): seat for seat, name in enumerate(names)}
@@ -150,7 +187,9 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
     dealer = document.get("first_dealer")
     if dealer is not None:
         if not isinstance(dealer, str) or name_key(dealer) not in keys:
-            problems.append(f'"first_dealer" ({dealer!r}) is not one of the players.')
+            problems.append(
+                N_('"first_dealer" (%(dealer)s) is not one of the players.', dealer=repr(dealer))
+            )
         else:
             first_dealer = keys[name_key(dealer)]
 
@@ -158,25 +197,34 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
     uid = document.get("uid")
     if uid is not None and not (isinstance(uid, str) and UID_PATTERN.fullmatch(uid)):
         problems.append(
-            '"uid" must be 8 to 64 letters, digits and hyphens (the app makes a UUID); '
-            f"this file has {str(uid)[:40]!r}."
+            N_(
+                '"uid" must be %(fewest)s to %(most)s letters, digits and hyphens (the app makes '
+                "a UUID); this file has %(uid)s.",
+                fewest=8,
+                most=64,
+                uid=repr(str(uid)[:40]),
+            )
         )
         uid = None
     abandoned = document.get("abandoned", False)
     if not isinstance(abandoned, bool):
-        problems.append('"abandoned" must be true or false.')
+        problems.append(N_('"abandoned" must be true or false.'))
         abandoned = False
 
     rounds_data = document.get("rounds", [])
     entries: list[RoundEntry] = []
     complete = True
     if not isinstance(rounds_data, list):
-        problems.append('"rounds" must be a list of rounds (it may be empty).')
+        problems.append(N_('"rounds" must be a list of rounds (it may be empty).'))
         complete = False
     elif len(rounds_data) > MAX_ROUNDS:
         # Refused before a single round is read: the count alone is enough.
         problems.append(
-            f"A game has at most {MAX_ROUNDS} rounds; this file has {len(rounds_data)}."
+            N_(
+                "A game has at most %(most)s rounds; this file has %(count)s.",
+                most=MAX_ROUNDS,
+                count=len(rounds_data),
+            )
         )
         complete = False
     elif names:
@@ -189,11 +237,11 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
                 entries.append(entry)
 
     if rules is None or not names:
-        raise GameFileError(problems or ["The game file cannot be read."])
+        raise GameFileError(problems or [N_("The game file cannot be read.")])
     tally = tally_game(rules, names, first_dealer, entries, abandoned=abandoned)
     problems.extend(problem.message for problem in tally.problems)
     if problems or not complete:
-        raise GameFileError(problems or ["The game file cannot be read."])
+        raise GameFileError(problems or [N_("The game file cannot be read.")])
     return GameFile(
         rules=rules,
         names=tuple(names),
@@ -206,54 +254,94 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
     )
 
 
-def _sentence(error: BaseException) -> str:
-    text = str(error).strip()
-    return text if text.endswith(".") else text + "."
+def _rules_refused(error: BaseException) -> Message:
+    """Why the file's rules cannot be read, as the error says it: the rules engine's problems,
+    or the message an error carries (house rules the household has not), else its text."""
+    message = getattr(error, "message", None)
+    reason: Value = message if isinstance(message, Message) else str(error).strip()
+    if isinstance(error, RuleSetError):
+        reason = tuple(problem.message for problem in error.problems)
+    if str(error).strip().endswith("."):
+        return N_("The rules cannot be read: %(reason)s", reason=reason)
+    return N_("The rules cannot be read: %(reason)s.", reason=reason)
 
 
 def _read_names(players: Any, problems: list[str]) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
-        problems.append('"players" must be a list of names, in seating order.')
+        problems.append(N_('"players" must be a list of names, in seating order.'))
         return []
     names = [tidy_name(name) for name in players]
     good = True
     for name in names:
         if not name:
-            problems.append("A player's name is empty.")
+            problems.append(N_("A player's name is empty."))
             good = False
         elif too_long(name):
-            problems.append(f"The name {name[:20]!r}… is too long (at most {NAME_LENGTH} letters).")
+            problems.append(
+                N_plural(
+                    "The name %(name)s… is too long (at most %(num)s letter).",
+                    "The name %(name)s… is too long (at most %(num)s letters).",
+                    num=NAME_LENGTH,
+                    name=repr(name[:20]),
+                )
+            )
             good = False
     if len(names) > MAX_PLAYERS:
-        problems.append(f"A game has at most {MAX_PLAYERS} players; this file has {len(names)}.")
+        problems.append(
+            N_(
+                "A game has at most %(most)s players; this file has %(count)s.",
+                most=MAX_PLAYERS,
+                count=len(names),
+            )
+        )
         return []
     if len(names) < 2:
-        problems.append(f"A game needs at least 2 players; this file has {len(names)}.")
+        problems.append(
+            N_(
+                "A game needs at least %(fewest)s players; this file has %(count)s.",
+                fewest=2,
+                count=len(names),
+            )
+        )
         good = False
     seen: dict[str, str] = {}
     for name in names:
         key = name_key(name)
         if key and key in seen:
             problems.append(
-                f"{name} is named twice among the players ({seen[key]} and {name}); "
-                "names must differ, ignoring case."
+                N_(
+                    "%(name)s is named twice among the players (%(first)s and %(name)s); names "
+                    "must differ, ignoring case.",
+                    name=name,
+                    first=seen[key],
+                )
             )
             good = False
         seen.setdefault(key, name)
     return names if good else []
 
 
+# How a time is written in a game file, shown when one is not.
+_ISO_EXAMPLE = "2026-11-20T19:30:00+00:00"
+
+
 def _read_started(value: Any, problems: list[str]) -> datetime | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        problems.append('"started" must be a time in ISO 8601, like "2026-11-20T19:30:00+00:00".')
+        problems.append(
+            N_('"started" must be a time in ISO 8601, like "%(example)s".', example=_ISO_EXAMPLE)
+        )
         return None
     try:
         started = datetime.fromisoformat(value)
     except ValueError:
         problems.append(
-            f'"started" ({value!r}) is not a time in ISO 8601, like "2026-11-20T19:30:00+00:00".'
+            N_(
+                '"started" (%(value)s) is not a time in ISO 8601, like "%(example)s".',
+                value=repr(value),
+                example=_ISO_EXAMPLE,
+            )
         )
         return None
     kept: datetime | None = started.replace(tzinfo=UTC) if started.tzinfo is None else None
@@ -263,7 +351,13 @@ def _read_started(value: Any, problems: list[str]) -> datetime | None:
             kept = started.astimezone(UTC)
     if kept is None or not time_in_range(kept):
         problems.append(
-            f'"started" ({value!r}) is outside the years {EARLIEST_YEAR} to {LATEST_YEAR} in UTC.'
+            N_(
+                '"started" (%(value)s) is outside the years %(first)s to %(last)s in UTC.',
+                value=repr(value),
+                # Years are written as years, with no thousands separator in any language.
+                first=str(EARLIEST_YEAR),
+                last=str(LATEST_YEAR),
+            )
         )
         return None
     return kept
@@ -277,32 +371,50 @@ def _read_round(
     problems: list[str],
 ) -> RoundEntry | None:
     if not isinstance(data, Mapping):
-        problems.append(f'Round {number} must be an object with "went_out" and "players".')
+        problems.append(
+            N_('Round %(round)s must be an object with "went_out" and "players".', round=number)
+        )
         return None
     went_out: int | None = None
     went_out_name = data.get("went_out")
     if went_out_name is not None:
         if not isinstance(went_out_name, str) or name_key(went_out_name) not in keys:
             problems.append(
-                f"Round {number}: went_out names {went_out_name!r}, "
-                "who is not a player of this game."
+                N_(
+                    "Round %(round)s: went_out names %(name)s, who is not a player of this game.",
+                    round=number,
+                    name=repr(went_out_name),
+                )
             )
             return None
         went_out = keys[name_key(went_out_name)]
     players = data.get("players")
     if not isinstance(players, Mapping):
-        problems.append(f'Round {number}: "players" must be an object with one entry a player.')
+        problems.append(
+            N_(
+                'Round %(round)s: "players" must be an object with one entry a player.',
+                round=number,
+            )
+        )
         return None
     hands: dict[int, HandEntry] = {}
     good = True
     for name, hand in players.items():
         seat = keys.get(name_key(name)) if isinstance(name, str) else None
         if seat is None:
-            problems.append(f"Round {number}: {name!r} is not a player of this game.")
+            problems.append(
+                N_(
+                    "Round %(round)s: %(name)s is not a player of this game.",
+                    round=number,
+                    name=repr(name),
+                )
+            )
             good = False
             continue
         if seat in hands:
-            problems.append(f"Round {number}: {names[seat]} appears twice.")
+            problems.append(
+                N_("Round %(round)s: %(name)s appears twice.", round=number, name=names[seat])
+            )
             good = False
             continue
         entry = _read_hand(number, names[seat], seat == went_out, hand, problems)
@@ -313,8 +425,12 @@ def _read_round(
     for seat, name in enumerate(names):
         if seat not in hands and good:
             problems.append(
-                f"Round {number}: {name} is missing (every player of the game appears in "
-                "every round)."
+                N_(
+                    "Round %(round)s: %(name)s is missing (every player of the game appears in "
+                    "every round).",
+                    round=number,
+                    name=name,
+                )
             )
             good = False
     if not good:
@@ -327,18 +443,32 @@ def _read_hand(
 ) -> HandEntry | None:
     if not isinstance(data, Mapping):
         problems.append(
-            f'Round {number}, {name}: give an object {{"made_contract": …, "cards": …}}.'
+            N_(
+                'Round %(round)s, %(name)s: give an object {"made_contract": …, "cards": …}.',
+                round=number,
+                name=name,
+            )
         )
         return None
     made = data.get("made_contract")
     if made is None and not went_out:
         problems.append(
-            f"Round {number}, {name}: say whether {name} made the contract "
-            '("made_contract": true or false).'
+            N_(
+                "Round %(round)s, %(name)s: say whether %(name)s made the contract "
+                '("made_contract": true or false).',
+                round=number,
+                name=name,
+            )
         )
         return None
     if made is not None and not isinstance(made, bool):
-        problems.append(f'Round {number}, {name}: "made_contract" must be true or false.')
+        problems.append(
+            N_(
+                'Round %(round)s, %(name)s: "made_contract" must be true or false.',
+                round=number,
+                name=name,
+            )
+        )
         return None
     cards = data.get("cards", "")
     if cards is None:
@@ -349,11 +479,22 @@ def _read_hand(
             return _typed_points(number, name, made, points, problems)
     if not isinstance(cards, str):
         problems.append(
-            f'Round {number}, {name}: "cards" must be the cards in notation, like "K Q 9 JK".'
+            N_(
+                'Round %(round)s, %(name)s: "cards" must be the cards in notation, like '
+                '"K Q 9 JK".',
+                round=number,
+                name=name,
+            )
         )
         return None
     if len(cards) > 4 * CARDS_LENGTH:
-        problems.append(f"Round {number}, {name}: more cards than any hand holds.")
+        problems.append(
+            N_(
+                "Round %(round)s, %(name)s: more cards than any hand holds.",
+                round=number,
+                name=name,
+            )
+        )
         return None
     return HandEntry(cards=cards, made_contract=made)
 
@@ -365,8 +506,13 @@ def _typed_points(
     no cards. The tally checks the range and that whoever went out scores 0."""
     if isinstance(points, bool) or not isinstance(points, int):
         problems.append(
-            f'Round {number}, {name}: "points" with "cards": null is a total typed at the '
-            f"table: a whole number (not {points!r})."
+            N_(
+                'Round %(round)s, %(name)s: "points" with "cards": null is a total typed at the '
+                "table: a whole number (not %(points)s).",
+                round=number,
+                name=name,
+                points=repr(points),
+            )
         )
         return None
     return HandEntry(made_contract=made, total=points)

@@ -8,9 +8,11 @@ import json
 
 from flask import Response, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from scorekeeper.access import Permission, requires
 from scorekeeper.web import UNPROCESSABLE, render
+from scorekeeper.words import words
 
 from . import bp, transfer
 from .forms import UploadForm
@@ -39,12 +41,12 @@ def upload() -> ResponseReturnValue:
         try:
             game = transfer.import_game(load_document(form.file.data.stream))
         except transfer.AlreadyStored as held:
-            flash(str(held), "warning")
+            flash(words(held.message), "warning")
             return redirect(url_for("games.show", game_id=held.game_id))
         except GameFileError as refused:
             problems = refused.problems
         else:
-            flash("The game was imported.", "success")
+            flash(_("The game was imported."), "success")
             return redirect(url_for("games.show", game_id=game.id))
     elif request.method == "POST":
         problems = [message for messages in form.errors.values() for message in messages]

@@ -144,6 +144,8 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
         "undo_until": _undo_until(game),
         "draft": draft,
         "refusal": drafts.why_refused(game, draft) if draft is not None else None,
+        # How long the undo lasts, for the sentence that says so (in any language).
+        "undo_minutes": int(services.UNDO_WINDOW.total_seconds() // 60),
     }
 
 

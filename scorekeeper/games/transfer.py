@@ -19,7 +19,7 @@ from scorekeeper import house_rules, scope
 from scorekeeper.db import reading
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, utcnow
-from scorekeeper.rules import N_plural, RuleSet
+from scorekeeper.rules import N_, N_plural, RuleSet
 
 from .changelog import log, stored
 from .gamefile import (
@@ -57,12 +57,12 @@ def check_game_document(
     Raises GameFileError (with ``.problems``) when the file is refused."""
     if may_hold_nul and holds_nul(document):
         # No text in a game holds one, and PostgreSQL cannot store it.
-        raise GameFileError(["The file holds a NUL character (\\u0000): no game file does."])
+        raise GameFileError([N_("The file holds a NUL character (\\u0000): no game file does.")])
     resolve = _resolve_rules if rules_kept is None else partial(_resolve_kept, rules_kept)
     try:
         return read_game_file(document, resolve)
     except house_rules.UnknownRules as error:
-        raise GameFileError([str(error)]) from None
+        raise GameFileError([error.message]) from None
 
 
 # The most rule sets a restore keeps at once (a backup with every game's rules its own).
@@ -134,7 +134,10 @@ class AlreadyStored(Exception):
     """The household holds this game already (the same ``uid``): nothing was stored."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"This game is here already, as game {game_id}; nothing was stored.")
+        self.message = N_(
+            "This game is here already, as game %(number)s; nothing was stored.", number=game_id
+        )
+        super().__init__(str(self.message))
         self.game_id = game_id
 
 

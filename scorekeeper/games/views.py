@@ -16,6 +16,8 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
@@ -152,11 +154,15 @@ def _start(
     problems: dict[str, list[str]] = {}
     rules = _rules_or_none(form.rules.data)
     if rules is None:
-        problems.setdefault("rules", []).append("Choose the rules you play.")
+        problems.setdefault("rules", []).append(_("Choose the rules you play."))
     for seat, name in enumerate(names):
         if too_long(tidy_name(name)):
             problems.setdefault(f"players-{seat}", []).append(
-                f"A name has at most {NAME_LENGTH} letters."
+                ngettext(
+                    "A name has at most %(num)s letter.",
+                    "A name has at most %(num)s letters.",
+                    NAME_LENGTH,
+                )
             )
     filled = [(seat, name) for seat, name in enumerate(names) if name]
     seats = [seat for seat, _ in filled]
@@ -190,5 +196,12 @@ def _pressed(submitted: MultiDict[str, str]) -> tuple[str, str] | None:
 @requires(Permission.MANAGE)
 def delete(game_id: int) -> ResponseReturnValue:
     bin_services.bin_game(game_or_404(game_id))
-    flash("The game went to the bin: you can bring it back there for 30 days.", "success")
+    flash(
+        ngettext(
+            "The game went to the bin: you can bring it back there for %(num)s day.",
+            "The game went to the bin: you can bring it back there for %(num)s days.",
+            bin_services.KEPT_FOR.days,
+        ),
+        "success",
+    )
     return redirect(url_for("bin.index"), code=303)

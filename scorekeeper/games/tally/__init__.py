@@ -24,7 +24,7 @@ checked) and ``replay`` (the game replayed: standings, the end, winners and tie-
 from __future__ import annotations
 
 from .checks import check_table, hand_problem, points_of, typed_total_problem
-from .replay import names_in_words, tally_game
+from .replay import tally_game
 from .values import (
     ABANDONED,
     FINISHED,
@@ -39,8 +39,10 @@ from .values import (
     RoundResult,
     Standing,
     Tally,
+    names_in_words,
     one_after_another,
     owners_of,
+    points_in_words,
     total_field,
 )
 
@@ -63,6 +65,7 @@ __all__ = [
     "names_in_words",
     "one_after_another",
     "owners_of",
+    "points_in_words",
     "points_of",
     "tally_game",
     "total_field",

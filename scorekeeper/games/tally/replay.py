@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scorekeeper.limits import MAX_ROUNDS
-from scorekeeper.rules import N_, ContractOrder, RuleSet, TieBreak, Winner
+from scorekeeper.rules import N_, ContractOrder, Message, N_plural, RuleSet, TieBreak, Winner
+from scorekeeper.rules.messages import listing
 from scorekeeper.status import GameStatus
 
 from .checks import check_round, check_table
@@ -23,7 +24,6 @@ from .values import (
     Standing,
     Tally,
     dealer_of,
-    names_in_words,
 )
 
 
@@ -102,7 +102,7 @@ def tally_game(
     else:
         status = IN_PROGRESS
     winners: tuple[int, ...] = ()
-    tie_break: str | None = None
+    tie_break: Message | None = None
     if status == FINISHED and results:
         winners, tie_break = _decide(rules, names, results[ended_after - 1 if ended_after else -1])
     standings = _standings(rules, names, results, status, winners)
@@ -132,7 +132,7 @@ def _ends_game(rules: RuleSet, number: int, hands: Sequence[HandResult]) -> bool
 
 def _decide(
     rules: RuleSet, names: tuple[str, ...], final: RoundResult
-) -> tuple[tuple[int, ...], str | None]:
+) -> tuple[tuple[int, ...], Message | None]:
     """The winning seats and the tie-break sentence, from the round that ended the game."""
     totals = final.totals
     everyone = list(range(len(names)))
@@ -151,36 +151,97 @@ def _decide(
     winners = tuple(seat for seat in everyone if totals[seat] == lowest)
     if len(winners) == 1:
         return winners, None
-    tied = [names[seat] for seat in winners]
-    both = "both" if len(tied) == 2 else "all"
-    return winners, (
-        f"{names_in_words(tied)} {both} finished with {lowest} points, the lowest total, "
-        "and share the win."
+    tied = listing([names[seat] for seat in winners])
+    # "both" for two, "all" for more: two messages, as a language may say either its own way.
+    if len(winners) == 2:
+        return winners, N_plural(
+            "%(names)s both finished with %(num)s point, the lowest total, and share the win.",
+            "%(names)s both finished with %(num)s points, the lowest total, and share the win.",
+            num=lowest,
+            names=tied,
+        )
+    return winners, N_plural(
+        "%(names)s all finished with %(num)s point, the lowest total, and share the win.",
+        "%(names)s all finished with %(num)s points, the lowest total, and share the win.",
+        num=lowest,
+        names=tied,
     )
 
 
 def _break_tie_of_makers(
     rules: RuleSet, names: tuple[str, ...], final: RoundResult, makers: list[int]
-) -> tuple[tuple[int, ...], str]:
+) -> tuple[tuple[int, ...], Message]:
+    """Two or more made the last contract in the round that ended the game: they share the
+    win, or the lowest total among them wins (shared where they are level). One sentence of
+    two clauses: who made it, then what follows."""
     totals = final.totals
-    last = len(rules.contracts)
-    makers_text = names_in_words([names[seat] for seat in makers])
-    both = "both" if len(makers) == 2 else "all"
-    opening = f"{makers_text} {both} made contract {last} in round {final.number}"
+    makers_text = listing([names[seat] for seat in makers])
+    values = {"names": makers_text, "contract": len(rules.contracts), "round": final.number}
+    if len(makers) == 2:
+        opening = N_("%(names)s both made contract %(contract)s in round %(round)s", **values)
+    else:
+        opening = N_("%(names)s all made contract %(contract)s in round %(round)s", **values)
     if rules.tie_break is TieBreak.SHARE:
-        return tuple(makers), f"{opening}; under these rules they share the win."
+        return tuple(makers), _tie_sentence(opening, N_("under these rules they share the win"))
     lowest = min(totals[seat] for seat in makers)
     winners = tuple(seat for seat in makers if totals[seat] == lowest)
     others = sorted((seat for seat in makers if seat not in winners), key=lambda seat: totals[seat])
     if len(winners) == 1:
-        beaten = names_in_words([str(totals[seat]) for seat in others])
-        return winners, f"{opening}; {names[winners[0]]} wins with {lowest} points to {beaten}."
-    tied = names_in_words([names[seat] for seat in winners])
-    sentence = f"{opening}; {tied} {'both' if len(winners) == 2 else 'all'} have {lowest} points"
+        outcome = N_plural(
+            "%(name)s wins with %(num)s point to %(beaten)s",
+            "%(name)s wins with %(num)s points to %(beaten)s",
+            num=lowest,
+            name=names[winners[0]],
+            beaten=listing([totals[seat] for seat in others]),
+        )
+        return winners, _tie_sentence(opening, outcome)
+    return winners, _tie_sentence(opening, _level_winners(names, totals, winners, others))
+
+
+def _level_winners(
+    names: tuple[str, ...], totals: tuple[int, ...], winners: tuple[int, ...], others: list[int]
+) -> Message:
+    """The makers level on the lowest total, who share the win: "Ann and Ben both have 35
+    points (to Cy's 60) and share the win"."""
+    tied = listing([names[seat] for seat in winners])
+    lowest = totals[winners[0]]
     if others:
-        beaten = names_in_words([f"{names[seat]}'s {totals[seat]}" for seat in others])
-        sentence += f" (to {beaten})"
-    return winners, sentence + " and share the win."
+        beaten = listing(
+            [N_("%(name)s's %(points)s", name=names[seat], points=totals[seat]) for seat in others]
+        )
+        if len(winners) == 2:
+            return N_plural(
+                "%(names)s both have %(num)s point (to %(beaten)s) and share the win",
+                "%(names)s both have %(num)s points (to %(beaten)s) and share the win",
+                num=lowest,
+                names=tied,
+                beaten=beaten,
+            )
+        return N_plural(
+            "%(names)s all have %(num)s point (to %(beaten)s) and share the win",
+            "%(names)s all have %(num)s points (to %(beaten)s) and share the win",
+            num=lowest,
+            names=tied,
+            beaten=beaten,
+        )
+    if len(winners) == 2:
+        return N_plural(
+            "%(names)s both have %(num)s point and share the win",
+            "%(names)s both have %(num)s points and share the win",
+            num=lowest,
+            names=tied,
+        )
+    return N_plural(
+        "%(names)s all have %(num)s point and share the win",
+        "%(names)s all have %(num)s points and share the win",
+        num=lowest,
+        names=tied,
+    )
+
+
+def _tie_sentence(opening: Message, outcome: Message) -> Message:
+    """Who made the last contract, then what follows from it: one sentence."""
+    return N_("%(made)s; %(outcome)s.", made=opening, outcome=outcome)
 
 
 def _standings(

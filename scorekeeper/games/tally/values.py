@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorekeeper.rules import N_, Message, RuleSet
+from scorekeeper.rules import N_, Message, N_plural, RuleSet
 from scorekeeper.rules.messages import Value, listing
 from scorekeeper.status import GameStatus
 
@@ -32,6 +32,11 @@ def names_in_words(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def points_in_words(points: int) -> Message:
+    """A number of points, for a sentence: "1 point", "35 points"."""
+    return N_plural("%(num)s point", "%(num)s points", num=points)
 
 
 def cards_field(seat: int) -> str:
@@ -147,7 +152,8 @@ class Tally:
     standings: tuple[Standing, ...]
     status: GameStatus
     winners: tuple[int, ...]
-    tie_break: str | None
+    # Why a tie was broken as it was (``replay``): a message, its English the stored text.
+    tie_break: Message | None
     problems: tuple[Problem, ...]
 
     @property
@@ -184,16 +190,19 @@ class Tally:
         return tuple(self.names[seat] for seat in self.winners)
 
     @property
-    def winner_words(self) -> str | None:
+    def winner_words(self) -> Message | None:
         """Who won, in a few words ("Ann wins", "Ann and Ben share the win"); None where
-        nobody did (the game goes on, or was abandoned)."""
+        nobody did (the game goes on, or was abandoned). A message: the page puts it into its
+        language (``scorekeeper.words``), its ``str`` is the English."""
         if not self.winners:
             return None
-        verb = "wins" if len(self.winners) == 1 else "share the win"
-        return f"{names_in_words(self.winner_names)} {verb}"
+        names = listing(self.winner_names)
+        if len(self.winners) == 1:
+            return N_("%(names)s wins", names=names)
+        return N_("%(names)s share the win", names=names)
 
     @property
-    def why_won(self) -> str | None:
+    def why_won(self) -> Message | None:
         """Why the winners won, in the game's own ranking: the tie-break where there was one,
         else the winner's contracts made and points (where contracts made rank first, as in
         12-Step) or points; None without winners."""
@@ -205,26 +214,42 @@ class Tally:
         if len(won) != 1:
             return None
         winner = won[0]
-        points = f"{winner.total} point{'s' if winner.total != 1 else ''}"
         if self.keeps_contracts:
-            made = winner.contracts_made
-            return (
-                f"{winner.name} made {made} contract{'s' if made != 1 else ''}, with {points}: "
-                "contracts made rank first, then points."
+            return N_plural(
+                "%(name)s made %(num)s contract, with %(points)s: contracts made rank first, "
+                "then points.",
+                "%(name)s made %(num)s contracts, with %(points)s: contracts made rank first, "
+                "then points.",
+                num=winner.contracts_made,
+                name=winner.name,
+                points=points_in_words(winner.total),
             )
-        return f"{winner.name} finished with {points}, the fewest."
+        return N_plural(
+            "%(name)s finished with %(num)s point, the fewest.",
+            "%(name)s finished with %(num)s points, the fewest.",
+            num=winner.total,
+            name=winner.name,
+        )
 
     @property
-    def game_over(self) -> str:
+    def game_over(self) -> Message:
         """The line a page shows once the game is over: who won and why, from this tally."""
         if self.status == ABANDONED:
             if self.rounds:
-                return f"This game was abandoned after round {len(self.rounds)}: it has no winner."
-            return "This game was abandoned before the first round: it has no winner."
+                return N_(
+                    "This game was abandoned after round %(round)s: it has no winner.",
+                    round=len(self.rounds),
+                )
+            return N_("This game was abandoned before the first round: it has no winner.")
         if self.winner_words is None:
-            return "This game is over."
-        why = f" {self.why_won}" if self.why_won else ""
-        return f"This game is over: {self.winner_words}.{why}"
+            return N_("This game is over.")
+        if self.why_won:
+            return N_(
+                "This game is over: %(winners)s. %(why)s",
+                winners=self.winner_words,
+                why=self.why_won,
+            )
+        return N_("This game is over: %(winners)s.", winners=self.winner_words)
 
     def standing(self, seat: int) -> Standing:
         return next(standing for standing in self.standings if standing.seat == seat)
