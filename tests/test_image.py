@@ -119,10 +119,13 @@ def base_image(tools: None, tmp_path_factory: pytest.TempPathFactory) -> str:
     tarball = cache / f"base-bookworm-{day}.tar"
     if not tarball.is_file():
         for old in cache.glob("base-bookworm-*.tar"):
-            old.unlink()
+            if not old.name.startswith(f"base-bookworm-{day}"):
+                old.unlink(missing_ok=True)  # an older day's
         pip_conf = tmp_path_factory.mktemp("base") / "pip.conf"
         pip_conf.write_text(_pip_conf())
-        partial = tarball.with_suffix(".partial")
+        # A name of this process's own: another run of the suite on this machine may be
+        # making the same day's base at the same time, and the last one made is kept.
+        partial = cache / f"base-bookworm-{day}.{os.getpid()}.partial.tar"
         subprocess.run(
             [
                 "mmdebstrap",
@@ -138,7 +141,7 @@ def base_image(tools: None, tmp_path_factory: pytest.TempPathFactory) -> str:
             check=True,
             timeout=1200,
         )
-        partial.rename(tarball)
+        partial.replace(tarball)
     for tag in _podman("images", "--format", "{{.Repository}}:{{.Tag}}").split():
         if tag.startswith("localhost/scorekeeper-test-base:") and tag != name:
             _podman("rmi", tag, check=False)  # an older day's

@@ -209,7 +209,10 @@ def _emptied(database_uri: str, tmp_path: Path) -> tuple[str, str]:
         db.engine.dispose()
     return database_uri, (
         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
-        f"AND objid = {MIGRATION_LOCK}"
+        f"AND objid = {MIGRATION_LOCK} "
+        # This database's lock only: the other workers' databases share the server, and
+        # their migrations take the same lock number in their own database.
+        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
     )
 
 
