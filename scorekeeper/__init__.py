@@ -25,6 +25,7 @@ from . import (
     security,
     server,
     settings,
+    words,
 )
 from .extensions import babel, compress, csrf, db, kept, login_manager, migrate
 from .request_log import MaskedFlask
@@ -56,6 +57,7 @@ def default_instance() -> Path:
     return config.user_data_folder() / "scorekeeper"
 
 
+@server.whole_start
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py``, then ``SCOREKEEPER_*`` variables,
     then ``test_config``; bring the database up to date; register every feature.
@@ -93,7 +95,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     try:
         db.init_app(app)
     except ModuleNotFoundError as missing:  # the database's driver
-        raise config.missing_driver(app.config["SQLALCHEMY_DATABASE_URI"], missing) from None
+        file = config.set_in_file(app, "SQLALCHEMY_DATABASE_URI")
+        raise config.missing_driver(app.config["SQLALCHEMY_DATABASE_URI"], missing, file) from None
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     babel.init_app(
@@ -105,6 +108,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     languages.init_app(app)
     catalogues.init_app(app)
+    words.init_app(app)  # the rules engine's messages in the page's language
     login_manager.init_app(app)
     login_manager.session_protection = None  # sessions are ended server-side instead
     access.init_app(app)

@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, current_app, g, redirect, request, session, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
@@ -143,17 +145,26 @@ LINK_REACHES: dict[LinkKind, frozenset[str]] = {
     LinkKind.WATCH: _WAYS_IN | _RULES | _WATCHING,
 }
 ROLE_CAN = {
-    Role.OWNER: "An owner may do everything in the household: games, rounds, house rules, "
-    "players, backups, members, links and the household's settings.",
-    Role.SCORER: "A scorer may start games, enter and correct rounds, make house rules, "
-    "download a backup, and make table and watch links.",
-    Role.VIEWER: "A viewer may look at the household's games, history, players, records and "
-    "rules, and use the referee, but not change anything.",
+    Role.OWNER: _l(
+        "An owner may do everything in the household: games, rounds, house rules, "
+        "players, backups, members, links and the household's settings."
+    ),
+    Role.SCORER: _l(
+        "A scorer may start games, enter and correct rounds, make house rules, "
+        "download a backup, and make table and watch links."
+    ),
+    Role.VIEWER: _l(
+        "A viewer may look at the household's games, history, players, records and "
+        "rules, and use the referee, but not change anything."
+    ),
 }
 LINK_CAN = {
-    LinkKind.TABLE: "A table link lets this phone see and score one game, nothing else.",
-    LinkKind.WATCH: "A watch link shows one game's scoreboard, read-only.",
+    LinkKind.TABLE: _l("A table link lets this phone see and score one game, nothing else."),
+    LinkKind.WATCH: _l("A watch link shows one game's scoreboard, read-only."),
 }
+# What a role or a link is called where a person reads it (templates: ``|role_name``).
+ROLE_NAMES = {Role.OWNER: _l("owner"), Role.SCORER: _l("scorer"), Role.VIEWER: _l("viewer")}
+LINK_NAMES = {LinkKind.TABLE: _l("table link"), LinkKind.WATCH: _l("watch link")}
 
 
 @dataclass(frozen=True)
@@ -477,7 +488,7 @@ def refuse_unknown() -> BaseResponse:
     """401 for htmx (it follows ``HX-Redirect``), else a redirect to sign-in."""
     login = url_for("accounts.login", next=request.full_path.rstrip("?"))
     if is_htmx():
-        message = "Sign in first: this page is for the household's members."
+        message = _("Sign in first: this page is for the household's members.")
         response = render("_error.html", status=401, code=401, message=message)
         response.headers["HX-Redirect"] = login
         return response
@@ -486,18 +497,12 @@ def refuse_unknown() -> BaseResponse:
 
 def forbidden(who: Visitor) -> Response:
     if who.user is not None:
-        can = ROLE_CAN[Role(who.user.role)]
-        role = who.user.role
+        can, role = ROLE_CAN[Role(who.user.role)], ROLE_NAMES[Role(who.user.role)]
     else:
         kind = LinkKind(who.link.kind) if who.link is not None else LinkKind.WATCH
-        can, role = LINK_CAN[kind], f"{kind} link"
-    return render(
-        "error.html",
-        "_error.html",
-        status=403,
-        code=403,
-        message=f"Your role ({role}) does not allow this; nothing was changed. {can}",
-    )
+        can, role = LINK_CAN[kind], LINK_NAMES[kind]
+    refused = _("Your role (%(role)s) does not allow this; nothing was changed.", role=role)
+    return render("error.html", "_error.html", status=403, code=403, message=f"{refused} {can}")
 
 
 def _game_named() -> int | None:
@@ -595,6 +600,8 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def who_is_asking() -> dict[str, Any]:
         return {"visitor": visitor(), "Permission": Permission}
+
+    app.add_template_filter(lambda role: ROLE_NAMES[Role(role or Role.VIEWER)], "role_name")
 
     @app.errorhandler(401)
     def unauthorised(error: HTTPException) -> BaseResponse:

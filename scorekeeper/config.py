@@ -6,13 +6,13 @@ import os
 import secrets
 import sys
 import tempfile
+import traceback
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import flask_migrate
-from flask import Flask
-from sqlalchemy.engine import make_url
+from flask import Config, Flask
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from . import limits, settings
@@ -21,6 +21,8 @@ from .extensions import db
 from .models import AccessVersion
 
 SECRET_KEY_FILE = "secret_key"
+# app.extensions' key for the settings whose value instance/config.py gave, each with the file.
+FROM_FILE = "scorekeeper.settings_from_file"
 HOST_ONLY_SESSION_COOKIE = "__Host-session"
 
 
@@ -73,6 +75,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         "TIME_ZONE": None,
         # A restore answers at once and reads the backup in a thread (off: before answering).
         "RESTORE_IN_BACKGROUND": True,
+        # A pause after each batch of games a restore's job stores, in milliseconds (the tests
+        # catch a restore between two batches with it).
+        "RESTORE_BATCH_PAUSE_MS": 0,
         # A save replays at most this many games' ratings itself; a correction further back
         # leaves them to a worker thread (``history.rating_worker``), which replays
         # RATINGS_REPLAY_CHUNK games a transaction (off: nothing runs by itself, for tests).
@@ -125,10 +130,18 @@ def load(
     instance = Path(app.instance_path)
     writable_instance(instance, chosen_path="INSTANCE_PATH" in (chosen or {}))
     app.config.from_mapping(defaults(instance))
-    app.config.from_pyfile("config.py", silent=True)
+    from_file = config_file(instance)
+    app.config.from_mapping(from_file)
     app.config.from_mapping({k: v for k, v in (chosen or {}).items() if k != "INSTANCE_PATH"})
     if test_config is not None:
         app.config.from_mapping(test_config)
+    # Which settings hold the file's value, for a later refusal to name where it was set.
+    later = {*(chosen or {}), *(test_config or {})}
+    app.extensions[FROM_FILE] = {
+        name: str(instance / "config.py")
+        for name in from_file
+        if name in settings.SCHEMA and name not in later
+    }
     # SCOREKEEPER_TRUSTED_HOSTS adds names; Flask's own TRUSTED_HOSTS would refuse every other
     # one, localhost and IP addresses included, so the names are checked by access.py instead.
     extra = app.config.pop("TRUSTED_HOSTS", None)
@@ -150,6 +163,34 @@ def load(
     options = engine_options(uri)
     options.update(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+
+
+def config_file(instance: Path) -> dict[str, Any]:
+    """What ``instance/config.py`` sets, if it is there, each setting checked
+    (``settings.from_config_file``); ``StartRefused`` where it cannot be read or run, naming
+    the line (never the error's words, which may quote a value)."""
+    path = instance / "config.py"
+    if not path.exists():
+        return {}
+    values = Config(str(instance))
+    try:
+        # Not silent: Flask's silent reading would skip the whole file where its own code
+        # opens a file that is missing.
+        values.from_pyfile("config.py")
+    except Exception as error:
+        frames = traceback.extract_tb(error.__traceback__)
+        lines = [frame.lineno for frame in frames if frame.filename == str(path)]
+        if isinstance(error, SyntaxError):
+            lines = [error.lineno]
+        where = f", line {lines[-1]}" if lines else ""
+        why = type(error).__name__
+        if isinstance(error, OSError) and not lines:  # the file itself: unreadable
+            why = str(error.strerror)
+        raise settings.StartRefused(
+            f"{path}: cannot be read ({why}{where}); expected Python that sets upper-case names, "
+            'like PUBLIC_URL = "https://cards.example.org".'
+        ) from None
+    return settings.from_config_file(values, str(path))
 
 
 def trusted_proxy(value: object) -> str:
@@ -183,8 +224,17 @@ def writable_instance(instance: Path, chosen_path: bool) -> None:
         ) from None
 
 
-def missing_driver(uri: str, missing: ModuleNotFoundError) -> settings.StartRefused:
-    """The refusal for a database whose driver is not installed, naming what to install."""
+def set_in_file(app: Flask, name: str) -> str | None:
+    """The file that gave the setting ``name`` its value (``instance/config.py``), or None
+    where the environment or the defaults did."""
+    return app.extensions.get(FROM_FILE, {}).get(name)
+
+
+def missing_driver(
+    uri: str, missing: ModuleNotFoundError, file: str | None = None
+) -> settings.StartRefused:
+    """The refusal for a database whose driver is not installed, naming what to install (and
+    ``file``, where the address was set there)."""
     driver = (missing.name or "").partition(".")[0]
     if driver == "psycopg":
         advice = f"install it with {settings.POSTGRES_EXTRA}"
@@ -193,21 +243,23 @@ def missing_driver(uri: str, missing: ModuleNotFoundError) -> settings.StartRefu
             "Scorekeeper works with SQLite and, through psycopg, PostgreSQL "
             f"(postgresql+psycopg://..., {settings.POSTGRES_EXTRA})"
         )
-    shown = settings.show("SQLALCHEMY_DATABASE_URI", uri)
+    shown = settings.show("SQLALCHEMY_DATABASE_URI", uri, file)
     return settings.StartRefused(f"{shown}: its driver {driver} is not installed; {advice}.")
 
 
-def unreachable(uri: str, error: Exception) -> settings.StartRefused:
-    """The refusal for a database that does not answer, with the driver's reason (its first
-    line, any password in it masked)."""
-    reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0].strip()
-    password = make_url(uri).password if uri else None
-    if password:
-        reason = reason.replace(str(password), "***")
-    shown = settings.show("SQLALCHEMY_DATABASE_URI", uri)
+def unreachable(uri: str, error: Exception, file: str | None = None) -> settings.StartRefused:
+    """The refusal for a database that does not answer, with the driver's reason: its first
+    line, naming the host as the shown address does, with no part of the password in it (and
+    ``file``, where the address was set there)."""
+    reason = (str(getattr(error, "orig", None) or error).strip().splitlines() or [""])[0]
+    reason = settings.scrubbed(reason.strip(), uri)
+    shown = settings.show("SQLALCHEMY_DATABASE_URI", uri, file)
+    # An "@" past the user's: part of the password was read as the host.
+    stray_at = uri.count("@") > 1 or "@" in uri.partition("?")[2]
+    hint = ' (an "@" in its password written %40)' if stray_at else ""
     return settings.StartRefused(
         f"{shown}: the database cannot be reached ({reason}); expected a database that "
-        "answers at that address."
+        f"answers at that address{hint}."
     )
 
 
@@ -265,7 +317,9 @@ def upgrade_database(app: Flask) -> None:
             with db.engine.connect():
                 pass
         except (OperationalError, InterfaceError) as failed:
-            raise unreachable(app.config["SQLALCHEMY_DATABASE_URI"], failed) from None
+            uri = app.config["SQLALCHEMY_DATABASE_URI"]
+            file = set_in_file(app, "SQLALCHEMY_DATABASE_URI")
+            raise unreachable(uri, failed, file) from None
         flask_migrate.upgrade(directory=app.extensions["migrate"].directory)
         # The access version's one row (made by migration 0009), again where something emptied
         # the table: without it the fast lane stays shut (games/fast_lane.py).

@@ -222,3 +222,31 @@ class RatingMark(HouseholdOwned, Model):
     # Where the replay starts: the game's (started, game id), the replay's own order.
     started: Mapped[datetime] = mapped_column(UTCDateTime)
     game_id: Mapped[int] = mapped_column(Integer)
+
+
+class RestoreMark(HouseholdOwned, Model):
+    """ "A restore stored games that the kept statistics, records and ratings do not count yet":
+    left by a restore in the transaction of its first batch that stores a game (its Core
+    inserts pass the statistics by), moved on by each later batch, and taken away by the
+    rebuild at its end, in the transaction that commits the rebuilt statistics
+    (``history.restore_end``). A restore cut short by a stop of its server leaves it in the
+    database, and the next server to look rebuilds from the games and takes it away; while a
+    household has one, its history pages say a restore is being finished."""
+
+    __tablename__ = "restore_marks"
+    __table_args__ = (UniqueConstraint("run"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # One reading of a file: each of its batches finds its mark by this (a batch rolled back
+    # made none), and its own rebuild knows it from another's.
+    run: Mapped[str] = mapped_column(String(32))
+    # The restore's job (``RestoreJob``), told how it ended; none for the command line's.
+    job_id: Mapped[int | None] = mapped_column(Integer)
+    # How far the file is stored: the last line of its last committed batch, and what became
+    # of its lines up to there.
+    lines: Mapped[int] = mapped_column(Integer)
+    stored: Mapped[int] = mapped_column(Integer)
+    already: Mapped[int] = mapped_column(Integer)
+    refused: Mapped[int] = mapped_column(Integer)
+    # Every line was read and stored: only the rebuild was left to do.
+    read_whole: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from flask import Flask, Response, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import (
@@ -17,18 +19,34 @@ from .extensions import db
 from .limits import size_in_words
 from .web import is_htmx, render
 
+# Every error page in the page's language: Werkzeug's own descriptions are English. A code not
+# named here says what its kind says (a 4xx the request, a 5xx the server).
 MESSAGES = {
-    400: "That request could not be understood.",
-    404: "There is nothing at this address. It may have been deleted, or the link is mistyped.",
-    405: "This page cannot be used that way.",
-    413: "That file is too large.",
+    400: _l("That request could not be understood."),
+    401: _l("Sign in first: this page is for the household's members."),
+    403: _l("This page is not open to you; nothing was changed."),
+    404: _l("There is nothing at this address. It may have been deleted, or the link is mistyped."),
+    405: _l("This page cannot be used that way."),
+    408: _l("The request took too long to arrive. Try again."),
+    413: _l("That file is too large."),
+    414: _l("That address is too long."),
+    416: _l("That part of the file is not there."),
+    429: _l("Too many requests just now: wait a moment and try again."),
+    431: _l("That request carries too much with it: try again, or clear this site's cookies."),
+    500: _l("Something went wrong on our side. Nothing was half-saved; please try again."),
+    503: _l(
+        "The database could not answer just now (it may be busy, full or restarting); "
+        "nothing was saved. Go back and try again in a moment."
+    ),
 }
+REQUEST_REFUSED = _l("That request could not be answered.")
+SERVER_FAILED = _l("Something went wrong.")
 
 
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError) -> Response:
-        message = (
+        message = _(
             "This form has expired or did not come from this app. "
             "Reload the page and try again; nothing was saved."
         )
@@ -46,13 +64,15 @@ def init_app(app: Flask) -> None:
         taken = request.max_content_length
         message = MESSAGES[413]
         if taken:
-            message = f"That is too large: this page takes at most {size_in_words(taken)}."
+            message = _(
+                "That is too large: this page takes at most %(size)s.", size=size_in_words(taken)
+            )
         return render("error.html", "_error.html", status=413, code=413, message=message)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
         code = error.code or 500
-        message = MESSAGES.get(code) or error.description or "Something went wrong."
+        message = MESSAGES.get(code) or (REQUEST_REFUSED if code < 500 else SERVER_FAILED)
         response = render("error.html", "_error.html", status=code, code=code, message=message)
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             response.headers["Allow"] = ", ".join(error.valid_methods)
@@ -64,13 +84,10 @@ def init_app(app: Flask) -> None:
         # transaction is gone, so the session must let go of it before anything else is read.
         db.session.rollback()
         app.logger.warning("database unavailable: %s", error)
-        message = (
-            "The database could not answer just now (it may be busy, full or restarting); "
-            "nothing was saved. Go back and try again in a moment."
-        )
+        message = MESSAGES[503]
         return render("error.html", "_error.html", status=503, code=503, message=message)
 
     @app.errorhandler(InternalServerError)
     def server_error(error: InternalServerError) -> Response:
-        message = "Something went wrong on our side. Nothing was half-saved; please try again."
+        message = MESSAGES[500]
         return render("error.html", "_error.html", status=500, code=500, message=message)

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Flask, Request, current_app
+from flask import Flask, Request, current_app, request
 from werkzeug.datastructures import ImmutableMultiDict, iter_multi_items
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter, UnicodeConverter
 
 from .limits import FORM_BYTES, REQUEST_BYTES
@@ -64,15 +65,31 @@ class CleanRequest(Request):
         if self.chosen_max_content_length is not None:
             return self.chosen_max_content_length
         largest: int | None = current_app.config["MAX_CONTENT_LENGTH"] if current_app else None
-        endpoint = self.url_rule.endpoint if self.url_rule is not None else None
-        taken = REQUEST_BYTES.get(endpoint or "", FORM_BYTES)
-        if taken is None:
-            return largest
-        return taken if largest is None else min(taken, largest)
+        return body_limit(self.url_rule.endpoint if self.url_rule is not None else None, largest)
 
     @max_content_length.setter
     def max_content_length(self, value: int | None) -> None:
         self.chosen_max_content_length = value
+
+
+def body_limit(endpoint: str | None, largest: int | None) -> int | None:
+    """The most a request to ``endpoint`` may carry (None: no endpoint, an address that matches
+    no page), ``largest`` being the ``MAX_CONTENT_LENGTH`` setting: the request's own
+    ``max_content_length``, and what ``flask serve`` reads of a body before it refuses it."""
+    taken = REQUEST_BYTES.get(endpoint or "", FORM_BYTES)
+    if taken is None:
+        return largest
+    return taken if largest is None else min(taken, largest)
+
+
+def refuse_a_body_too_large() -> None:
+    """413 for a request that says it carries more than its page takes, before anything reads
+    a byte of it: the form would refuse it when read, but only where the page reads its form.
+    ``flask serve`` stops reading such a body at its headers (a chunked one where it passes the
+    limit) and passes the request on, its body empty and its length as declared or as read."""
+    taken = request.max_content_length
+    if taken is not None and (request.content_length or 0) > taken:
+        raise RequestEntityTooLarge()
 
 
 class IdConverter(IntegerConverter):
@@ -94,6 +111,7 @@ class TextConverter(UnicodeConverter):
 def init_app(app: Flask) -> None:
     """Call before the blueprints are registered (their rules take these converters)."""
     app.request_class = CleanRequest
+    app.before_request(refuse_a_body_too_large)  # the first: before the CSRF check reads the form
     app.url_map.converters["int"] = IdConverter
     app.url_map.converters["default"] = TextConverter
     app.url_map.converters["string"] = TextConverter

@@ -7,10 +7,13 @@ import json
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
+from . import languages
 from .access import Permission, declared, requires, visitor
 from .assets import HTMX_FILE
 from .extensions import db
@@ -22,12 +25,14 @@ bp = Blueprint("main", __name__)
 
 # The navigation, in order; an entry shows once its feature is registered.
 NAVIGATION = (
-    ("games.new", "New game"),
-    ("referee.index", "Referee"),
-    ("history.index", "History"),
-    ("players.index", "Players"),
-    ("rules.index", "Rules"),
+    ("games.new", _l("New game")),
+    ("referee.index", _l("Referee")),
+    ("history.index", _l("History")),
+    ("players.index", _l("Players")),
+    ("rules.index", _l("Rules")),
 )
+# The household's own pages, after the rest.
+HOUSEHOLD_PAGES = (("accounts.members", _l("Members")), ("bin.index", _l("Bin")))
 
 
 @bp.app_context_processor
@@ -36,7 +41,7 @@ def navigation() -> dict[str, object]:
     registered = current_app.view_functions
     who = visitor()
     shown = []
-    for endpoint, label in (*NAVIGATION, ("accounts.members", "Members"), ("bin.index", "Bin")):
+    for endpoint, label in (*NAVIGATION, *HOUSEHOLD_PAGES):
         access = declared(current_app, endpoint) if endpoint in registered else None
         if access is None:
             continue
@@ -90,8 +95,9 @@ def manifest() -> Response:
     """The web app manifest: the app installs on a phone's home screen and opens full screen."""
     document = {
         "name": "Scorekeeper",
-        "short_name": "Scores",
-        "description": "Scores for Contract Rummy at the family table.",
+        "short_name": _("Scores"),
+        "description": _("Scores for Contract Rummy at the family table."),
+        "lang": languages.current(),
         "start_url": url_for("main.index"),
         "scope": "/",
         "display": "standalone",

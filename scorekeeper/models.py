@@ -486,6 +486,11 @@ class RestoreStatus(enum.StrEnum):
     DONE = "done"
     CANCELLED = "cancelled"
     FAILED = "failed"
+    # Ended by a stop of its server, and finished by the next to start (``history.restore_end``):
+    # every line was stored and the statistics rebuilt after the restart; or the file was cut
+    # short, the games stored counted, and the rest waits for the file to be read again.
+    REBUILT = "rebuilt"
+    CUT_SHORT = "cut_short"
 
 
 class RestoreJob(HouseholdOwned, Model):

@@ -39,6 +39,7 @@ new escape needs a line there):
 - ``HOUSEKEEPING``: the daily housekeeping (the bin's purge, old restore jobs) runs once for
   every household;
 - ``STALE_RATINGS``: the ratings' worker finds every household whose ratings wait for it;
+- ``RESTORES_LEFT``: the same worker finds every household a restore left games uncounted in;
 - ``COMMAND_LINE``: an administrator's command names a game by id, or lists every account.
 """
 
@@ -140,6 +141,7 @@ class ServerWide(enum.Enum):
     ANY_ACCOUNT = "whether the server holds any account yet"
     HOUSEKEEPING = "the daily housekeeping runs once for every household"
     STALE_RATINGS = "the ratings' worker finds every household whose ratings wait for it"
+    RESTORES_LEFT = "the ratings' worker finds every household a restore left games uncounted in"
     COMMAND_LINE = "an administrator's command names a game by id, or lists every account"
 
 
@@ -171,6 +173,7 @@ SERVER_WIDE_SITES: Final[Mapping[ServerWide, frozenset[str]]] = {
         {"scorekeeper.bin.services.purge", "scorekeeper.history.restores.tidy"}
     ),
     ServerWide.STALE_RATINGS: frozenset({"scorekeeper.history.rating_worker._stale_households"}),
+    ServerWide.RESTORES_LEFT: frozenset({"scorekeeper.history.restore_end.households_marked"}),
     ServerWide.COMMAND_LINE: frozenset(
         {"scorekeeper.accounts.cli.link_add", "scorekeeper.accounts.services.users"}
     ),

@@ -9,22 +9,26 @@ cannot take every place; the channel timeout drops the ones that stop sending al
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import signal
 import socket
+import sys
 import threading
 import time
-from collections.abc import Iterable
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterable
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import click
 from flask import Flask
 from flask.cli import with_appcontext
+from werkzeug.exceptions import HTTPException
 
 from . import request_log
 from .extensions import db
-from .limits import RESTORE_BYTES
+from .inputs import body_limit
+from .limits import REQUEST_BYTES, RESTORE_BYTES
 from .settings import StartRefused
 
 DEFAULT_HOST = "127.0.0.1"
@@ -39,6 +43,9 @@ CONNECTION_LIMIT = 1000
 # Seconds a connection may send nothing before it is closed; a scoreboard polls every few
 # seconds, so a phone still looking never comes near it.
 CHANNEL_TIMEOUT = 30
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 # What Caddy sets on every request it passes on; the app reads these and nothing else
@@ -57,9 +64,10 @@ def server_settings(app: Any, host: str, port: int, threads: int) -> dict[str, A
     one from this machine (``access.from_this_machine``)."""
     config = getattr(app, "config", {})
     settings: dict[str, Any] = {
-        # Waitress buffers a body whole (to disk past 512 KB) before the app can refuse it:
-        # nothing larger than the app would take is worth reading at all.
-        "max_request_body_size": config.get("MAX_CONTENT_LENGTH") or RESTORE_BYTES,
+        # Nothing larger than the largest page takes is worth reading at all (a page's own
+        # limit is held as the headers are read: ``_channel``). Waitress refuses a body of
+        # exactly its limit: one byte more, so that the largest the app takes gets through.
+        "max_request_body_size": largest_body(app) + 1,
         "host": host,
         "port": port,
         "threads": threads,
@@ -80,22 +88,103 @@ def server_settings(app: Any, host: str, port: int, threads: int) -> dict[str, A
     return settings
 
 
-def _keep_alive_channel() -> type:
-    """Waitress's connection, except that an answer without a body (204, 304) leaves it open.
+def largest_body(app: Any) -> int:
+    """The largest body any page of ``app`` takes (a restore's, unless configured smaller):
+    waitress reads nothing larger, and refuses a chunked body as it passes this."""
+    largest = getattr(app, "config", {}).get("MAX_CONTENT_LENGTH") or RESTORE_BYTES
+    taken = [body_limit(endpoint, largest) for endpoint in [None, *REQUEST_BYTES]]
+    return max(limit or largest for limit in taken)
 
-    Waitress 3.0 closes an HTTP/1.1 connection after every answer that carries no
-    Content-Length, and it never sends one with a 204 or a 304 (RFC 9112 forbids it): so an
-    unchanged scoreboard's poll (204) and a conditional GET (304), the answers a table's phones
-    get most, each cost a new connection, to the phone or to the proxy in front. Such an answer
-    ends with its headers (RFC 9112, 6.3), so nothing forces the close; a client asking for
-    ``Connection: close``, and HTTP/1.0, are still answered as waitress does."""
+
+def body_limits(app: Any) -> Callable[[str, str], int | None]:
+    """What a request (its method and its path as waitress read it) may carry to the page it
+    goes to, as the app itself will take it (``inputs.body_limit``), from its routes alone:
+    what waitress asks of each request's headers, before its body is read."""
+    if not isinstance(app, Flask):
+        return lambda _method, _path: None
+    routes = app.url_map.bind("")
+    largest = app.config.get("MAX_CONTENT_LENGTH")
+
+    def limit(method: str, path: str) -> int | None:
+        # The path as the app will see it: leading slashes merged as waitress merges them,
+        # the bytes of a WSGI path read as UTF-8 as Werkzeug reads them.
+        path = ("/" + path.lstrip("/")).encode("latin-1").decode("utf-8", "replace")
+        try:
+            endpoint: str | None = str(routes.match(path, method)[0])
+        except HTTPException:  # no page there, or a redirect to one: a form's limit
+            endpoint = None
+        return body_limit(endpoint, largest)
+
+    return limit
+
+
+def _channel(limit_of: Callable[[str, str], int | None]) -> type:
+    """Waitress's connection, with two changes.
+
+    A body larger than its page takes is refused at its headers, not read: waitress reads a
+    body whole (to disk past 512 KB) before the app sees the request, so the app's own 413
+    came only once the last byte was in (30 MB sent to ``/login`` for a 1 MB form). Here a
+    declared length over the page's limit (``body_limits``), or a chunked body once it passes
+    it, ends the reading: the request goes on to the app with its body empty and that length,
+    so the app answers it with its own 413 page (``inputs.refuse_a_body_too_large``) at once,
+    without a ``100 Continue``; the connection is then closed, so the client stops sending.
+
+    And an answer without a body (204, 304) leaves the connection open. Waitress 3.0 closes an
+    HTTP/1.1 connection after every answer that carries no Content-Length, and it never sends
+    one with a 204 or a 304 (RFC 9112 forbids it): so an unchanged scoreboard's poll (204) and
+    a conditional GET (304), the answers a table's phones get most, each cost a new
+    connection, to the phone or to the proxy in front. Such an answer ends with its headers
+    (RFC 9112, 6.3), so nothing forces the close; a client asking for ``Connection: close``,
+    and HTTP/1.0, are still answered as waitress does."""
     from waitress.channel import HTTPChannel
+    from waitress.parser import HTTPRequestParser
     from waitress.task import WSGITask
+    from waitress.utilities import RequestEntityTooLarge
 
-    class KeepAliveTask(WSGITask):
+    class SizedRequest(HTTPRequestParser):
+        # Waitress's own, named for mypy (it reads waitress as untyped).
+        error: Any = None
+        body_rcv: Any = None
+        # The page's limit, looked up once the headers are in; whether the body was refused.
+        limit_known = False
+        limit: int | None = None
+        body_refused = False
+
+        def received(self, data: bytes) -> int:
+            consumed: int = super().received(data)
+            if not self.headers_finished or self.empty or self.body_refused:
+                return consumed
+            if self.error is not None and not isinstance(self.error, RequestEntityTooLarge):
+                return consumed  # a request waitress answers itself (400, 501)
+            if not self.limit_known:  # once, at the headers' end
+                self.limit, self.limit_known = limit_of(self.command, self.path), True
+            limit = self.limit
+            if limit is None:
+                return consumed
+            length = self.content_length  # as declared, or for a chunked body as read so far
+            if self.chunked:
+                length = len(self.body_rcv) if self.body_rcv is not None else 0
+            if isinstance(self.error, RequestEntityTooLarge):
+                length = max(length, limit + 1)  # past waitress's own limit, counted raw
+            if length <= limit:
+                return consumed
+            self.body_refused = True
+            self.error = None
+            self.completed = True
+            self.expect_continue = False  # the answer comes at once: no "go on and send it"
+            self.headers["CONTENT_LENGTH"] = str(length)
+            if self.body_rcv is not None:
+                self.body_rcv.getbuf().close()
+                self.body_rcv = None
+            # The rest of what came is the refused body's, never the start of another request.
+            return len(data)
+
+    class Task(WSGITask):
         bodiless_keep_alive = False
 
         def build_response_header(self) -> bytes:
+            if getattr(self.request, "body_refused", False):
+                self.set_close_on_finish()  # the body is still coming: close, so it stops
             asked_to_close = self.request.headers.get("CONNECTION", "").lower() == "close"
             self.bodiless_keep_alive = (
                 self.version == "1.1" and not self.has_body and not asked_to_close
@@ -109,10 +198,11 @@ def _keep_alive_channel() -> type:
             if not self.bodiless_keep_alive:
                 super().set_close_on_finish()
 
-    class KeepAliveChannel(HTTPChannel):
-        task_class = KeepAliveTask
+    class Channel(HTTPChannel):
+        task_class = Task
+        parser_class = SizedRequest
 
-    return KeepAliveChannel
+    return Channel
 
 
 def run(
@@ -135,7 +225,7 @@ def _serve(app: Any, settings: dict[str, Any]) -> None:
 
     _configure_logging(app)
     server = create_server(request_log.logged(app), **settings)
-    channel = _keep_alive_channel()
+    channel = _channel(body_limits(app))
     # One listening socket, or several (a name with more than one address): each makes the
     # connections it accepts of its ``channel_class``.
     for dispatcher in [server, *getattr(server, "map", {}).values()]:
@@ -150,8 +240,7 @@ def _serve(app: Any, settings: dict[str, Any]) -> None:
 # before it closes what is left: well inside the 10 s a container manager allows, and the 5 s
 # an image promises.
 STOP_SECONDS = 4.0
-# How often the server's loop looks up from its sockets to see whether it was asked to stop.
-LOOP_SECONDS = 0.25
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def _run_until_stopped(server: Any) -> None:
@@ -159,28 +248,66 @@ def _run_until_stopped(server: Any) -> None:
 
     Waitress's own ``run`` answers SIGTERM not at all (the process is killed, or, as a
     container's first process, which the kernel gives no default action, it ignores it) and
-    SIGINT by dropping every connection. Here the signal only sets a flag, which the loop reads
-    between two polls of its sockets."""
+    SIGINT by dropping every connection. Here the signal sets a flag, which the loop reads
+    between two polls of its sockets, and wakes the loop through waitress's trigger (a pipe
+    among those sockets): Python retries a poll a signal interrupts, so without it the stop
+    waited for the next socket event or the poll's timeout, and a request answered meanwhile
+    was no longer seen in flight."""
     from waitress import wasyncore
+    from waitress.server import BaseWSGIServer
 
+    # One listening socket (a BaseWSGIServer, its own map), or several in a shared map.
+    sockets: dict[int, Any] = getattr(server, "map", None) or server._map
+    listener = next(d for d in sockets.values() if isinstance(d, BaseWSGIServer))
     stopping = threading.Event()
 
     def ask_to_stop(*_: object) -> None:
-        stopping.set()
+        if not stopping.is_set():  # once: the trigger is closed at the stop's end
+            stopping.set()
+            listener.pull_trigger()
 
-    previous = {
-        number: signal.signal(number, ask_to_stop) for number in (signal.SIGTERM, signal.SIGINT)
-    }
-    # One listening socket (a BaseWSGIServer, its own map), or several in a shared map.
-    sockets: dict[int, Any] = getattr(server, "map", None) or server._map
+    previous = {number: signal.signal(number, ask_to_stop) for number in STOP_SIGNALS}
     use_poll = server.adj.asyncore_use_poll
+    # The poll's timeout only paces waitress's own upkeep (closing idle connections): a stop
+    # does not wait for it.
+    timeout = server.adj.asyncore_loop_timeout
     try:
         while sockets and not stopping.is_set():
-            wasyncore.loop(timeout=LOOP_SECONDS, map=sockets, use_poll=use_poll, count=1)
+            wasyncore.loop(timeout=timeout, map=sockets, use_poll=use_poll, count=1)
         _stop(server, sockets, use_poll)
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def whole_start(factory: Callable[P, T]) -> Callable[P, T]:
+    """``factory`` (the app's) run whole: a SIGTERM that comes while it runs (the database
+    brought up to date, the setup code written) waits for it to end, and then ends the process
+    with status 0, before it serves or runs its command.
+
+    Without this a SIGTERM in the first seconds of a start killed the process mid-migration
+    (each is one transaction, so it was undone, but the process ended with the signal's status)
+    or, as a container's first process, which the kernel gives no default action, was ignored:
+    the server then served on until it was killed. From the factory's end to the serving loop
+    (a few milliseconds) SIGTERM has its default action again. A SIGINT still interrupts at
+    once (Python's KeyboardInterrupt: the migration's transaction is undone)."""
+
+    @functools.wraps(factory)
+    def start(*args: P.args, **kwargs: P.kwargs) -> T:
+        if threading.current_thread() is not threading.main_thread():
+            return factory(*args, **kwargs)  # only the main thread may set a signal's handler
+        asked: list[int] = []
+        previous = signal.signal(signal.SIGTERM, lambda number, _frame: asked.append(number))
+        try:
+            made = factory(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        if asked:
+            print("Stopped (SIGTERM) once the start was over, before serving.", file=sys.stderr)
+            raise SystemExit(0)
+        return made
+
+    return start
 
 
 def _stop(server: Any, sockets: dict[int, Any], use_poll: bool) -> None:
@@ -273,7 +400,6 @@ def _run_processes(app: Any, host: str, port: int, threads: int, processes: int)
     for as long as it runs. A child dies with its parent (Linux), and the parent stops every
     child when it is stopped."""
     import contextlib
-    import socket
 
     _configure_logging(app)
     log = logging.getLogger(__name__)
@@ -348,7 +474,6 @@ def _child(
 ) -> NoReturn:
     """A forked server process: serves until stopped, and never returns into the command."""
     import ctypes
-    import sys
     import traceback
 
     code = 0

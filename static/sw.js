@@ -47,19 +47,33 @@ self.addEventListener("message", (event) => {
   })());
 });
 
+// The words of a note, as the kept page gives them in its own language (templates/base.html's
+// data-offline-* attributes, still escaped as HTML: they go back into HTML as they are).
+function offlineWords(html, name) {
+  const found = html.match(new RegExp(`data-offline-${name}="([^"]*)"`));
+  return found ? found[1] : "";
+}
+
 // The page's HTML as seen last, with a note saying so (the board: when).
 async function offlineBoard(request) {
   const cache = await caches.open(BOARDS);
   const kept = await cache.match(request, { ignoreSearch: true });
   if (!kept) return Response.error();
+  const html = await kept.text();
   const seen = new Date(kept.headers.get("X-Seen-At") || Date.now());
-  const time = seen.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  let words = "Offline: a round saved now is kept on this phone and sent when the signal returns.";
-  if (SCOREBOARD.test(request)) words = `Offline, last updated ${time}.`;
-  else if (MY_HAND.test(request)) words = "Offline: cards tapped now are kept on this phone and sent when the signal returns.";
-  const note = `<p class="flash flash-warning offline-note" role="status">${words}</p>`;
-  const html = (await kept.text()).replace('<main id="main">', `<main id="main">${note}`);
-  return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  // The time as the page's language writes it, in the phone's own variant of it (es-CL), on the
+  // 24-hour clock as every time the app shows ("19:30").
+  const language = (html.match(/<html lang="([A-Za-z-]+)"/) || [])[1] || "";
+  const own = self.navigator.language || "";
+  const locale = own.split("-")[0] === language ? own : language || [];
+  const time = seen.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  let words = offlineWords(html, "round");
+  if (SCOREBOARD.test(request)) words = offlineWords(html, "board").replace("{time}", time);
+  else if (MY_HAND.test(request)) words = offlineWords(html, "hand");
+  // A page kept before its words were given (an older version of the app) goes without a note.
+  const note = words ? `<p class="flash flash-warning offline-note" role="status">${words}</p>` : "";
+  const page = html.replace('<main id="main">', `<main id="main">${note}`);
+  return new Response(page, { headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
 self.addEventListener("fetch", (event) => {

@@ -176,6 +176,14 @@ def test_other_forms_take_far_less_than_an_upload(app: Flask, client: FlaskClien
     assert "at most 1 MB" in response.get_data(as_text=True)
 
 
+def test_a_page_that_reads_no_form_refuses_a_body_over_its_limit(client: FlaskClient) -> None:
+    """Refused from the length it declares, before anything reads the body: ``flask serve``
+    passes a body it stopped reading at the headers on with that length and nothing of it."""
+    response = client.get("/", environ_overrides={"CONTENT_LENGTH": str(2 * 1024 * 1024)})
+    assert response.status_code == 413
+    assert "at most 1 MB" in response.get_data(as_text=True)
+
+
 def test_the_limits_hold_on_flask_3_0_which_keeps_no_limit_of_its_own_per_request(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

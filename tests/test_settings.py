@@ -5,6 +5,7 @@ cannot be reached or whose driver is missing, and a port in use."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import socket
@@ -51,6 +52,7 @@ WRONG = [
     ("COMPRESS_DEFLATE_LEVEL", "fast"),
     ("AUTO_MIGRATE", "perhaps"),
     ("RESTORE_IN_BACKGROUND", "2"),
+    ("RESTORE_BATCH_PAUSE_MS", "60001"),
     ("BACKUPS_IN_BACKGROUND", "yes please"),
     ("RATINGS_REPLAYED_IN_SAVE", "-1"),
     ("RATINGS_REPLAY_CHUNK", "0"),
@@ -292,3 +294,130 @@ def test_no_password_of_a_database_address_is_ever_shown(address: str) -> None:
     refusal's line never holds any of it."""
     shown = show("SQLALCHEMY_DATABASE_URI", address)
     assert "s3c" not in shown and "ret-pw" not in shown, shown
+
+
+# --- instance/config.py: the same names, as Python values, checked by the same readers --------
+
+
+def _config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str) -> Path:
+    """An instance folder whose ``config.py`` is ``source``, as the app's."""
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "config.py").write_text(source)
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(instance))
+    return instance / "config.py"
+
+
+def _refused(test_config: dict[str, object] | None = None) -> str:
+    with pytest.raises(StartRefused) as refused:
+        create_app(test_config)
+    return refused.value.message
+
+
+@pytest.mark.parametrize(("name", "value"), WRONG)
+def test_a_wrong_value_in_instance_config_stops_the_start_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    file = _config_file(tmp_path, monkeypatch, f"{name} = {value!r}\n")
+    expected = SCHEMA[name].expected
+    assert _refused() == f"{name} = {value!r} in {file}: expected {expected}."
+
+
+@pytest.mark.parametrize(
+    ("name", "source"),
+    [
+        ("PROXY_COUNT", "True"),
+        ("PROXY_COUNT", "None"),
+        ("SESSION_MAX_DAYS", "2.5"),
+        ("DAILY_BACKUPS", "2"),
+        ("TRUSTED_HOSTS", '["cards.example.org", 7]'),
+        ("LOG_LEVEL", "{'level': 'INFO'}"),
+    ],
+)
+def test_a_python_value_of_the_wrong_kind_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, source: str
+) -> None:
+    file = _config_file(tmp_path, monkeypatch, f"{name} = {source}\n")
+    value = ast.literal_eval(source)
+    assert _refused() == f"{name} = {value!r} in {file}: expected {SCHEMA[name].expected}."
+
+
+def test_instance_config_values_are_read_into_their_types(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _config_file(
+        tmp_path,
+        monkeypatch,
+        "DAILY_BACKUPS = 'no'\n"
+        "SESSION_MAX_DAYS = 7\n"
+        "TRUSTED_HOSTS = ['cards.example.org', 'scores.example.org']\n"
+        "PUBLIC_URL = None\n"
+        "TIME_ZONE = ''\n"
+        "PROXY_COUNT = 1\n"
+        "TRUSTED_PROXY = '::1'\n"
+        "SECRET_KEY = b'kept as bytes'\n"
+        "SESSION_COOKIE_NAME = 'scores'  # Flask's own: as it is\n",
+    )
+    database = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": database, "AUTO_MIGRATE": False})
+    assert app.config["DAILY_BACKUPS"] is False
+    assert app.config["SESSION_MAX_DAYS"] == 7
+    assert app.config["EXTRA_HOSTS"] == ["cards.example.org", "scores.example.org"]
+    assert app.config["PUBLIC_URL"] is None and app.config["TIME_ZONE"] is None
+    assert app.config["PROXY_COUNT"] == 1 and app.config["TRUSTED_PROXY"] == "::1"
+    assert app.config["SECRET_KEY"] == b"kept as bytes"
+    assert app.config["SESSION_COOKIE_NAME"] == "scores"
+
+
+def test_the_instance_path_in_instance_config_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = _config_file(tmp_path, monkeypatch, "INSTANCE_PATH = '/srv/scores'\n")
+    assert _refused().startswith(
+        f"INSTANCE_PATH = '/srv/scores' in {file}: the instance folder is chosen before"
+    )
+
+
+def test_a_wrong_secret_key_in_instance_config_is_not_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = _config_file(tmp_path, monkeypatch, "SECRET_KEY = 1234.5678\n")
+    assert _refused() == f"SECRET_KEY = *** in {file}: expected any text."
+
+
+def test_an_unreachable_database_set_in_instance_config_names_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    port = free_port()
+    address = f"postgresql+psycopg://ann:hunter22secret@127.0.0.1:{port}/scores"
+    file = _config_file(tmp_path, monkeypatch, f"SQLALCHEMY_DATABASE_URI = {address!r}\n")
+    line = _refused()
+    shown = f"postgresql+psycopg://ann:***@127.0.0.1:{port}/scores"
+    assert line.startswith(f"SQLALCHEMY_DATABASE_URI = {shown!r} in {file}: the database cannot")
+    assert "hunter22secret" not in line
+
+
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        ("PUBLIC_URL = (\n", "SyntaxError, line 1"),
+        ("import os\nPUBLIC_URL = os.environ['NO_SUCH_VARIABLE_HERE']\n", "KeyError, line 2"),
+        ("PUBLIC_URL = open('/no/such/file').read()\n", "FileNotFoundError, line 1"),
+    ],
+)
+def test_an_instance_config_that_does_not_run_stops_the_start_naming_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, why: str
+) -> None:
+    file = _config_file(tmp_path, monkeypatch, source)
+    assert _refused().startswith(f"{file}: cannot be read ({why}); expected Python that sets")
+
+
+def test_a_wrong_value_in_instance_config_stops_serve_with_one_line(tmp_path: Path) -> None:
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "config.py").write_text("SESSION_MAX_DAYS = 'abc'\n")
+    line = refusal(start({"SCOREKEEPER_INSTANCE_PATH": str(instance)}))
+    expected = SCHEMA["SESSION_MAX_DAYS"].expected
+    assert (
+        line == f"Error: SESSION_MAX_DAYS = 'abc' in {instance / 'config.py'}: expected {expected}."
+    )

@@ -34,9 +34,13 @@ _.content_encoding  # Werkzeug's response
 _.isolation_level  # sqlite3's connection
 _.autocommit  # the DBAPI connection
 
-# waitress builds its channels and tasks from these classes.
+# waitress builds its channels, tasks and request parsers from these classes, and reads a
+# request's state off its parser.
 _.task_class
 _.channel_class
+_.parser_class
+_.completed
+_.expect_continue
 
 # SQLAlchemy's TypeDecorator interface.
 _.impl
@@ -103,6 +107,7 @@ _.has_password  # accounts/members.html
 _.lines_done  # history/_restore_job.html
 _.refused_lines
 _.points_per_round  # players/show.html
+_.whose  # games/_refusal.html
 _.opponent_id
 _.ahead
 _.behind

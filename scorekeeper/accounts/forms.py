@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_ngettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, PasswordField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
@@ -18,94 +20,117 @@ from ..models import USERNAME_LENGTH, LinkKind, Role
 from .passwords import MAX_LENGTH, MIN_LENGTH
 
 ROLE_CHOICES = [
-    SelectChoice(Role.OWNER.value, "Owner: everything, members and backups too"),
-    SelectChoice(Role.SCORER.value, "Scorer: games, rounds, house rules, table links"),
-    SelectChoice(Role.VIEWER.value, "Viewer: looks, changes nothing"),
+    SelectChoice(Role.OWNER.value, _l("Owner: everything, members and backups too")),
+    SelectChoice(Role.SCORER.value, _l("Scorer: games, rounds, house rules, table links")),
+    SelectChoice(Role.VIEWER.value, _l("Viewer: looks, changes nothing")),
 ]
 _password_length = Length(
     min=MIN_LENGTH,
     max=MAX_LENGTH,
-    message=f"A password has at least {MIN_LENGTH} characters (and at most {MAX_LENGTH}).",
+    message=lazy_ngettext(
+        "A password has at least %(num)d character (and at most %(max)d).",
+        "A password has at least %(num)d characters (and at most %(max)d).",
+        MIN_LENGTH,
+        max=MAX_LENGTH,
+    ),
 )
-_name_length = Length(max=USERNAME_LENGTH, message=f"At most {USERNAME_LENGTH} characters.")
+_name_length = Length(
+    max=USERNAME_LENGTH,
+    message=lazy_ngettext(
+        "At most %(num)d character.", "At most %(num)d characters.", USERNAME_LENGTH
+    ),
+)
 
 
 class LoginForm(FlaskForm):
-    username = StringField("Username", [DataRequired("Type your username."), Length(max=240)])
+    username = StringField(
+        _l("Username"), [DataRequired(_l("Type your username.")), Length(max=240)]
+    )
     password = PasswordField(
-        "Password", [DataRequired("Type your password."), Length(max=MAX_LENGTH)]
+        _l("Password"), [DataRequired(_l("Type your password.")), Length(max=MAX_LENGTH)]
     )
 
 
 class NewPasswordFields(FlaskForm):
-    password = PasswordField("Password", [DataRequired("Choose a password."), _password_length])
+    password = PasswordField(
+        _l("Password"), [DataRequired(_l("Choose a password.")), _password_length]
+    )
     confirm = PasswordField(
-        "The same password again",
-        [DataRequired("Type the password again."), EqualTo("password", "The two differ.")],
+        _l("The same password again"),
+        [DataRequired(_l("Type the password again.")), EqualTo("password", _l("The two differ."))],
     )
 
 
 class SetupForm(NewPasswordFields):
     household = StringField(
-        "Your household's name", [DataRequired("Name your household."), _name_length]
+        _l("Your household's name"), [DataRequired(_l("Name your household.")), _name_length]
     )
-    username = StringField("Your username", [DataRequired("Choose a username."), _name_length])
-    setup_code = StringField("Setup code", [Length(max=64)])
+    username = StringField(
+        _l("Your username"), [DataRequired(_l("Choose a username.")), _name_length]
+    )
+    setup_code = StringField(_l("Setup code"), [Length(max=64)])
 
 
 class PasswordForm(NewPasswordFields):
     current = PasswordField(
-        "Your password now", [DataRequired("Type your password now."), Length(max=MAX_LENGTH)]
+        _l("Your password now"),
+        [DataRequired(_l("Type your password now.")), Length(max=MAX_LENGTH)],
     )
 
 
 class MemberForm(FlaskForm):
-    username = StringField("Username", [DataRequired("Choose a username."), _name_length])
-    role = SelectField("Role", choices=ROLE_CHOICES, default=Role.SCORER.value)
+    username = StringField(_l("Username"), [DataRequired(_l("Choose a username.")), _name_length])
+    role = SelectField(_l("Role"), choices=ROLE_CHOICES, default=Role.SCORER.value)
     password = PasswordField(
-        "First password", [DataRequired("Choose a password."), _password_length]
+        _l("First password"), [DataRequired(_l("Choose a password.")), _password_length]
     )
 
 
 class InviteForm(FlaskForm):
     # Its own id: the members page shows this form beside the one that adds a member.
-    role = SelectField("Role", choices=ROLE_CHOICES, default=Role.SCORER.value, id="invite-role")
+    role = SelectField(
+        _l("Role"), choices=ROLE_CHOICES, default=Role.SCORER.value, id="invite-role"
+    )
 
 
 class RoleForm(FlaskForm):
-    role = SelectField("Role", choices=ROLE_CHOICES)
+    role = SelectField(_l("Role"), choices=ROLE_CHOICES)
 
 
 class AcceptInviteForm(NewPasswordFields):
-    username = StringField("Choose a username", [DataRequired("Choose a username."), _name_length])
+    username = StringField(
+        _l("Choose a username"), [DataRequired(_l("Choose a username.")), _name_length]
+    )
 
 
 class LinkForm(FlaskForm):
     kind = SelectField(
-        "Kind",
+        _l("Kind"),
         choices=[
-            SelectChoice(LinkKind.TABLE.value, "Table link"),
-            SelectChoice(LinkKind.WATCH.value, "Watch link"),
+            SelectChoice(LinkKind.TABLE.value, _l("Table link")),
+            SelectChoice(LinkKind.WATCH.value, _l("Watch link")),
         ],
     )
 
 
 class HouseholdForm(NewPasswordFields):
-    name = StringField("Household name", [DataRequired("Name the household."), _name_length])
+    name = StringField(
+        _l("Household name"), [DataRequired(_l("Name the household.")), _name_length]
+    )
     username = StringField(
-        "Its owner's username", [DataRequired("Choose a username."), _name_length]
+        _l("Its owner's username"), [DataRequired(_l("Choose a username.")), _name_length]
     )
 
 
 class SettingsForm(FlaskForm):
     """The household's settings: the time zone its times are shown in ("" is the server's)."""
 
-    time_zone = SelectField("Show every time in", default="", validate_choice=False)
+    time_zone = SelectField(_l("Show every time in"), default="", validate_choice=False)
 
     def __init__(self, *args: Any, server_zone: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.time_zone.choices = [
-            SelectChoice("", f"The server's ({server_zone})"),
+            SelectChoice("", _("The server's (%(zone)s)", zone=server_zone)),
             *(SelectChoice(name, name.replace("_", " ")) for name in local_time.zone_names()),
         ]
 
@@ -114,8 +139,11 @@ class SettingsForm(FlaskForm):
         if chosen and not local_time.is_zone(chosen):
             shown = chosen if len(chosen) <= 60 else chosen[:60] + "…"
             raise ValidationError(
-                f"“{shown}” is not a time zone: choose one from the list, a place like "
-                "America/New_York or Europe/Berlin."
+                _(
+                    "“%(zone)s” is not a time zone: choose one from the list, a place like "
+                    "America/New_York or Europe/Berlin.",
+                    zone=shown,
+                )
             )
 
 
@@ -124,7 +152,9 @@ class RatingsForm(FlaskForm):
 
     # Which of the settings page's forms was sent.
     setting = HiddenField(default="ratings")
-    ratings_shown = BooleanField("Show ratings: each player's, how a game moved them, the leaders")
+    ratings_shown = BooleanField(
+        _l("Show ratings: each player's, how a game moved them, the leaders")
+    )
 
 
 # --- languages (``scorekeeper.languages``) -----------------------------------------------------

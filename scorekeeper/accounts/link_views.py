@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from .. import scope
 from ..access import Permission, link_is_live, links_held, requires, visitor
@@ -69,7 +70,7 @@ def add_game_link(game_id: int) -> ResponseReturnValue:
     game = _game_or_404(game_id)
     form = LinkForm()
     if not form.validate_on_submit():
-        return _links_page(game, UNPROCESSABLE, "Choose a table link or a watch link.")
+        return _links_page(game, UNPROCESSABLE, _("Choose a table link or a watch link."))
     kind = LinkKind(form.kind.data)
     # The scoreboard's "QR code for the table" asks for the game's table link: the newest one
     # that still works, else a new one (issue 23: one tap from the scoreboard to a QR code).
@@ -111,7 +112,7 @@ def share_game(game_id: int) -> ResponseReturnValue:
     if link is None and visitor().may(Permission.LINKS):
         link, _token = links.make_link(LinkKind.WATCH, visitor().actor, game=game)
     if link is None:
-        message = "No watch link yet: an owner or scorer can make one from the scoreboard."
+        message = _("No watch link yet: an owner or scorer can make one from the scoreboard.")
         return {"message": message}
     return {"url": links.url_of(link)}
 
@@ -125,7 +126,7 @@ def revoke_link(link_id: int) -> ResponseReturnValue:
     if link.kind == LinkKind.INVITE and not visitor().may(Permission.MEMBERS):
         abort(404)
     links.revoke(link)
-    flash("The link is revoked: it opens nothing now.", "success")
+    flash(_("The link is revoked: it opens nothing now."), "success")
     if link.kind == LinkKind.REVIEW and link.year is not None:
         return redirect(url_for("history.review_page", year=link.year) + "#review-links", code=303)
     if link.game_id is not None:

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from flask import current_app
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from zxcvbn import zxcvbn
 
 from ..models import NO_PASSWORD
@@ -22,6 +24,47 @@ MAX_LENGTH = 256
 LEAST_SCORE = 3
 # zxcvbn reads at most this much (its own limit): a longer passphrase is judged by its start.
 SCORED_LENGTH = 72
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalogue (``pybabel extract -k N_``); it is translated where shown."""
+    return text
+
+
+# zxcvbn's advice is English only: each sentence it gives is marked here for the catalogue and
+# shown in the page's language. One a later version may give, not named here, is left out rather
+# than shown in English.
+ADVICE = frozenset(
+    {
+        N_("Use a few words, avoid common phrases."),
+        N_("No need for symbols, digits, or uppercase letters."),
+        N_("Add another word or two. Uncommon words are better."),
+        N_("Straight rows of keys are easy to guess."),
+        N_("Short keyboard patterns are easy to guess."),
+        N_("Use a longer keyboard pattern with more turns."),
+        N_('Repeats like "aaa" are easy to guess.'),
+        N_('Repeats like "abcabcabc" are only slightly harder to guess than "abc".'),
+        N_("Avoid repeated words and characters."),
+        N_('Sequences like "abc" or "6543" are easy to guess.'),
+        N_("Avoid sequences."),
+        N_("Recent years are easy to guess."),
+        N_("Avoid recent years."),
+        N_("Avoid years that are associated with you."),
+        N_("Dates are often easy to guess."),
+        N_("Avoid dates and years that are associated with you."),
+        N_("This is a top-10 common password."),
+        N_("This is a top-100 common password."),
+        N_("This is a very common password."),
+        N_("This is similar to a commonly used password."),
+        N_("A word by itself is easy to guess."),
+        N_("Names and surnames by themselves are easy to guess."),
+        N_("Common names and surnames are easy to guess."),
+        N_("Capitalization doesn't help very much."),
+        N_("All-uppercase is almost as easy to guess as all-lowercase."),
+        N_("Reversed words aren't much harder to guess."),
+        N_("Predictable substitutions like '@' instead of 'a' don't help very much."),
+    }
+)
 
 
 def _hasher() -> PasswordHasher:
@@ -45,20 +88,30 @@ def problem_with(password: str, known_words: Iterable[str] = ()) -> str | None:
     scores it below ``LEAST_SCORE``, counting ``known_words``, such as the username and the
     household's name, as the first words an attacker would try), with zxcvbn's advice."""
     if len(password) < MIN_LENGTH:
-        return f"A password has at least {MIN_LENGTH} characters."
+        return ngettext(
+            "A password has at least %(num)d character.",
+            "A password has at least %(num)d characters.",
+            MIN_LENGTH,
+        )
     if len(password) > MAX_LENGTH:
-        return f"A password has at most {MAX_LENGTH} characters."
+        return ngettext(
+            "A password has at most %(num)d character.",
+            "A password has at most %(num)d characters.",
+            MAX_LENGTH,
+        )
     words = [word for word in known_words if word]
     verdict = zxcvbn(password[:SCORED_LENGTH], user_inputs=words)
     if verdict["score"] >= LEAST_SCORE:
         return None
     feedback = verdict["feedback"]
     advice = [feedback.get("warning") or "", *feedback.get("suggestions", [])]
-    said = " ".join(part.strip() for part in advice if part.strip())
-    return (
-        "That password would be easy to guess. "
-        + (said + " " if said else "")
-        + "A few uncommon words together make a strong one."
+    said = [_(part.strip()) for part in advice if part.strip() in ADVICE]
+    return " ".join(
+        [
+            _("That password would be easy to guess."),
+            *said,
+            _("A few uncommon words together make a strong one."),
+        ]
     )
 
 

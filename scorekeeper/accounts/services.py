@@ -12,6 +12,8 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from flask import current_app, g, session
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import UserMixin, current_user, login_user, logout_user
 from sqlalchemy import Delete, Update, delete, func, select, true
 from sqlalchemy.engine import Connection
@@ -65,15 +67,22 @@ def _tidy(text: str, field: str, empty: str) -> str:
     if not tidy:
         raise AccountError(empty, field)
     if too_long(tidy, USERNAME_LENGTH):
-        raise AccountError(f"A name has at most {USERNAME_LENGTH} characters.", field)
+        raise AccountError(
+            ngettext(
+                "A name has at most %(num)d character.",
+                "A name has at most %(num)d characters.",
+                USERNAME_LENGTH,
+            ),
+            field,
+        )
     return tidy
 
 
 def check_household_name(name: str, own: Household | None = None) -> str:
-    tidy = _tidy(name, "name", "Give the household a name.")
+    tidy = _tidy(name, "name", _("Give the household a name."))
     held = household_named(tidy)
     if held is not None and held is not own:
-        raise AccountError(f"There is a household named {tidy} already.", "name")
+        raise AccountError(_("There is a household named %(name)s already.", name=tidy), "name")
     return tidy
 
 
@@ -104,7 +113,7 @@ def set_time_zone(household: Household, name: str) -> None:
     chosen = (name or "").strip()
     if chosen and not local_time.is_zone(chosen):
         raise AccountError(
-            "That is not a time zone: choose one from the list, like Europe/Berlin.", "time_zone"
+            _("That is not a time zone: choose one from the list, like Europe/Berlin."), "time_zone"
         )
     household.time_zone = chosen or None
     with scope.household(household.id), scope.with_bin():
@@ -133,9 +142,9 @@ def user_named(username: str) -> User | None:
 
 
 def check_username(username: str) -> str:
-    tidy = _tidy(username, "username", "Choose a username.")
+    tidy = _tidy(username, "username", _("Choose a username."))
     if user_named(tidy) is not None:
-        raise AccountError(f"The username {tidy} is taken.", "username")
+        raise AccountError(_("The username %(name)s is taken.", name=tidy), "username")
     return tidy
 
 

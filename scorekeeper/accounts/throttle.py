@@ -11,16 +11,22 @@ guesses sent together would all be checked before the first one was counted.
 
 A browser that signed in to the account before (its device cookie: ``devices``) is counted
 under that cookie alone, 10 in 15 minutes, and not with the strangers: their guesses at the
-account, from any number of addresses, never hold the member's own phone off it.
+account, from any number of addresses, never hold the member's own phone off it. The account
+page's "your password now" is counted under the member's session alone, 10 in 15 minutes, for
+the same reason: a session stolen still tries no faster than that, and the strangers' count
+never holds a signed-in member off changing their own password.
 """
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from sqlalchemy import delete, func, select
 
 from ..extensions import db
@@ -30,34 +36,40 @@ WINDOW = timedelta(minutes=15)
 PER_ACCOUNT = 10
 PER_ADDRESS = 30
 PER_DEVICE = 10
+PER_SESSION = 10
 
 # What was over its limit, in the words the sign-in page shows (``{wait}``: "a minute", "12
-# minutes").
+# minutes"), in the page's language.
 _WHY = {
-    "account": (
+    "account": _l(
         "Too many wrong passwords have been tried for this account in the last 15 minutes, "
         "so it takes none from a new phone or computer for now: wait {wait} and try again. "
         "On a phone or computer where you have signed in to it before, you can sign in now. "
         "If that was not you, someone may be guessing: tell the household's owner."
     ),
-    "address": (
+    "address": _l(
         "Too many wrong passwords have come from this network in the last 15 minutes: "
         "wait {wait} and try again."
     ),
-    "device": (
+    "device": _l(
         "Too many wrong passwords have been typed on this phone or computer in the last 15 "
         "minutes: wait {wait} and try again."
+    ),
+    "session": _l(
+        "Too many wrong current passwords have been typed here in the last 15 minutes: wait "
+        "{wait} and try again. If you have forgotten your password, whoever runs the server "
+        "can set a new one."
     ),
 }
 
 
 class TooManyAttempts(Exception):
     """Over the limit: nothing was tried; ``retry_after`` seconds until a place is free;
-    ``held`` what was over its limit ("account", "address" or "device")."""
+    ``held`` what was over its limit ("account", "address", "device" or "session")."""
 
     def __init__(self, retry_after: int, held: str = "account") -> None:
         minutes = max(1, math.ceil(retry_after / 60))
-        wait = "a minute" if minutes == 1 else f"{minutes} minutes"
+        wait = ngettext("a minute", "%(num)d minutes", minutes)
         super().__init__(_WHY[held].format(wait=wait))
         self.retry_after = retry_after
         self.held = held
@@ -70,7 +82,11 @@ class Place:
     ids: tuple[int, ...]
 
 
-def _keys(account_key: str, address: str | None, device: str | None) -> list[tuple[str, int]]:
+def _keys(
+    account_key: str, address: str | None, device: str | None, session: str | None
+) -> list[tuple[str, int]]:
+    if session is not None:
+        return [(f"session:{session}"[:300], PER_SESSION)]
     if device is not None:
         return [(f"device:{device}"[:300], PER_DEVICE)]
     keys = [(f"account:{account_key}"[:300], PER_ACCOUNT)]
@@ -80,7 +96,7 @@ def _keys(account_key: str, address: str | None, device: str | None) -> list[tup
 
 
 def _held_by(key: str) -> str:
-    """What a key counts: "account", "address" or "device"."""
+    """What a key counts: "account", "address", "device" or "session"."""
     return key.split(":", 1)[0]
 
 
@@ -99,11 +115,24 @@ def where_from(address: str) -> str:
     return str(parsed)
 
 
-def take_place(account_key: str, address: str | None, device: str | None = None) -> Place:
+def session_key(token: str) -> str:
+    """What a signed-in member's own tries are counted under: a digest of their session's
+    token (never the token, nor the hash the sessions table keeps)."""
+    return hashlib.sha256(f"own password:{token}".encode()).hexdigest()[:32]
+
+
+def take_place(
+    account_key: str,
+    address: str | None,
+    device: str | None = None,
+    *,
+    session: str | None = None,
+) -> Place:
     """Count one attempt at the account named ``account_key`` (its name key) from
     ``address``, before its password is checked; ``TooManyAttempts`` where either is over its
     limit (then nothing is counted). From a known ``device`` (the nonce of a device cookie that
-    names the account, or the member's own session) it is counted under that alone.
+    names the account) it is counted under that alone; a signed-in member's own try
+    (``session``: ``session_key``) under their session alone.
 
     Every attempt's row is written and committed before anyone counts, and each attempt
     counts every row it can see: so the last of any number of attempts made at once sees all
@@ -111,7 +140,7 @@ def take_place(account_key: str, address: str | None, device: str | None = None)
     the very same moment may both be refused)."""
     now = utcnow()
     since = now - WINDOW
-    keys = _keys(account_key, address, device)
+    keys = _keys(account_key, address, device, session)
     rows = [SignInAttempt(key=key, at=now) for key, _limit in keys]
     db.session.add_all(rows)
     db.session.execute(delete(SignInAttempt).where(SignInAttempt.at < since))

@@ -10,11 +10,12 @@ from urllib.parse import urlsplit
 from flask import Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from sqlalchemy import func, select
 
 from .. import languages, local_time, scope
-from ..access import Permission, from_this_machine, requires, visitor
+from ..access import ROLE_NAMES, Permission, from_this_machine, requires, visitor
 from ..extensions import db
 from ..households import households as all_households
 from ..models import Household, LinkKind, Role, User, utcnow
@@ -36,7 +37,7 @@ from .forms import (
     SetupForm,
 )
 
-WRONG_SIGN_IN = "That username and password do not match an account."
+WRONG_SIGN_IN = _l("That username and password do not match an account.")
 
 
 def _safe_next(target: str | None) -> str:
@@ -117,7 +118,7 @@ def login() -> ResponseReturnValue:
 @requires(Permission.SIGNED_IN)
 def logout() -> ResponseReturnValue:
     answer = services.end_session(redirect(url_for("accounts.login"), code=303))
-    flash("You are signed out.", "success")
+    flash(_("You are signed out."), "success")
     return answer
 
 
@@ -135,8 +136,10 @@ def setup() -> ResponseReturnValue:
     if form.validate_on_submit():
         if ask_code and not setup_code.code_matches(form.setup_code.data or ""):
             form.setup_code.errors = [
-                "That is not the setup code: it is printed in the server's console and kept "
-                "in instance/setup_code."
+                _(
+                    "That is not the setup code: it is printed in the server's console and kept "
+                    "in instance/setup_code."
+                )
             ]
         else:
             try:
@@ -160,7 +163,14 @@ def setup() -> ResponseReturnValue:
             else:
                 setup_code.forget_code()
                 services.sign_in(owner)
-                flash(f"Welcome, {owner.username}. {household.name} is ready.", "success")
+                flash(
+                    _(
+                        "Welcome, %(name)s. %(household)s is ready.",
+                        name=owner.username,
+                        household=household.name,
+                    ),
+                    "success",
+                )
                 return devices.remember(redirect(url_for("main.index"), code=303), owner)
     status = UNPROCESSABLE if request.method == "POST" else 200
     return render(
@@ -174,14 +184,18 @@ def account() -> ResponseReturnValue:
     form = PasswordForm()
     me = _me()
     if form.validate_on_submit():
+        # The member's own session is counted apart from strangers' guesses at the account:
+        # those never hold a signed-in member off changing their password.
+        token = getattr(current_user, "token", None)
+        own = throttle.session_key(token) if token else None
         try:
-            place = throttle.take_place(me.username_key, request.remote_addr)
+            place = throttle.take_place(me.username_key, request.remote_addr, session=own)
         except throttle.TooManyAttempts as refused:
             form.current.errors = [str(refused)]
             page = render("accounts/account.html", form=form, me=me)
             return _too_many(page, refused)
         if not passwords.verify(me.password_hash, form.current.data or ""):
-            form.current.errors = ["That is not your password now."]
+            form.current.errors = [_("That is not your password now.")]
         else:
             throttle.give_back(place)
             try:
@@ -191,7 +205,7 @@ def account() -> ResponseReturnValue:
             except services.AccountError as problem:
                 _form_problems(form, problem)
             else:
-                flash("Your password is changed; your other sessions are signed out.", "success")
+                flash(_("Your password is changed; your other sessions are signed out."), "success")
                 # The device cookie names the password: this browser's is made anew.
                 return devices.remember(redirect(url_for("accounts.account"), code=303), me)
     status = UNPROCESSABLE if request.method == "POST" else 200
@@ -238,7 +252,11 @@ def add_member() -> ResponseReturnValue:
             db.session.rollback()
             _form_problems(form, problem)
         else:
-            flash(f"{user.username} can sign in now, as {user.role}.", "success")
+            role = ROLE_NAMES[Role(user.role)]
+            flash(
+                _("%(name)s can sign in now, as %(role)s.", name=user.username, role=role),
+                "success",
+            )
             return redirect(url_for("accounts.members"), code=303)
     return _members_page(UNPROCESSABLE, member_form=form)
 
@@ -265,13 +283,14 @@ def change_role(user_id: int) -> ResponseReturnValue:
     user = _member_or_404(user_id)
     form = RoleForm()
     if not form.validate_on_submit():
-        flash("Choose a role from the list.", "error")
+        flash(_("Choose a role from the list."), "error")
     elif user.role == Role.OWNER and form.role.data != Role.OWNER and not _owners_left(user):
-        flash("A household keeps at least one owner: make someone else owner first.", "error")
+        flash(_("A household keeps at least one owner: make someone else owner first."), "error")
     else:
         user.role = Role(form.role.data)
         db.session.commit()
-        flash(f"{user.username} is now {user.role}.", "success")
+        role = ROLE_NAMES[Role(user.role)]
+        flash(_("%(name)s is now %(role)s.", name=user.username, role=role), "success")
     return redirect(url_for("accounts.members"), code=303)
 
 
@@ -280,14 +299,14 @@ def change_role(user_id: int) -> ResponseReturnValue:
 def remove_member(user_id: int) -> ResponseReturnValue:
     user = _member_or_404(user_id)
     if user.role == Role.OWNER and not _owners_left(user):
-        flash("A household keeps at least one owner: make someone else owner first.", "error")
+        flash(_("A household keeps at least one owner: make someone else owner first."), "error")
     elif user.is_admin:
-        flash("The server's administrator cannot be removed here.", "error")
+        flash(_("The server's administrator cannot be removed here."), "error")
     else:
         name = user.username
         db.session.delete(user)
         db.session.commit()
-        flash(f"{name} is no longer a member; their sessions are ended.", "success")
+        flash(_("%(name)s is no longer a member; their sessions are ended.", name=name), "success")
     return redirect(url_for("accounts.members"), code=303)
 
 
@@ -331,7 +350,14 @@ def invite(token: str) -> ResponseReturnValue:
             if visitor().user is not None:
                 services.end_session(answer)  # the member signed in before is not the invitee
             services.sign_in(user)
-            flash(f"Welcome to {household.name}, {user.username}.", "success")
+            flash(
+                _(
+                    "Welcome to %(household)s, %(name)s.",
+                    household=household.name,
+                    name=user.username,
+                ),
+                "success",
+            )
             return devices.remember(answer, user)
     status = UNPROCESSABLE if request.method == "POST" else 200
     page = render(
@@ -382,9 +408,9 @@ def settings() -> ResponseReturnValue:
         if rating_form.validate_on_submit():
             services.set_ratings_shown(household, bool(rating_form.ratings_shown.data))
             flash(
-                "Ratings are shown on the household's pages now."
+                _("Ratings are shown on the household's pages now.")
                 if household.ratings_shown
-                else "Ratings are kept to yourselves now: no page shows them.",
+                else _("Ratings are kept to yourselves now: no page shows them."),
                 "success",
             )
             return redirect(url_for("accounts.settings"), code=303)
@@ -395,7 +421,7 @@ def settings() -> ResponseReturnValue:
             db.session.rollback()
             _form_problems(form, problem)
         else:
-            flash(f"Times are shown in {local_time.zone_name()} now.", "success")
+            flash(_("Times are shown in %(zone)s now.", zone=local_time.zone_name()), "success")
             return redirect(url_for("accounts.settings"), code=303)
     status = UNPROCESSABLE if request.method == "POST" else 200
     return render(
@@ -429,7 +455,10 @@ def households() -> ResponseReturnValue:
             db.session.rollback()
             _form_problems(form, problem)
         else:
-            flash(f"{household.name} is ready; its owner can sign in.", "success")
+            flash(
+                _("%(household)s is ready; its owner can sign in.", household=household.name),
+                "success",
+            )
             return redirect(url_for("accounts.households"), code=303)
     status = UNPROCESSABLE if request.method == "POST" else 200
     return render("accounts/households.html", status=status, form=form, households=all_households())

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import Flask
+from flask_babel import gettext as _
 from sqlalchemy import delete, select
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -67,8 +68,12 @@ def contents() -> list[Binned]:
             Binned(
                 "game",
                 game.id,
-                f"{game.rules_name}, {local_time.day(game.started)}: "
-                + ", ".join(seat.player.name for seat in game.seats),
+                _(
+                    "%(game)s, %(day)s: %(players)s",
+                    game=game.rules_name,
+                    day=local_time.day(game.started),
+                    players=", ".join(seat.player.name for seat in game.seats),
+                ),
                 game.deleted_at,
                 game.deleted_by or "",
                 game.deleted_at + KEPT_FOR,
@@ -79,7 +84,7 @@ def contents() -> list[Binned]:
             Binned(
                 "rules",
                 record.id,
-                f"House rules {record.name}",
+                _("House rules %(name)s", name=record.name),
                 record.deleted_at,
                 record.deleted_by or "",
                 record.deleted_at + KEPT_FOR,
@@ -112,7 +117,7 @@ def restore_house_rules(record_id: int) -> HouseRules:
         house_rules.check_name_free(record.name, record.id)
     except house_rules.NameTaken:
         raise BinError(
-            f"Other house rules are called {record.name} now: rename them first."
+            _("Other house rules are called %(name)s now: rename them first.", name=record.name)
         ) from None
     record.deleted_at = None
     record.deleted_by = None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..access import Permission, requires
 from ..web import render
@@ -23,7 +25,7 @@ def restore_game(game_id: int) -> ResponseReturnValue:
         game = services.restore_game(game_id)
     except LookupError:
         abort(404)
-    flash("The game is back, with every round.", "success")
+    flash(_("The game is back, with every round."), "success")
     return redirect(url_for("games.show", game_id=game.id), code=303)
 
 
@@ -37,7 +39,7 @@ def restore_rules(house_rules_id: int) -> ResponseReturnValue:
     except services.BinError as refused:
         flash(str(refused), "error")
         return redirect(url_for("bin.index"), code=303)
-    flash(f"{record.name} are back.", "success")
+    flash(_("%(name)s are back.", name=record.name), "success")
     return redirect(url_for("rules.show", slug=record.slug), code=303)
 
 
@@ -46,6 +48,11 @@ def restore_rules(house_rules_id: int) -> ResponseReturnValue:
 def empty() -> ResponseReturnValue:
     count = services.empty()
     flash(
-        f"The bin is empty: {count} thing{'' if count == 1 else 's'} deleted for good.", "success"
+        ngettext(
+            "The bin is empty: %(num)d thing deleted for good.",
+            "The bin is empty: %(num)d things deleted for good.",
+            count,
+        ),
+        "success",
     )
     return redirect(url_for("bin.index"), code=303)

@@ -20,6 +20,7 @@ from wtforms.validators import Length
 from scorekeeper.inputs import whole_number
 from scorekeeper.limits import CARDS_LENGTH, NAME_LENGTH
 from scorekeeper.rules import Card, CardError, RuleSet, parse_cards
+from scorekeeper.words import words
 
 from .tally import MAX_TYPED_TOTAL, HandEntry, RoundEntry, Tally, points_of
 
@@ -72,7 +73,7 @@ def read_hand(text: str, rules: RuleSet) -> tuple[list[Card], int | None, str | 
     try:
         return parse_cards(text), points_of(text, rules), None
     except CardError as error:
-        return [], None, str(error)
+        return [], None, words(error)
 
 
 @dataclass

@@ -11,33 +11,29 @@ line first, the household's document: it is restored before the games that follo
 
 from __future__ import annotations
 
-import contextvars
 import csv
 import io
 import json
-import queue
 import time
-from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Generator, Iterator
+from concurrent.futures import Future
 from contextlib import closing
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Literal, TypeVar
+from typing import Any, BinaryIO, Literal
 
-from flask import Flask, current_app, has_app_context
+from flask import current_app, has_app_context
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from .. import local_time, scope
+from .. import local_time
 from ..extensions import db
 from ..games.gamefile import GameFile, GameFileError, text_may_hold_nul
 from ..games.transfer import AlreadyStored, check_game_document, export_game, store_game_file
 from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
 from ..models import Game, Hand, Player, Round, Seat
 from ..rules import RuleSet
-from . import household_file, ratings, stats
+from . import household_file, restore_end
 from .bulk_loader import store_game_files
-
-_T = TypeVar("_T")
 
 BATCH = 200
 # A restore stores its games in batches of at most this many games, hands or lines (a batch
@@ -177,7 +173,7 @@ def read_backup(stream: BinaryIO) -> Iterator[LineRead]:
             yield from batch
 
 
-def read_backup_batches(stream: BinaryIO) -> Generator[list[LineRead]]:
+def read_backup_batches(stream: BinaryIO, job_id: int | None = None) -> Generator[list[LineRead]]:
     """Store the game on each line of ``stream``, yielding what became of the lines of each
     batch, in their order, once the batch is committed. Blank lines are skipped; a refused
     line comes with its number (counting from 1) and the problems found (at most
@@ -190,16 +186,22 @@ def read_backup_batches(stream: BinaryIO) -> Generator[list[LineRead]]:
     costs the others. On PostgreSQL each batch is stored by a thread of its own while the next
     is checked (``_Storer``), so the server stores while the app checks; at most two batches'
     checked games are in memory at a time, never the whole file. Stopping between batches
-    leaves every game of the batches yielded so far stored, and no other."""
+    leaves every game of the batches yielded so far stored, and no other. Until the rebuild at
+    the end (``restore_end.restored``) counts them, the batches' mark holds the games stored
+    (a reader cut short is counted by the next server to start), and this reader the
+    household's restore lock; ``job_id`` names the job reading, for that mark."""
     pending: list[LineRead | _Checked] = []
     rules_kept: dict[str, RuleSet] = {}
     games = hands = 0
     # Games stored, or found already there: a restore run again after one whose end was cut
     # short (the server stopped, the database busy) stores nothing but still rebuilds.
     seen = 0
+    # What became of the lines of the batches done, for the mark (``restore_end.leave``).
+    counts = dict.fromkeys(("stored", "already", "refused"), 0)
+    run, lock, whole = restore_end.Run(job_id), restore_end.Lock(), False
     # Only the first line that is not blank may be a household's (``household_file``).
     first = True
-    storer = _Storer() if _stores_aside() else None
+    storer = _Storer() if restore_end.stores_aside() else None
     try:
         for number, raw in read_lines(stream):
             read = _read_line(number, raw, rules_kept)
@@ -225,85 +227,66 @@ def read_backup_batches(stream: BinaryIO) -> Generator[list[LineRead]]:
                 hands += read.hands
             if games >= BATCH_GAMES or hands >= BATCH_HANDS or len(pending) >= BATCH_LINES:
                 batch, pending, games, hands = pending, [], 0, 0
+                lock.take()
                 if storer is None:
-                    done = _store_batch(batch)
-                    seen += _kept(done)
+                    done = _store_batch(batch, run, dict(counts))
+                    seen += _count(done, counts)
                     yield done
                     continue
                 # The batch before this one was stored while this one was checked. It is
                 # yielded before this one is handed over, so that a cancel stops after it.
                 if done := storer.collect():
-                    seen += _kept(done)
+                    seen += _count(done, counts)
                     yield done
-                storer.hand_over(batch)
+                storer.hand_over(batch, run, dict(counts))
         if storer is not None and (done := storer.collect()):
-            seen += _kept(done)
+            seen += _count(done, counts)
             yield done
         if pending:
-            done = _store_batch(pending)
-            seen += _kept(done)
+            lock.take()
+            done = _store_batch(pending, run, dict(counts))
+            seen += _count(done, counts)
             yield done
+        whole = True
     finally:
-        if storer is not None:
-            # A batch handed over and not yet yielded (the reader failed meanwhile) is stored
-            # all the same: counted, so that the rebuild below sees it.
-            seen += _kept(storer.close())
-        # Every reader closes this generator in its app context (``closing``); one dropped
-        # unclosed and collected later has no database left to rebuild in.
-        if seen and has_app_context():
-            restored()
+        try:
+            if storer is not None:
+                # A batch handed over and not yet yielded (the reader failed meanwhile) is
+                # stored all the same: counted, so that the rebuild below sees it.
+                seen += _count(storer.close(), counts)
+            # Every reader closes this generator in its app context (``closing``); one dropped
+            # unclosed and collected later has no database left to rebuild in (its mark stays,
+            # for the next server to look).
+            if seen and has_app_context():
+                if whole:
+                    restore_end.read_whole(run)
+                restore_end.restored(run)
+        finally:
+            lock.release()
 
 
-def _kept(done: list[LineRead]) -> int:
-    """The games of a batch now in the household: stored, or found already there."""
+def _count(done: list[LineRead], counts: dict[str, int]) -> int:
+    """Add a batch's lines to ``counts``; returns the games of it now in the household: stored,
+    or found already there."""
+    for line in done:
+        if line.outcome in counts:
+            counts[line.outcome] += 1
     return sum(line.outcome in ("stored", "already") for line in done)
 
 
-def _stores_aside() -> bool:
-    """Whether a restore's batches are stored by a thread of their own while the next batch is
-    checked: where the database is a server (PostgreSQL), which then stores one batch while the
-    app checks the next, on two cores rather than one after the other. Not on SQLite, where
-    the checking thread's own reads (house rules by name) would wait for the storing thread's
-    write lock, and hold it."""
-    return bool(db.engine.dialect.name != "sqlite")
-
-
-class _Aside:
-    """One thread of a restore's own, running what it is handed one thing at a time, each in a
-    session of its own (an app context of its own, under the same household and actor: the
-    scope's context variables are copied), while the restore's own thread goes on."""
-
-    def __init__(self) -> None:
-        # Flask types current_app as the app, not the proxy it is.
-        self._app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="restore-aside")
-
-    def submit(self, work: Callable[..., _T], *arguments: Any) -> Future[_T]:
-        context = contextvars.copy_context()
-        return self._thread.submit(context.run, self._run, work, *arguments)
-
-    def shutdown(self) -> None:
-        self._thread.shutdown()
-
-    def _run(self, work: Callable[..., _T], *arguments: Any) -> _T:
-        with self._app.app_context():
-            try:
-                return work(*arguments)
-            finally:
-                db.session.remove()
-
-
 class _Storer:
-    """The thread storing a restore's batches (``_Aside``), one at a time, while the reader
-    checks the next batch."""
+    """The thread storing a restore's batches (``restore_end.Aside``), one at a time, while the
+    reader checks the next batch."""
 
     def __init__(self) -> None:
-        self._aside = _Aside()
+        self._aside = restore_end.Aside()
         self._stored: Future[list[LineRead]] | None = None
 
-    def hand_over(self, pending: list[LineRead | _Checked]) -> None:
+    def hand_over(
+        self, pending: list[LineRead | _Checked], run: restore_end.Run, before: dict[str, int]
+    ) -> None:
         assert self._stored is None, "one batch at a time"
-        self._stored = self._aside.submit(_store_batch, pending)
+        self._stored = self._aside.submit(_store_batch, pending, run, before)
 
     def collect(self) -> list[LineRead]:
         """What became of the batch handed over last (waiting for it), or nothing."""
@@ -315,55 +298,6 @@ class _Storer:
             return self.collect()
         finally:
             self._aside.shutdown()
-
-
-def restored() -> None:
-    """What a restore that stored games does once, at its end (never per game or batch): the
-    household's kept statistics and ratings rebuilt in one pass each, as batches of Core
-    inserts left them be. The household is the one in scope, or the database's only one where
-    nothing is scoped.
-
-    Where the database is a server (``_stores_aside``), the ratings are replayed by a thread
-    of their own, in a transaction of their own, from the games themselves
-    (``ratings.rebuild(from_games=True)``), while this one rebuilds the kept statistics: the
-    app replays the one while the server stores the other's rows. The ratings are committed
-    only once the statistics are rebuilt, and before them, so that a page caching what it read
-    under the statistics' version (the year in review names the rating leader) never keeps old
-    ratings under the new version; where either rebuild fails, neither is kept (but for a
-    failure of the statistics' commit itself), and the error is raised."""
-    household_id = scope.for_writing(db.session).id
-    if not _stores_aside():
-        stats.rebuild(household_id)
-        ratings.rebuild(household_id)
-        db.session.commit()
-        return
-    aside = _Aside()
-    # Whether the ratings' thread is to commit: told once the statistics are rebuilt, or not.
-    verdict: queue.SimpleQueue[bool] = queue.SimpleQueue()
-    try:
-        rated = aside.submit(_rebuild_ratings, household_id, verdict)
-        try:
-            stats.rebuild(household_id)
-        except BaseException:
-            verdict.put(False)
-            raise
-        verdict.put(True)
-        rated.result()
-    except BaseException:
-        db.session.rollback()
-        raise
-    finally:
-        # Waits for the thread, however this ended: no restore leaves it running.
-        aside.shutdown()
-    db.session.commit()
-
-
-def _rebuild_ratings(household_id: int, verdict: queue.SimpleQueue[bool]) -> None:
-    """The ratings' rebuild beside the statistics' (``restored``): committed only when told to;
-    otherwise its session is let go of, rolling it back."""
-    ratings.rebuild(household_id, from_games=True)
-    if verdict.get():
-        db.session.commit()
 
 
 @dataclass(frozen=True)
@@ -461,14 +395,26 @@ def _refused(number: int, *problems: str) -> LineRead:
     return LineRead(number, "refused", problems=problems)
 
 
-def _store_batch(pending: list[LineRead | _Checked]) -> list[LineRead]:
-    """Store the checked games of ``pending`` in one transaction (or, where that fails, one
-    by one) and return what became of every line of it, in order."""
+def _store_batch(
+    pending: list[LineRead | _Checked], run: restore_end.Run, before: dict[str, int]
+) -> list[LineRead]:
+    """Store the checked games of ``pending`` in one transaction, with the run's mark moved on
+    from ``before`` (what became of the lines of the batches before), or, where that fails, one
+    by one (each with its statistics, as a game file's import), and return what became of every
+    line of it, in order."""
     checked = [line for line in pending if isinstance(line, _Checked)]
     outcomes: dict[int, LineRead] = {}
     if checked:
         try:
             results = store_game_files([line.game for line in checked])
+            stored = sum(was_stored for was_stored, _ in results)
+            after = {
+                "stored": before["stored"] + stored,
+                "already": before["already"] + len(results) - stored,
+                # The lines of a batch that are not games to store are refused lines.
+                "refused": before["refused"] + len(pending) - len(checked),
+            }
+            restore_end.leave(run, pending[-1].number, after)
             db.session.commit()
         except Exception:
             db.session.rollback()

@@ -29,7 +29,7 @@ from .. import scope
 from ..derived import RatingMark
 from ..extensions import db
 from ..versions import RATINGS_QUEUED
-from . import ratings
+from . import ratings, restores
 from .stats.tables import bump_version
 
 # How long an idle worker waits before it looks for marks again (another server's, or one a
@@ -130,7 +130,9 @@ def _stale_households() -> list[int]:
 def run_pending() -> bool:
     """Replay every household's stale ratings to the end, a part a transaction. Returns
     whether a household was left because another process replays it now."""
-    busy = False
+    # First what a restore cut short by a stop of its server stored: counted, and rated whole
+    # (looked at again a second later where a restore holds it).
+    busy = restores.finish_cut_short()
     most = int(current_app.config["RATINGS_REPLAY_CHUNK"])
     pause = int(current_app.config["RATINGS_REPLAY_PAUSE_MS"]) / 1000
     for household_id in _stale_households():

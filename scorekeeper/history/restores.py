@@ -9,6 +9,11 @@ that stopped; uploading the file again is safe, as the games already restored ar
 already there. A household reads one backup at a time (``AT_ONCE``): each holds a thread and
 the database's write lock batch after batch, and a second upload while one is read is refused
 with a message, at the file's field.
+
+A restore cut short by a stop of its server (or a crash) leaves the games it stored marked
+(``restore_end``); the next server process to look (its ratings' worker, from its first request
+on) counts them and tells the job how it ended (``finish_cut_short``): ``REBUILT`` where every
+line was stored, ``CUT_SHORT`` where the file is to be read again for the rest.
 """
 
 from __future__ import annotations
@@ -22,12 +27,12 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from flask import Flask, current_app
-from sqlalchemy import delete, select, update
+from sqlalchemy import and_, delete, or_, select, update
 
 from .. import scope
 from ..extensions import db
 from ..models import Household, RestoreJob, RestoreStatus, utcnow
-from . import backup
+from . import backup, restore_end
 
 CHUNK = 64 * 1024
 PROGRESS_SECONDS = 0.5
@@ -36,7 +41,13 @@ INTERRUPTED_AFTER = timedelta(minutes=2)
 REFUSED_LINES_KEPT = 500
 # How long a finished job's row (its counts and refused lines) is kept for its page.
 JOBS_KEPT_FOR = timedelta(days=30)
-FINISHED = {RestoreStatus.DONE, RestoreStatus.CANCELLED, RestoreStatus.FAILED}
+FINISHED = {
+    RestoreStatus.DONE,
+    RestoreStatus.CANCELLED,
+    RestoreStatus.FAILED,
+    RestoreStatus.REBUILT,
+    RestoreStatus.CUT_SHORT,
+}
 # Restores a household may have being read at once.
 AT_ONCE = 1
 
@@ -145,7 +156,11 @@ def _read(job_id: int, path: Path) -> None:
     _write(job_id, status=RestoreStatus.RUNNING.value)
     saved = time.monotonic()
     status = RestoreStatus.DONE
-    with path.open("rb") as stream, closing(backup.read_backup_batches(stream)) as batches:
+    pause = int(current_app.config["RESTORE_BATCH_PAUSE_MS"]) / 1000
+    with (
+        path.open("rb") as stream,
+        closing(backup.read_backup_batches(stream, job_id)) as batches,
+    ):
         for batch in batches:
             for line in batch:
                 done = line.number
@@ -162,6 +177,10 @@ def _read(job_id: int, path: Path) -> None:
             if time.monotonic() - saved >= PROGRESS_SECONDS:
                 _write(job_id, lines_done=done, refused_lines=list(refused), **counts)
                 saved = time.monotonic()
+            if pause:
+                # Its progress shown, and no transaction held (on SQLite, the write lock).
+                _write(job_id, lines_done=done, refused_lines=list(refused), **counts)
+                time.sleep(pause)
     if status is RestoreStatus.DONE:
         total = db.session.scalar(select(RestoreJob.total_lines).where(RestoreJob.id == job_id))
         done = max(done, total or 0)
@@ -208,11 +227,43 @@ def cancel(job: RestoreJob) -> None:
     db.session.commit()
 
 
+def finish_cut_short() -> bool:
+    """Count what restores cut short by a stop of their server stored (``restore_end``): in
+    every household with a restore mark that no restore holds now, the kept statistics, records
+    and ratings rebuilt from its games, its marks taken away and their jobs told how they ended,
+    in one transaction; their saved uploads are deleted. Cut off in its turn, it is done again
+    whole at the next look. Run by the ratings' worker (``rating_worker.run_pending``), which
+    looks again a second later where this returns True: a household's mark was left because a
+    restore holds it (one reading now, or one whose stopped process the database has not yet
+    let go of)."""
+    held = False
+    for household_id in restore_end.households_marked():
+        with scope.household(household_id):
+            try:
+                with restore_end.unheld(household_id) as free:
+                    # Looked at again under the lock: the restore may have ended meanwhile.
+                    told = restore_end.restored() if free and restore_end.under_way() else []
+            finally:
+                # Where nothing was rebuilt: the lock's transaction (PostgreSQL) ends here.
+                db.session.rollback()
+            held = held or not free
+            for job_id in told:
+                current_app.logger.info("restore %d was cut short: its games are counted", job_id)
+                upload_path(job_id).unlink(missing_ok=True)
+    return held
+
+
+def latest() -> RestoreJob | None:
+    """The household's newest restore, for the backup page."""
+    return db.session.scalar(select(RestoreJob).order_by(RestoreJob.id.desc()).limit(1))
+
+
 def tidy(now: datetime | None = None) -> tuple[int, int]:
     """The restores' housekeeping, in every household (run with the bin's daily purge, and
     so when the app starts): delete the rows of jobs finished more than ``JOBS_KEPT_FOR``
     ago, and the saved uploads of jobs left behind by a server that stopped (their rows stay,
-    read as interrupted). Returns (rows deleted, uploads deleted)."""
+    read as interrupted, or as the restore that counted their games told them). Returns (rows
+    deleted, uploads deleted)."""
     now = now or utcnow()
     with scope.server_wide(scope.ServerWide.HOUSEKEEPING):
         result = db.session.execute(
@@ -227,8 +278,18 @@ def tidy(now: datetime | None = None) -> tuple[int, int]:
         db.session.commit()
         stale = db.session.scalars(
             select(RestoreJob.id).where(
-                RestoreJob.status.in_([RestoreStatus.QUEUED.value, RestoreStatus.RUNNING.value]),
-                RestoreJob.updated_at < now - INTERRUPTED_AFTER,
+                or_(
+                    and_(
+                        RestoreJob.status.in_(
+                            [RestoreStatus.QUEUED.value, RestoreStatus.RUNNING.value]
+                        ),
+                        RestoreJob.updated_at < now - INTERRUPTED_AFTER,
+                    ),
+                    # Ended by a stop of its server and finished by another restore's end.
+                    RestoreJob.status.in_(
+                        [RestoreStatus.REBUILT.value, RestoreStatus.CUT_SHORT.value]
+                    ),
+                )
             )
         ).all()
     removed = 0

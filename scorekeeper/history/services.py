@@ -10,13 +10,17 @@ from datetime import date, datetime, timedelta
 from math import ceil
 from typing import Any
 
+from flask import g, has_request_context
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import defer, selectinload
 
 from .. import local_time, scope
-from ..derived import GameStat, SeatStat, StatsVersion
+from ..derived import GameStat, RestoreMark, SeatStat, StatsVersion
 from ..extensions import db
 from ..models import Game, Household, HouseRules, Player, Seat
+
+# In ``g``: whether the household's history waits for a restore's games (``data_version``).
+RESTORING = "restore_under_way"
 
 
 @dataclass(frozen=True)
@@ -137,11 +141,21 @@ def rules_choices() -> list[tuple[str, str]]:
     return sorted(((slug, name) for slug, (_, name) in latest.items()), key=lambda c: c[1])
 
 
+def restore_under_way() -> bool:
+    """Whether the household in scope has games a restore stored and has not counted yet
+    (``restore_end``): read with ``data_version``, which every history page asks first."""
+    known = g.get(RESTORING) if has_request_context() else None
+    if known is None:
+        known = db.session.scalar(select(RestoreMark.id).limit(1)) is not None
+    return bool(known)
+
+
 def data_version() -> str:
     """What every history page is drawn from, in a few aggregates (one query): it changes
     whenever a game is added, changed or deleted (each moves the household's kept statistics'
     version, ``history.stats``), and when players or house rules are added, renamed or
-    removed, and the time zone its dates are shown in. The ETag of the history pages is made
+    removed, and the time zone its dates are shown in, and when a restore's games wait to be
+    counted or are counted (``restore_under_way``). The ETag of the history pages is made
     of it."""
     aggregates = (
         func.coalesce(func.max(StatsVersion.version), 0),
@@ -150,6 +164,8 @@ def data_version() -> str:
         func.coalesce(func.sum(func.length(Player.name)), 0),
         func.count(HouseRules.id),
         func.max(HouseRules.updated_at),
+        # Games a restore stored and has not counted yet (``restore_end``): the pages say so.
+        func.count(RestoreMark.id),
     )
     # The dates shown are in the household's zone: read here too (none outside a household).
     household = scope.current()
@@ -162,6 +178,8 @@ def data_version() -> str:
         select(*(select(aggregate).scalar_subquery() for aggregate in aggregates), chosen, rated)
     ).one()
     *counted, zone, shown = row
+    if has_request_context():
+        g.setdefault(RESTORING, bool(counted[-1]))
     return "h" + ".".join(
         [
             *(str(v.timestamp()) if isinstance(v, datetime) else str(v) for v in counted),

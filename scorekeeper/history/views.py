@@ -49,6 +49,7 @@ bp.add_app_template_filter(formatting.quantity, "quantity")
 bp.add_app_template_global(services.standings, "standings")
 bp.add_app_template_global(backup.summary, "summary")
 bp.add_app_template_filter(size_in_words, "size")
+bp.add_app_template_global(services.restore_under_way, "restore_under_way")
 
 
 @bp.app_context_processor
@@ -130,6 +131,9 @@ def _household() -> int:
 
 
 def _backup_page(form: RestoreForm, status: int = 200, busy: int | None = None) -> Response:
+    # How the household's newest restore stands or ended, for whoever may restore: one cut
+    # short by a stop of the server says so here too.
+    last = restores.latest() if visitor().may(Permission.BACKUP_RESTORE) else None
     response = render(
         "history/backup.html",
         status=status,
@@ -139,6 +143,8 @@ def _backup_page(form: RestoreForm, status: int = 200, busy: int | None = None) 
         kept=backup_files.kept(_household()) if visitor().may(Permission.MEMBERS) else None,
         keep=current_app.config["BACKUP_KEEP"],
         busy=busy,
+        last_restore=last,
+        last_restore_interrupted=last is not None and restores.interrupted(last),
     )
     response.headers["Cache-Control"] = "no-store"
     return response

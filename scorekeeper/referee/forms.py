@@ -6,6 +6,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -20,14 +23,15 @@ from wtforms.validators import NumberRange, Optional
 
 from ..limits import REFEREE_MAX_CARDS, REFEREE_MAX_MELDS
 from ..rules import Card, CardError, parse_cards
+from ..words import words
 
 # What the referee can rule on, and the fields each question uses.
-MODES: dict[str, str] = {
-    "meld": "One meld",
-    "contract": "Contract",
-    "layoff": "Lay-off",
-    "liberate": "Wild swap",
-    "hand": "My hand",
+MODES: dict[str, Any] = {
+    "meld": _l("One meld"),
+    "contract": _l("Contract"),
+    "layoff": _l("Lay-off"),
+    "liberate": _l("Wild swap"),
+    "hand": _l("My hand"),
 }
 CARD_FIELDS: dict[str, tuple[str, ...]] = {
     "meld": ("cards",),
@@ -59,19 +63,21 @@ class RefereeForm(FlaskForm):
         csrf = False
 
     mode = HiddenField(default="meld")
-    rules = SelectField("Rules", validate_choice=False)
+    rules = SelectField(_l("Rules"), validate_choice=False)
     players = IntegerField(
-        "Players at the table", validators=[Optional(), NumberRange(2, 30)], default=None
+        _l("Players at the table"), validators=[Optional(), NumberRange(2, 30)], default=None
     )
     game = HiddenField()
     player = HiddenField()
-    cards = StringField("Cards")
-    melds = MeldsField("Melds, one per line")
-    meld = StringField("The meld on the table")
-    card = StringField("The real card")
-    own = BooleanField("It is the player's own meld")
-    contract_turn = BooleanField("Is this the turn you laid your contract down?")
-    contract = IntegerField("Contract", validators=[Optional(), NumberRange(1, 99)], default=None)
+    cards = StringField(_l("Cards"))
+    melds = MeldsField(_l("Melds, one per line"))
+    meld = StringField(_l("The meld on the table"))
+    card = StringField(_l("The real card"))
+    own = BooleanField(_l("It is the player's own meld"))
+    contract_turn = BooleanField(_l("Is this the turn you laid your contract down?"))
+    contract = IntegerField(
+        _l("Contract"), validators=[Optional(), NumberRange(1, 99)], default=None
+    )
 
     def __init__(self, formdata: Mapping[str, Any], **kwargs: Any) -> None:
         super().__init__(formdata=formdata, **kwargs)
@@ -109,27 +115,52 @@ class RefereeForm(FlaskForm):
         try:
             cards = parse_cards(field.data or "")
         except CardError as error:
-            return refuse(field, str(error))
+            return refuse(field, words(error))
         if len(cards) > MAX_CARDS:
-            return refuse(field, f"{len(cards)} cards: the referee takes at most {MAX_CARDS}.")
+            return refuse(
+                field,
+                ngettext(
+                    "%(num)d card: the referee takes at most %(most)d.",
+                    "%(num)d cards: the referee takes at most %(most)d.",
+                    len(cards),
+                    most=MAX_CARDS,
+                ),
+            )
         if field.name == "card" and len(cards) > 1:
-            return refuse(field, "Enter the one real card that takes the wild card's place.")
+            return refuse(field, _("Enter the one real card that takes the wild card's place."))
         self.parsed[field.name] = cards
         return True
 
     def _read_melds(self, field: Field) -> bool:
         texts = [text for text in MELD_SEPARATOR.split(field.data or "") if text.strip()]
         if len(texts) > MAX_MELDS:
-            return refuse(field, f"That is {len(texts)} melds; a lay-down has at most {MAX_MELDS}.")
+            return refuse(
+                field,
+                ngettext(
+                    "That is %(num)d meld; a lay-down has at most %(most)d.",
+                    "That is %(num)d melds; a lay-down has at most %(most)d.",
+                    len(texts),
+                    most=MAX_MELDS,
+                ),
+            )
         melds: list[list[Card]] = []
         ok = True
         for number, text in enumerate(texts, start=1):
             try:
                 melds.append(parse_cards(text))
             except CardError as error:
-                ok = refuse(field, f"Meld {number}: {error}")
+                ok = refuse(
+                    field, _("Meld %(number)d: %(error)s", number=number, error=words(error))
+                )
         if ok and sum(len(meld) for meld in melds) > MAX_CARDS:
-            return refuse(field, f"That is more than {MAX_CARDS} cards in all.")
+            return refuse(
+                field,
+                ngettext(
+                    "That is more than %(num)d card in all.",
+                    "That is more than %(num)d cards in all.",
+                    MAX_CARDS,
+                ),
+            )
         if ok:
             self.parsed_melds = melds
         return ok

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from flask import abort
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from sqlalchemy import select
 
 from .. import house_rules
@@ -38,12 +41,13 @@ from ..rules import (
     get_ruleset,
     score_cards,
 )
+from ..words import words
 from .forms import MELD_SEPARATOR, RefereeForm, refuse
 
 # Without a game, overflow is checked against the packs of a typical table.
 TYPICAL_PLAYERS = 4
 # Rules a reason may cite that are not options of a rule set.
-RULE_LABELS = {"melds": "Melds", "lay_off": "Laying off"}
+RULE_LABELS: dict[str, object] = {"melds": _l("Melds"), "lay_off": _l("Laying off")}
 
 
 @dataclass(frozen=True)
@@ -60,14 +64,17 @@ class Table:
     @property
     def packs_text(self) -> str:
         packs = self.rules.packs(self.players)
-        decks = f"{packs.decks} deck{'s' if packs.decks != 1 else ''}"
-        jokers = f"{packs.jokers} joker{'s' if packs.jokers != 1 else ''}"
-        return f"{decks} and {jokers} for {self.players} players"
+        return _(
+            "%(decks)s and %(jokers)s for %(players)s",
+            decks=ngettext("%(num)d deck", "%(num)d decks", packs.decks),
+            jokers=ngettext("%(num)d joker", "%(num)d jokers", packs.jokers),
+            players=ngettext("%(num)d player", "%(num)d players", self.players),
+        )
 
     @cached_property
-    def rule_labels(self) -> dict[str, str]:
+    def rule_labels(self) -> dict[str, object]:
         """The name of the rule each option key stands for (``wild_spacing``: "Wild card
-        spacing"), for citing it."""
+        spacing"), for citing it: a message, put into words by the page."""
         return RULE_LABELS | {option.key: option.label for option in describe_options(self.rules)}
 
 
@@ -156,7 +163,11 @@ def rule(form: RefereeForm, table: Table) -> Verdict | None:
         count = len(rules.contracts)
         refuse(
             form.contract,
-            f"These rules have contracts 1 to {count}; there is no contract {number}.",
+            _(
+                "These rules have contracts 1 to %(count)d; there is no contract %(number)d.",
+                count=count,
+                number=number,
+            ),
         )
         return None
     if not _possible(form, table):
@@ -165,7 +176,7 @@ def rule(form: RefereeForm, table: Table) -> Verdict | None:
         return _ask(form, table, number)
     except ValueError as error:
         # The engine refuses input it cannot read as asked (its messages quote the input).
-        refuse(form[form.card_fields[-1]], str(error))
+        refuse(form[form.card_fields[-1]], words(error))
         return None
 
 
@@ -186,7 +197,14 @@ def _possible(form: RefereeForm, table: Table) -> bool:
         return True
     where = form[form.card_fields[-1]]
     for problem in overflow:
-        refuse(where, f"No game holds that: {problem} ({table.packs_text}).")
+        refuse(
+            where,
+            _(
+                "No game holds that: %(problem)s (%(packs)s).",
+                problem=words(problem),
+                packs=table.packs_text,
+            ),
+        )
     return False
 
 
@@ -199,21 +217,22 @@ def _ask(form: RefereeForm, table: Table, number: int) -> Verdict:
         return Verdict(
             mode,
             ruling.valid,
-            "Valid" if ruling.valid else "Not valid",
-            describe_meld(ruling.meld) if ruling.valid and ruling.meld else "Not a meld",
+            _("Valid") if ruling.valid else _("Not valid"),
+            describe_meld(ruling.meld) if ruling.valid and ruling.meld else _("Not a meld"),
             melds=_arrangement(ruling),
             reasons=_reasons(ruling),
         )
+    asked = words(contract.description)
     if mode == "contract":
         ruling = check_contract(form.parsed_melds, rules, number)
         return Verdict(
             mode,
             ruling.valid,
-            "Made" if ruling.valid else "Not made",
-            f"Contract {number}: {contract.description}",
+            _("Made") if ruling.valid else _("Not made"),
+            _("Contract %(number)d: %(contract)s", number=number, contract=asked),
             melds=_arrangement(ruling),
             reasons=_reasons(ruling),
-            contract_text=contract.description,
+            contract_text=asked,
         )
     if mode == "layoff":
         ruling = check_layoff(
@@ -223,11 +242,16 @@ def _ask(form: RefereeForm, table: Table, number: int) -> Verdict:
             contract_turn=bool(form.contract_turn.data),
         )
         added = format_cards(form.parsed["cards"], symbols=True)
+        headline = (
+            _("Lay off %(cards)s: %(meld)s", cards=added, meld=_lower(describe_meld(ruling.meld)))
+            if ruling.meld
+            else _("Lay off %(cards)s", cards=added)
+        )
         return Verdict(
             mode,
             ruling.valid,
-            "Allowed" if ruling.valid else "Not allowed",
-            f"Lay off {added}" + (f": {_lower(describe_meld(ruling.meld))}" if ruling.meld else ""),
+            _("Allowed") if ruling.valid else _("Not allowed"),
+            headline,
             melds=_arrangement(ruling),
             reasons=_reasons(ruling),
         )
@@ -235,12 +259,13 @@ def _ask(form: RefereeForm, table: Table, number: int) -> Verdict:
         real = form.parsed["card"][0]
         own = bool(form.own.data)
         ruling = check_liberation(form.parsed["meld"], real, rules, own)
-        whose = "your own meld" if own else "another player's meld"
         return Verdict(
             mode,
             ruling.valid,
-            "Allowed" if ruling.valid else "Not allowed",
-            f"Put {real.label} in for the wild card, on {whose}",
+            _("Allowed") if ruling.valid else _("Not allowed"),
+            _("Put %(card)s in for the wild card, on your own meld", card=real.label)
+            if own
+            else _("Put %(card)s in for the wild card, on another player's meld", card=real.label),
             melds=_arrangement(ruling),
             reasons=_reasons(ruling),
         )
@@ -250,7 +275,7 @@ def _ask(form: RefereeForm, table: Table, number: int) -> Verdict:
 def _hand(form: RefereeForm, table: Table, number: int) -> Verdict:
     rules = table.rules
     hand = form.parsed["cards"]
-    contract = rules.contract(number)
+    asked = words(rules.contract(number).description)
     try:
         lay_down = find_contract(hand, rules, number)
         short = cards_short(hand, rules, number) if lay_down is None else 0
@@ -260,10 +285,14 @@ def _hand(form: RefereeForm, table: Table, number: int) -> Verdict:
         return Verdict(
             "hand",
             False,
-            "Undecided",
-            f"Contract {number} ({contract.description}): too many possibilities to decide: "
-            "check by hand",
-            contract_text=contract.description,
+            _("Undecided"),
+            _(
+                "Contract %(number)d (%(contract)s): too many possibilities to decide: check "
+                "by hand",
+                number=number,
+                contract=asked,
+            ),
+            contract_text=asked,
             decided=False,
         )
     except ValueError:
@@ -272,37 +301,48 @@ def _hand(form: RefereeForm, table: Table, number: int) -> Verdict:
         return Verdict(
             "hand",
             False,
-            "Not possible",
-            f"Contract {number} ({contract.description}): no hand can make it under these "
-            "rules. Check the house rules.",
-            contract_text=contract.description,
+            _("Not possible"),
+            _(
+                "Contract %(number)d (%(contract)s): no hand can make it under these rules. "
+                "Check the house rules.",
+                number=number,
+                contract=asked,
+            ),
+            contract_text=asked,
         )
     if lay_down is None:
         return Verdict(
             "hand",
             False,
-            "Not yet",
-            f"Contract {number} ({contract.description}): "
-            + (
-                f"{short} card{'s' if short != 1 else ''} short"
-                if short
-                else "not with these cards"
+            _("Not yet"),
+            ngettext(
+                "Contract %(number)d (%(contract)s): %(num)d card short",
+                "Contract %(number)d (%(contract)s): %(num)d cards short",
+                short,
+                number=number,
+                contract=asked,
+            )
+            if short
+            else _(
+                "Contract %(number)d (%(contract)s): not with these cards",
+                number=number,
+                contract=asked,
             ),
             short=short,
-            contract_text=contract.description,
+            contract_text=asked,
         )
     ruling = check_contract(lay_down, rules, number)
     leftover = _without(hand, [card for meld in lay_down for card in meld])
     return Verdict(
         "hand",
         True,
-        "Yes",
-        f"You can lay down contract {number} ({contract.description})",
+        _("Yes"),
+        _("You can lay down contract %(number)d (%(contract)s)", number=number, contract=asked),
         melds=_arrangement(ruling),
         reasons=_reasons(ruling),
         leftover=tuple(leftover),
         leftover_points=score_cards(leftover, rules),
-        contract_text=contract.description,
+        contract_text=asked,
     )
 
 
@@ -328,19 +368,30 @@ def _reasons(ruling: Ruling) -> tuple[Reason, ...]:
 
 
 def describe_meld(meld: Meld) -> str:
-    """A meld in words: "A set of 5s", "A run of spades, ace high", "A pair of aces"."""
+    """A meld in words, in the page's language: "A set of 5s", "A run of spades, ace high",
+    "A pair of aces"."""
     cards = [placed.stands_for or placed.card for placed in meld.placements]
     kind = str(getattr(meld.kind, "value", meld.kind))
     if kind in ("set", "pair"):
         ranks = [card.rank for card in cards if card.rank is not None]
-        what = f" of {ranks[0].plural}" if ranks else ""
-        return f"A {kind}{what}"
+        if not ranks:
+            return _("A pair") if kind == "pair" else _("A set")
+        rank = words(ranks[0].plural)
+        return (
+            _("A pair of %(rank)s", rank=rank)
+            if kind == "pair"
+            else _("A set of %(rank)s", rank=rank)
+        )
     suits = [card.suit for card in cards if card.suit is not None]
-    text = f"A run of {suits[0].plural}" if suits else "A run"
     aces = [index for index, card in enumerate(cards) if card.rank is not None and card.rank == 1]
-    if aces:
-        text += ", ace low" if aces[0] == 0 else ", ace high"
-    return text
+    if not suits:
+        return _("A run")
+    suit = words(suits[0].plural)
+    if not aces:
+        return _("A run of %(suit)s", suit=suit)
+    if aces[0] == 0:
+        return _("A run of %(suit)s, ace low", suit=suit)
+    return _("A run of %(suit)s, ace high", suit=suit)
 
 
 def _lower(text: str) -> str:
@@ -380,11 +431,3 @@ def link_params(form: RefereeForm, table: Table) -> dict[str, str]:
     if mode in ("contract", "hand"):
         params["contract"] = str(contract_number(form, table))
     return params
-
-
-def sentence(reason: Reason) -> str:
-    """A reason without the source the engine may have put in brackets at its end (the page
-    shows the source beneath it)."""
-    text = str(reason)
-    cited = f" ({reason.source})"
-    return text[: -len(cited)] if text.endswith(cited) else text

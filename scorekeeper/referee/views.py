@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from wtforms.fields.choices import SelectChoice
 
 from scorekeeper.access import Permission, requires
@@ -18,17 +20,18 @@ from scorekeeper.access import Permission, requires
 from .. import house_rules
 from ..rules import PRESETS
 from ..web import UNPROCESSABLE, is_htmx, render
+from ..words import words
 from .forms import MODES, RefereeForm, refuse
-from .rulings import contract_number, form_refused, link_params, rule, sentence, table_for
+from .rulings import contract_number, form_refused, link_params, rule, table_for
 
 bp = Blueprint("referee", __name__)
 
 PROMPTS = {
-    "meld": "Enter the cards of a meld: the ruling appears here.",
-    "contract": "Enter the melds laid down, one per line: the ruling appears here.",
-    "layoff": "Enter the meld on the table and the cards added to it.",
-    "liberate": "Enter the meld with the wild card, and the real card put in for it.",
-    "hand": "Enter your whole hand to see whether it makes the contract.",
+    "meld": _l("Enter the cards of a meld: the ruling appears here."),
+    "contract": _l("Enter the melds laid down, one per line: the ruling appears here."),
+    "layoff": _l("Enter the meld on the table and the cards added to it."),
+    "liberate": _l("Enter the meld with the wild card, and the real card put in for it."),
+    "hand": _l("Enter your whole hand to see whether it makes the contract."),
 }
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -45,8 +48,12 @@ def index() -> Response:
     except (house_rules.UnknownRules, ValueError) as error:
         # A link to house rules since deleted (or no longer readable): say so at the rules
         # field, and offer the presets.
-        status = 404 if isinstance(error, house_rules.UnknownRules) else UNPROCESSABLE
-        refuse(form.rules, str(error))
+        if isinstance(error, house_rules.UnknownRules):
+            status = 404
+            refuse(form.rules, _("There are no rules called %(slug)s.", slug=repr(error.slug)))
+        else:
+            status = UNPROCESSABLE
+            refuse(form.rules, words(error))
         form.rules.data = PRESETS[0]
         form.game.data = ""
         table = table_for(form)
@@ -69,7 +76,6 @@ def index() -> Response:
         contract=contract_number(form, table),
         context_params=_context_params(params),
         ranks=RANKS,
-        sentence=sentence,
         prompts=PROMPTS,
     )
     if is_htmx():

@@ -1,7 +1,8 @@
 """The house-rules editor: every option of a rule set as a field, read back as engine options.
 
-The contracts are written one per line in the words the rules pages use ("two sets of 3 and
-a run of 4", "three runs of 4, laid down while going out"); cards dealt are one number, or
+The contracts are written one per line in the words the rules pages use, in English or in
+Spanish, whichever the page speaks ("two sets of 3 and a run of 4", "three runs of 4, laid
+down while going out"; "dos tríos de 3 y una escalera de 4"); cards dealt are one number, or
 one per round ("10 10 10 12 12 12 12"). Range checks are the engine's: its ``RuleSetError``
 problems are put back at the fields they name (``show_problems``).
 """
@@ -9,9 +10,12 @@ problems are put back at the fields they name (``show_problems``).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -32,15 +36,23 @@ from ..inputs import whole_number
 from ..limits import NAME_LENGTH, TEXT_LENGTH
 from ..names import tidy_name
 from ..rules import OptionProblem, Rank, RuleSet, describe_options
+from ..words import words
 
 CARD_VALUE_KEYS = ("joker", *(rank.symbol for rank in Rank))
+# The words a contract is written in, English and Spanish (accents dropped before reading).
 COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-RANK_WORDS = {rank.plural: rank for rank in Rank} | {rank.symbol.lower(): rank for rank in Rank}
+COUNT_WORDS |= {"un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5}
+COUNT_WORDS |= {"seis": 6}
+KIND_WORDS = {"trio": "set", "escalera": "run", "par": "pair"}
 MELD_WORDS = re.compile(
-    r"^(?:(?P<count>\d+|[a-z]+)\s+)?(?P<kind>set|run|pair)s?(?:\s+of)?(?:\s+(?P<of>[a-z0-9]+))?$"
+    r"^(?:(?P<count>\d+|[a-z]+)\s+)?(?P<kind>set|run|pair|trio|escalera|par)(?:es|s)?"
+    r"(?:\s+(?:of|de))?(?:\s+(?P<of>[a-z0-9]+))?$"
 )
-GOING_OUT = re.compile(r",?\s*(?:laid down\s+)?(?:while\s+)?going out\s*$")
-WHOLE_NUMBER = "Enter a whole number."
+GOING_OUT = re.compile(
+    r",?\s*(?:(?:laid down\s+)?(?:while\s+)?going out|(?:bajandose\s+)?al cerrar)\s*$"
+)
+MELD_SEPARATORS = re.compile(r"\s*(?:,|\+|;|\band\b|\by\b)\s*")
+WHOLE_NUMBER = _l("Enter a whole number.")
 
 
 class WholeNumberField(IntegerField):
@@ -54,37 +66,39 @@ class WholeNumberField(IntegerField):
 
 
 class PacksForm(Form):
-    decks = WholeNumberField("Decks", [InputRequired(WHOLE_NUMBER)])
+    decks = WholeNumberField(_l("Decks"), [InputRequired(WHOLE_NUMBER)])
     decks_up_to_players = WholeNumberField(
-        "For up to how many players", [InputRequired(WHOLE_NUMBER)]
+        _l("For up to how many players"), [InputRequired(WHOLE_NUMBER)]
     )
     players_per_extra_deck = WholeNumberField(
-        "One more deck for each … more players (0: never)", [InputRequired(WHOLE_NUMBER)]
+        _l("One more deck for each … more players (0: never)"), [InputRequired(WHOLE_NUMBER)]
     )
-    jokers_per_deck = WholeNumberField("Jokers for each deck", [InputRequired(WHOLE_NUMBER)])
-    jokers_per_player = WholeNumberField("Jokers for each player", [InputRequired(WHOLE_NUMBER)])
+    jokers_per_deck = WholeNumberField(_l("Jokers for each deck"), [InputRequired(WHOLE_NUMBER)])
+    jokers_per_player = WholeNumberField(
+        _l("Jokers for each player"), [InputRequired(WHOLE_NUMBER)]
+    )
     jokers_extra = WholeNumberField(
-        "Jokers more (or, below 0, fewer)", [InputRequired(WHOLE_NUMBER)]
+        _l("Jokers more (or, below 0, fewer)"), [InputRequired(WHOLE_NUMBER)]
     )
 
 
 class MayIForm(Form):
-    allowed = BooleanField('"May I" is played')
-    limit = WholeNumberField("At most, per player per contract (empty: no limit)", [Optional()])
-    extra_cards = WholeNumberField("Extra cards from the stock", [InputRequired(WHOLE_NUMBER)])
-    discard = BooleanField("Then discards one")
+    allowed = BooleanField(_l('"May I" is played'))
+    limit = WholeNumberField(_l("At most, per player per contract (empty: no limit)"), [Optional()])
+    extra_cards = WholeNumberField(_l("Extra cards from the stock"), [InputRequired(WHOLE_NUMBER)])
+    discard = BooleanField(_l("Then discards one"))
 
 
 class WildSpacingForm(Form):
-    set = SelectField("In a set")
-    run = SelectField("In a run")
+    set = SelectField(_l("In a set"))
+    run = SelectField(_l("In a run"))
 
 
 CardValuesForm = type(
     "CardValuesForm",
     (Form,),
     {
-        key: WholeNumberField("Joker" if key == "joker" else key, [InputRequired(WHOLE_NUMBER)])
+        key: WholeNumberField(_l("Joker") if key == "joker" else key, [InputRequired(WHOLE_NUMBER)])
         for key in CARD_VALUE_KEYS
     },
 )
@@ -114,16 +128,19 @@ class HouseRulesForm(FlaskForm):
     """Every option of a rule set; ``options()`` gives them as ``get_ruleset`` reads them."""
 
     name = StringField(
-        "Name",
-        [DataRequired("Give these rules a name."), Length(max=NAME_LENGTH)],
+        _l("Name"),
+        [DataRequired(_l("Give these rules a name.")), Length(max=NAME_LENGTH)],
         filters=[lambda text: tidy_name(text) if isinstance(text, str) else text],
     )
     base = HiddenField()
     contracts = TextAreaField(
-        "Contracts",
+        _l("Contracts"),
         [
-            InputRequired("Give at least one contract."),
-            Length(max=TEXT_LENGTH, message=f"Contracts take at most {TEXT_LENGTH} characters."),
+            InputRequired(_l("Give at least one contract.")),
+            Length(
+                max=TEXT_LENGTH,
+                message=_l("Contracts take at most %(most)s characters.", most=TEXT_LENGTH),
+            ),
         ],
     )
     contract_order = SelectField()
@@ -134,8 +151,8 @@ class HouseRulesForm(FlaskForm):
     packs = FormField(PacksForm)
     cards_dealt = StringField(
         validators=[
-            InputRequired("Say how many cards are dealt."),
-            Length(max=NAME_LENGTH, message=f"At most {NAME_LENGTH} characters."),
+            InputRequired(_l("Say how many cards are dealt.")),
+            Length(max=NAME_LENGTH, message=_l("At most %(most)s characters.", most=NAME_LENGTH)),
         ]
     )
     nobody_out_allowed = BooleanField()
@@ -180,7 +197,7 @@ class HouseRulesForm(FlaskForm):
         bad = [token for token in numbers if whole_number(token) is None]
         if bad or not numbers:
             raise ValidationError(
-                "Write one number of cards, or one per round separated by spaces (10 10 12)."
+                _("Write one number of cards, or one per round separated by spaces (10 10 12).")
             )
         values = [whole_number(token) or 0 for token in numbers]
         self.parsed_dealt = values[0] if len(values) == 1 else values
@@ -210,14 +227,20 @@ class HouseRulesForm(FlaskForm):
 
     def _field_for(self, problem: OptionProblem) -> tuple[Field, str]:
         option = problem.option
-        message = problem.message.removeprefix(f"{option}: ")
-        message = message[:1].upper() + message[1:]
-        top, _, rest = option.partition(".")
-        top, _, index = top.partition("[")
+        said = problem.detail if problem.detail is not None else problem.message
+        message = words(said.capitalized())
+        top, _sep, rest = option.partition(".")
+        top, _sep, index = top.partition("[")
         if top == "contracts" and index:
-            return self.contracts, f"Contract {index.rstrip(']')}: {message}"
+            number = index.rstrip("]")
+            return self.contracts, _(
+                "Contract %(number)s: %(problem)s", number=number, problem=message
+            )
         if top == "cards_dealt" and index:
-            return self.cards_dealt, f"Round {index.rstrip(']')}: {message}"
+            number = index.rstrip("]")
+            return self.cards_dealt, _(
+                "Round %(number)s: %(problem)s", number=number, problem=message
+            )
         if top in ("packs", "may_i", "card_values", "wild_spacing") and rest:
             group = self[top]
             if rest in group.form._fields:
@@ -232,46 +255,68 @@ def initial_data(ruleset: RuleSet) -> dict[str, Any]:
     data = ruleset.to_dict()
     dealt = data["cards_dealt"]
     data["cards_dealt"] = dealt if isinstance(dealt, int) else " ".join(str(n) for n in dealt)
-    data["contracts"] = "\n".join(contract.summary for contract in ruleset.contracts)
+    data["contracts"] = "\n".join(words(contract.summary) for contract in ruleset.contracts)
     data.pop("slug", None)
     return data
 
 
 def read_contracts(text: str) -> tuple[list[dict[str, Any]], list[str]]:
     """Contracts written one per line ("two sets of 3 and a run of 4", "a pair of aces and a
-    set of 3", "three runs of 4, laid down while going out"), as engine options; or the
-    problems, each naming its line."""
+    set of 3", "three runs of 4, laid down while going out", or the same in Spanish), as
+    engine options; or the problems, each naming its line."""
     contracts: list[dict[str, Any]] = []
     problems: list[str] = []
     lines = [line.strip() for line in text.splitlines() if line.strip()]
+    ranks = _rank_words()
     for number, line in enumerate(lines, start=1):
-        words = re.sub(r"^\d+\s*[:.)]\s*", "", line.lower()).strip()
-        going_out_only = bool(GOING_OUT.search(words))
-        words = GOING_OUT.sub("", words)
+        said = re.sub(r"^\d+\s*[:.)]\s*", "", _plain(line)).strip()
+        going_out_only = bool(GOING_OUT.search(said))
+        said = GOING_OUT.sub("", said)
         melds: list[dict[str, Any]] = []
-        for part in re.split(r"\s*(?:,|\+|;|\band\b)\s*", words):
+        for part in MELD_SEPARATORS.split(said):
             if not part:
                 continue
-            read = _meld(part)
+            read = _meld(part, ranks)
             if read is None:
                 problems.append(
-                    f"Line {number}: {part!r} is not a meld (write it like "
-                    "'a set of 3', 'two runs of 4' or 'a pair of aces')."
+                    _(
+                        "Line %(number)d: %(part)s is not a meld (write it like 'a set of 3', "
+                        "'two runs of 4' or 'a pair of aces').",
+                        number=number,
+                        part=repr(part),
+                    )
                 )
                 break
             melds.extend(read)
         else:
             if not melds:
-                problems.append(f"Line {number} has no melds.")
+                problems.append(_("Line %(number)d has no melds.", number=number))
             contracts.append({"melds": melds, "going_out_only": going_out_only})
     return contracts, problems
 
 
-def _meld(words: str) -> list[dict[str, Any]] | None:
-    found = MELD_WORDS.match(words)
+def _plain(text: str) -> str:
+    """``text`` lower case, without accents: "Tríos" reads as "trios"."""
+    spelled = unicodedata.normalize("NFKD", text.lower())
+    return "".join(char for char in spelled if not unicodedata.combining(char))
+
+
+def _rank_words() -> dict[str, Rank]:
+    """The ranks by their words: the symbol, the English plural, the page's own ("ases")."""
+    found: dict[str, Rank] = {}
+    for rank in Rank:
+        found[rank.symbol.lower()] = rank
+        found[_plain(str(rank.plural))] = rank
+        found[_plain(words(rank.plural))] = rank
+    return found
+
+
+def _meld(said: str, ranks: dict[str, Rank]) -> list[dict[str, Any]] | None:
+    found = MELD_WORDS.match(said)
     if found is None:
         return None
-    count_text, kind, of = found.group("count"), found.group("kind"), found.group("of")
+    count_text, of = found.group("count"), found.group("of")
+    kind = KIND_WORDS.get(found.group("kind"), found.group("kind"))
     if count_text is None:
         count = 1
     elif count_text.isdigit():
@@ -284,7 +329,7 @@ def _meld(words: str) -> list[dict[str, Any]] | None:
     if kind == "pair":
         requirement["size"] = 2
         if of is not None:
-            rank = RANK_WORDS.get(of) or RANK_WORDS.get(of.rstrip("s"))
+            rank = ranks.get(of) or ranks.get(of.rstrip("s"))
             if rank is None:
                 return None
             requirement["rank"] = rank.symbol

@@ -4,25 +4,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
+
 from ..rules import RuleSet, Source
 
 # Every option of a rule set, in the page's sections ("slug" is the app's filing name only).
-SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("contracts", "Contracts", ("contracts", "contract_order", "winner", "tie_break")),
-    ("scoring", "Scoring the cards left in hand", ("card_values",)),
+SECTIONS: tuple[tuple[str, LazyString, tuple[str, ...]], ...] = (
+    ("contracts", _l("Contracts"), ("contracts", "contract_order", "winner", "tie_break")),
+    ("scoring", _l("Scoring the cards left in hand"), ("card_values",)),
     (
         "packs",
-        "Packs and deal",
+        _l("Packs and deal"),
         ("min_players", "max_players", "packs", "cards_dealt", "nobody_out_allowed"),
     ),
     (
         "wild",
-        "Wild cards",
+        _l("Wild cards"),
         ("wild_ranks", "wild_as_itself", "wild_spacing", "min_real_cards", "pair_all_real"),
     ),
     (
         "melds",
-        "Melds",
+        _l("Melds"),
         (
             "min_set",
             "min_run",
@@ -32,7 +35,7 @@ SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "layoff_on_contract_turn",
         ),
     ),
-    ("special", "Special rules", ("liberation", "freed_wild", "may_i", "going_out")),
+    ("special", _l("Special rules"), ("liberation", "freed_wild", "may_i", "going_out")),
 )
 # Players counts the packs table shows.
 PACKS_FOR = range(2, 9)
@@ -67,39 +70,39 @@ def sources_of(ruleset: RuleSet) -> list[Source]:
 
 
 # The values of the choice options in words (the rule set stores them as short codes).
-VALUE_WORDS: dict[str, dict[str, str]] = {
+VALUE_WORDS: dict[str, dict[str, LazyString]] = {
     "contract_order": {
-        "own": "Each player works on their own contract, kept until made",
-        "round": "Round N plays contract N, for everyone",
+        "own": _l("Each player works on their own contract, kept until made"),
+        "round": _l("Round N plays contract N, for everyone"),
     },
     "winner": {
-        "last contract": "Whoever makes the last contract",
-        "lowest total": "The lowest total when the game ends",
+        "last contract": _l("Whoever makes the last contract"),
+        "lowest total": _l("The lowest total when the game ends"),
     },
     "tie_break": {
-        "lowest total": "The lowest total wins; still tied, they share the win",
-        "share": "Tied players share the win",
+        "lowest total": _l("The lowest total wins; still tied, they share the win"),
+        "share": _l("Tied players share the win"),
     },
     "aces": {
-        "high or low": "High or low (A-2-3-4 and J-Q-K-A), never both in one run",
-        "low": "Low only (A-2-3-4)",
-        "high": "High only (J-Q-K-A)",
+        "high or low": _l("High or low (A-2-3-4 and J-Q-K-A), never both in one run"),
+        "low": _l("Low only (A-2-3-4)"),
+        "high": _l("High only (J-Q-K-A)"),
     },
     "liberation": {
-        "off": "Not allowed",
-        "others": "Only on another player's meld",
-        "any": "On any meld, your own too",
+        "off": _l("Not allowed"),
+        "others": _l("Only on another player's meld"),
+        "any": _l("On any meld, your own too"),
     },
     "freed_wild": {
-        "at once": "The freed wild card must be played at once",
-        "same round": "The freed wild card must be played in the same round",
+        "at once": _l("The freed wild card must be played at once"),
+        "same round": _l("The freed wild card must be played in the same round"),
     },
     "going_out": {
-        "discard": "By discarding the last card",
-        "play": "By playing the last cards onto the table, never by a discard",
+        "discard": _l("By discarding the last card"),
+        "play": _l("By playing the last cards onto the table, never by a discard"),
     },
     "spacing": {
-        "free": "may sit side by side",
-        "not adjacent": "never side by side",
+        "free": _l("may sit side by side"),
+        "not adjacent": _l("never side by side"),
     },
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from scorekeeper.access import Permission, requires
 from scorekeeper.bin import services as bin_services
@@ -17,6 +18,7 @@ from scorekeeper.bin import services as bin_services
 from .. import house_rules
 from ..rules import PRESETS, RuleSet, RuleSetError, describe_options, get_ruleset
 from ..web import UNPROCESSABLE, render
+from ..words import words
 from .forms import HouseRulesForm
 from .sections import SECTIONS, VALUE_WORDS, packs_table, sources_of
 
@@ -64,11 +66,16 @@ def new() -> ResponseReturnValue:
         try:
             record = house_rules.save(form.name.data, form.options())
         except (house_rules.NameMissing, house_rules.NameTaken) as error:
-            form.name.errors = [*form.name.errors, str(error)]
+            form.name.errors = [*form.name.errors, _name_problem(error)]
         except RuleSetError as error:
             form.show_problems(error.problems)
         else:
-            flash(f"Saved {record.name}. It is offered for new games and in the referee.")
+            flash(
+                _(
+                    "Saved %(name)s. It is offered for new games and in the referee.",
+                    name=record.name,
+                )
+            )
             return redirect(url_for("rules.show", slug=record.slug), 303)
     return _editor(form, preset, None)
 
@@ -83,11 +90,11 @@ def edit(slug: str) -> ResponseReturnValue:
         try:
             house_rules.update(slug, form.name.data, form.options())
         except (house_rules.NameMissing, house_rules.NameTaken) as error:
-            form.name.errors = [*form.name.errors, str(error)]
+            form.name.errors = [*form.name.errors, _name_problem(error)]
         except RuleSetError as error:
             form.show_problems(error.problems)
         else:
-            flash(f"Saved the changes to {form.name.data}.")
+            flash(_("Saved the changes to %(name)s.", name=form.name.data))
             return redirect(url_for("rules.show", slug=slug), 303)
     return _editor(form, ruleset, record)
 
@@ -99,11 +106,24 @@ def delete(slug: str) -> ResponseReturnValue:
     if request.method == "POST":
         name = bin_services.bin_house_rules(slug)
         flash(
-            f"{name} went to the bin: the owner can bring them back for 30 days. "
-            "Games played with them keep their own copy."
+            _(
+                "%(name)s went to the bin: the owner can bring them back for 30 days. Games "
+                "played with them keep their own copy.",
+                name=name,
+            )
         )
         return redirect(url_for("rules.index"), 303)
     return render("rules/delete.html", record=record)
+
+
+def _name_problem(error: house_rules.NameMissing | house_rules.NameTaken) -> str:
+    """What is wrong with the name, in the page's language."""
+    if isinstance(error, house_rules.NameTaken):
+        return _(
+            "There are already rules called %(name)s: choose another name.",
+            name=repr(error.name),
+        )
+    return _("Give these rules a name.")
 
 
 def _editor(form: HouseRulesForm, ruleset: RuleSet, record: object) -> Response:
@@ -116,7 +136,7 @@ def _editor(form: HouseRulesForm, ruleset: RuleSet, record: object) -> Response:
         record=record,
         base=base,
         options={option.key: option for option in describe_options(base)},
-        presets=[(slug, get_ruleset(slug).name) for slug in PRESETS],
+        presets=[(slug, words(get_ruleset(slug).name)) for slug in PRESETS],
         value_words=VALUE_WORDS,
     )
 

@@ -33,6 +33,28 @@ names exported below: ``parse_cards``/``format_cards`` for the card notation,
 ``get_ruleset`` for a preset or house rules, the ``check_*`` rulings,
 ``find_contract`` and ``cards_short`` for a hand (``SearchBudgetExceeded`` when a hand
 is too much to decide), and ``score_cards``.
+
+Words in any language
+    The engine speaks no language: every sentence a person reads leaves it as a ``Message``
+    (``messages.py``), a message id and its values whose ``str`` is the English sentence, so
+    ``str(reason)`` reads as it always did. A ruling's reasons carry theirs as
+    ``reason.message`` (the source, ``reason.source``, shown beside it); an option's
+    ``label``, ``help`` and ``described``, a contract's ``description`` and ``summary``, a
+    preset's ``name`` (its game's own name kept, the words after it translated), a source's
+    ``title`` and ``label``, ``Packs.overflow``'s lines, and the errors' ``message``
+    (``CardError``, ``ContractNumberError``, ``SearchBudgetExceeded``; a ``RuleSetError``'s
+    ``problems``) are all messages. The web app puts them into the page's language
+    (``scorekeeper.words``).
+
+    New options, presets and sentences are written the same way: ``N_("a run of %(suit)s",
+    suit=suit.plural)``, ``N_plural("%(num)s card", "%(num)s cards", num=n)``; always literal
+    text (``pybabel extract -k N_ -k N_plural:1,2`` reads it from the code, and a test fails on
+    anything else), whole sentences with named values, cards as notation, and a word that
+    changes with the language (a suit, a rank, a count word) as a message of its own. A new
+    option needs its ``_OPTION_TEXT`` entry (label and help) in ``options.py``, its choices'
+    words in ``CHOICE_WORDS``; a new document its ``DOCUMENTS`` entry in ``sources.py`` (quotes
+    stay in the document's language). Then the Spanish catalogue is updated
+    (``docs/translating.md``).
 """
 
 from __future__ import annotations
@@ -40,7 +62,10 @@ from __future__ import annotations
 from .cards import JOKER, Card, CardError, Rank, Suit, format_cards, parse_cards
 from .contracts import Contract, MeldKind, MeldRequirement
 from .melds import Meld, Placed
-from .referee import Ruling, check_contract, check_layoff, check_liberation, check_meld
+from .messages import N_, Message, N_plural
+from .moves import check_layoff, check_liberation
+from .options import OptionInfo, describe_options
+from .referee import Ruling, check_contract, check_meld
 from .ruleset import (
     OPTION_KEYS,
     PRESETS,
@@ -51,7 +76,6 @@ from .ruleset import (
     GoingOut,
     Liberation,
     MayI,
-    OptionInfo,
     OptionProblem,
     PackRule,
     Packs,
@@ -62,7 +86,6 @@ from .ruleset import (
     UnknownRulesError,
     WildSpacing,
     Winner,
-    describe_options,
     get_ruleset,
 )
 from .scoring import score_cards
@@ -71,6 +94,7 @@ from .sources import Reason, Source
 
 __all__ = [
     "JOKER",
+    "N_",
     "OPTION_KEYS",
     "PRESETS",
     "Aces",
@@ -86,6 +110,8 @@ __all__ = [
     "Meld",
     "MeldKind",
     "MeldRequirement",
+    "Message",
+    "N_plural",
     "OptionInfo",
     "OptionProblem",
     "PackRule",

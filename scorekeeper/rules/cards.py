@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .messages import N_, Message, Value, listing
+
 __all__ = [
     "JOKER",
     "Card",
@@ -29,10 +31,12 @@ __all__ = [
 
 
 class CardError(ValueError):
-    """A token of card notation that is not a card; ``token`` holds it as typed."""
+    """A token of card notation that is not a card; ``token`` holds it as typed, ``why`` what
+    is wrong and ``message`` the whole sentence (the error's text, in English)."""
 
-    def __init__(self, token: str, why: str) -> None:
-        super().__init__(f"{token!r} is not a card: {why}")
+    def __init__(self, token: str, why: Message) -> None:
+        self.message = N_("%(token)s is not a card: %(why)s", token=repr(token), why=why)
+        super().__init__(str(self.message))
         self.token = token
         self.why = why
 
@@ -60,9 +64,9 @@ class Rank(enum.IntEnum):
         return _RANK_SYMBOLS[self]
 
     @property
-    def plural(self) -> str:
+    def plural(self) -> Message:
         """The rank in words, many of it: ``"aces"``, ``"5s"``, ``"kings"``."""
-        return _RANK_PLURALS.get(self, f"{self.symbol}s")
+        return _RANK_PLURALS[self]
 
     @classmethod
     def from_symbol(cls, text: str) -> Rank:
@@ -80,7 +84,22 @@ _RANK_SYMBOLS = {
     Rank.KING: "K",
     **{Rank(number): str(number) for number in range(2, 11)},
 }
-_RANK_PLURALS = {Rank.ACE: "aces", Rank.JACK: "jacks", Rank.QUEEN: "queens", Rank.KING: "kings"}
+# Each its own message: a language names some ranks in words of their own ("doses").
+_RANK_PLURALS = {
+    Rank.ACE: N_("aces"),
+    Rank.TWO: N_("2s"),
+    Rank.THREE: N_("3s"),
+    Rank.FOUR: N_("4s"),
+    Rank.FIVE: N_("5s"),
+    Rank.SIX: N_("6s"),
+    Rank.SEVEN: N_("7s"),
+    Rank.EIGHT: N_("8s"),
+    Rank.NINE: N_("9s"),
+    Rank.TEN: N_("10s"),
+    Rank.JACK: N_("jacks"),
+    Rank.QUEEN: N_("queens"),
+    Rank.KING: N_("kings"),
+}
 _RANKS_BY_TEXT = {symbol: rank for rank, symbol in _RANK_SYMBOLS.items()} | {"T": Rank.TEN}
 
 
@@ -108,13 +127,19 @@ class Suit(enum.Enum):
         return _SUIT_ORDER[self]
 
     @property
-    def plural(self) -> str:
+    def plural(self) -> Message:
         """The suit in words: ``"spades"``."""
-        return self.name.lower()
+        return _SUIT_PLURALS[self]
 
 
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 _SUIT_ORDER = {suit: number for number, suit in enumerate(Suit)}
+_SUIT_PLURALS = {
+    Suit.SPADES: N_("spades"),
+    Suit.HEARTS: N_("hearts"),
+    Suit.DIAMONDS: N_("diamonds"),
+    Suit.CLUBS: N_("clubs"),
+}
 _SUITS_BY_TEXT = (
     {suit.letter: suit for suit in Suit}
     | {symbol: suit for suit, symbol in _SUIT_SYMBOLS.items()}
@@ -208,7 +233,7 @@ def parse_card(token: str) -> Card:
     """
     text = token.strip().replace("\ufe0f", "")
     if not text:
-        raise CardError(token, "it is empty")
+        raise CardError(token, N_("it is empty"))
     if text.upper() in _JOKERS:
         return JOKER
     upper = text.upper()
@@ -218,17 +243,20 @@ def parse_card(token: str) -> Card:
     rank = _RANKS_BY_TEXT.get(rank_text)
     if rank is None:
         if rank_text == "1":
-            why = "1 is not a rank (write A for an ace)"
+            why = N_("1 is not a rank (write A for an ace)")
         elif rank_text.isdigit():
-            why = f"{rank_text} is not a rank (the ranks are A, 2 … 10, J, Q, K)"
+            why = N_("%(rank)s is not a rank (the ranks are A, 2 … 10, J, Q, K)", rank=rank_text)
         else:
-            why = "write a rank (A, 2 … 10, J, Q, K) then a suit (S, H, D, C or ♠ ♥ ♦ ♣)"
+            why = N_("write a rank (A, 2 … 10, J, Q, K) then a suit (S, H, D, C or ♠ ♥ ♦ ♣)")
         raise CardError(token, why)
     if not suit_text:
         return Card(rank, None)
     suit = _SUITS_BY_TEXT.get(suit_text)
     if suit is None:
-        raise CardError(token, f"{text[-1]} is not a suit (the suits are S, H, D, C or ♠ ♥ ♦ ♣)")
+        raise CardError(
+            token,
+            N_("%(suit)s is not a suit (the suits are S, H, D, C or ♠ ♥ ♦ ♣)", suit=text[-1]),
+        )
     return Card(rank, suit)
 
 
@@ -261,9 +289,7 @@ def as_cards(cards: str | Iterable[Card]) -> list[Card]:
     return result
 
 
-def card_list(cards: Sequence[Card]) -> str:
-    """Cards for a sentence: ``"5♠, JK and 8♠"``."""
-    labels = [card.short for card in cards]
-    if len(labels) <= 1:
-        return "".join(labels)
-    return ", ".join(labels[:-1]) + " and " + labels[-1]
+def card_list(cards: Sequence[Card]) -> Value:
+    """Cards for a sentence: ``"5♠, JK and 8♠"`` (a message's value: the "and" is translated,
+    the cards stay in notation)."""
+    return listing([card.short for card in cards])

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Rank
+from .messages import N_, Message, N_plural, Value
 
 __all__ = ["Contract", "MeldKind", "MeldRequirement"]
 
-_COUNT_WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+# How many melds of a kind, in words ("two sets of 3"); past six, in figures.
+_COUNT_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six")}
 
 
 class MeldKind(enum.StrEnum):
@@ -30,15 +32,49 @@ class MeldRequirement:
     size: int
     rank: Rank | None = None
 
-    def describe(self, count: int = 1) -> str:
+    def describe(self, count: int = 1) -> Message:
         """In words: ``"a set of 3"``, ``"two runs of 4"``, ``"a pair of aces"``."""
-        many = _COUNT_WORDS.get(count, str(count))
+        many: Value = _COUNT_WORDS.get(count, count)
+        size, rank = self.size, self.rank
         if self.kind is MeldKind.PAIR:
-            of = f" of {self.rank.plural}" if self.rank else ""
-            return f"{many} pair{'s' if count > 1 else ''}{of}"
-        noun = self.kind.value + ("s" if count > 1 else "")
-        of_rank = f" {self.rank.plural}" if self.rank else ""
-        return f"{many} {noun} of {self.size}{of_rank}"
+            if rank is None:
+                return N_plural("a pair", "%(many)s pairs", num=count, many=many)
+            return N_plural(
+                "a pair of %(rank)s",
+                "%(many)s pairs of %(rank)s",
+                num=count,
+                many=many,
+                rank=rank.plural,
+            )
+        if self.kind is MeldKind.SET:
+            if rank is None:
+                return N_plural(
+                    "a set of %(size)s",
+                    "%(many)s sets of %(size)s",
+                    num=count,
+                    many=many,
+                    size=size,
+                )
+            return N_plural(
+                "a set of %(size)s %(rank)s",
+                "%(many)s sets of %(size)s %(rank)s",
+                num=count,
+                many=many,
+                size=size,
+                rank=rank.plural,
+            )
+        if rank is None:
+            return N_plural(
+                "a run of %(size)s", "%(many)s runs of %(size)s", num=count, many=many, size=size
+            )
+        return N_plural(
+            "a run of %(size)s %(rank)s",
+            "%(many)s runs of %(size)s %(rank)s",
+            num=count,
+            many=many,
+            size=size,
+            rank=rank.plural,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The requirement as house-rule data: ``{"kind": "set", "size": 3}``."""
@@ -58,16 +94,16 @@ class Contract:
     going_out_only: bool = False
 
     @property
-    def description(self) -> str:
+    def description(self) -> Message:
         """The melds in words: ``"a set of 3 and a run of 7"``,
         ``"a pair of aces and a set of 3"``."""
         return describe_melds(self.melds)
 
     @property
-    def summary(self) -> str:
+    def summary(self) -> Message:
         """The description, saying too when the contract is made only by going out."""
         if self.going_out_only:
-            return f"{self.description}, laid down while going out"
+            return N_("%(melds)s, laid down while going out", melds=self.description)
         return self.description
 
     @property
@@ -86,7 +122,7 @@ class Contract:
         return f"Contract {self.number}: {self.summary}"
 
 
-def describe_melds(melds: Sequence[MeldRequirement]) -> str:
+def describe_melds(melds: Sequence[MeldRequirement]) -> Message:
     """Requirements in words, like neighbours counted together
     (``"two sets of 3 and a run of 4"``)."""
     groups: list[tuple[MeldRequirement, int]] = []
@@ -95,7 +131,7 @@ def describe_melds(melds: Sequence[MeldRequirement]) -> str:
             groups[-1] = (requirement, groups[-1][1] + 1)
         else:
             groups.append((requirement, 1))
-    parts = [requirement.describe(count) for requirement, count in groups]
+    parts: list[Value] = [requirement.describe(count) for requirement, count in groups]
     if len(parts) == 1:
-        return parts[0]
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+        return groups[0][0].describe(groups[0][1])
+    return N_("%(items)s and %(last)s", items=tuple(parts[:-1]), last=parts[-1])

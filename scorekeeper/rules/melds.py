@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .cards import Card, Rank, Suit, card_list
 from .contracts import MeldKind
+from .messages import N_, Message, N_plural, listing
 from .ruleset import Aces, RuleSet, Spacing
 
 __all__ = [
@@ -28,8 +29,9 @@ __all__ = [
     "windows",
 ]
 
-Problem = tuple[str, str]
-"""A problem found: the option key of the rule it breaks, and the sentence."""
+Problem = tuple[str, Message]
+"""A problem found: the option key of the rule it breaks, and the sentence (as written, not
+capitalized: a ruling may quote it inside a sentence of its own)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,26 +118,57 @@ def read_set(
     cards = sorted(cards)
     wild = [card for card in cards if rules.is_wild(card)]
     real = [card for card in cards if not rules.is_wild(card)]
-    noun = "a pair" if kind is MeldKind.PAIR else "a set"
-    least = 2 if kind is MeldKind.PAIR else rules.min_set
+    pair = kind is MeldKind.PAIR
+    least = 2 if pair else rules.min_set
     if len(cards) < least:
-        rule = "contracts" if kind is MeldKind.PAIR else "min_set"
-        problems.append((rule, f"{noun} needs at least {least} cards, and this has {len(cards)}"))
+        if pair:
+            short = N_plural(
+                "a pair needs at least %(num)s card, and this has %(count)s",
+                "a pair needs at least %(num)s cards, and this has %(count)s",
+                num=least,
+                count=len(cards),
+            )
+        else:
+            short = N_plural(
+                "a set needs at least %(num)s card, and this has %(count)s",
+                "a set needs at least %(num)s cards, and this has %(count)s",
+                num=least,
+                count=len(cards),
+            )
+        problems.append(("contracts" if pair else "min_set", short))
     ranks = sorted({card.rank for card in real if card.rank is not None})
     if len(ranks) > 1:
-        listed = _words([r.symbol for r in ranks])
-        problems.append(("melds", f"not {noun} because {listed} differ"))
+        listed = listing([r.symbol for r in ranks])
+        problems.append(
+            (
+                "melds",
+                N_("not a pair because %(ranks)s differ", ranks=listed)
+                if pair
+                else N_("not a set because %(ranks)s differ", ranks=listed),
+            )
+        )
     elif rank is not None and ranks and ranks[0] != rank:
-        problems.append(("contracts", f"not {noun} of {rank.plural}: these are {ranks[0].plural}"))
+        wanted, these = rank.plural, ranks[0].plural
+        problems.append(
+            (
+                "contracts",
+                N_("not a pair of %(rank)s: these are %(these)s", rank=wanted, these=these)
+                if pair
+                else N_("not a set of %(rank)s: these are %(these)s", rank=wanted, these=these),
+            )
+        )
     if len(real) < rules.min_real_cards:
         problems.append(("min_real_cards", _real_needed(wild, rules)))
-    if kind is MeldKind.PAIR and wild and len(real) < rules.real_cards_needed(kind, len(cards)):
-        wild_words = card_list(wild)
+    if pair and wild and len(real) < rules.real_cards_needed(kind, len(cards)):
         problems.append(
             (
                 "pair_all_real",
-                f"a pair must be real cards here, and {wild_words} "
-                f"{'is' if len(wild) == 1 else 'are'} wild",
+                N_plural(
+                    "a pair must be real cards here, and %(cards)s is wild",
+                    "a pair must be real cards here, and %(cards)s are wild",
+                    num=len(wild),
+                    cards=card_list(wild),
+                ),
             )
         )
     spacing_ok = rules.wild_spacing.set is Spacing.FREE or not real or len(wild) <= len(real) + 1
@@ -143,8 +176,11 @@ def read_set(
         problems.append(
             (
                 "wild_spacing",
-                f"{_count(len(wild), 'wild card')} and only {_count(len(real), 'real card')}: "
-                "in a set wild cards may not sit side by side",
+                N_(
+                    "%(wild)s and only %(real)s: in a set wild cards may not sit side by side",
+                    wild=N_plural("%(num)s wild card", "%(num)s wild cards", num=len(wild)),
+                    real=N_plural("%(num)s real card", "%(num)s real cards", num=len(real)),
+                ),
             )
         )
     if problems:
@@ -242,23 +278,41 @@ def read_run(cards: Sequence[Card], rules: RuleSet) -> tuple[list[RunReading], l
     size = len(cards)
     if size < rules.min_run:
         problems.append(
-            ("min_run", f"a run needs at least {rules.min_run} cards, and this has {size}")
+            (
+                "min_run",
+                N_plural(
+                    "a run needs at least %(num)s card, and this has %(count)s",
+                    "a run needs at least %(num)s cards, and this has %(count)s",
+                    num=rules.min_run,
+                    count=size,
+                ),
+            )
         )
     real = [card for card in cards if not rules.is_wild(card)]
     suitless = [card for card in real if card.suit is None]
     if suitless:
-        verb = "has" if len(suitless) == 1 else "have"
         problems.append(
             (
                 "melds",
-                f"{card_list(suitless)} {verb} no suit, so it cannot establish a run's suit "
-                "(a run is of one suit; write the suit, like 7H)",
+                N_plural(
+                    "%(cards)s has no suit, so it cannot establish a run's suit "
+                    "(a run is of one suit; write the suit, like 7H)",
+                    "%(cards)s have no suit, so they cannot establish a run's suit "
+                    "(a run is of one suit; write the suit, like 7H)",
+                    num=len(suitless),
+                    cards=card_list(suitless),
+                ),
             )
         )
     suits = list(dict.fromkeys(card.suit for card in real if card.suit is not None))
     if len(suits) > 1:
         by_suit = [next(card for card in real if card.suit is suit) for suit in suits]
-        problems.append(("melds", f"not a run because {card_list(by_suit)} are not of one suit"))
+        problems.append(
+            (
+                "melds",
+                N_("not a run because %(cards)s are not of one suit", cards=card_list(by_suit)),
+            )
+        )
     candidates: list[Suit] = suits[:1] if len(suits) == 1 else []
     if not suits and not suitless and rules.wild_as_itself:
         candidates = list(
@@ -270,7 +324,13 @@ def read_run(cards: Sequence[Card], rules: RuleSet) -> tuple[list[RunReading], l
         repeated = [card for card, count in Counter(real).items() if count > 1]
         if repeated:
             problems.append(
-                ("melds", f"a run holds each card once, and this has {card_list(repeated)} twice")
+                (
+                    "melds",
+                    N_(
+                        "a run holds each card once, and this has %(cards)s twice",
+                        cards=card_list(repeated),
+                    ),
+                )
             )
     if not real and not candidates:
         problems.append(("min_real_cards", _real_needed(cards, rules)))
@@ -290,10 +350,19 @@ def read_run(cards: Sequence[Card], rules: RuleSet) -> tuple[list[RunReading], l
         return readings, []
     if "wild_spacing" in failures:
         wild_count = sum(1 for card in cards if rules.is_wild(card))
-        the = "the two wild cards" if wild_count == 2 else "wild cards"
-        rule_words = "in a run wild cards must be separated by a real card"
         problems.append(
-            ("wild_spacing", f"as a run {the} would have to sit side by side, and {rule_words}")
+            (
+                "wild_spacing",
+                N_(
+                    "as a run the two wild cards would have to sit side by side, and in a run "
+                    "wild cards must be separated by a real card"
+                )
+                if wild_count == 2
+                else N_(
+                    "as a run wild cards would have to sit side by side, and in a run wild "
+                    "cards must be separated by a real card"
+                ),
+            )
         )
     elif "min_real_cards" in failures:
         problems.append(("min_real_cards", _real_needed(cards, rules)))
@@ -323,43 +392,48 @@ def _span_problem(real: Sequence[Card], size: int, rules: RuleSet) -> Problem:
         if not low_fits and not high_fits and near_low and near_high:
             return (
                 "aces",
-                "a run never turns the corner: an ace is high (J-Q-K-A) or low (A-2-3-4), "
-                "never both in one run",
+                N_(
+                    "a run never turns the corner: an ace is high (J-Q-K-A) or low (A-2-3-4), "
+                    "never both in one run"
+                ),
             )
-    if has_ace and rules.aces != "high or low":
-        where = "low (A-2-3-4)" if rules.aces is Aces.LOW else "high (J-Q-K-A)"
-        if others:
-            return ("aces", f"aces are only {where} in a run, and these cards do not fit that way")
+    if has_ace and rules.aces != "high or low" and others:
+        return (
+            "aces",
+            N_("aces are only low (A-2-3-4) in a run, and these cards do not fit that way")
+            if rules.aces is Aces.LOW
+            else N_("aces are only high (J-Q-K-A) in a run, and these cards do not fit that way"),
+        )
     low_card = min(real, key=lambda card: card.sort_key(), default=None)
     high_card = max(real, key=lambda card: card.sort_key(), default=None)
     if low_card is not None and high_card is not None and low_card != high_card:
         return (
             "melds",
-            f"not a run: {low_card.short} and {high_card.short} are too far apart for "
-            f"{size} cards in sequence",
+            N_plural(
+                "not a run: %(low)s and %(high)s are too far apart for %(num)s card in sequence",
+                "not a run: %(low)s and %(high)s are too far apart for %(num)s cards in sequence",
+                num=size,
+                low=low_card.short,
+                high=high_card.short,
+            ),
         )
-    return ("melds", "not a run: these cards are not in sequence")
+    return ("melds", N_("not a run: these cards are not in sequence"))
 
 
-def _real_needed(cards: Sequence[Card], rules: RuleSet) -> str:
-    wild_words = _words(["jokers", *(f"{rank.symbol}s" for rank in rules.wild_ranks)])
-    need = rules.min_real_cards
-    cards_text = card_list(list(cards))
-    every = "every" if need == 1 else "each"
-    what = "a real card" if need == 1 else f"{need} real cards"
-    return (
-        f"{cards_text} {'is' if len(cards) == 1 else 'are all'} wild ({wild_words} are wild); "
-        f"{every} meld needs {what}"
-        if all(rules.is_wild(card) for card in cards)
-        else f"{every} meld needs {what}"
+def _real_needed(cards: Sequence[Card], rules: RuleSet) -> Message:
+    needs = N_plural(
+        "every meld needs a real card",
+        "each meld needs %(num)s real cards",
+        num=rules.min_real_cards,
     )
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
-def _words(words: Sequence[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    if not cards or not all(rules.is_wild(card) for card in cards):
+        return needs
+    wild_words = listing([N_("jokers"), *(rank.plural for rank in rules.wild_ranks)])
+    return N_plural(
+        "%(cards)s is wild (%(wild)s are wild); %(needs)s",
+        "%(cards)s are all wild (%(wild)s are wild); %(needs)s",
+        num=len(cards),
+        cards=card_list(list(cards)),
+        wild=wild_words,
+        needs=needs,
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .messages import N_, N_plural
 from .sources import DEFAULT, DOCUMENTS, Source
 
 __all__ = ["PRESETS", "PRESET_DATA", "PRESET_SOURCES"]
@@ -104,14 +105,23 @@ PRESET_DATA: dict[str, dict[str, Any]] = {
     "dummy-rummy": _TWELVE
     | {
         "slug": "dummy-rummy",
-        "name": "Dummy Rummy (12-Step contracts, one per round)",
+        # A game's own name stays as it is; the words after it are translated.
+        "name": N_(
+            "%(game)s (%(base)s contracts, one per round)", game="Dummy Rummy", base="12-Step"
+        ),
         "contract_order": "round",
         "winner": "lowest total",
         "tie_break": "share",
     },
     "bellevue": {
         "slug": "bellevue",
-        "name": "Contract Rummy, Bellevue family rules (10 contracts)",
+        "name": N_plural(
+            "%(game)s, %(family)s family rules (%(num)s contract)",
+            "%(game)s, %(family)s family rules (%(num)s contracts)",
+            num=10,
+            game="Contract Rummy",
+            family="Bellevue",
+        ),
         "contracts": _contracts_data(
             [
                 [{"kind": "pair", "size": 2, "rank": "A"}, _S3],
@@ -161,7 +171,9 @@ PRESET_DATA: dict[str, dict[str, Any]] = {
     },
     "contract-rummy": {
         "slug": "contract-rummy",
-        "name": "Contract Rummy (7 deals)",
+        "name": N_plural(
+            "%(game)s (%(num)s deal)", "%(game)s (%(num)s deals)", num=7, game="Contract Rummy"
+        ),
         "contracts": _contracts_data(
             [
                 [_S3, _S3],

@@ -1,4 +1,5 @@
-"""The referee's rulings: a meld, a contract lay-down, a lay-off, a wild-card liberation."""
+"""The referee's rulings on a meld and a contract lay-down, and how a ruling's reasons are told
+(each naming its rule and source). Lay-offs and liberations are ruled in ``moves``."""
 
 from __future__ import annotations
 
@@ -10,24 +11,19 @@ from .cards import Card, Rank, as_cards, card_list
 from .contracts import MeldKind, MeldRequirement
 from .melds import (
     Meld,
-    Placed,
     Problem,
     RunReading,
-    position_of,
-    rank_at,
     read_run,
     read_set,
-    windows,
 )
-from .ruleset import FreedWild, Liberation, RuleSet, RulesLike, Spacing, get_ruleset
+from .messages import N_, Message, N_plural, Value, listing
+from .ruleset import RuleSet, RulesLike, Spacing, get_ruleset
 from .sources import Reason
 
 __all__ = [
     "CardsLike",
     "Ruling",
     "check_contract",
-    "check_layoff",
-    "check_liberation",
     "check_meld",
     "runs_continue",
 ]
@@ -70,39 +66,54 @@ class Ruling:
 _READINGS = ("pair_all_real", "layoff_on_contract_turn")
 
 
-def _reason(rules: RuleSet, rule: str, text: str) -> Reason:
+def _reason(rules: RuleSet, rule: str, text: Message) -> Reason:
     if rule in _READINGS:
         return _reading(rules, rule, text)
-    return Reason.citing(_sentence(text), rule, rules.source(rule))
+    return Reason.citing(text.capitalized(), rule, rules.source(rule))
 
 
-def _reading(rules: RuleSet, option: str, text: str) -> Reason:
+def _reading(rules: RuleSet, option: str, text: Message) -> Reason:
     """``text`` naming ``option`` and quoting the document's sentence it reads: the rule
     set's own source, or, where house rules changed the option, its preset's sentence."""
     source = rules.source(option)
     quote = source.quote
     if quote:
-        where = f"option {option}, from “{quote}”"
+        message = N_(
+            "%(sentence)s (option %(option)s, from “%(quote)s”)",
+            sentence=text,
+            option=option,
+            quote=quote,
+        )
     else:
         preset_quote = get_ruleset(rules.base).source(option).quote
-        where = f"option {option}"
         if preset_quote and source.document is None and not source.is_default:
-            where += f", which changes “{preset_quote}”"
-    return Reason.citing(f"{_sentence(text)} ({where})", option, source)
+            message = N_(
+                "%(sentence)s (option %(option)s, which changes “%(quote)s”)",
+                sentence=text,
+                option=option,
+                quote=preset_quote,
+            )
+        else:
+            message = N_("%(sentence)s (option %(option)s)", sentence=text, option=option)
+    return Reason.citing(message.capitalized(), option, source)
 
 
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def _within(reason: Reason, outer: Message) -> Reason:
+    """``reason`` told inside a sentence of its own (``outer`` holds it, as written, as its
+    value ``reason``), citing the same source."""
+    if reason.cited:
+        return Reason.citing(outer, reason.rule, reason.source)
+    return Reason(str(outer), reason.rule, reason.source, outer)
 
 
-def _problems(rules: RuleSet, problems: Sequence[Problem], prefix: str = "") -> list[Reason]:
+def _problems(rules: RuleSet, problems: Sequence[Problem]) -> list[Reason]:
     reasons: list[Reason] = []
     seen: set[str] = set()
     for rule, text in problems:
-        if (prefix + text) in seen:
+        if text in seen:
             continue
-        seen.add(prefix + text)
-        reasons.append(_reason(rules, rule, prefix + text))
+        seen.add(text)
+        reasons.append(_reason(rules, rule, text))
     return reasons
 
 
@@ -120,14 +131,30 @@ def _explain_set(meld: Meld, rules: RuleSet) -> list[Reason]:
         (placed.card.rank for placed in meld.placements if not placed.is_wild),
         None,
     )
-    words = rank.plural if rank else "one rank"
-    noun = "A pair" if meld.kind is MeldKind.PAIR else "A set"
-    reasons = [
-        _reason(rules, "melds", f"{noun} of {words}: cards of one rank, suits free ({meld})")
-    ]
-    if meld.kind is MeldKind.PAIR:
+    shown = str(meld)
+    pair = meld.kind is MeldKind.PAIR
+    if rank is None:
+        what = (
+            N_("A pair of one rank: cards of one rank, suits free (%(meld)s)", meld=shown)
+            if pair
+            else N_("A set of one rank: cards of one rank, suits free (%(meld)s)", meld=shown)
+        )
+    elif pair:
+        what = N_(
+            "A pair of %(rank)s: cards of one rank, suits free (%(meld)s)",
+            rank=rank.plural,
+            meld=shown,
+        )
+    else:
+        what = N_(
+            "A set of %(rank)s: cards of one rank, suits free (%(meld)s)",
+            rank=rank.plural,
+            meld=shown,
+        )
+    reasons = [_reason(rules, "melds", what)]
+    if pair:
         reasons.append(
-            _reason(rules, "contracts", "A pair is a meld only where a contract asks for one")
+            _reason(rules, "contracts", N_("A pair is a meld only where a contract asks for one"))
         )
     reasons.extend(_explain_wild(meld, rules, "set"))
     return reasons
@@ -140,29 +167,37 @@ def _explain_wild(meld: Meld, rules: RuleSet, kind: str) -> list[Reason]:
     reasons: list[Reason] = []
     for placed in wild:
         assert placed.stands_for is not None
-        what = placed.stands_for.short
-        if kind == "set":
-            what = f"a {placed.stands_for.short}" if placed.stands_for.rank else what
-        reasons.append(
-            _reason(rules, "wild_ranks", f"{placed.card.short} is wild and stands for {what}")
-        )
+        card, stands_for = placed.card.short, placed.stands_for.short
+        if kind == "set" and placed.stands_for.rank:
+            text = N_("%(card)s is wild and stands for a %(rank)s", card=card, rank=stands_for)
+        else:
+            text = N_(
+                "%(card)s is wild and stands for %(stands_for)s", card=card, stands_for=stands_for
+            )
+        reasons.append(_reason(rules, "wild_ranks", text))
     spacing = rules.wild_spacing.set if kind == "set" else rules.wild_spacing.run
     if spacing is Spacing.FREE:
         if kind == "set":
-            text = "Wild cards may sit side by side in a set"
+            text = N_("Wild cards may sit side by side in a set")
         else:
-            text = "Wild cards may sit anywhere in a run, side by side too"
-    else:
-        text = (
-            f"Wild cards may not sit side by side in a {kind}; a wild card may stand at either end"
+            text = N_("Wild cards may sit anywhere in a run, side by side too")
+    elif kind == "set":
+        text = N_(
+            "Wild cards may not sit side by side in a set; a wild card may stand at either end"
         )
-        if kind == "run":
-            text = "In a run wild cards must be separated by a real card"
+    else:
+        text = N_("In a run wild cards must be separated by a real card")
     reasons.append(_reason(rules, "wild_spacing", text))
-    need = rules.min_real_cards
-    what = "a real card" if need == 1 else f"{need} real cards"
     reasons.append(
-        _reason(rules, "min_real_cards", f"Every meld needs {what}, and this one has enough")
+        _reason(
+            rules,
+            "min_real_cards",
+            N_plural(
+                "Every meld needs a real card, and this one has enough",
+                "Every meld needs %(num)s real cards, and this one has enough",
+                num=rules.min_real_cards,
+            ),
+        )
     )
     return reasons
 
@@ -171,23 +206,32 @@ def _explain_run(reading: RunReading, rules: RuleSet) -> list[Reason]:
     meld = reading.meld
     suit = reading.suit
     reasons = [
-        _reason(rules, "melds", f"A run of {suit.plural}: consecutive cards of one suit ({meld})")
+        _reason(
+            rules,
+            "melds",
+            N_(
+                "A run of %(suit)s: consecutive cards of one suit (%(meld)s)",
+                suit=suit.plural,
+                meld=str(meld),
+            ),
+        )
     ]
     has_ace = reading.lo == 1 or reading.hi == 14
     if has_ace:
-        where = "low" if reading.lo == 1 else "high"
         allowed = {
-            "high or low": "Aces may be high or low",
-            "low": "Aces are low",
-            "high": "Aces are high",
+            "high or low": N_("Aces may be high or low"),
+            "low": N_("Aces are low"),
+            "high": N_("Aces are high"),
         }
-        reasons.append(
-            Reason(
-                f"{allowed[rules.aces]} ({rules.source('aces')}); here the ace is {where}",
-                "aces",
-                rules.source("aces"),
-            )
+        source = rules.source("aces")
+        # The source sits inside the sentence here, before what this run makes of its ace.
+        message = N_(
+            "%(rule)s (%(source)s); here the ace is %(where)s",
+            rule=allowed[rules.aces],
+            source=source.citation,
+            where=N_("low") if reading.lo == 1 else N_("high"),
         )
+        reasons.append(Reason(str(message), "aces", source, message))
     for placed in meld.placements:
         card = placed.card
         if not placed.is_wild and card.rank is not None and rules.is_wild_rank(card.rank):
@@ -195,8 +239,12 @@ def _explain_run(reading: RunReading, rules: RuleSet) -> list[Reason]:
                 _reason(
                     rules,
                     "wild_as_itself",
-                    f"{card.short} sits in its own place in a run of {suit.plural}, so it is read "
-                    "as itself, a real card",
+                    N_(
+                        "%(card)s sits in its own place in a run of %(suit)s, so it is read as "
+                        "itself, a real card",
+                        card=card.short,
+                        suit=suit.plural,
+                    ),
                 )
             )
         if (
@@ -211,8 +259,11 @@ def _explain_run(reading: RunReading, rules: RuleSet) -> list[Reason]:
                 _reason(
                     rules,
                     "aces",
-                    f"A run never turns the corner (Q-K-A-2 is no run), so {card.short} is wild "
-                    "here",
+                    N_(
+                        "A run never turns the corner (Q-K-A-2 is no run), so %(card)s is wild "
+                        "here",
+                        card=card.short,
+                    ),
                 )
             )
     reasons.extend(_explain_wild(meld, rules, "run"))
@@ -245,7 +296,7 @@ def check_meld(cards: CardsLike, rules: RulesLike) -> Ruling:
     rules = get_ruleset(rules)
     cards = as_cards(cards)
     if not cards:
-        return Ruling(False, None, (_reason(rules, "melds", "There are no cards to rule on"),))
+        return Ruling(False, None, (_reason(rules, "melds", N_("there are no cards to rule on")),))
     set_meld, pair_meld, runs, set_problems, pair_problems, run_problems = _meld_readings(
         cards, rules
     )
@@ -327,26 +378,44 @@ def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number
     contract = rules.contract(contract_number)
     groups = _cards_of(melds)
     wanted = len(contract.melds)
-    asks = f"Contract {contract.number} asks for {contract.description}"
+    number, asked = contract.number, contract.description
     problems: list[Reason] = []
     if len(groups) < wanted or (len(groups) > wanted and not rules.extra_melds):
         problems.append(
             _reason(
                 rules,
                 "contracts" if len(groups) < wanted else "extra_melds",
-                f"{asks}: exactly {wanted} meld{'s' if wanted != 1 else ''}, "
-                f"and {len(groups)} {'were' if len(groups) != 1 else 'was'} laid down",
+                N_plural(
+                    "Contract %(number)s asks for %(contract)s: exactly %(num)s meld, and %(laid)s",
+                    "Contract %(number)s asks for %(contract)s: exactly %(num)s melds, and "
+                    "%(laid)s",
+                    num=wanted,
+                    number=number,
+                    contract=asked,
+                    laid=N_plural(
+                        "%(num)s was laid down", "%(num)s were laid down", num=len(groups)
+                    ),
+                ),
             )
         )
     rulings = [check_meld(group, rules) if group else None for group in groups]
-    for number, (group, ruling) in enumerate(zip(groups, rulings, strict=True), start=1):
+    for meld_number, (group, ruling) in enumerate(zip(groups, rulings, strict=True), start=1):
         if ruling is None:
-            problems.append(_reason(rules, "melds", f"Meld {number} has no cards"))
+            problems.append(
+                _reason(rules, "melds", N_("Meld %(number)s has no cards", number=meld_number))
+            )
         elif not ruling.valid:
-            prefix = f"Meld {number} ({card_list(group)}) is not a meld: "
             for reason in ruling.reasons:
                 problems.append(
-                    Reason(prefix + reason[:1].lower() + reason[1:], reason.rule, reason.source)
+                    _within(
+                        reason,
+                        N_(
+                            "Meld %(number)s (%(cards)s) is not a meld: %(reason)s",
+                            number=meld_number,
+                            cards=card_list(group),
+                            reason=reason.message.as_written(),
+                        ),
+                    )
                 )
     if problems:
         return Ruling(False, None, tuple(problems))
@@ -359,9 +428,12 @@ def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number
             all(options[meld][requirement] for requirement, meld in enumerate(chosen))
             for chosen in itertools.permutations(range(len(groups)), wanted)
         )
-        laid = _words(
+        laid = listing(
             [
-                f"a {ruling.kind} of {len(group)}" if ruling and ruling.kind else "?"
+                # A pair laid down reads "a pair" (its requirement names no rank here).
+                MeldRequirement(ruling.kind, len(group)).describe()
+                if ruling and ruling.kind
+                else "?"
                 for group, ruling in zip(groups, rulings, strict=True)
             ]
         )
@@ -373,37 +445,48 @@ def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number
                     _reason(
                         rules,
                         "same_suit_runs_may_continue",
-                        "Two runs of one suit may not continue each other (K-Q-J-10 and 9-8-7-6): "
-                        "leave out a card between them",
+                        N_(
+                            "Two runs of one suit may not continue each other (K-Q-J-10 and "
+                            "9-8-7-6): leave out a card between them"
+                        ),
                     ),
                 ),
             )
-        return Ruling(
-            False, None, (_reason(rules, "contracts", f"{asks}, and this lay-down is {laid}"),)
+        refused = N_(
+            "Contract %(number)s asks for %(contract)s, and this lay-down is %(laid)s",
+            number=number,
+            contract=asked,
+            laid=laid,
         )
+        return Ruling(False, None, (_reason(rules, "contracts", refused),))
     chosen, combination = found
     arrangement = [option.meld for option in combination]
     extra = [number for number in range(len(groups)) if number not in chosen]
+    made: list[Value] = [
+        N_("%(requirement)s (%(meld)s)", requirement=requirement.describe(), meld=str(option.meld))
+        for requirement, option in zip(contract.melds, combination, strict=True)
+    ]
     reasons = [
         _reason(
             rules,
             "contracts",
-            f"{asks}: "
-            + _words(
-                [
-                    f"{requirement.describe()} ({option.meld})"
-                    for requirement, option in zip(contract.melds, combination, strict=True)
-                ]
+            N_(
+                "Contract %(number)s asks for %(contract)s: %(melds)s",
+                number=number,
+                contract=asked,
+                melds=listing(made),
             ),
         )
     ]
-    for number in extra:
-        ruling = rulings[number]
+    for index in extra:
+        ruling = rulings[index]
         assert ruling is not None and ruling.meld is not None
         arrangement.append(ruling.meld)
         reasons.append(
             _reason(
-                rules, "extra_melds", f"Extra melds may go down with a contract ({ruling.meld})"
+                rules,
+                "extra_melds",
+                N_("Extra melds may go down with a contract (%(meld)s)", meld=str(ruling.meld)),
             )
         )
     if not rules.same_suit_runs_may_continue and sum(1 for option in combination if option.run) > 1:
@@ -411,7 +494,7 @@ def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number
             _reason(
                 rules,
                 "same_suit_runs_may_continue",
-                "Runs of one suit leave out a card between them",
+                N_("Runs of one suit leave out a card between them"),
             )
         )
     notes: list[Reason] = []
@@ -420,317 +503,12 @@ def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number
             _reason(
                 rules,
                 "going_out",
-                f"Contract {contract.number} is laid down only while going out: all your cards go "
-                "down at once",
+                N_(
+                    "Contract %(number)s is laid down only while going out: all your cards go "
+                    "down at once",
+                    number=number,
+                ),
             )
         )
     kind = combination[0].meld.kind if len({o.meld.kind for o in combination}) == 1 else None
     return Ruling(True, kind, tuple(reasons), tuple(arrangement), tuple(notes))
-
-
-def _words(words: Sequence[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _extend_run(
-    table: RunReading, added: Sequence[Card], rules: RuleSet
-) -> tuple[RunReading | None, set[str]]:
-    """The run ``table``, kept as it lies, with ``added`` put at its ends, if they fit there.
-
-    Returns the grown run, or None, and the rules that failed on the way.
-    """
-    failures: set[str] = set()
-    count = len(added)
-    suit = table.suit
-    allowed = set(windows(len(table.meld) + count, rules))
-    for below in range(count + 1):
-        lo, hi = table.lo - below, table.hi + count - below
-        if (lo, hi) not in allowed:
-            failures.add("ace")
-            continue
-        free = [*range(lo, table.lo), *range(table.hi + 1, hi + 1)]
-        slots: dict[int, Placed] = {}
-        wild: list[Card] = []
-        fits = True
-        for card in sorted(added):
-            where = None if card.rank is None else position_of(card.rank, lo, hi)
-            if card.rank is None or rules.is_wild_rank(card.rank):
-                natural = card.suit is suit and rules.wild_as_itself
-                if natural and where in free and where not in slots:
-                    assert where is not None
-                    slots[where] = Placed(card)
-                else:
-                    wild.append(card)
-                continue
-            if card.suit is not suit or where is None or where not in free or where in slots:
-                inside = where is not None and table.lo <= where <= table.hi
-                failures.add("inside" if inside else "span")
-                fits = False
-                break
-            slots[where] = Placed(card)
-        if not fits:
-            continue
-        placements: list[Placed] = []
-        for where in range(lo, hi + 1):
-            if table.lo <= where <= table.hi:
-                placements.append(table.meld.placements[where - table.lo])
-            elif where in slots:
-                placements.append(slots[where])
-            else:
-                placements.append(Placed(wild.pop(0), Card(rank_at(where), suit)))
-        if rules.wild_spacing.run is Spacing.NOT_ADJACENT and any(
-            a.is_wild and b.is_wild for a, b in itertools.pairwise(placements)
-        ):
-            failures.add("wild_spacing")
-            continue
-        return RunReading(suit, lo, hi, Meld(MeldKind.RUN, tuple(placements))), failures
-    return None, failures
-
-
-def check_layoff(
-    meld_on_table: CardsLike, added: CardsLike, rules: RulesLike, contract_turn: bool = False
-) -> Ruling:
-    """Rule whether ``added`` may be laid off on ``meld_on_table``.
-
-    Laying off is allowed once your own contract is made (the caller knows that).
-    Asked with no turn, the question is about a later turn, the usual one at the
-    table; ``contract_turn=True`` asks about the very turn the contract went down,
-    which the rules may forbid (``layoff_on_contract_turn``: the refusal then comes
-    first, with every other problem). A set takes cards of its rank; a run grows
-    only at its ends and never past an ace; the meld's wild-card rules still hold
-    with the cards added.
-    """
-    rules = get_ruleset(rules)
-    if contract_turn and not rules.layoff_on_contract_turn:
-        refusal = _reason(
-            rules,
-            "layoff_on_contract_turn",
-            "You may not lay off on the turn you lay your contract down: wait for a later turn",
-        )
-        ruling = _check_layoff(meld_on_table, added, rules, refusal)
-        others = () if ruling.valid else ruling.reasons
-        return Ruling(False, None, (refusal, *others))
-    if rules.layoff_on_contract_turn:
-        lay_off = _reason(
-            rules,
-            "lay_off",
-            "Laying off is allowed once your own contract is made, on the same turn too",
-        )
-    else:
-        lay_off = _reason(
-            rules,
-            "layoff_on_contract_turn",
-            "Laying off is allowed from the turn after the one you laid your contract down",
-        )
-    return _check_layoff(meld_on_table, added, rules, lay_off)
-
-
-def _check_layoff(
-    meld_on_table: CardsLike, added: CardsLike, rules: RuleSet, lay_off: Reason
-) -> Ruling:
-    table = as_cards(meld_on_table)
-    extra = as_cards(added)
-    if not extra:
-        return Ruling(False, None, (_reason(rules, "melds", "There are no cards to lay off"),))
-    table_ruling = check_meld(table, rules)
-    if not table_ruling.valid:
-        prefix = "The meld on the table is not a meld: "
-        return Ruling(
-            False,
-            None,
-            tuple(
-                Reason(prefix + r[:1].lower() + r[1:], r.rule, r.source)
-                for r in table_ruling.reasons
-            ),
-        )
-    problems: list[Problem] = []
-    set_meld, pair_meld, runs, *_ = _meld_readings(table, rules)
-    if set_meld is not None or pair_meld is not None:
-        grown, grown_problems = read_set([*table, *extra], rules)
-        if grown is not None:
-            reasons = [lay_off, *_explain_set(grown, rules)]
-            return Ruling(True, MeldKind.SET, tuple(reasons), (grown,))
-        problems.extend(grown_problems)
-    failures: set[str] = set()
-    for reading in runs:
-        grown_run, run_failures = _extend_run(reading, extra, rules)
-        failures |= run_failures
-        if grown_run is not None:
-            ends = [
-                end
-                for end, grew in (
-                    ("low", grown_run.lo < reading.lo),
-                    ("high", grown_run.hi > reading.hi),
-                )
-                if grew
-            ]
-            where = "both ends" if len(ends) == 2 else f"its {ends[0]} end"
-            reasons = [
-                lay_off,
-                _reason(
-                    rules,
-                    "lay_off",
-                    f"{card_list(extra)} {'extends' if len(extra) == 1 else 'extend'} the run "
-                    f"{reading.meld} at {where} (a run grows only at its ends)",
-                ),
-                *_explain_run(grown_run, rules)[1:],
-            ]
-            return Ruling(True, MeldKind.RUN, tuple(reasons), (grown_run.meld,))
-    if runs:
-        problems.extend(_layoff_run_problems(runs[0], extra, rules, failures))
-    return Ruling(False, None, tuple(_problems(rules, problems)))
-
-
-def _layoff_run_problems(
-    reading: RunReading, extra: Sequence[Card], rules: RuleSet, failures: set[str]
-) -> list[Problem]:
-    problems: list[Problem] = []
-    run = reading.meld
-    for card in extra:
-        if rules.is_wild(card):
-            continue
-        if card.suit is None:
-            problems.append(("melds", f"{card.short} has no suit, so it cannot go on a run"))
-        elif card.suit is not reading.suit:
-            problems.append(
-                ("melds", f"{card.short} is not of {reading.suit.plural}, and a run is of one suit")
-            )
-    if problems:
-        return problems
-    inside = [
-        card
-        for card in extra
-        if card.rank is not None
-        and not rules.is_wild(card)
-        and any(
-            (placed.stands_for is not None and placed.stands_for.rank == card.rank)
-            or (placed.stands_for is None and placed.card.rank == card.rank)
-            for placed in run.placements
-        )
-    ]
-    if inside:
-        hint = (
-            " (to take a wild card's place, liberate it)"
-            if any(placed.is_wild for placed in run.placements)
-            else ""
-        )
-        problems.append(
-            (
-                "lay_off",
-                f"a run grows only at its ends, and {card_list(inside)} would go inside "
-                f"{run}{hint}",
-            )
-        )
-    if "wild_spacing" in failures:
-        problems.append(("wild_spacing", "in a run wild cards must be separated by a real card"))
-    if "ace" in failures and (reading.lo == 1 or reading.hi == 14):
-        problems.append(("aces", f"a run does not go past an ace ({run})"))
-    if not problems:
-        problems.append(("lay_off", f"{card_list(list(extra))} do not fit at either end of {run}"))
-    return problems
-
-
-def check_liberation(
-    meld_on_table: CardsLike, real_card: Card | str, rules: RulesLike, own_meld: bool
-) -> Ruling:
-    """Rule whether ``real_card`` may liberate a wild card of ``meld_on_table``: put down
-    the real card the wild stands for, and take the wild.
-
-    The rules say whether liberating is allowed at all, on others' melds only or
-    on any meld, and when the freed wild must be played (a note says so). The
-    ruling's arrangement is the meld with the real card in place, ``freed`` the wild.
-    """
-    rules = get_ruleset(rules)
-    table = as_cards(meld_on_table)
-    card = as_cards(real_card)[0] if isinstance(real_card, str) else real_card
-    problems: list[Reason] = []
-    if rules.liberation is Liberation.OFF:
-        problems.append(_reason(rules, "liberation", "Liberating a wild card is not allowed"))
-    elif rules.liberation is Liberation.OTHERS and own_meld:
-        problems.append(
-            _reason(
-                rules,
-                "liberation",
-                "You may liberate another player's wild card, not your own",
-            )
-        )
-    table_ruling = check_meld(table, rules)
-    if not table_ruling.valid:
-        problems.extend(
-            Reason(
-                "The meld on the table is not a meld: " + r[:1].lower() + r[1:], r.rule, r.source
-            )
-            for r in table_ruling.reasons
-        )
-        return Ruling(False, None, tuple(problems))
-    if card.rank is None or (rules.is_wild(card) and not rules.wild_as_itself):
-        problems.append(
-            _reason(rules, "wild_ranks", f"{card.short} is itself wild, not the real card")
-        )
-        return Ruling(False, None, tuple(problems))
-    found = _liberate(table, card, rules)
-    if found is None:
-        wild = [str(placed) for meld in _all_readings(table, rules) for placed in meld.wild_cards]
-        if not wild:
-            problems.append(_reason(rules, "liberation", f"{table_ruling.meld} holds no wild card"))
-        elif card.suit is None and table_ruling.kind is MeldKind.RUN:
-            problems.append(
-                _reason(rules, "melds", f"{card.short} has no suit: say which card it is")
-            )
-        else:
-            problems.append(
-                _reason(
-                    rules,
-                    "liberation",
-                    f"{card.short} is not the card a wild card of {table_ruling.meld} stands for",
-                )
-            )
-        return Ruling(False, None, tuple(problems))
-    before, after, freed = found
-    if problems:
-        return Ruling(False, None, tuple(problems))
-    when = "at once" if rules.freed_wild is FreedWild.AT_ONCE else "in the same round"
-    reasons = [
-        _reason(
-            rules,
-            "liberation",
-            f"{card.short} takes the place of {freed.short}, which stood for it in {before}"
-            + (", on another player's meld" if not own_meld else ""),
-        ),
-    ]
-    notes = [_reason(rules, "freed_wild", f"The freed {freed.short} must be played {when}")]
-    return Ruling(True, after.kind, tuple(reasons + notes), (after,), tuple(notes), freed)
-
-
-def _all_readings(cards: Sequence[Card], rules: RuleSet) -> list[Meld]:
-    set_meld, pair_meld, runs, *_ = _meld_readings(cards, rules)
-    readings = [meld for meld in (set_meld, pair_meld) if meld is not None]
-    return readings + [run.meld for run in runs]
-
-
-def _liberate(table: Sequence[Card], card: Card, rules: RuleSet) -> tuple[Meld, Meld, Card] | None:
-    for meld in _all_readings(table, rules):
-        candidates = [
-            index
-            for index, placed in enumerate(meld.placements)
-            if placed.stands_for is not None and _stands_for(placed, card, meld.kind)
-        ]
-        if not candidates:
-            continue
-        candidates.sort(key=lambda index: not meld.placements[index].card.is_joker)
-        index = candidates[0]
-        freed = meld.placements[index].card
-        placements = list(meld.placements)
-        placements[index] = Placed(card)
-        return meld, Meld(meld.kind, tuple(placements)), freed
-    return None
-
-
-def _stands_for(placed: Placed, card: Card, kind: MeldKind) -> bool:
-    target = placed.stands_for
-    assert target is not None
-    if kind is MeldKind.RUN:
-        return target == card
-    return target.rank == card.rank

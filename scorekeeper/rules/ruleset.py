@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from .cards import Card, Rank
 from .contracts import Contract, MeldKind, MeldRequirement
+from .messages import N_, Message, N_plural, Value, listing
 from .presets import PRESET_DATA, PRESET_SOURCES, PRESETS
 from .sources import HOUSE, Source
 
@@ -30,7 +31,6 @@ __all__ = [
     "GoingOut",
     "Liberation",
     "MayI",
-    "OptionInfo",
     "OptionProblem",
     "PackRule",
     "Packs",
@@ -42,18 +42,21 @@ __all__ = [
     "UnknownRulesError",
     "WildSpacing",
     "Winner",
-    "describe_options",
     "get_ruleset",
+    "option_value",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class OptionProblem:
-    """One bad option in house rules: the option, the value given, and what is wrong."""
+    """One bad option in house rules: the option, the value given, and what is wrong:
+    ``message`` names the option (``"aces: 'up' is not one of …"``), ``detail`` says the
+    same without it, for a form that shows it at the option's own field."""
 
     option: str
     value: object
-    message: str
+    message: Message
+    detail: Message | None = None
 
 
 class RuleSetError(ValueError):
@@ -74,17 +77,24 @@ class UnknownRulesError(RuleSetError):
     """A rule set slug that is none of the presets."""
 
     def __init__(self, slug: object) -> None:
-        choices = ", ".join(PRESETS)
-        super().__init__(
-            [OptionProblem("base", slug, f"{slug!r} is not a rule set: choose one of {choices}")]
+        problem = N_(
+            "%(slug)s is not a rule set: choose one of %(choices)s",
+            slug=repr(slug),
+            choices=tuple(PRESETS),
         )
+        super().__init__([OptionProblem("base", slug, problem, problem)])
 
 
 class ContractNumberError(ValueError):
-    """A contract number the rule set does not have."""
+    """A contract number the rule set does not have; ``message`` says so."""
 
     def __init__(self, number: object, count: int) -> None:
-        super().__init__(f"{number!r} is not a contract of these rules: they run from 1 to {count}")
+        self.message = N_(
+            "%(number)s is not a contract of these rules: they run from 1 to %(count)s",
+            number=repr(number),
+            count=count,
+        )
+        super().__init__(str(self.message))
         self.number = number
 
 
@@ -108,14 +118,27 @@ class MayI:
             "discard": self.discard,
         }
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """The rule in words."""
         if not self.allowed:
-            return "not played"
-        times = "as often as you like" if self.limit is None else f"{self.limit} per contract"
-        extra = f"{self.extra_cards} extra card{'s' if self.extra_cards != 1 else ''}"
-        discard = ", then discard one" if self.discard else ", no discard"
-        return f"{times}; the discard plus {extra} from the stock{discard}"
+            return N_("not played")
+        times = (
+            N_("as often as you like")
+            if self.limit is None
+            else N_plural("%(num)s per contract", "%(num)s per contract", num=self.limit)
+        )
+        extra = N_plural("%(num)s extra card", "%(num)s extra cards", num=self.extra_cards)
+        if self.discard:
+            return N_(
+                "%(times)s; the discard plus %(extra)s from the stock, then discard one",
+                times=times,
+                extra=extra,
+            )
+        return N_(
+            "%(times)s; the discard plus %(extra)s from the stock, no discard",
+            times=times,
+            extra=extra,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,20 +190,49 @@ class PackRule:
             "jokers_extra": self.jokers_extra,
         }
 
-    def describe(self) -> str:
-        """The rule in words."""
-        text = f"{self.decks} decks for up to {self.decks_up_to_players} players"
-        if self.players_per_extra_deck:
-            step = self.players_per_extra_deck
-            text += f", one more deck for each {step} more player{'s' if step > 1 else ''}"
-        jokers = []
+    def describe(self) -> Message:
+        """The rule in words: "2 decks for up to 5 players, one more deck for each 2 more
+        players; 2 jokers a deck"."""
+        decks = N_plural(
+            "%(num)s deck for %(players)s",
+            "%(num)s decks for %(players)s",
+            num=self.decks,
+            players=N_plural(
+                "up to %(num)s player", "up to %(num)s players", num=self.decks_up_to_players
+            ),
+        )
+        jokers: list[Value] = []
         if self.jokers_per_deck:
-            jokers.append(f"{self.jokers_per_deck} jokers a deck")
+            jokers.append(
+                N_plural("%(num)s joker a deck", "%(num)s jokers a deck", num=self.jokers_per_deck)
+            )
         if self.jokers_per_player:
-            jokers.append(f"{self.jokers_per_player} joker a player")
-        if self.jokers_extra:
-            jokers.append(f"{self.jokers_extra:+d}")
-        return text + "; " + (" ".join(jokers) if jokers else "no jokers")
+            jokers.append(
+                N_plural(
+                    "%(num)s joker a player", "%(num)s jokers a player", num=self.jokers_per_player
+                )
+            )
+        if self.jokers_extra > 0:
+            jokers.append(
+                N_plural("%(num)s more joker", "%(num)s more jokers", num=self.jokers_extra)
+            )
+        elif self.jokers_extra < 0:
+            jokers.append(
+                N_plural("%(num)s joker fewer", "%(num)s jokers fewer", num=-self.jokers_extra)
+            )
+        joker_words = listing(jokers) if jokers else N_("no jokers")
+        if self.players_per_extra_deck:
+            return N_(
+                "%(decks)s, %(more)s; %(jokers)s",
+                decks=decks,
+                more=N_plural(
+                    "one more deck for each %(num)s more player",
+                    "one more deck for each %(num)s more players",
+                    num=self.players_per_extra_deck,
+                ),
+                jokers=joker_words,
+            )
+        return N_("%(decks)s; %(jokers)s", decks=decks, jokers=joker_words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,14 +247,13 @@ class Packs:
         """How many cards in all."""
         return 52 * self.decks + self.jokers
 
-    def overflow(self, cards: Iterable[Card]) -> list[str]:
+    def overflow(self, cards: Iterable[Card]) -> list[Message]:
         """What in ``cards`` the packs cannot hold, e.g. ``"3 × 7♥, but 2 decks hold only 2"``.
 
         Rank-alone cards count with every card of their rank. Empty when all is possible.
         """
         cards = list(cards)
-        decks = f"{self.decks} deck{'s' if self.decks != 1 else ''}"
-        problems: list[str] = []
+        problems: list[Message] = []
         by_card: dict[Card, int] = {}
         by_rank: dict[Rank, int] = {}
         jokers = 0
@@ -215,40 +266,30 @@ class Packs:
                 by_card[card] = by_card.get(card, 0) + 1
         for card in sorted(by_card):
             if by_card[card] > self.decks:
-                problems.append(
-                    f"{by_card[card]} × {card.label}, but {decks} hold only {self.decks}"
-                )
+                problems.append(self._too_many(by_card[card], card.label, self.decks))
         for rank in sorted(by_rank):
             if by_rank[rank] > 4 * self.decks:
-                problems.append(
-                    f"{by_rank[rank]} × {rank.symbol}, but {decks} hold only {4 * self.decks}"
-                )
+                problems.append(self._too_many(by_rank[rank], rank.symbol, 4 * self.decks))
         if jokers > self.jokers:
             problems.append(
-                f"{jokers} × Joker, but these packs hold only {self.jokers} "
-                f"joker{'s' if self.jokers != 1 else ''}"
+                N_plural(
+                    "%(count)s × Joker, but these packs hold only %(num)s joker",
+                    "%(count)s × Joker, but these packs hold only %(num)s jokers",
+                    num=self.jokers,
+                    count=jokers,
+                )
             )
         return problems
 
-
-@dataclass(frozen=True, slots=True)
-class OptionInfo:
-    """One option of a rule set, for the rules pages and the house-rules editor.
-
-    ``value`` is as in ``RuleSet.to_dict()``; ``kind`` says how to edit it
-    (``"text"``, ``"bool"``, ``"int"``, ``"optional_int"``, ``"choice"``,
-    ``"contracts"``, ``"card_values"``, ``"wild_ranks"``, ``"cards_dealt"``,
-    ``"may_i"``, ``"wild_spacing"``, ``"packs"``); ``choices`` for a choice.
-    """
-
-    key: str
-    label: str
-    value: Any
-    kind: str
-    choices: tuple[str, ...]
-    help: str
-    source: Source
-    described: str = ""
+    def _too_many(self, count: int, card: str, held: int) -> Message:
+        return N_plural(
+            "%(count)s × %(card)s, but %(num)s deck holds only %(held)s",
+            "%(count)s × %(card)s, but %(num)s decks hold only %(held)s",
+            num=self.decks,
+            count=count,
+            card=card,
+            held=held,
+        )
 
 
 CARD_VALUE_KEYS: tuple[str, ...] = ("joker", *(rank.symbol for rank in Rank))
@@ -382,12 +423,12 @@ class RuleSet:
         return len(self.contracts) if self.contract_order is ContractOrder.ROUND else None
 
     @property
-    def game_end(self) -> str:
+    def game_end(self) -> Message:
         """When the game ends, in words."""
         last = len(self.contracts)
         if self.contract_order is ContractOrder.ROUND:
-            return f"after round {last}"
-        return f"after the round in which someone makes contract {last}"
+            return N_("after round %(round)s", round=last)
+        return N_("after the round in which someone makes contract %(number)s", number=last)
 
     def packs(self, players: int) -> Packs:
         """The decks and jokers for ``players`` players; ValueError below one player."""
@@ -461,21 +502,32 @@ class _Reader:
     def __init__(self) -> None:
         self.problems: list[OptionProblem] = []
 
-    def fail(self, option: str, value: object, why: str) -> None:
-        self.problems.append(OptionProblem(option, value, f"{option}: {value!r} {why}"))
+    def fail(self, option: str, value: object, why: Message) -> None:
+        """A problem with ``option``: ``why`` says what is wrong, naming the value given."""
+        message = N_("%(option)s: %(problem)s", option=option, problem=why)
+        self.problems.append(OptionProblem(option, value, message, why))
 
     def boolean(self, option: str, value: object) -> bool:
         if not isinstance(value, bool):
-            self.fail(option, value, "is not true or false")
+            self.fail(option, value, N_("%(value)s is not true or false", value=repr(value)))
             return False
         return value
 
     def integer(self, option: str, value: object, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(option, value, "is not a whole number")
+            self.fail(option, value, N_("%(value)s is not a whole number", value=repr(value)))
             return low
         if not low <= value <= high:
-            self.fail(option, value, f"is not between {low} and {high}")
+            self.fail(
+                option,
+                value,
+                N_(
+                    "%(value)s is not between %(low)s and %(high)s",
+                    value=repr(value),
+                    low=low,
+                    high=high,
+                ),
+            )
             return low
         return value
 
@@ -486,28 +538,54 @@ class _Reader:
     def choice(self, option: str, value: object, choices: tuple[str, ...]) -> str:
         text = value.replace("_", " ").strip().lower() if isinstance(value, str) else value
         if text not in choices:
-            listed = ", ".join(repr(choice) for choice in choices)
-            self.fail(option, value, f"is not one of {listed}")
+            listed = tuple(repr(choice) for choice in choices)
+            self.fail(
+                option,
+                value,
+                N_("%(value)s is not one of %(choices)s", value=repr(value), choices=listed),
+            )
             return choices[0]
         assert isinstance(text, str)
         return text
 
     def text(self, option: str, value: object) -> str:
         if not isinstance(value, str) or not value.strip():
-            self.fail(option, value, "is not a name (it must be some text)")
+            self.fail(
+                option,
+                value,
+                N_("%(value)s is not a name (it must be some text)", value=repr(value)),
+            )
             return "?"
         if len(value) > 120:
-            self.fail(option, value, "is too long (at most 120 characters)")
-        return value.strip()
+            self.fail(
+                option,
+                value,
+                N_(
+                    "%(value)s is too long (at most %(most)s characters)",
+                    value=repr(value),
+                    most=120,
+                ),
+            )
+        stripped = value.strip()
+        # A preset's name is a message (its words translated): kept as it is when already tidy.
+        return value if stripped == value else stripped
 
     def mapping(self, option: str, value: object, keys: Iterable[str]) -> dict[str, Any]:
         if not isinstance(value, Mapping):
-            self.fail(option, value, "is not a table of settings")
+            self.fail(option, value, N_("%(value)s is not a table of settings", value=repr(value)))
             return {}
         allowed = list(keys)
         for key in value:
             if key not in allowed:
-                self.fail(f"{option}.{key}", value[key], f"is no setting of {option}")
+                self.fail(
+                    f"{option}.{key}",
+                    value[key],
+                    N_(
+                        "%(value)s is no setting of %(option)s",
+                        value=repr(value[key]),
+                        option=option,
+                    ),
+                )
         return dict(value)
 
     def rank(self, option: str, value: object) -> Rank | None:
@@ -516,14 +594,16 @@ class _Reader:
                 return Rank.from_symbol(value.strip())
             except ValueError:
                 pass
-        self.fail(option, value, "is not a rank (A, 2 … 10, J, Q, K)")
+        self.fail(
+            option, value, N_("%(value)s is not a rank (A, 2 … 10, J, Q, K)", value=repr(value))
+        )
         return None
 
     def requirement(self, option: str, value: object) -> MeldRequirement | None:
         data = self.mapping(option, value, ("kind", "size", "rank"))
         if not data:
             if isinstance(value, Mapping):
-                self.fail(option, value, "needs a kind and a size")
+                self.fail(option, value, N_("%(value)s needs a kind and a size", value=repr(value)))
             return None
         kind_text = self.choice(f"{option}.kind", data.get("kind"), ("set", "run", "pair"))
         kind = MeldKind(kind_text)
@@ -531,11 +611,19 @@ class _Reader:
         low = 2 if kind is MeldKind.PAIR else 1
         size = self.integer(f"{option}.size", data.get("size"), low, high)
         if kind is MeldKind.PAIR and size != 2:
-            self.fail(f"{option}.size", size, "is not 2 (a pair is two cards)")
+            self.fail(
+                f"{option}.size",
+                size,
+                N_("%(value)s is not 2 (a pair is two cards)", value=repr(size)),
+            )
         rank = None
         if data.get("rank") is not None:
             if kind is MeldKind.RUN:
-                self.fail(f"{option}.rank", data["rank"], "makes no sense for a run")
+                self.fail(
+                    f"{option}.rank",
+                    data["rank"],
+                    N_("%(value)s makes no sense for a run", value=repr(data["rank"])),
+                )
             else:
                 rank = self.rank(f"{option}.rank", data["rank"])
         return MeldRequirement(kind, size, rank)
@@ -543,10 +631,23 @@ class _Reader:
     def contracts(self, value: object) -> tuple[Contract, ...]:
         option = "contracts"
         if not isinstance(value, list | tuple) or not value:
-            self.fail(option, value, "is not a list of contracts (at least one)")
+            self.fail(
+                option,
+                value,
+                N_("%(value)s is not a list of contracts (at least one)", value=repr(value)),
+            )
             return ()
         if len(value) > 30:
-            self.fail(option, f"{len(value)} contracts", "is too many (at most 30)")
+            self.fail(
+                option,
+                f"{len(value)} contracts",
+                N_plural(
+                    "%(num)s contract is too many (at most %(most)s)",
+                    "%(num)s contracts are too many (at most %(most)s)",
+                    num=len(value),
+                    most=30,
+                ),
+            )
         contracts = []
         for number, item in enumerate(value, start=1):
             where = f"contracts[{number}]"
@@ -559,10 +660,23 @@ class _Reader:
                     f"{where}.going_out_only", data.get("going_out_only", False)
                 )
             if not isinstance(melds_data, list | tuple) or not melds_data:
-                self.fail(where, melds_data, "is not a list of melds (at least one)")
+                self.fail(
+                    where,
+                    melds_data,
+                    N_("%(value)s is not a list of melds (at least one)", value=repr(melds_data)),
+                )
                 continue
             if len(melds_data) > 6:
-                self.fail(where, f"{len(melds_data)} melds", "is too many (at most 6)")
+                self.fail(
+                    where,
+                    f"{len(melds_data)} melds",
+                    N_plural(
+                        "%(num)s meld is too many (at most %(most)s)",
+                        "%(num)s melds are too many (at most %(most)s)",
+                        num=len(melds_data),
+                        most=6,
+                    ),
+                )
             melds = []
             for index, meld in enumerate(melds_data, start=1):
                 requirement = self.requirement(f"{where}.melds[{index}]", meld)
@@ -587,7 +701,15 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
     if data["max_players"] is not None:
         max_players = read.integer("max_players", data["max_players"], 1, 100)
         if max_players < min_players:
-            read.fail("max_players", max_players, f"is fewer than min_players ({min_players})")
+            read.fail(
+                "max_players",
+                max_players,
+                N_(
+                    "%(value)s is fewer than min_players (%(fewest)s)",
+                    value=repr(max_players),
+                    fewest=min_players,
+                ),
+            )
     packs = read.mapping("packs", data["packs"], _PACK_KEYS)
     pack_rule = PackRule(
         decks=read.integer("packs.decks", packs.get("decks"), 1, 20),
@@ -607,7 +729,14 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
     dealt: int | tuple[int, ...]
     if isinstance(dealt_data, list | tuple):
         if not dealt_data:
-            read.fail("cards_dealt", dealt_data, "is an empty list (give at least one round)")
+            read.fail(
+                "cards_dealt",
+                dealt_data,
+                N_(
+                    "%(value)s is an empty list (give at least one round)",
+                    value=repr(dealt_data),
+                ),
+            )
         dealt = tuple(
             read.integer(f"cards_dealt[{index}]", value, 1, 40)
             for index, value in enumerate(dealt_data, start=1)
@@ -631,12 +760,23 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
         values[canonical] = read.integer(f"card_values.{canonical}", value, -1000, 1000)
     for key in CARD_VALUE_KEYS:
         if key not in values:
-            read.fail("card_values", key, "has no value (every rank and the joker need one)")
+            read.fail(
+                "card_values",
+                key,
+                N_(
+                    "%(value)s has no value (every rank and the joker need one)",
+                    value=repr(key),
+                ),
+            )
             values[key] = 0
     wild_data = data["wild_ranks"]
     wild_ranks: list[Rank] = []
     if not isinstance(wild_data, list | tuple):
-        read.fail("wild_ranks", wild_data, 'is not a list of ranks (like ["2"])')
+        read.fail(
+            "wild_ranks",
+            wild_data,
+            N_('%(value)s is not a list of ranks (like ["2"])', value=repr(wild_data)),
+        )
     else:
         for item in wild_data:
             rank = read.rank("wild_ranks", item)
@@ -653,7 +793,10 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
                 read.fail(
                     f"contracts[{contract.number}]",
                     requirement.rank.symbol,
-                    "asks for a meld of a wild rank, which no hand can make",
+                    N_(
+                        "%(value)s asks for a meld of a wild rank, which no hand can make",
+                        value=repr(requirement.rank.symbol),
+                    ),
                 )
     rules = RuleSet(
         slug=read.text("slug", data["slug"]),
@@ -737,6 +880,12 @@ _OPTION_OUT: dict[str, Any] = {
 OPTION_KEYS: tuple[str, ...] = tuple(_OPTION_OUT)
 """Every option of a rule set, in the order the rules pages show them."""
 
+
+def option_value(rules: RuleSet, key: str) -> Any:
+    """The value of option ``key`` as ``RuleSet.to_dict()`` gives it."""
+    return _OPTION_OUT[key](rules)
+
+
 _PRESETS_BUILT: dict[str, RuleSet] = {}
 
 
@@ -772,8 +921,9 @@ def get_ruleset(rules: RulesLike) -> RuleSet:
     unknown = [key for key in rules if key != "base" and key not in OPTION_KEYS]
     if unknown:
         raise RuleSetError(
-            OptionProblem(key, rules[key], f"{key!r} is not an option of a rule set")
+            OptionProblem(key, rules[key], problem, problem)
             for key in unknown
+            for problem in [N_("%(key)s is not an option of a rule set", key=repr(key))]
         )
     data = copy.deepcopy(preset_data)
     for key in OPTION_KEYS:
@@ -787,201 +937,3 @@ def get_ruleset(rules: RulesLike) -> RuleSet:
             sources[key] = HOUSE
     object.__setattr__(built, "sources", sources)
     return built
-
-
-_OPTION_TEXT: dict[str, tuple[str, str, tuple[str, ...], str]] = {
-    "slug": ("Short name", "text", (), "The name the app files these rules under."),
-    "name": ("Name", "text", (), "The name shown for these rules."),
-    "contracts": (
-        "Contracts",
-        "contracts",
-        (),
-        "The melds each contract asks for, in the order they are played.",
-    ),
-    "contract_order": (
-        "Which contract a player works on",
-        "choice",
-        CONTRACT_ORDERS,
-        "own: each player keeps their contract until they make it; round: round N plays "
-        "contract N for everyone.",
-    ),
-    "winner": (
-        "Who wins",
-        "choice",
-        WINNERS,
-        "last contract: whoever makes the last contract first; lowest total: the lowest "
-        "score when the game ends.",
-    ),
-    "tie_break": (
-        "Tie-break",
-        "choice",
-        TIE_BREAKS,
-        "lowest total: of those tied, the lowest score wins (still tied: they share); "
-        "share: tied players share the win.",
-    ),
-    "min_players": ("Fewest players", "int", (), "The fewest players a game may have."),
-    "max_players": (
-        "Most players",
-        "optional_int",
-        (),
-        "The most players a game may have (empty: no limit).",
-    ),
-    "packs": ("Packs", "packs", (), "How many decks and jokers the game uses for its players."),
-    "cards_dealt": (
-        "Cards dealt",
-        "cards_dealt",
-        (),
-        "How many cards each player is dealt: one number, or one per round.",
-    ),
-    "nobody_out_allowed": (
-        "A round may end with nobody out",
-        "bool",
-        (),
-        "When the stock runs out, the round ends and everyone scores what they hold "
-        "(otherwise the discards are reshuffled).",
-    ),
-    "may_i": (
-        '"May I"',
-        "may_i",
-        (),
-        "Taking the discard out of turn: whether it is allowed, how often, and how many "
-        "extra cards it costs.",
-    ),
-    "card_values": (
-        "Card values",
-        "card_values",
-        (),
-        "What each card left in hand counts at the end of a round.",
-    ),
-    "wild_ranks": (
-        "Wild ranks",
-        "wild_ranks",
-        (),
-        "The ranks that are wild, besides the jokers.",
-    ),
-    "wild_as_itself": (
-        "A wild card in its own place is real",
-        "bool",
-        (),
-        "A card of a wild rank in its own place in a run of its own suit (A♥ 2♥ 3♥) may "
-        "be read as itself.",
-    ),
-    "wild_spacing": (
-        "Wild card spacing",
-        "wild_spacing",
-        SPACINGS,
-        "free: wild cards may sit side by side; not adjacent: two wild cards never touch.",
-    ),
-    "min_real_cards": (
-        "Real cards a meld needs",
-        "int",
-        (),
-        "How many cards that are not wild every meld must hold.",
-    ),
-    "pair_all_real": (
-        "A pair is all real cards",
-        "bool",
-        (),
-        "Where a contract asks for a pair (of aces), both cards must be real: no wild card "
-        "may stand for one.",
-    ),
-    "min_set": ("Smallest set", "int", (), "The fewest cards in a set."),
-    "min_run": ("Shortest run", "int", (), "The fewest cards in a run."),
-    "aces": (
-        "Aces in runs",
-        "choice",
-        ACES,
-        "Whether an ace may go below the 2 (A-2-3-4), above the king (J-Q-K-A), or either; "
-        "never both in one run.",
-    ),
-    "same_suit_runs_may_continue": (
-        "Runs of one suit may continue each other",
-        "bool",
-        (),
-        "Whether two runs of one suit in one lay-down may touch (K-Q-J-10 and 9-8-7-6).",
-    ),
-    "extra_melds": (
-        "Extra melds with a contract",
-        "bool",
-        (),
-        "Whether a lay-down may hold more melds than the contract asks.",
-    ),
-    "layoff_on_contract_turn": (
-        "Laying off on the turn you lay down",
-        "bool",
-        (),
-        "Whether you may lay off on the very turn you lay your contract down, or only from "
-        "a later turn.",
-    ),
-    "liberation": (
-        "Liberating a wild card",
-        "choice",
-        LIBERATIONS,
-        "Putting down the real card a wild stands for and taking the wild: off, on others' "
-        "melds only, or on any meld.",
-    ),
-    "freed_wild": (
-        "A freed wild card is played",
-        "choice",
-        FREED_WILD,
-        "When a liberated wild card must be played: at once, or in the same round.",
-    ),
-    "going_out": (
-        "Going out",
-        "choice",
-        GOING_OUT,
-        "discard: by discarding the last card; play: by playing the last cards onto the "
-        "table, never by a discard.",
-    ),
-}
-
-
-def _described(rules: RuleSet, key: str) -> str:
-    if key == "contracts":
-        return "; ".join(f"{c.number}: {c.summary}" for c in rules.contracts)
-    if key == "packs":
-        return rules.pack_rule.describe()
-    if key == "may_i":
-        return rules.may_i.describe()
-    if key == "card_values":
-        return ", ".join(f"{key} {value}" for key, value in rules.card_values)
-    if key == "wild_ranks":
-        ranks = [rank.symbol + "s" for rank in rules.wild_ranks]
-        return card_list_words(["jokers", *ranks])
-    if key == "wild_spacing":
-        return f"in a set: {rules.wild_spacing.set}; in a run: {rules.wild_spacing.run}"
-    if key == "cards_dealt":
-        if isinstance(rules.dealt, int):
-            return f"{rules.dealt} cards"
-        return ", ".join(f"round {n}: {d}" for n, d in enumerate(rules.dealt, start=1))
-    value = _OPTION_OUT[key](rules)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "no limit"
-    return str(value)
-
-
-def card_list_words(words: list[str]) -> str:
-    """Words joined for a sentence: ``"jokers and 2s"``."""
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def describe_options(rules: RulesLike) -> list[OptionInfo]:
-    """Every option of ``rules`` with its label, value, how to edit it, help and source."""
-    rules = get_ruleset(rules)
-    return [
-        OptionInfo(
-            key=key,
-            label=_OPTION_TEXT[key][0],
-            value=_OPTION_OUT[key](rules),
-            kind=_OPTION_TEXT[key][1],
-            choices=_OPTION_TEXT[key][2],
-            help=_OPTION_TEXT[key][3],
-            source=rules.source(key),
-            described=_described(rules, key),
-        )
-        for key in OPTION_KEYS
-    ]

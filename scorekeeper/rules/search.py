@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from .cards import JOKER, Card, Rank, Suit, as_cards
 from .contracts import Contract, MeldKind, MeldRequirement
 from .melds import windows
+from .messages import N_
 from .ruleset import RuleSet, RulesLike, get_ruleset
 
 __all__ = ["WORK_BUDGET", "SearchBudgetExceeded", "cards_short", "find_contract"]
@@ -61,10 +62,13 @@ class SearchBudgetExceeded(ValueError):
     within the search's work budget. Neither yes nor no: check the hand by hand."""
 
     def __init__(self, contract: Contract) -> None:
-        super().__init__(
-            f"too many possibilities to decide whether this hand makes contract "
-            f"{contract.number} ({contract.description}): check by hand"
+        self.message = N_(
+            "too many possibilities to decide whether this hand makes contract %(number)s "
+            "(%(contract)s): check by hand",
+            number=contract.number,
+            contract=contract.description,
         )
+        super().__init__(str(self.message))
         self.contract = contract
 
 

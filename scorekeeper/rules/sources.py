@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .messages import N_, Message
+
 __all__ = ["DEFAULT", "DOCUMENTS", "HOUSE", "Reason", "Source"]
 
 
@@ -13,7 +15,9 @@ class Source:
 
     ``document`` is the seed file name (``"000_0a3037e9499a681d.txt"``), or None
     for a default or a house rule; ``title`` names the document; ``quote`` is the
-    document's own words when it has them; ``label`` is how a ruling cites it.
+    document's own words when it has them (they stay in the document's language);
+    ``label`` is how a ruling cites it. ``title`` and ``label`` are messages where they are
+    the app's words, plain text where they are a game's own name.
     """
 
     document: str | None
@@ -26,72 +30,102 @@ class Source:
         """The same source, quoting ``quote``."""
         return Source(self.document, self.title, self.is_default, quote, self.label)
 
-    def __str__(self) -> str:
+    @property
+    def citation(self) -> str:
+        """How a ruling cites the source: its label, else its title (a message, or a name)."""
         return self.label or self.title
 
+    def __str__(self) -> str:
+        return str(self.citation)
 
-def _document(file: str, title: str, label: str) -> Source:
+
+def _document(file: str, title: str, label: Message) -> Source:
     # The page names the document by its title alone: its seed file's name means nothing to a
     # family reading the rules (issue 23).
     return Source(document=file, title=title, label=label)
 
 
 DOCUMENTS: dict[str, Source] = {
-    "000": _document("000_0a3037e9499a681d.txt", "12-Step Rummy", "12-Step Rummy rules"),
+    "000": _document(
+        "000_0a3037e9499a681d.txt", "12-Step Rummy", N_("%(game)s rules", game="12-Step Rummy")
+    ),
     "001": _document(
         "001_ac8a933fe65ad456.txt",
-        "12-Step Rummy, as learned from friends from Windsor, Nova Scotia",
-        "12-Step Rummy rules",
+        N_(
+            "%(game)s, as learned from friends from Windsor, Nova Scotia",
+            game="12-Step Rummy",
+        ),
+        N_("%(game)s rules", game="12-Step Rummy"),
     ),
     "002": _document(
-        "002_eea21be3d0bfd216.txt", "Russian Rummy, notes by Wes Jones", "Russian Rummy rules"
+        "002_eea21be3d0bfd216.txt",
+        N_("%(game)s, notes by %(author)s", game="Russian Rummy", author="Wes Jones"),
+        N_("%(game)s rules", game="Russian Rummy"),
     ),
     "003": _document(
         "003_cfa6f72bea83714a.txt",
-        "Rules as written by the Bellevue family",
-        "Bellevue family rules",
+        N_("Rules as written by the %(family)s family", family="Bellevue"),
+        N_("%(family)s family rules", family="Bellevue"),
     ),
-    "004": _document("004_98b7ce07dd6eaf11.txt", "Contract Rummy Rules", "Contract Rummy rules"),
+    "004": _document(
+        "004_98b7ce07dd6eaf11.txt",
+        N_("%(game)s Rules", game="Contract Rummy"),
+        N_("%(game)s rules", game="Contract Rummy"),
+    ),
     "dummy": _document(
         "000_0a3037e9499a681d.txt",
-        "Dummy Rummy, a variant in 12-Step Rummy",
-        "Dummy Rummy rules (12-Step Rummy variant)",
+        N_("%(game)s, a variant in %(base)s", game="Dummy Rummy", base="12-Step Rummy"),
+        N_("%(game)s rules (%(base)s variant)", game="Dummy Rummy", base="12-Step Rummy"),
     ),
 }
 """The families' rule documents (``shared/seeds/``) by short key."""
 
 DEFAULT = Source(
     document=None,
-    title="The document is silent; this is the default",
+    title=N_("The document is silent; this is the default"),
     is_default=True,
-    label="your rules don't say; most tables play it this way",
+    label=N_("your rules don't say; most tables play it this way"),
 )
 """The source of an option a preset's document leaves open."""
 
-HOUSE = Source(document=None, title="House rule", label="your house rules")
+HOUSE = Source(document=None, title=N_("House rule"), label=N_("your house rules"))
 """The source of an option a family changed."""
 
 
 class Reason(str):
     """One sentence of a ruling, naming the rule it applies and where that rule comes from.
 
-    It is the sentence itself (a ``str``), with ``rule`` (the option key, such as
-    ``"wild_spacing"``) and ``source`` attached.
+    It is the sentence itself in English (a ``str``, its source in brackets at the end), with
+    ``rule`` (the option key, such as ``"wild_spacing"``), ``source`` and ``message`` attached:
+    ``message`` is the sentence as a page shows it, its source left for the page to show
+    beneath (``scorekeeper.words`` puts it into the page's language).
     """
 
     rule: str
     source: Source
+    message: Message
 
-    def __new__(cls, text: str, rule: str, source: Source) -> Reason:
+    def __new__(
+        cls, text: str, rule: str, source: Source, message: Message | None = None
+    ) -> Reason:
         reason = super().__new__(cls, text)
         reason.rule = rule
         reason.source = source
+        if message is None:
+            message = text if isinstance(text, Message) else N_("%(text)s", text=text)
+        reason.message = message
         return reason
 
-    def __reduce__(self) -> tuple[type[Reason], tuple[str, str, Source]]:
-        return (Reason, (str(self), self.rule, self.source))
+    def __reduce__(self) -> tuple[type[Reason], tuple[str, str, Source, Message]]:
+        return (Reason, (str(self), self.rule, self.source, self.message))
+
+    @property
+    def cited(self) -> bool:
+        """Whether the English sentence ends with its source in brackets (as ``citing``
+        writes it), which a page shows beneath instead."""
+        return str(self) == f"{self.message} ({self.source})"
 
     @classmethod
-    def citing(cls, text: str, rule: str, source: Source) -> Reason:
-        """The sentence ``text`` followed by its source in brackets."""
-        return cls(f"{text} ({source})", rule, source)
+    def citing(cls, message: Message, rule: str, source: Source) -> Reason:
+        """The sentence ``message`` followed by its source in brackets."""
+        return cls(f"{message} ({source})", rule, source, message)

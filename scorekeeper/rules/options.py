@@ -1,0 +1,331 @@
+"""Every option of a rule set for people: its name, what it does, and its value in words
+(``describe_options``), for the rules pages and the house-rules editor. All of it messages
+(``messages.py``): a page puts them into its own language. A new option needs its entry in
+``_OPTION_TEXT`` (and its choices' words in ``CHOICE_WORDS``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .messages import N_, Message, N_plural
+from .ruleset import (
+    ACES,
+    CONTRACT_ORDERS,
+    FREED_WILD,
+    GOING_OUT,
+    LIBERATIONS,
+    OPTION_KEYS,
+    SPACINGS,
+    TIE_BREAKS,
+    WINNERS,
+    RuleSet,
+    RulesLike,
+    get_ruleset,
+    option_value,
+)
+from .sources import Source
+
+__all__ = ["CHOICE_WORDS", "OptionInfo", "describe_options"]
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """One option of a rule set, for the rules pages and the house-rules editor.
+
+    ``value`` is as in ``RuleSet.to_dict()``; ``kind`` says how to edit it
+    (``"text"``, ``"bool"``, ``"int"``, ``"optional_int"``, ``"choice"``,
+    ``"contracts"``, ``"card_values"``, ``"wild_ranks"``, ``"cards_dealt"``,
+    ``"may_i"``, ``"wild_spacing"``, ``"packs"``); ``choices`` for a choice.
+    """
+
+    key: str
+    label: Message
+    value: Any
+    kind: str
+    choices: tuple[str, ...]
+    help: Message
+    source: Source
+    described: str = ""
+
+
+_OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
+    "slug": (N_("Short name"), "text", (), N_("The name the app files these rules under.")),
+    "name": (N_("Name"), "text", (), N_("The name shown for these rules.")),
+    "contracts": (
+        N_("Contracts"),
+        "contracts",
+        (),
+        N_("The melds each contract asks for, in the order they are played."),
+    ),
+    "contract_order": (
+        N_("Which contract a player works on"),
+        "choice",
+        CONTRACT_ORDERS,
+        N_(
+            "own: each player keeps their contract until they make it; round: round N plays "
+            "contract N for everyone."
+        ),
+    ),
+    "winner": (
+        N_("Who wins"),
+        "choice",
+        WINNERS,
+        N_(
+            "last contract: whoever makes the last contract first; lowest total: the lowest "
+            "score when the game ends."
+        ),
+    ),
+    "tie_break": (
+        N_("Tie-break"),
+        "choice",
+        TIE_BREAKS,
+        N_(
+            "lowest total: of those tied, the lowest score wins (still tied: they share); "
+            "share: tied players share the win."
+        ),
+    ),
+    "min_players": (N_("Fewest players"), "int", (), N_("The fewest players a game may have.")),
+    "max_players": (
+        N_("Most players"),
+        "optional_int",
+        (),
+        N_("The most players a game may have (empty: no limit)."),
+    ),
+    "packs": (
+        N_("Packs"),
+        "packs",
+        (),
+        N_("How many decks and jokers the game uses for its players."),
+    ),
+    "cards_dealt": (
+        N_("Cards dealt"),
+        "cards_dealt",
+        (),
+        N_("How many cards each player is dealt: one number, or one per round."),
+    ),
+    "nobody_out_allowed": (
+        N_("A round may end with nobody out"),
+        "bool",
+        (),
+        N_(
+            "When the stock runs out, the round ends and everyone scores what they hold "
+            "(otherwise the discards are reshuffled)."
+        ),
+    ),
+    "may_i": (
+        N_('"May I"'),
+        "may_i",
+        (),
+        N_(
+            "Taking the discard out of turn: whether it is allowed, how often, and how many "
+            "extra cards it costs."
+        ),
+    ),
+    "card_values": (
+        N_("Card values"),
+        "card_values",
+        (),
+        N_("What each card left in hand counts at the end of a round."),
+    ),
+    "wild_ranks": (
+        N_("Wild ranks"),
+        "wild_ranks",
+        (),
+        N_("The ranks that are wild, besides the jokers."),
+    ),
+    "wild_as_itself": (
+        N_("A wild card in its own place is real"),
+        "bool",
+        (),
+        N_(
+            "A card of a wild rank in its own place in a run of its own suit (A♥ 2♥ 3♥) may "
+            "be read as itself."
+        ),
+    ),
+    "wild_spacing": (
+        N_("Wild card spacing"),
+        "wild_spacing",
+        SPACINGS,
+        N_("free: wild cards may sit side by side; not adjacent: two wild cards never touch."),
+    ),
+    "min_real_cards": (
+        N_("Real cards a meld needs"),
+        "int",
+        (),
+        N_("How many cards that are not wild every meld must hold."),
+    ),
+    "pair_all_real": (
+        N_("A pair is all real cards"),
+        "bool",
+        (),
+        N_(
+            "Where a contract asks for a pair (of aces), both cards must be real: no wild card "
+            "may stand for one."
+        ),
+    ),
+    "min_set": (N_("Smallest set"), "int", (), N_("The fewest cards in a set.")),
+    "min_run": (N_("Shortest run"), "int", (), N_("The fewest cards in a run.")),
+    "aces": (
+        N_("Aces in runs"),
+        "choice",
+        ACES,
+        N_(
+            "Whether an ace may go below the 2 (A-2-3-4), above the king (J-Q-K-A), or either; "
+            "never both in one run."
+        ),
+    ),
+    "same_suit_runs_may_continue": (
+        N_("Runs of one suit may continue each other"),
+        "bool",
+        (),
+        N_("Whether two runs of one suit in one lay-down may touch (K-Q-J-10 and 9-8-7-6)."),
+    ),
+    "extra_melds": (
+        N_("Extra melds with a contract"),
+        "bool",
+        (),
+        N_("Whether a lay-down may hold more melds than the contract asks."),
+    ),
+    "layoff_on_contract_turn": (
+        N_("Laying off on the turn you lay down"),
+        "bool",
+        (),
+        N_(
+            "Whether you may lay off on the very turn you lay your contract down, or only from "
+            "a later turn."
+        ),
+    ),
+    "liberation": (
+        N_("Liberating a wild card"),
+        "choice",
+        LIBERATIONS,
+        N_(
+            "Putting down the real card a wild stands for and taking the wild: off, on others' "
+            "melds only, or on any meld."
+        ),
+    ),
+    "freed_wild": (
+        N_("A freed wild card is played"),
+        "choice",
+        FREED_WILD,
+        N_("When a liberated wild card must be played: at once, or in the same round."),
+    ),
+    "going_out": (
+        N_("Going out"),
+        "choice",
+        GOING_OUT,
+        N_(
+            "discard: by discarding the last card; play: by playing the last cards onto the "
+            "table, never by a discard."
+        ),
+    ),
+}
+
+# The choice options' values in words (the rule set keeps them as these short codes).
+CHOICE_WORDS: dict[str, Message] = {
+    "high or low": N_("high or low"),
+    "low": N_("low"),
+    "high": N_("high"),
+    "free": N_("free"),
+    "not adjacent": N_("not adjacent"),
+    "own": N_("own"),
+    "round": N_("round"),
+    "last contract": N_("last contract"),
+    "lowest total": N_("lowest total"),
+    "share": N_("share"),
+    "off": N_("off"),
+    "others": N_("others"),
+    "any": N_("any"),
+    "at once": N_("at once"),
+    "same round": N_("same round"),
+    "discard": N_("discard"),
+    "play": N_("play"),
+}
+
+
+def _described(rules: RuleSet, key: str) -> str:
+    if key == "contracts":
+        described: Message | None = None
+        for contract in reversed(rules.contracts):
+            one = N_("%(number)s: %(contract)s", number=contract.number, contract=contract.summary)
+            described = (
+                one if described is None else N_("%(first)s; %(rest)s", first=one, rest=described)
+            )
+        return described or ""
+    if key == "packs":
+        return rules.pack_rule.describe()
+    if key == "may_i":
+        return rules.may_i.describe()
+    if key == "card_values":
+        return _joined(
+            [
+                N_(
+                    "%(card)s %(points)s",
+                    card=N_("joker") if card == "joker" else card,
+                    points=value,
+                )
+                for card, value in rules.card_values
+            ]
+        )
+    if key == "wild_ranks":
+        return _joined([N_("jokers"), *(rank.plural for rank in rules.wild_ranks)])
+    if key == "wild_spacing":
+        return N_(
+            "in a set: %(set)s; in a run: %(run)s",
+            set=CHOICE_WORDS[rules.wild_spacing.set],
+            run=CHOICE_WORDS[rules.wild_spacing.run],
+        )
+    if key == "cards_dealt":
+        if isinstance(rules.dealt, int):
+            return N_plural("%(num)s card", "%(num)s cards", num=rules.dealt)
+        return _joined(
+            [
+                N_("round %(round)s: %(cards)s", round=number, cards=dealt)
+                for number, dealt in enumerate(rules.dealt, start=1)
+            ]
+        )
+    value = option_value(rules, key)
+    if isinstance(value, bool):
+        return N_("yes") if value else N_("no")
+    if value is None:
+        return N_("no limit")
+    if isinstance(value, str) and value in CHOICE_WORDS and key in _CHOICE_KEYS:
+        return CHOICE_WORDS[value]
+    return value if isinstance(value, str) else str(value)
+
+
+_CHOICE_KEYS = (
+    "contract_order",
+    "winner",
+    "tie_break",
+    "aces",
+    "liberation",
+    "freed_wild",
+    "going_out",
+)
+
+
+def _joined(items: list[Message]) -> Message:
+    """Messages for a sentence, the last after "and": ``"jokers and 2s"``."""
+    if len(items) == 1:
+        return items[0]
+    return N_("%(items)s and %(last)s", items=tuple(items[:-1]), last=items[-1])
+
+
+def describe_options(rules: RulesLike) -> list[OptionInfo]:
+    """Every option of ``rules`` with its label, value, how to edit it, help and source."""
+    rules = get_ruleset(rules)
+    return [
+        OptionInfo(
+            key=key,
+            label=_OPTION_TEXT[key][0],
+            value=option_value(rules, key),
+            kind=_OPTION_TEXT[key][1],
+            choices=_OPTION_TEXT[key][2],
+            help=_OPTION_TEXT[key][3],
+            source=rules.source(key),
+            described=_described(rules, key),
+        )
+        for key in OPTION_KEYS
+    ]
