@@ -15,19 +15,17 @@ owner in, serves the app with ``flask serve`` (waitress) and asks each history, 
 records page, the year in review and the rounds CSV one request at a time, printing the first
 answer's time, p50 and p95 against the goal.
 
-``correction`` (issue 37): the save of a correction to the household's first finished game
-that changes its places, through the round's edit form, and how long after it the ratings are
-up to date again (the players page no longer says they are being brought up to date); on
-SQLite, or on the PostgreSQL database ``--database-uri`` names (emptied first).
+``correction``: corrections to the household's first finished game that change its places,
+through the round's edit form: one, two in a row, thirty alternating, each save timed, with the
+server's CPU and how long after them the ratings are up to date again (``bench/corrections.py``);
+on SQLite, or on the PostgreSQL database ``--database-uri`` names (emptied first).
 """
 
 from __future__ import annotations
 
 import argparse
-import html
 import os
 import random
-import re
 import statistics
 import sys
 import time
@@ -449,139 +447,6 @@ def scenario(
     sys.stdout.flush()
 
 
-def _first_game(uri: str) -> tuple[int, int, int]:
-    """Household 1's first finished game of rules that rank by points alone (contract-rummy):
-    its id, its winner's seat and its last place's seat."""
-    from scorekeeper import create_app
-    from scorekeeper.extensions import db
-
-    app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": uri, "SECRET_KEY": "bench", "DAILY_BACKUPS": False}
-    )
-    with app.app_context():
-        game_id = db.session.scalar(
-            select(Game.id)
-            .where(
-                Game.household_id == 1,
-                Game.status == "finished",
-                Game.rules_slug == "contract-rummy",
-            )
-            .order_by(Game.started, Game.id)
-            .limit(1)
-        )
-        seats = db.session.execute(
-            select(Seat.position, Seat.place).where(Seat.game_id == game_id)
-        ).all()
-        db.session.remove()
-        db.engine.dispose()
-    assert game_id is not None
-    ranked = sorted(seats, key=lambda seat: (seat.place, seat.position))
-    return int(game_id), ranked[0].position, ranked[-1].position
-
-
-def _places(uri: str, game_id: int) -> list[int]:
-    from sqlalchemy import create_engine
-
-    engine = create_engine(uri)
-    with engine.connect() as connection:
-        found = connection.execute(
-            select(Seat.__table__.c.place)
-            .where(Seat.__table__.c.game_id == game_id)
-            .order_by(Seat.__table__.c.position)
-        ).scalars()
-        places = [int(place or 0) for place in found]
-    engine.dispose()
-    return places
-
-
-def _post_form(url: str, cookie: str, fields: dict[str, str]) -> tuple[float, int]:
-    body = urllib.parse.urlencode(fields).encode()
-    request = urllib.request.Request(url, data=body, headers={"Cookie": cookie})
-    began = time.perf_counter()
-
-    class Stay(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *_: Any, **__: Any) -> None:
-            return None
-
-    opener = urllib.request.build_opener(Stay)
-    try:
-        with opener.open(request) as answer:
-            status = answer.status
-            answer.read()
-    except urllib.error.HTTPError as answer:
-        status = answer.code
-    return (time.perf_counter() - began) * 1000, status
-
-
-STALE = "Ratings are being brought up to date"
-
-
-def correct_first_game(
-    base: str, cookie: str, game_id: int, winner: int, last: int, places: list[int]
-) -> tuple[float, int]:
-    """Correct round 1 of ``game_id`` through its edit form so that its places change: the
-    last goes out, the winner is caught with a heavy hand. Returns the save's time and status."""
-    edit = f"{base}/games/{game_id}/rounds/1/edit"
-    request = urllib.request.Request(edit, headers={"Cookie": cookie})
-    with urllib.request.urlopen(request) as answer:
-        page = answer.read().decode()
-    fields = {}
-    for tag in re.findall(r"<input[^>]*>", page):
-        attributes = dict(re.findall(r'([\w-]+)="([^"]*)"', tag))
-        if attributes.get("type") == "hidden" and "name" in attributes:
-            fields[attributes["name"]] = html.unescape(attributes.get("value", ""))
-    fields["went_out"] = str(last)
-    for seat in range(len(places)):
-        fields[f"hands-{seat}-cards"] = "" if seat == last else "K"
-    fields[f"hands-{winner}-cards"] = "JK JK A A A A Q Q K K"
-    fields[f"hands-{last}-made"] = "y"
-    fields["save"] = "Save"
-    return _post_form(edit, cookie, fields)
-
-
-def correction(folder: Path, games: int, uri: str | None, reuse: bool) -> None:
-    """Save a correction to household 1's first finished game that changes its places, through
-    ``flask serve``, and time the save and the ratings until they are up to date again."""
-    database = uri or f"sqlite:///{folder / 'history-one.db'}"
-    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(folder)
-    cookie, _busiest = prepare(uri or folder / "history-one.db", 1, games, reuse)
-    game_id, winner, last = _first_game(database)
-    before = _places(database, game_id)
-    environment = {
-        "SCOREKEEPER_INSTANCE_PATH": str(folder),
-        "SCOREKEEPER_SQLALCHEMY_DATABASE_URI": database,
-        "SCOREKEEPER_SECRET_KEY": "bench",
-        # The save alone: not beside the day's backup of the whole history, written on start.
-        "SCOREKEEPER_DAILY_BACKUPS": "false",
-    }
-    with served(environment=environment, ready_path="/healthz") as server:
-        # A page of ratings drawn before, so the server is warm as at the table.
-        ask(server.base + "/players", cookie)
-        saved_ms, status = correct_first_game(server.base, cookie, game_id, winner, last, before)
-        saved = time.perf_counter()
-        while True:
-            players_page = urllib.request.Request(
-                server.base + "/players", headers={"Cookie": cookie}
-            )
-            with urllib.request.urlopen(players_page) as answer:
-                if STALE not in answer.read().decode():
-                    break
-            time.sleep(0.05)
-        current_s = time.perf_counter() - saved
-    after = _places(database, game_id)
-    backend = "PostgreSQL" if uri else "SQLite"
-    print(
-        f"\ncorrection on {backend}: {games:,} games; game {game_id} (household 1's first "
-        f"finished contract-rummy game) corrected, places {before} -> {after}"
-        + ("" if before != after else " (UNCHANGED: the figure is not the one asked for)")
-    )
-    print("| what | figure |")
-    print("| --- | ---: |")
-    print(f"| the save (status {status}) | {saved_ms:.0f} ms |")
-    print(f"| ratings up to date again after the save | {current_s:.1f} s |")
-    sys.stdout.flush()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", choices=("one", "many", "both", "correction"), default="both")
@@ -595,6 +460,8 @@ def main() -> None:
     args = parser.parse_args()
     args.folder.mkdir(parents=True, exist_ok=True)
     if args.scenario == "correction":
+        from bench.corrections import correction
+
         correction(args.folder, args.games, args.database_uri, args.reuse)
         return
     if args.scenario in ("one", "both"):

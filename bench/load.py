@@ -169,12 +169,12 @@ def _csrf(page: str) -> str:
     return match.group(1)
 
 
-def scorer(base: str, games: list[int], stop: float, tally: Tally, seed: int) -> None:
+def scorer(base: str, games: list[int], stop: threading.Event, tally: Tally, seed: int) -> None:
     """Save round after round, moving to the next game when one ends."""
     chance = random.Random(seed)
     phone = Phone(base)
     queue = list(games)
-    while queue and time.monotonic() < stop:
+    while queue and not stop.is_set():
         game = queue[0]
         try:
             status, page, _ = phone.request(f"/games/{game}/rounds/new")
@@ -217,13 +217,13 @@ def scorer(base: str, games: list[int], stop: float, tally: Tally, seed: int) ->
                 tally.errors.append(f"save answered HTTP {status}")
 
 
-def poller(base: str, games: list[int], stop: float, tally: Tally, seed: int) -> None:
+def poller(base: str, games: list[int], stop: threading.Event, tally: Tally, seed: int) -> None:
     """A phone with the scoreboard open: poll often, reload the whole page now and then."""
     chance = random.Random(seed)
     phone = Phone(base)
     game = chance.choice(games)
     version = ""
-    while time.monotonic() < stop:
+    while not stop.is_set():
         try:
             if chance.random() < 0.2 or not version:
                 status, page, elapsed = phone.request(f"/games/{game}")
@@ -328,7 +328,11 @@ def run(
     pollers: int = 24,
     kill_every: float | None = None,
     threads: int = 8,
+    kills: int = 0,
 ) -> dict[str, Any]:
+    """Phones score and poll for ``seconds``; with ``kill_every``, the server is killed and
+    started again that often (a random moment around it), and the run goes on past
+    ``seconds`` until it has been killed ``kills`` times (a busy machine starts it slowly)."""
     with (
         tempfile.TemporaryDirectory(prefix="scorekeeper-load-") as folder,
         database(kind, Path(folder)) as uri,
@@ -348,7 +352,8 @@ def run(
             setup = Phone(base)
             games = create_games(setup, scorers * 3)
             tally = Tally()
-            stop = time.monotonic() + seconds
+            stop = threading.Event()
+            ends = time.monotonic() + seconds
             phones = [
                 threading.Thread(target=scorer, args=(base, games[n::scorers], stop, tally, n))
                 for n in range(scorers)
@@ -358,23 +363,27 @@ def run(
             ]
             for phone in phones:
                 phone.start()
-            kills = 0
-            if kill_every:
-                chance = random.Random(7)
-                while time.monotonic() < stop:
-                    # A random moment, so the kill lands anywhere in a save.
-                    time.sleep(kill_every * chance.uniform(0.5, 1.5))
-                    server.kill()
-                    kills += 1
-                    server.start()
-            for phone in phones:
-                phone.join()
+            killed = 0
+            try:
+                if kill_every:
+                    chance = random.Random(7)
+                    while time.monotonic() < ends or killed < kills:
+                        # A random moment, so the kill lands anywhere in a save.
+                        time.sleep(kill_every * chance.uniform(0.5, 1.5))
+                        server.kill()
+                        killed += 1
+                        server.start()
+                time.sleep(max(0.0, ends - time.monotonic()))
+            finally:
+                stop.set()
+                for phone in phones:
+                    phone.join()
         report = {
             "database": kind,
             "seconds": seconds,
             "scorers": scorers,
             "pollers": pollers,
-            "server_kills": kills,
+            "server_kills": killed,
             "saves_answered_stored": tally.saves,
             "saves_refused_as_stale": tally.conflicts,
             "requests_cut_by_a_kill": tally.interrupted,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
+STARTUP_SECONDS = 180
 
 
 def free_port() -> int:
@@ -67,7 +68,9 @@ class Server:
             stdout=self.log,
             stderr=self.log,
         )
-        deadline = time.monotonic() + 30
+        # A generous bound, for a hang: importing and migrating has taken over 30 s on two cores
+        # busy with the suite's parallel workers. A server that exits fails at once (below).
+        deadline = time.monotonic() + STARTUP_SECONDS
         while True:
             try:
                 with urllib.request.urlopen(self.base + self.ready_path, timeout=2):

@@ -107,8 +107,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         default_translation_directories=str(languages.CATALOGUES),
     )
     languages.init_app(app)
-    catalogues.init_app(app)
     words.init_app(app)  # the rules engine's messages in the page's language
+    catalogues.init_app(app)
     login_manager.init_app(app)
     login_manager.session_protection = None  # sessions are ended server-side instead
     access.init_app(app)

@@ -34,8 +34,8 @@ MAPPING = ROOT / "babel.cfg"
 DOMAIN = "messages"
 TEMPLATE = languages.CATALOGUES / f"{DOMAIN}.pot"
 # The words people read are marked by these (besides pybabel's own: _, gettext, ngettext, N_
-# and the rest): ``_l`` and ``lazy_gettext`` for strings made at import, ``lazy_ngettext``, and
-# the rules engine's ``N_`` and ``N_plural`` (``rules/messages.py``: singular, plural).
+# and the rest): ``_l`` and ``lazy_gettext`` for strings made at import, ``lazy_ngettext``;
+# the rules engine's ``N_`` and ``N_plural`` (its first two arguments the two forms).
 KEYWORDS = ("_l", "lazy_gettext", "lazy_ngettext:1,2", "N_", "N_plural:1,2")
 
 
@@ -107,8 +107,9 @@ def _placeholders(text: str) -> set[str]:
 
 def entry_problems(message: Message) -> Iterator[str]:
     """What is wrong with one translated entry: empty, fuzzy, or its placeholders not the
-    msgid's (a plural's forms: each of the English forms' and every one both English forms
-    have, but the count ``num``, which a singular may leave out)."""
+    msgid's. Each form of a plural takes only the msgid's placeholders and keeps those both
+    English forms have; the count (``num``, or one only the plural names, as "a pair" beside
+    "%(many)s pairs") may be left out of a form."""
     shown = message.id if isinstance(message.id, str) else message.id[0]
     forms = _forms(message)
     if not all(forms):
@@ -121,12 +122,11 @@ def entry_problems(message: Message) -> Iterator[str]:
         if _placeholders(forms[0]) != wanted:
             yield f"placeholders differ from the msgid's: {shown!r} → {forms[0]!r}"
         return
-    # A form may use any placeholder of either English form, and must keep those both have
-    # (but the count, which a singular may write out: "una partida").
     singular, plural = _placeholders(message.id[0]), _placeholders(message.id[1])
+    wanted, kept = singular | plural, (singular & plural) - {"num"}
     for form in forms:
         have = _placeholders(form)
-        if not have <= singular | plural or not (singular & plural) - {"num"} <= have:
+        if not have <= wanted or not kept <= have:
             yield f"placeholders differ from the msgid's: {shown!r} → {form!r}"
 
 

@@ -86,6 +86,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         "RATINGS_IN_BACKGROUND": True,
         # A pause between two parts of the worker's replay, in milliseconds.
         "RATINGS_REPLAY_PAUSE_MS": 0,
+        # A household's replays left to the worker start at least this long after its last one
+        # ended: the corrections that come meanwhile are folded into the next.
+        "RATINGS_REPLAY_COOL_DOWN_SECONDS": 60,
         # Each household's backup is written once a day into instance/backups/<household id>/
         # (``history.backup_files``), in a thread (off: before the request that finds it due);
         # the last BACKUP_KEEP files are kept.

@@ -14,6 +14,7 @@ READ, READ ONLY) and takes no lock a write waits for.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -51,6 +52,39 @@ LONE_READ = "scorekeeper_lone_read"
 _reading: ContextVar[bool] = ContextVar("scorekeeper_reading", default=False)
 
 
+class Writers:
+    """The transactions of this process waiting for SQLite's write lock (``begin_sqlite``). A
+    long writer in the background (the ratings worker) ends its part when one waits, and lets
+    it go first (``none_waiting``): SQLite's own wait retries now and then, and a writer that
+    takes the lock again at once after its commit would keep a save waiting part after part."""
+
+    def __init__(self) -> None:
+        self._waiting = 0
+        self._changed = threading.Condition()
+
+    @contextmanager
+    def wait(self) -> Iterator[None]:
+        with self._changed:
+            self._waiting += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._waiting -= 1
+                self._changed.notify_all()
+
+    def waiting(self) -> bool:
+        return self._waiting > 0
+
+    def none_waiting(self, timeout: float) -> None:
+        """Wait until no transaction of this process waits for the lock (``timeout`` at most)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._waiting == 0, timeout)
+
+
+WRITERS = Writers()
+
+
 def begin_sqlite(connection: Connection) -> None:
     if connection.dialect.name != "sqlite" or connection.get_execution_options().get(LONE_READ):
         return
@@ -58,7 +92,11 @@ def begin_sqlite(connection: Connection) -> None:
         has_request_context()
         and (request.method in READ_ONLY_METHODS or g.get("reading_only", False))
     )
-    connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+    if reading:
+        connection.exec_driver_sql("BEGIN")
+        return
+    with WRITERS.wait():
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 @contextmanager

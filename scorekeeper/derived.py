@@ -186,7 +186,7 @@ class RatingStep(HouseholdOwned, Model):
     sigma: Mapped[float] = mapped_column(Float)
     # The games this rating rests on, this one included.
     games: Mapped[int] = mapped_column(Integer)
-    # What the shown rating (``history.ratings.shown``) moved by in this game.
+    # What the shown rating (``history.rating_model.shown``) moved by in this game.
     change: Mapped[float] = mapped_column(Float)
 
 
@@ -250,3 +250,23 @@ class RestoreMark(HouseholdOwned, Model):
     refused: Mapped[int] = mapped_column(Integer)
     # Every line was read and stored: only the rebuild was left to do.
     read_whole: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class RatingReplay(HouseholdOwned, Model):
+    """The pace of a household's replays left to the worker (``history.rating_worker``): where
+    the one under way has reached (its own mark, told apart from a save's), and when the last
+    one ended or was given up for an earlier change. The next starts no sooner than
+    ``RATINGS_REPLAY_COOL_DOWN_SECONDS`` after that, covering every mark left meanwhile. In the
+    database, as the marks are, so that every server process keeps the same pace."""
+
+    __tablename__ = "rating_replays"
+    __table_args__ = (UniqueConstraint("household_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # The replay under way goes on from this game's (started, game id); none: none is.
+    reached_started: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    reached_game_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    # When the replay under way began (its parts tell it from another by this), and when the
+    # last one ended.
+    began: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    ended: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)

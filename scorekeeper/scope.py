@@ -204,6 +204,14 @@ CORE_MODULES: Final[Mapping[str, str]] = {
         "the ratings, replayed from the kept statistics' refresh and rebuilt for one named"
         " household: ``for_household``"
     ),
+    "scorekeeper.history.rating_worker": (
+        "the worker's replay marks and paces, of the one household a replay's part works on"
+        " (found by ``STALE_RATINGS``), every statement naming it: ``for_household``"
+    ),
+    "scorekeeper.history.rating_reads": (
+        "whether the household in scope has ratings waiting for the worker, one ``exists``"
+        " on its marks: ``for_household``"
+    ),
 }
 
 

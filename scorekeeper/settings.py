@@ -325,6 +325,7 @@ SCHEMA: dict[str, Setting] = {
         Setting("RATINGS_REPLAY_CHUNK", whole(1), "a number of games, 1 or more"),
         Setting("RATINGS_IN_BACKGROUND", boolean, BOOLEAN),
         Setting("RATINGS_REPLAY_PAUSE_MS", whole(0, 60_000), "milliseconds from 0 to 60000"),
+        Setting("RATINGS_REPLAY_COOL_DOWN_SECONDS", whole(0), "a number of seconds, 0 or more"),
     )
 }
 

@@ -15,16 +15,28 @@ from sqlalchemy import create_engine, text
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
-from .postgres import running_server
+from .postgres import locked, shared_server_database
 
 IN_CI = os.environ.get("CI") == "true"
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 
+# The suite runs on parallel workers (pytest-xdist, pyproject.toml's addopts); "main" when not.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of this run's that every worker sees (pytest-xdist gives each worker a
+    folder inside its controller's), for what the workers share."""
+    here = tmp_path_factory.getbasetemp()
+    return here.parent if WORKER != "main" else here
+
+
 @pytest.fixture(scope="session")
-def postgres_uri() -> Iterator[str]:
-    """A migrated PostgreSQL database for the session (tests empty it after themselves)."""
-    with running_server() as uri:
+def postgres_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A PostgreSQL database of this worker's for the session, migrated by the first app
+    (tests empty it after themselves); the server is shared by the workers."""
+    with shared_server_database(run_folder(tmp_path_factory), WORKER) as uri:
         if uri is None:
             message = "no PostgreSQL server: apt-get install postgresql (CI installs it)"
             if IN_CI:
@@ -35,13 +47,18 @@ def postgres_uri() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SQLite file with every migration applied, copied for each test (quicker than migrating)."""
-    folder = tmp_path_factory.mktemp("template")
+    """A SQLite file with every migration applied, copied for each test (quicker than
+    migrating); made once a run, by the first worker that needs it."""
+    folder = run_folder(tmp_path_factory)
     path = folder / "template.db"
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "SECRET_KEY": "t"})
-    with app.app_context():
-        # Closing the last connection checkpoints the write-ahead log into the file itself.
-        db.engine.dispose()
+    with locked(folder / "template.lock"):
+        if not path.exists():
+            making = tmp_path_factory.mktemp("template") / "template.db"
+            app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{making}", "SECRET_KEY": "t"})
+            with app.app_context():
+                # Closing the last connection checkpoints the write-ahead log into the file.
+                db.engine.dispose()
+            shutil.move(making, path)
     return path
 
 

@@ -8,6 +8,7 @@ everything typed and a plain message, nothing half-stored, and the reads go on b
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,11 +19,29 @@ from sqlalchemy import event, func, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Hand, Round
 
+from .conftest import IN_CI
 from .helpers import round_form, save_round, start_game
-from .postgres import restart_server
+from .postgres import restart_server, running_server
+
+# One worker runs the module (pytest-xdist's --dist loadgroup): it starts its PostgreSQL server
+# (below) once.
+pytestmark = pytest.mark.xdist_group("own-postgres-server")
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 TYPED = {"Ben": "K Q 9 JK", "Cy": "7 7 3"}
+
+
+@pytest.fixture(scope="module")
+def postgres_uri() -> Iterator[str]:
+    """A PostgreSQL server of this module's own: it is restarted here, and the session's is
+    shared by the other workers' tests, which a restart would cut off."""
+    with running_server() as uri:
+        if uri is None:
+            message = "no PostgreSQL server: apt-get install postgresql (CI installs it)"
+            if IN_CI:
+                pytest.fail(message)
+            pytest.skip(message)
+        yield uri
 
 
 def rounds_stored(app: Flask) -> tuple[int, int]:

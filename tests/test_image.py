@@ -40,7 +40,9 @@ from bench.serving import free_port
 from .conftest import IN_CI
 from .test_behind_proxy import PASSWORD, Phone
 
-pytestmark = pytest.mark.slow
+# One worker runs the module (pytest-xdist's --dist loadgroup): the base and the image are made
+# once, and no two workers write the cached base at once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("image")]
 
 ROOT = Path(__file__).resolve().parent.parent
 PODMAN = ["podman", "--runtime=runc", "--cgroup-manager=cgroupfs"]

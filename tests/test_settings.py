@@ -58,6 +58,7 @@ WRONG = [
     ("RATINGS_REPLAY_CHUNK", "0"),
     ("RATINGS_IN_BACKGROUND", "later"),
     ("RATINGS_REPLAY_PAUSE_MS", "-5"),
+    ("RATINGS_REPLAY_COOL_DOWN_SECONDS", "a minute"),
 ]
 MORE_WRONG = [
     ("PUBLIC_URL", "ftp://cards.example.org"),

@@ -46,6 +46,9 @@ from .conftest import PASSWORD, add_member
 from .helpers import game_document, save_round, start_game, twelve_step_to_the_end
 from .test_access import YEAR, World, _address
 
+# One worker walks the module (pytest-xdist's --dist loadgroup): its household is built once.
+pytestmark = pytest.mark.xdist_group("spanish-pages")
+
 SPANISH = {"Accept-Language": "es-CL,es;q=0.9"}
 WHO = ("owner", "scorer", "viewer", "stranger", "table", "watch", "review")
 

@@ -16,9 +16,13 @@ from flask import Flask
 
 from scorekeeper import catalogues, create_app, languages
 
-pytestmark = pytest.mark.skipif(
-    not catalogues.MAPPING.is_file(), reason="the catalogues are checked in a checkout"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not catalogues.MAPPING.is_file(), reason="the catalogues are checked in a checkout"
+    ),
+    # One worker runs the module (pytest-xdist's --dist loadgroup): the code is extracted once.
+    pytest.mark.xdist_group("translations"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@
 for screen readers.
 
 A player of thousands of games would draw thousands of points: the course is read at most
-``POINTS`` times, every so many games, always with the latest and the peak. The peak (the
+``POINTS`` times (``sampled``): the first game and every so many after it, the latest and the
+peak. The peak (the
 highest rating, the first time it came) is read from every step, not from the points drawn, so
 the sentence and the table name the true one."""
 
@@ -21,7 +22,7 @@ from ..derived import PlayerRating, RatingStep
 from ..extensions import db
 from ..games.charts import nice_step_of
 from .formatting import decimal
-from .ratings import ALL, shown
+from .rating_model import ALL, shown
 
 WIDTH = 360
 HEIGHT = 200
@@ -77,18 +78,15 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
     )
     if not total or total < 2:
         return None
-    every = max(1, ceil(total / POINTS))
     peak_games = _peak_games(player_id, pool)
-    sampled = {1, *range(every, total + 1, every), total}
-    if peak_games is not None:
-        sampled.add(peak_games)
+    every, games = sampled(total, peak_games)
     rows = db.session.execute(
         select(RatingStep.games, RatingStep.started, RatingStep.mu, RatingStep.sigma)
         .where(
             RatingStep.player_id == player_id,
             RatingStep.pool == pool,
             # The marks by their count of games: a seek each on the index of the course.
-            RatingStep.games.in_(sorted(sampled)),
+            RatingStep.games.in_(games),
         )
         .order_by(RatingStep.games)
     ).all()
@@ -138,9 +136,22 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
     )
 
 
+def sampled(total: int, peak: int | None) -> tuple[int, list[int]]:
+    """The counts of games the chart of ``total`` games draws, at most ``POINTS``, and how many
+    games apart they are: every game up to ``POINTS``; beyond, the first and every so many
+    after it, leaving room for the latest and the peak (``peak``, where known), drawn too."""
+    if total <= POINTS:
+        return 1, list(range(1, total + 1))
+    every = ceil((total - 1) / (POINTS - 2))
+    games = {*range(1, total, every), total}
+    if peak is not None:
+        games.add(peak)
+    return every, sorted(games)
+
+
 def _peak_games(player_id: int, pool: str) -> int | None:
     """The count of games after which ``player_id``'s rating in ``pool`` was highest, the
-    earliest of equals: the shown rating (mu - 3 sigma, as ``ratings.shown``) ordered by the
+    earliest of equals: the shown rating (mu - 3 sigma, as ``rating_model.shown``) ordered by the
     database over the player's steps in the pool, one row back."""
     value = RatingStep.mu - 3 * RatingStep.sigma
     found: int | None = db.session.scalar(

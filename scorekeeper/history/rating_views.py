@@ -16,7 +16,7 @@ from ..extensions import db
 from ..models import Game
 from ..status import GameStatus
 from ..web import UNPROCESSABLE, not_modified, page_etag, render, validated
-from . import ratings, seasons, services
+from . import rating_model, rating_reads, seasons, services
 from .forms import SeasonForm
 from .review_views import refuse_unplayed
 from .views import bp
@@ -31,8 +31,8 @@ def signed(value: float) -> str:
 
 
 bp.add_app_template_filter(signed, "signed")
-# Every page that shows a rating asks first whether to (``ratings.state``).
-bp.add_app_template_global(ratings.state, "ratings_state")
+# Every page that shows a rating asks first whether to (``rating_reads.state``).
+bp.add_app_template_global(rating_reads.state, "ratings_state")
 
 
 @bp.get("/history/games/<int:game_id>/ratings")
@@ -40,15 +40,17 @@ bp.add_app_template_global(ratings.state, "ratings_state")
 def game_ratings(game_id: int) -> Response:
     status = db.session.scalar(select(Game.status).where(Game.id == game_id))
     # A household that keeps no ratings has no such page (its boards do not link here).
-    if status is None or ratings.state() == ratings.OFF:
+    if status is None or rating_reads.state() == rating_reads.OFF:
         abort(404)
     return render(
         "history/game_ratings.html",
         "history/_game_ratings.html",
         game_id=game_id,
         finished=status == GameStatus.FINISHED.value,
-        changes=ratings.changes_in(game_id) if ratings.state() == ratings.SHOWN else [],
-        provisional=ratings.PROVISIONAL,
+        changes=rating_reads.changes_in(game_id)
+        if rating_reads.state() == rating_reads.SHOWN
+        else [],
+        provisional=rating_model.PROVISIONAL,
     )
 
 

@@ -1,26 +1,25 @@
-"""Skill ratings: who is playing best now, against the strength of the table.
+"""Skill ratings: who is playing best now, against the strength of the table. This module reads
+the games and stores and reads the ratings; the arithmetic of one game is
+``history.rating_model``'s.
 
 Every finished game out of the bin moves a rating for each of its players, from the game's
 own final standings (the places the tally gave its seats, kept in ``SeatStat``: contracts then
-points where the rules keep contracts), with OpenSkill's Plackett-Luce model: a win over
-strong players counts for more than a win over beginners, and a rating that rests on few games
-moves more. Each player has one rating in every pool: the pool of all rule sets (``ALL``) and
-one pool per rule set (its slug).
+points where the rules keep contracts), in the pool of all rule sets and in its own rules' pool.
 
 Ratings are derived data, kept in two tables: ``RatingStep`` (a player's rating in a pool just
 after each of their games, the course the player's chart draws) and ``PlayerRating`` (the
 latest, what the players list sorts by). A game replays in order of play (started, then game
 id), so a change to an old game (corrected, deleted, put in the bin or brought back, its player
-merged into another) changes every later rating: ``refresh`` removes every step from the
-earliest changed game onwards and replays the household's finished games from there, starting
-from each player's rating just before it. The result is the same as ``rebuild`` replaying the
-whole history (``tests/history/test_ratings.py`` holds the two to each other).
+merged into another) changes every later rating: ``refresh`` replays the household's finished
+games from the earliest changed game on, in place of their steps, starting from each player's
+rating just before it. The result is the same as ``rebuild`` replaying the whole history
+(``tests/history/test_ratings.py`` holds the two to each other).
 
 A save replays at most ``RATINGS_REPLAYED_IN_SAVE`` games (a new game, or a correction near the
 end of the history). A change to an earlier game leaves a ``RatingMark`` instead ("stale from
 this game on") in the save's transaction, and ``history.rating_worker`` replays after the
-commit, a chunk of games a transaction, until the mark is gone; meanwhile every page that shows
-a rating says they are being brought up to date (``state``), never a mix of old and new.
+commit, a short part a transaction, until the mark is gone; meanwhile every page that shows a
+rating says they are being brought up to date (``state``), never a mix of old and new.
 
 Core on the session's connection, as the kept statistics (``history.stats``) are: the
 household of every statement is named through ``scope.for_household``.
@@ -29,32 +28,36 @@ household of every statement is named through ``scope.for_household``.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-from flask import current_app, g, has_app_context, has_request_context
-from openskill.models import PlackettLuce
+from flask import current_app, has_app_context
 from sqlalchemy import Connection, delete, exists, func, insert, or_, select, tuple_
 
 from .. import scope
 from ..db import insert_rows
 from ..derived import GameStat, PlayerRating, RatingMark, RatingStep, SeatStat
 from ..extensions import db
-from ..models import Game, Household, Player, Seat
+from ..models import Game, Household, Seat
 from ..status import GameStatus
+from .rating_model import (
+    ALL,
+    ALL_NAME,
+    Pair,
+    Played,
+    Position,
+    Rated,
+    rate_in_both_pools,
+    rating_of,
+    shown,
+)
 
 FINISHED = GameStatus.FINISHED.value
-# The pool of every rule set; any other pool is one rule set's slug.
-ALL = ""
-ALL_NAME = "All rules"
-# Below this many games a rating is marked provisional: it still moves a lot.
-PROVISIONAL = 5
-# OpenSkill's defaults: a new player's mu 25, sigma 25/3, so a shown rating starts at 0.
-MODEL = PlackettLuce()
 # Steps written per statement.
 BATCH = 2000
+# Games (and their seats) read per statement.
+GAMES_READ = 100
 # Games a save replays at most when no app says (``RATINGS_REPLAYED_IN_SAVE``).
 REPLAYED_IN_SAVE = 100
 # A key of PostgreSQL's advisory locks: one replay of a household's ratings at a time.
@@ -69,42 +72,34 @@ seats_t = Seat.__table__
 marks_t = RatingMark.__table__
 
 
-def shown(mu: float, sigma: float) -> float:
-    """The rating a person sees: OpenSkill's ordinal, mu - 3 sigma, a cautious estimate that
-    rises both with skill and with the games it rests on (0 for a new player)."""
-    return mu - 3 * sigma
-
-
-class Rated(NamedTuple):
-    """A (player, pool)'s rating as the replay carries it: OpenSkill's own value (handed back to
-    the next game as it is: making one afresh from mu and sigma costs as much as rating)."""
-
-    rating: Any
-    games: int
-    pool_name: str
-
-    @property
-    def mu(self) -> float:
-        return float(self.rating.mu)
-
-    @property
-    def sigma(self) -> float:
-        return float(self.rating.sigma)
-
-
-Position = tuple[datetime, int]
-Pair = tuple[int, str]
-
-
-def _from(table: Any, start: Position | None) -> tuple[Any, ...]:
-    """The condition on ``table``'s (started, game_id): at ``start`` or after it."""
+def _from(table: Any, start: Position | None, inclusive: bool = True) -> tuple[Any, ...]:
+    """The condition on ``table``'s (started, game_id): at ``start`` or after it (strictly
+    after, not ``inclusive``); none where ``start`` is None."""
     if start is None:
         return ()
     started, game_id = start
     # The first term alone is a range an index on (…, started, game_id) reads from.
     return (
         table.c.started >= started,
-        or_(table.c.started > started, table.c.game_id >= game_id),
+        or_(
+            table.c.started > started,
+            table.c.game_id >= game_id if inclusive else table.c.game_id > game_id,
+        ),
+    )
+
+
+def _until(table: Any, end: Position | None, inclusive: bool) -> tuple[Any, ...]:
+    """The condition on ``table``'s (started, game_id): before ``end`` (or at it, ``inclusive``);
+    none where ``end`` is None (the end of the history)."""
+    if end is None:
+        return ()
+    started, game_id = end
+    return (
+        table.c.started <= started,
+        or_(
+            table.c.started < started,
+            table.c.game_id <= game_id if inclusive else table.c.game_id < game_id,
+        ),
     )
 
 
@@ -207,31 +202,25 @@ def _rated_as_kept(connection: Connection, household_id: int, start: Position) -
             steps_t.c.change,
         ).where(household.owns(steps_t), steps_t.c.game_id == game_id)
     ).all()
-    seats = sorted(
-        _Seat(game_id, *row)
-        for row in connection.execute(
-            select(
-                seat_stats.c.started,
-                seat_stats.c.rules_slug,
-                seat_stats.c.rules_name,
-                seat_stats.c.player_id,
-                seat_stats.c.place,
-            ).where(
-                household.owns(seat_stats),
-                seat_stats.c.game_id == game_id,
-                seat_stats.c.status == FINISHED,
-            )
+    rows = connection.execute(
+        select(
+            seat_stats.c.started,
+            seat_stats.c.rules_slug,
+            seat_stats.c.rules_name,
+            seat_stats.c.player_id,
+            seat_stats.c.place,
+        ).where(
+            household.owns(seat_stats),
+            seat_stats.c.game_id == game_id,
+            seat_stats.c.status == FINISHED,
         )
-    )
-    if not kept or len(seats) < 2:
+    ).all()
+    if not kept or len(rows) < 2:
         return False
-    slug = seats[0].rules_slug
-    pairs = {(seat.player_id, pool) for seat in seats for pool in (ALL, slug)}
-    rated = _before(connection, household, pairs, (seats[0].started, game_id))
-    steps = [
-        *rate_game(seats, rated, ALL, ALL_NAME),
-        *rate_game(seats, rated, slug, seats[0].rules_name),
-    ]
+    started, rules_slug, rules_name = rows[0][:3]
+    places = sorted((player, place) for *_, player, place in rows)
+    game = Played(game_id, started, rules_slug, rules_name, places)
+    steps = rate_in_both_pools(game, _before(connection, household, game.pairs(), game.position))
     made = sorted(
         (s["player_id"], s["pool"], s["started"], s["mu"], s["sigma"], s["games"], s["change"])
         for s in steps
@@ -266,27 +255,19 @@ def rebuild_all(connection: Connection) -> None:
 # --- the replay ---------------------------------------------------------------------------------
 
 
-class _Seat(NamedTuple):
-    game_id: int
-    started: datetime
-    rules_slug: str
-    rules_name: str
-    player_id: int
-    place: int | None
-
-
 def _games(
     connection: Connection,
     household: scope.CoreHousehold,
     start: Position | None,
     from_games: bool = False,
     most: int | None = None,
-) -> Iterator[list[_Seat]]:
-    """The household's finished games from ``start`` on, in order of play, each as its seats
-    (by player): the games from their kept rows' index by status and start, then their seats
-    by game, a chunk of games at a time (no read of the household's every seat row).
-    ``from_games`` (a whole replay only) reads the games out of the bin and their seats instead
-    of their kept rows. ``most``: that many games at most."""
+) -> Iterator[Played]:
+    """The household's finished games from ``start`` on, in order of play: the games from their
+    kept rows' index by status and start, then their seats by game, ``GAMES_READ`` games at a
+    time, each read where the one before ended (no read of the household's every seat row, and
+    a part of a replay reads little more than it rates). ``from_games`` (a whole replay only)
+    reads the games out of the bin and their seats instead of their kept rows. ``most``: that
+    many games at most."""
     if from_games:
         assert start is None and most is None, "a replay from the games is a whole one"
         games = connection.execute(
@@ -299,10 +280,13 @@ def _games(
             .order_by(games_t.c.started, games_t.c.id)
         ).all()
         # By game and household: the seats' own index (household, game, position) reads them.
-        seat_filter: tuple[Any, ...] = (household.owns(seats_t),)
-        seat_source = seats_t
-    else:
-        games = connection.execute(
+        for chunk in _chunks(games, GAMES_READ):
+            yield from _seated(connection, chunk, seats_t, (household.owns(seats_t),))
+        return
+    after, inclusive, left = start, True, most
+    while left is None or left > 0:
+        size = GAMES_READ if left is None else min(GAMES_READ, left)
+        chunk = connection.execute(
             select(
                 game_stats.c.game_id,
                 game_stats.c.started,
@@ -312,36 +296,46 @@ def _games(
             .where(
                 household.owns(game_stats),
                 game_stats.c.status == FINISHED,
-                *_from(game_stats, start),
+                *_from(game_stats, after, inclusive),
             )
             .order_by(game_stats.c.started, game_stats.c.game_id)
-            .limit(most)
+            .limit(size)
         ).all()
         # By game alone: the kept rows' index by game has no household to read it by.
-        seat_filter = ()
-        seat_source = seat_stats
-    for chunk in _chunks(games, BATCH):
-        seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
-        for game_id, player_id, place in connection.execute(
-            select(seat_source.c.game_id, seat_source.c.player_id, seat_source.c.place).where(
-                *seat_filter, seat_source.c.game_id.in_([game[0] for game in chunk])
-            )
-        ):
-            seats[game_id].append((player_id, place))
-        for game_id, started, rules_slug, rules_name in chunk:
-            yield [
-                _Seat(game_id, started, rules_slug, rules_name, player, place)
-                for player, place in sorted(seats.get(game_id, []))
-            ]
+        yield from _seated(connection, chunk, seat_stats, ())
+        if len(chunk) < size:
+            return
+        after, inclusive = (chunk[-1].started, chunk[-1].game_id), False
+        left = None if left is None else left - size
+
+
+def _seated(
+    connection: Connection, games: Sequence[Any], source: Any, condition: tuple[Any, ...]
+) -> Iterator[Played]:
+    """``games`` (id, started, rules' slug and name) with their players' places, read from
+    ``source`` (the seats, or their kept rows) in one statement."""
+    seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+    for game_id, player_id, place in connection.execute(
+        select(source.c.game_id, source.c.player_id, source.c.place).where(
+            *condition, source.c.game_id.in_([game[0] for game in games])
+        )
+    ):
+        seats[game_id].append((player_id, place))
+    for game_id, started, rules_slug, rules_name in games:
+        yield Played(game_id, started, rules_slug, rules_name, sorted(seats.get(game_id, [])))
 
 
 def _before(
-    connection: Connection, household: scope.CoreHousehold, pairs: Iterable[Pair], start: Position
+    connection: Connection,
+    household: scope.CoreHousehold,
+    pairs: Iterable[Pair],
+    start: Position,
+    names: dict[str, str] | None = None,
 ) -> dict[Pair, Rated]:
-    """Each (player, pool)'s rating just before ``start``: their latest step before it."""
-    started, game_id = start
+    """Each (player, pool)'s rating just before ``start``: their latest step before it.
+    ``names``: the pools' names known already (filled in)."""
     found: dict[Pair, Rated] = {}
-    names: dict[str, str] = {}
+    names = {} if names is None else names
     for player_id, pool in sorted(pairs):
         row = connection.execute(
             select(steps_t.c.mu, steps_t.c.sigma, steps_t.c.games)
@@ -349,8 +343,7 @@ def _before(
                 household.owns(steps_t),
                 steps_t.c.player_id == player_id,
                 steps_t.c.pool == pool,
-                steps_t.c.started <= started,
-                or_(steps_t.c.started < started, steps_t.c.game_id < game_id),
+                *_until(steps_t, start, inclusive=False),
             )
             .order_by(steps_t.c.started.desc(), steps_t.c.game_id.desc())
             .limit(1)
@@ -359,7 +352,7 @@ def _before(
             if pool not in names:
                 names[pool] = _pool_name(connection, household, pool)
             mu, sigma, games = row
-            found[(player_id, pool)] = Rated(MODEL.rating(mu=mu, sigma=sigma), games, names[pool])
+            found[(player_id, pool)] = rating_of(mu, sigma, games, names[pool])
     return found
 
 
@@ -374,34 +367,77 @@ def _pool_name(connection: Connection, household: scope.CoreHousehold, pool: str
     return name or pool
 
 
-def rate_game(
-    seats: list[_Seat], ratings: dict[Pair, Rated], pool: str, pool_name: str
-) -> list[dict[str, Any]]:
-    """Rate one game in one pool: update ``ratings`` and return the steps it makes. Each seat is
-    a team of one, ranked by its place in the game (equal places are a tie); a seat with no
-    place comes last."""
-    before = [ratings.get((seat.player_id, pool)) for seat in seats]
-    teams = [[MODEL.rating() if was is None else was.rating] for was in before]
-    ranks = [float(seat.place if seat.place is not None else len(seats)) for seat in seats]
-    after = MODEL.rate(teams, ranks=ranks)
-    steps = []
-    for seat, was, (new,) in zip(seats, before, after, strict=True):
-        games = (was.games if was else 0) + 1
-        old_shown = shown(was.mu, was.sigma) if was else shown(MODEL.mu, MODEL.sigma)
-        ratings[(seat.player_id, pool)] = Rated(new, games, pool_name)
-        steps.append(
-            {
-                "game_id": seat.game_id,
-                "player_id": seat.player_id,
-                "pool": pool,
-                "started": seat.started,
-                "mu": new.mu,
-                "sigma": new.sigma,
-                "games": games,
-                "change": shown(new.mu, new.sigma) - old_shown,
-            }
+class _Rewrite:
+    """The steps a replay from ``start`` takes away and writes, a batch at a time: before a
+    batch of new steps is written, the old steps up to its last game are taken away (and the
+    old steps of its games, wherever they stood), so an old step is never beside its new one,
+    one batch at most is held, and a part of a replay takes away only the steps of its own
+    stretch of games. ``changed``: every (player, pool) whose steps were taken away (not
+    gathered for a whole replay, which rewrites every current rating)."""
+
+    def __init__(
+        self, connection: Connection, household: scope.CoreHousehold, start: Position | None
+    ) -> None:
+        self.connection = connection
+        self.household = household
+        self.start = start
+        # The old steps up to this game (itself included) are gone; None: none yet.
+        self.cleared: Position | None = None
+        self.changed: set[Pair] = set()
+        self.steps: list[dict[str, Any]] = []
+        self.games: list[int] = []
+
+    def add(self, game: Played, steps: list[dict[str, Any]]) -> None:
+        self.steps += steps
+        self.games.append(game.game_id)
+        if len(self.steps) >= BATCH:
+            self._write(game.position, inclusive=True)
+
+    def finish(self, following: Position | None) -> None:
+        """The last batch, and every old step left before ``following`` (None: the end)."""
+        self._write(following, inclusive=False)
+
+    def _write(self, end: Position | None, inclusive: bool) -> None:
+        owned = self.household.owns(steps_t)
+        stretch = (
+            owned,
+            *(
+                _from(steps_t, self.start)
+                if self.cleared is None
+                else _from(steps_t, self.cleared, inclusive=False)
+            ),
+            *_until(steps_t, end, inclusive),
         )
-    return steps
+        for old in (stretch, (owned, steps_t.c.game_id.in_(self.games))):
+            if self.start is not None:
+                self.changed.update(
+                    (player_id, pool)
+                    for player_id, pool in self.connection.execute(
+                        select(steps_t.c.player_id, steps_t.c.pool).where(*old).distinct()
+                    )
+                )
+            self.connection.execute(delete(steps_t).where(*old))
+        if self.steps:
+            insert_rows(self.connection, steps_t, self.household.rows(self.steps))
+        self.cleared = end
+        self.steps, self.games = [], []
+
+
+@dataclass
+class Carried:
+    """What a part of a replay hands the next part of the same replay: where it goes on, and
+    the ratings there of every (player, pool) it has looked at, so that the next part need not
+    read them again. ``replay``: which replay (the worker's own token, checked by it)."""
+
+    position: Position | None = None
+    ratings: dict[Pair, Rated] = field(default_factory=dict)
+    looked: set[Pair] = field(default_factory=set)
+    replay: Any = None
+
+    def forget(self) -> None:
+        self.position = None
+        self.ratings.clear()
+        self.looked.clear()
 
 
 def replay(
@@ -410,48 +446,50 @@ def replay(
     start: Position | None,
     from_games: bool = False,
     most: int | None = None,
+    enough: Callable[[], bool] | None = None,
+    carried: Carried | None = None,
 ) -> Position | None:
-    """Remove the household's steps from ``start`` (None: all) on and replay its finished games
-    from there (read as ``_games`` says), then rewrite the current rating of every (player,
-    pool) that changed. ``most``: replay that many games only, and return where the next
-    replay goes on (None: at the end). Each part leaves the current ratings as they stand
-    after its last game, so the last part leaves them as a whole replay does."""
+    """Replay the household's finished games from ``start`` (None: all) on (read as ``_games``
+    says), each from its players' ratings just before it, in place of the steps there, then
+    rewrite the current rating of every (player, pool) that changed. A part only: ``most``
+    games at most, and no more once ``enough()`` says so (asked after each game); returns where
+    the next part goes on (None: at the end), and hands the ratings there on in ``carried``
+    (taken up where it was left at ``start``). Each part leaves the current ratings as they
+    stand after its last game, so the last part leaves them as a whole replay does."""
     household = scope.for_household(household_id)
-    after = (household.owns(steps_t), *_from(steps_t, start))
-    changed: set[Pair] = set(
-        connection.execute(
-            select(steps_t.c.player_id, steps_t.c.pool).where(*after).distinct()
-        ).all()
-    )
-    connection.execute(delete(steps_t).where(*after))
-    games = list(
-        _games(connection, household, start, from_games, None if most is None else most + 1)
-    )
+    rewrite = _Rewrite(connection, household, start)
+    if carried is None:
+        carried = Carried()
+    elif start is None or carried.position != start:
+        carried.forget()
+    ratings, looked = carried.ratings, carried.looked
+    names: dict[str, str] = {}
+    # The (player, pool)s whose current rating this part rewrites.
+    moved: set[Pair] = set()
+
+    def look_up(pairs: Iterable[Pair]) -> None:
+        # A player's rating before the replay, read where the replay first needs it.
+        wanted = set(pairs) - looked
+        if start is not None and wanted:
+            ratings.update(_before(connection, household, wanted, start, names))
+        looked.update(wanted)
+        moved.update(pairs)
+
     following: Position | None = None
-    if most is not None and len(games) > most:
-        following = (games[most][0].started, games[most][0].game_id)
-        games = games[:most]
-    for seats in games:
-        slug = seats[0].rules_slug
-        for seat in seats:
-            changed.add((seat.player_id, ALL))
-            changed.add((seat.player_id, slug))
-    ratings = _before(connection, household, changed, start) if start is not None else {}
-    batch: list[dict[str, Any]] = []
-    for seats in games:
-        if len(seats) < 2:
-            continue
-        batch += rate_game(seats, ratings, ALL, ALL_NAME)
-        batch += rate_game(seats, ratings, seats[0].rules_slug, seats[0].rules_name)
-        if len(batch) >= BATCH:
-            insert_rows(connection, steps_t, household.rows(batch))
-            batch = []
-    if batch:
-        insert_rows(connection, steps_t, household.rows(batch))
+    limit = None if most is None else most + 1
+    for count, game in enumerate(_games(connection, household, start, from_games, limit)):
+        if count == most or (count and enough is not None and enough()):
+            following = game.position
+            break
+        look_up(game.pairs())
+        rewrite.add(game, rate_in_both_pools(game, ratings))
+    rewrite.finish(following)
     if start is None:
         connection.execute(delete(current_t).where(household.owns(current_t)))
+        moved = set(ratings)
     else:
-        for chunk in _chunks(sorted(changed), 400):
+        look_up(rewrite.changed)
+        for chunk in _chunks(sorted(moved), 400):
             connection.execute(
                 delete(current_t).where(
                     household.owns(current_t),
@@ -469,147 +507,14 @@ def replay(
             games=rated.games,
         )
         for (player_id, pool), rated in sorted(ratings.items())
+        if (player_id, pool) in moved
     ]
     for chunk in _chunks(rows, BATCH):
         connection.execute(insert(current_t), chunk)
+    carried.position = following
     return following
 
 
 def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
     for at in range(0, len(items), size):
         yield items[at : at + size]
-
-
-# --- what the pages read ------------------------------------------------------------------------
-
-# What the household's pages show of the ratings (``state``): the ratings; that they are being
-# brought up to date (a replay is left to the worker: none is shown, never a mix of old and
-# new); nothing (the household turned them off in its settings).
-SHOWN = "shown"
-STALE = "stale"
-OFF = "off"
-
-
-def state() -> str:
-    """``SHOWN``, ``STALE`` or ``OFF`` for the household in scope (one query a request and
-    household). Both move the household's data version (``services.data_version``) when they
-    change: a mark is left and taken away with a move of its statistics version, the setting
-    is read into it, so a page kept under a version shows the state it was drawn in."""
-    household = scope.current()
-    if not isinstance(household, int):
-        return SHOWN
-    known: dict[int, str] = g.setdefault("ratings_state", {}) if has_request_context() else {}
-    if household not in known:
-        wanted, waiting = db.session.execute(
-            select(
-                select(Household.ratings_shown).where(Household.id == household).scalar_subquery(),
-                exists().where(scope.for_household(household).owns(marks_t)),
-            )
-        ).one()
-        known[household] = OFF if wanted is False else STALE if waiting else SHOWN
-    return known[household]
-
-
-@dataclass(frozen=True)
-class Rating:
-    pool: str
-    pool_name: str
-    shown: float
-    games: int
-
-    @property
-    def provisional(self) -> bool:
-        return self.games < PROVISIONAL
-
-
-def current() -> dict[int, Rating]:
-    """Every player's rating now over all rule sets, by player id."""
-    rows = db.session.execute(
-        select(
-            PlayerRating.player_id,
-            PlayerRating.pool,
-            PlayerRating.pool_name,
-            PlayerRating.shown,
-            PlayerRating.games,
-        ).where(PlayerRating.pool == ALL)
-    )
-    return {
-        player_id: Rating(pool, name, value, games) for player_id, pool, name, value, games in rows
-    }
-
-
-def ratings_of(player_id: int) -> list[Rating]:
-    """A player's ratings now: every rule sets' first, then each rule set's, most games first."""
-    rows = db.session.execute(
-        select(
-            PlayerRating.pool, PlayerRating.pool_name, PlayerRating.shown, PlayerRating.games
-        ).where(PlayerRating.player_id == player_id)
-    ).all()
-    found = [Rating(*row) for row in rows]
-    return sorted(found, key=lambda r: (r.pool != ALL, -r.games, r.pool_name))
-
-
-@dataclass(frozen=True)
-class Change:
-    player_id: int
-    name: str
-    shown: float
-    change: float
-    games: int
-
-    @property
-    def provisional(self) -> bool:
-        return self.games < PROVISIONAL
-
-
-def changes_in(game_id: int) -> list[Change]:
-    """How every player's rating over all rule sets moved in one finished game, most first."""
-    rows = db.session.execute(
-        select(
-            RatingStep.player_id,
-            Player.name,
-            RatingStep.mu,
-            RatingStep.sigma,
-            RatingStep.change,
-            RatingStep.games,
-        )
-        .join(Player, Player.id == RatingStep.player_id)
-        .where(RatingStep.game_id == game_id, RatingStep.pool == ALL)
-    ).all()
-    found = [
-        Change(pid, name, shown(mu, sigma), change, games)
-        for pid, name, mu, sigma, change, games in rows
-    ]
-    return sorted(found, key=lambda c: (-c.change, c.name))
-
-
-# --- the replay left to the worker --------------------------------------------------------------
-
-
-def replay_marked(connection: Connection, household_id: int, most: int) -> str:
-    """One part of the replay the household's marks ask for, in the caller's transaction:
-    ``most`` games from the earliest mark on; the marks read are replaced by one where the next
-    part starts, or taken away at the end. Returns "more" (a part is left), "done" (this was
-    the last), "none" (no mark) or "busy" (PostgreSQL: another process replays it now; on
-    SQLite the write lock every worker's transaction takes first keeps them apart)."""
-    household = scope.for_household(household_id)
-    if (
-        connection.dialect.name == "postgresql"
-        and not connection.execute(
-            select(func.pg_try_advisory_xact_lock(REPLAY_LOCK, household_id))
-        ).scalar()
-    ):
-        return "busy"
-    marks = connection.execute(
-        select(marks_t.c.id, marks_t.c.started, marks_t.c.game_id).where(household.owns(marks_t))
-    ).all()
-    if not marks:
-        return "none"
-    start = min((started, game_id) for _, started, game_id in marks)
-    following = replay(connection, household_id, start, most=most)
-    # The marks read, by id: one a save adds meanwhile (PostgreSQL) stays for the next part.
-    connection.execute(delete(marks_t).where(marks_t.c.id.in_([mark.id for mark in marks])))
-    if following is None:
-        return "done"
-    connection.execute(insert(marks_t), [household.row(started=following[0], game_id=following[1])])
-    return "more"

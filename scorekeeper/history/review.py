@@ -59,10 +59,10 @@ from ..games.tally import names_in_words
 from ..models import Game, Hand, Round, Seat
 from ..rules import RuleSet, get_ruleset
 from ..status import GameStatus
-from . import ratings
+from . import rating_reads
 from .formatting import decimal
 from .formatting import quantity as _plural
-from .ratings import PROVISIONAL
+from .rating_model import PROVISIONAL
 from .records import PlayerCount
 from .seasons import SeasonRating, Streak, kept_season, player_names, standings_at, year
 
@@ -166,8 +166,8 @@ def review_of(number: int, version: str) -> Review:
     key = ("review", scope.current(), number, version, languages.current())
     made = Kept.of().get_or_make(key, lambda: compute(number, version))
     # The rating leader and climber where the household shows ratings, up to date (the
-    # version names both: ``ratings.state``); never on the page or its card otherwise.
-    if ratings.state() != ratings.SHOWN:
+    # version names both: ``rating_reads.state``); never on the page or its card otherwise.
+    if rating_reads.state() != rating_reads.SHOWN:
         return replace(made, leader=None, climber=None)
     return made
 

@@ -30,7 +30,7 @@ from ..derived import GameStat, PlayerRating, RatingStep, SeatStat
 from ..extensions import Kept, db
 from ..models import Player
 from ..status import GameStatus
-from .ratings import ALL, PROVISIONAL, shown
+from .rating_model import ALL, PROVISIONAL, shown
 from .records import PlayerCount
 
 FINISHED = GameStatus.FINISHED.value

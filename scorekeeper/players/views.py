@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.access import Permission, requires
 
 from ..extensions import db
-from ..history import rating_chart, ratings
+from ..history import rating_chart, rating_reads
 from ..history.forms import options
 from ..models import Player
 from ..web import UNPROCESSABLE, render
@@ -57,10 +57,10 @@ def _show(
 
 def _ratings_of(player: Player) -> dict[str, object]:
     """A player's ratings and their course, where the household's pages show them now."""
-    if ratings.state() != ratings.SHOWN:
+    if rating_reads.state() != rating_reads.SHOWN:
         return {"ratings": [], "rating_chart": None}
     return {
-        "ratings": ratings.ratings_of(player.id),
+        "ratings": rating_reads.ratings_of(player.id),
         "rating_chart": rating_chart.course(player.id, player.name),
     }
 
@@ -69,7 +69,7 @@ def _ratings_of(player: Player) -> dict[str, object]:
 @requires(Permission.VIEW)
 def index() -> Response:
     # The ratings as the household wants them, and only once they are up to date.
-    rated = ratings.current() if ratings.state() == ratings.SHOWN else {}
+    rated = rating_reads.current() if rating_reads.state() == rating_reads.SHOWN else {}
     # Highest rating first; the unrated after them, by name as the list comes.
     rows = sorted(
         services.player_rows(),

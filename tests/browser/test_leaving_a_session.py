@@ -29,6 +29,9 @@ from .conftest import (
     sign_in_cookie,
 )
 
+# One worker runs the module (pytest-xdist's --dist loadgroup): it serves the two households once.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("two-households")]
+
 KEPT = """(path) => caches.open("scorekeeper-boards-v1")
   .then((cache) => cache.match(path))
   .then((kept) => (kept ? kept.text() : ""))"""

@@ -36,7 +36,7 @@ def test_a_phone_on_its_pad_follows_the_round_stored_on_the_round_form(
     scorer.click("button.save-round")
     scorer.wait_for_url(f"{live_server}{board}")
 
-    expect(ben.locator(".deal")).to_contain_text("Round 2", timeout=5_000)
+    expect(ben.locator(".deal")).to_contain_text("Round 2")
     expect(ben.locator("#hand-errors")).to_contain_text("Ben K = 10 points.")
     expect(ben.locator("#hand-errors")).to_contain_text("You had typed: K Q.")
     assert fits_width(ben)

@@ -56,7 +56,7 @@ def test_a_round_entered_with_the_pad_shows_on_another_phone(
     phone.click("button.save-round")
     phone.wait_for_url(board_url)
 
-    watcher.locator("#board table.rounds tbody tr").first.wait_for(timeout=10_000)
+    watcher.locator("#board table.rounds tbody tr").first.wait_for()
     expect(watcher.locator("#board table.standings")).to_contain_text("70")
     assert fits_width(watcher)
     screenshot(watcher, "games-scoreboard-360")

@@ -360,7 +360,7 @@ def test_done_without_signal_is_shown_kept_and_the_pad_is_offered_no_more(
     expect(ben.locator(".done-buttons")).to_be_hidden()
     screenshot(ben, "i23-own-pad-done-kept-offline-360")
     ben.context.set_offline(False)
-    expect(ben.locator(".my-state")).to_contain_text("Your hand is in", timeout=15_000)
+    expect(ben.locator(".my-state")).to_contain_text("Your hand is in")
     ben.problems[:] = [p for p in ben.problems if not any(n in p for n in FAILED_FETCH)]
     for context in (contexts, scorers):
         next(context, None)
@@ -444,7 +444,7 @@ def test_the_close_page_says_points_and_a_finished_hand_names_the_winner(
     scorer.get_by_label("Cy's cards left (still counting)").fill("K")
     scorer.get_by_role("button", name="Close round 7").click()
     over = ben.locator("#my-hand")
-    expect(over).to_contain_text("This game is over", timeout=10_000)  # by its poll
+    expect(over).to_contain_text("This game is over")  # by its poll
     screenshot(ben, "i23-own-hand-game-over-360")
     expect(over).to_contain_text(re.compile(r"This game is over: \w+( and \w+)* (wins|share)"))
     for context in (contexts, scorers):

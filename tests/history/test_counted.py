@@ -17,7 +17,7 @@ from sqlalchemy import select, update
 from scorekeeper import scope
 from scorekeeper.derived import PlayerRating, RatingStep
 from scorekeeper.extensions import db
-from scorekeeper.history import rating_chart, ratings, review, services
+from scorekeeper.history import rating_chart, rating_model, review, services
 from scorekeeper.history.formatting import decimal, quantity
 from scorekeeper.models import Player
 
@@ -68,8 +68,8 @@ def _player_id(app: Flask, name: str) -> int:
 def test_the_rating_chart_names_the_true_peak_not_the_highest_sample(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Ann wins five, then loses five: her peak is after game 5, which a chart drawn every
-    # third game (1, 3, 6, 9, 10) does not sample.
+    # Ann wins five, then loses five: her peak is after game 5, which a chart of four points
+    # drawn every fifth game (1, 6, 10) does not sample.
     for n in range(10):
         _win(app, ["Ann", "Ben"], "Ann" if n < 5 else "Ben", FIRST + timedelta(days=n))
     monkeypatch.setattr(rating_chart, "POINTS", 4)
@@ -77,16 +77,16 @@ def test_the_rating_chart_names_the_true_peak_not_the_highest_sample(
     with app.test_request_context(), scope.household(family_id(app)):
         steps = db.session.execute(
             select(RatingStep.games, RatingStep.mu, RatingStep.sigma, RatingStep.started).where(
-                RatingStep.player_id == ann, RatingStep.pool == ratings.ALL
+                RatingStep.player_id == ann, RatingStep.pool == rating_model.ALL
             )
         ).all()
         chart = rating_chart.course(ann, "Ann")
         db.session.remove()
-    games, mu, sigma, _started = max(steps, key=lambda s: ratings.shown(s[1], s[2]))
+    games, mu, sigma, _started = max(steps, key=lambda s: rating_model.shown(s[1], s[2]))
     assert games == 5
-    assert chart is not None and chart.every == 3
-    assert chart.peak.games == 5 and chart.peak.rating == ratings.shown(mu, sigma)
-    assert f"highest {decimal(ratings.shown(mu, sigma))} after game 5 (5 Mar 2024)" in (
+    assert chart is not None and chart.every == 5
+    assert chart.peak.games == 5 and chart.peak.rating == rating_model.shown(mu, sigma)
+    assert f"highest {decimal(rating_model.shown(mu, sigma))} after game 5 (5 Mar 2024)" in (
         chart.description
     )
     assert 5 in [mark.games for mark in chart.marks]
@@ -96,12 +96,61 @@ def test_the_rating_chart_names_the_true_peak_not_the_highest_sample(
     assert "highest" in peak_row
 
 
+@pytest.mark.parametrize("total", [120, 1001])
+def test_a_long_careers_chart_draws_sixty_points_at_most(app: Flask, total: int) -> None:
+    """docs/using.md: at most 60 points. A course of 120 games with its peak after game 61
+    drew 62 (the first, every second game, and the peak between two of them)."""
+    peak = total // 2 + 1
+    with app.app_context(), scope.household(family_id(app)):
+        ann = Player(name="Ann", name_key="ann")
+        db.session.add(ann)
+        db.session.flush()
+        for games in range(1, total + 1):
+            # Up by a tenth a game to the peak, then down as fast.
+            mu = 25 + 0.1 * (games if games <= peak else 2 * peak - games)
+            db.session.add(
+                RatingStep(
+                    game_id=games,
+                    player_id=ann.id,
+                    pool=rating_model.ALL,
+                    started=FIRST + timedelta(hours=games),
+                    mu=mu,
+                    sigma=1.0,
+                    games=games,
+                    change=0.1,
+                )
+            )
+        db.session.add(
+            PlayerRating(
+                player_id=ann.id,
+                pool=rating_model.ALL,
+                pool_name=rating_model.ALL_NAME,
+                mu=mu,
+                sigma=1.0,
+                shown=mu - 3,
+                games=total,
+            )
+        )
+        db.session.commit()
+        ann_id = ann.id
+        db.session.remove()
+    with app.test_request_context(), scope.household(family_id(app)):
+        chart = rating_chart.course(ann_id, "Ann")
+        db.session.remove()
+    assert chart is not None
+    drawn = [mark.games for mark in chart.marks]
+    assert len(drawn) <= 60, len(drawn)
+    assert drawn[0] == 1 and drawn[-1] == total and chart.peak.games == peak in drawn
+    # The line, and the table beside it, draw the marks.
+    assert chart.path.count(" L") == len(drawn) - 1
+
+
 def test_no_number_shows_a_signed_zero(app: Flask, client: FlaskClient) -> None:
     assert decimal(-0.04) == "0.0" and decimal(-0.06) == "-0.1" and decimal(0.04) == "0.0"
     _win(app, ["Ann", "Ben"], "Ann", FIRST)
     with app.app_context(), scope.household(family_id(app)):
         db.session.execute(
-            update(PlayerRating).where(PlayerRating.pool == ratings.ALL).values(shown=-0.03)
+            update(PlayerRating).where(PlayerRating.pool == rating_model.ALL).values(shown=-0.03)
         )
         db.session.commit()
         db.session.remove()

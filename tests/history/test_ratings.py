@@ -14,12 +14,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 
 from scorekeeper import scope
-from scorekeeper.derived import PlayerRating, RatingStep, SeatStat
+from scorekeeper.derived import GameStat, PlayerRating, RatingStep, SeatStat
 from scorekeeper.extensions import db
-from scorekeeper.history import ratings
+from scorekeeper.history import rating_model, rating_reads, rating_worker, ratings
 from scorekeeper.models import Game, Household, Player
 
 from ..conftest import family_id
@@ -77,7 +77,7 @@ def _ratings(app: Flask, household: int) -> dict[str, tuple[float, int]]:
         names = dict(_named(app, household))
         rows = db.session.execute(
             select(PlayerRating.player_id, PlayerRating.shown, PlayerRating.games).where(
-                PlayerRating.pool == ratings.ALL
+                PlayerRating.pool == rating_model.ALL
             )
         ).all()
         db.session.remove()
@@ -93,7 +93,7 @@ def test_the_winner_goes_up_and_the_loser_down(app: Flask, client: FlaskClient) 
     assert found["Ann"][0] > found["Ben"][0] > found["Cy"][0]
     assert {games for _, games in found.values()} == {1}
     with app.app_context(), scope.household(household):
-        changes = ratings.changes_in(game_id)
+        changes = rating_reads.changes_in(game_id)
         db.session.remove()
     assert [c.name for c in changes] == ["Ann", "Ben", "Cy"]
     assert changes[0].change > 0 > changes[-1].change
@@ -259,9 +259,12 @@ def test_a_replay_from_a_changed_game_equals_a_replay_from_scratch(
     with app.app_context(), scope.household(household):
         connection = db.session.connection()
         seat_table = SeatStat.__table__
+        # The replay reads the finished games from their kept rows, then their seats' places.
+        game_table = GameStat.__table__
         connection.execute(delete(RatingStep.__table__))
         connection.execute(delete(PlayerRating.__table__))
         connection.execute(delete(seat_table))
+        connection.execute(delete(game_table))
         players = {p.name: p.id for p in db.session.scalars(select(Player)).all()}
         for name in NAMES_AT_PLAY:
             if name not in players:
@@ -274,6 +277,24 @@ def test_a_replay_from_a_changed_game_equals_a_replay_from_scratch(
 
         def seat(game_id: int, day: int, table: list[tuple[int, int]], slug: str) -> None:
             connection.execute(delete(seat_table).where(seat_table.c.game_id == game_id))
+            connection.execute(delete(game_table).where(game_table.c.game_id == game_id))
+            connection.execute(
+                insert(game_table),
+                [
+                    {
+                        "household_id": household,
+                        "game_id": game_id,
+                        "status": "finished",
+                        "started": BASE + timedelta(days=day),
+                        "rules_slug": slug,
+                        "rules_name": slug.title(),
+                        "round_count": 7,
+                        "players": len(table),
+                        "twelve_step": slug == "twelve-step",
+                        "winner_id": None,
+                    }
+                ],
+            )
             connection.execute(
                 insert(seat_table),
                 [
@@ -321,6 +342,7 @@ def test_a_replay_from_a_changed_game_equals_a_replay_from_scratch(
                 ).first()
                 if change[0] == "remove" or kept is None:
                     connection.execute(delete(seat_table).where(seat_table.c.game_id == changed))
+                    connection.execute(delete(game_table).where(game_table.c.game_id == changed))
                 elif change[0] == "points":
                     connection.execute(
                         update(seat_table)
@@ -328,19 +350,25 @@ def test_a_replay_from_a_changed_game_equals_a_replay_from_scratch(
                         .values(total=seat_table.c.total + change[2])
                     )
                 elif change[0] == "move":
-                    connection.execute(
-                        update(seat_table)
-                        .where(seat_table.c.game_id == changed)
-                        .values(started=BASE + timedelta(days=change[2]))
-                    )
+                    for table in (seat_table, game_table):
+                        connection.execute(
+                            update(table)
+                            .where(table.c.game_id == changed)
+                            .values(started=BASE + timedelta(days=change[2]))
+                        )
                 else:
                     day = (kept.started - BASE).days
                     seat(changed, day, change[2], kept.rules_slug)
             ratings.refresh(connection, [changed])
-        while ratings.replay_marked(connection, household, chunk) == "more":
+        # As the worker does: each part hands the next the ratings where it goes on.
+        carried = ratings.Carried()
+        while rating_worker.replay_marked(connection, household, chunk, carried=carried) == "more":
             pass
         assert not ratings.stale(connection, household)
         kept_rows = _rows(household)
+        # Every game left has two players or more: something is rated where a game is left.
+        left = connection.execute(select(func.count()).select_from(game_table)).scalar()
+        assert bool(kept_rows["rating_steps"]) == bool(left)
         ratings.rebuild(household, connection)
         assert _rows(household) == kept_rows, changes
         db.session.rollback()

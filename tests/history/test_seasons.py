@@ -14,7 +14,7 @@ from scorekeeper import scope
 from scorekeeper.derived import RatingStep
 from scorekeeper.extensions import db
 from scorekeeper.games.transfer import import_game
-from scorekeeper.history import ratings, seasons
+from scorekeeper.history import rating_model, seasons
 
 from ..conftest import family_id, household_id, signed_in
 from ..helpers import game_document
@@ -69,12 +69,12 @@ def test_a_seasons_climb_is_its_rating_at_the_end_less_before_its_first_game(
         found = {r.name: r for r in seasons.ratings(seasons.year(2025))}
         steps = db.session.execute(
             select(RatingStep.started, RatingStep.mu, RatingStep.sigma)
-            .where(RatingStep.player_id == ids["Ann"], RatingStep.pool == ratings.ALL)
+            .where(RatingStep.player_id == ids["Ann"], RatingStep.pool == rating_model.ALL)
             .order_by(RatingStep.started)
         ).all()
         db.session.remove()
-    before = [ratings.shown(mu, sigma) for started, mu, sigma in steps if started.year == 2024]
-    after = [ratings.shown(mu, sigma) for started, mu, sigma in steps if started.year == 2025]
+    before = [rating_model.shown(mu, sigma) for started, mu, sigma in steps if started.year == 2024]
+    after = [rating_model.shown(mu, sigma) for started, mu, sigma in steps if started.year == 2025]
     assert found["Ann"].climb == pytest.approx(after[-1] - before[-1])
     assert found["Ann"].shown == pytest.approx(after[-1])
     assert (found["Ann"].games, found["Ann"].rests_on) == (2, 6)
