@@ -16,9 +16,13 @@ from flask import Flask
 
 from scorekeeper import catalogues, create_app, languages
 
-pytestmark = pytest.mark.skipif(
-    not catalogues.MAPPING.is_file(), reason="the catalogues are checked in a checkout"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not catalogues.MAPPING.is_file(), reason="the catalogues are checked in a checkout"
+    ),
+    # One worker runs the module (pytest-xdist's --dist loadgroup): the code is extracted once.
+    pytest.mark.xdist_group("translations"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +112,13 @@ def test_the_committed_mo_is_the_compile_of_the_po(language: str) -> None:
             ),
             "placeholders",
         ),
+        (
+            Message(
+                ("a pair of %(rank)s", "%(many)s pairs of %(rank)s"),
+                ("un par", "%(many)s pares de %(rank)s"),
+            ),
+            "placeholders",
+        ),
     ],
 )
 def test_the_entry_checks_find_each_kind_of_problem(message: Message, problem: str) -> None:
@@ -124,6 +135,11 @@ def test_the_entry_checks_find_each_kind_of_problem(message: Message, problem: s
         Message("100%% sure", "100%% seguro"),
         # A plural's singular may leave the count out ("una partida"), never another value.
         Message(("%(num)d game", "%(num)d games"), ("una partida", "%(num)d partidas")),
+        # A count English writes in its plural only ("a pair", "3 pairs").
+        Message(
+            ("a pair of %(rank)s", "%(many)s pairs of %(rank)s"),
+            ("un par de %(rank)s", "%(many)s pares de %(rank)s"),
+        ),
     ],
 )
 def test_the_entry_checks_let_a_right_translation_be(message: Message) -> None:
