@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import date
 
 from flask import Response, abort, request
+from flask_babel import format_decimal
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorekeeper.access import Permission, requires
@@ -23,10 +25,11 @@ from .views import bp
 
 
 def signed(value: float) -> str:
-    """A rating's move as people write it: +1.8, −0.4 (a true minus sign), ±0.0."""
-    text = f"{abs(value):.1f}"
-    if text == "0.0":
-        return "±0.0"
+    """A rating's move as people write it, in the page's language: +1.8, −0.4 (a true minus
+    sign, in every language), ±0.0; +1,8 in Spanish."""
+    text = str(format_decimal(abs(value), format="#,##0.0"))
+    if text == str(format_decimal(0, format="#,##0.0")):
+        return "±" + text
     return ("+" if value > 0 else "\u2212") + text
 
 
@@ -69,7 +72,12 @@ def season() -> Response:
     if form.since.data or form.until.data:
         chosen = seasons.Season(form.since.data or date.min, form.until.data or date.max)
     elif form.year.data and form.year.data not in played:
-        refuse_unplayed(form.year.data, played, "history.season", "there is no season for it")
+        refuse_unplayed(
+            form.year.data,
+            played,
+            "history.season",
+            _("No game was played in %(year)s, so there is no season for it."),
+        )
     else:
         chosen = seasons.year(form.year.data or seasons.latest_year() or local_time.today().year)
     season_ratings, records = seasons.kept_season(version, chosen)
