@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal
 
 from flask import current_app, has_app_context
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
@@ -34,6 +36,7 @@ from ..models import Game, Hand, Player, Round, Seat
 from ..rules import RuleSet
 from . import household_file, restore_end
 from .bulk_loader import store_game_files
+from .words import grouped, ngettext
 
 BATCH = 200
 # A restore stores its games in batches of at most this many games, hands or lines (a batch
@@ -43,22 +46,24 @@ BATCH_HANDS = 20_000
 BATCH_LINES = 1_000
 # How much of an over-long line is read at a time while skipping it.
 SKIP_CHUNK = 64 * 1024
+# The rounds CSV's headings, in the household's language (``rounds_file``: a spreadsheet's
+# columns for the family, not keys a program reads back).
 CSV_COLUMNS = (
-    "game",
-    "started",
-    "rules",
-    "status",
-    "round",
-    "player",
-    "seat",
-    "contract",
-    "made_contract",
-    "went_out",
-    "cards",
-    "points",
-    "running_total",
+    _l("game"),
+    _l("started"),
+    _l("rules"),
+    _l("status"),
+    _l("round"),
+    _l("player"),
+    _l("seat"),
+    _l("contract"),
+    _l("made_contract"),
+    _l("went_out"),
+    _l("cards"),
+    _l("points"),
+    _l("running_total"),
     # "yes" where the points were typed as a total, with no cards (a family counting on paper).
-    "typed_total",
+    _l("typed_total"),
 )
 
 
@@ -122,13 +127,26 @@ class ImportReport:
 
 
 def summary(stored: int, already: int, refused: int) -> str:
-    """ "Stored 3 games; 1 game was here already; refused 2 lines." """
-    text = f"Stored {'1 game' if stored == 1 else f'{stored} games'}"
+    """ "Stored 3 games; 1 game was here already; refused 2 lines.", in the page's language."""
+    parts = [
+        ngettext("Stored %(count)s game", "Stored %(count)s games", stored, count=grouped(stored))
+    ]
     if already:
-        text += f"; {'1 game was' if already == 1 else f'{already} games were'} here already"
+        parts.append(
+            ngettext(
+                "%(count)s game was here already",
+                "%(count)s games were here already",
+                already,
+                count=grouped(already),
+            )
+        )
     if refused:
-        text += f"; refused {'1 line' if refused == 1 else f'{refused} lines'}"
-    return text + "."
+        parts.append(
+            ngettext(
+                "refused %(count)s line", "refused %(count)s lines", refused, count=grouped(refused)
+            )
+        )
+    return "; ".join(parts) + "."
 
 
 def read_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
@@ -490,7 +508,9 @@ def csv_lines() -> Iterator[str]:
     )
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([str(heading) for heading in CSV_COLUMNS])
+    # yes and no as the headings' language writes them.
+    yes, no = _("yes"), _("no")
     for row in db.session.execute(stmt):
         (
             game_id,
@@ -518,12 +538,12 @@ def csv_lines() -> Iterator[str]:
                 _spreadsheet_text(name),
                 position + 1,
                 contract,
-                "yes" if made else "no",
-                "yes" if out else "no",
+                yes if made else no,
+                yes if out else no,
                 cards,
                 points,
                 total,
-                "yes" if typed else "no",
+                yes if typed else no,
             ]
         )
         if buffer.tell() > 64 * 1024:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import DateField, Form, IntegerField, SelectField
@@ -22,11 +24,11 @@ def options(pairs: Iterable[tuple[Any, str]]) -> list[SelectChoice]:
 class FilterForm(Form):
     """Read from the query string (a GET form: nothing to protect from forgery)."""
 
-    player = SelectField("Player", coerce=int, default=0, validate_choice=False)
-    rules = SelectField("Rules", default="", validate_choice=False)
-    since = DateField("From", validators=[Optional()], format="%Y-%m-%d")
-    until = DateField("To", validators=[Optional()], format="%Y-%m-%d")
-    status = SelectField("Status", choices=options([("", "Any"), *STATUSES]), default="")
+    player = SelectField(_l("Player"), coerce=int, default=0, validate_choice=False)
+    rules = SelectField(_l("Rules"), default="", validate_choice=False)
+    since = DateField(_l("From"), validators=[Optional()], format="%Y-%m-%d")
+    until = DateField(_l("To"), validators=[Optional()], format="%Y-%m-%d")
+    status = SelectField(_l("Status"), choices=options([("", _l("Any")), *STATUSES]), default="")
 
     def __init__(
         self,
@@ -36,18 +38,18 @@ class FilterForm(Form):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.player.choices = options([(0, "Anyone"), *players])
-        self.rules.choices = options([("", "Any"), *rules])
+        self.player.choices = options([(0, _("Anyone")), *players])
+        self.rules.choices = options([("", _("Any")), *rules])
 
     def validate(self, extra_validators: Any = None) -> bool:
         """Check every filter, with messages that say what to type instead."""
         super().validate(extra_validators)
         if self.player.errors or self.player.data not in _values(self.player):
-            self.player.errors = ["There is no such player: choose one from the list."]
+            self.player.errors = [_("There is no such player: choose one from the list.")]
         if self.rules.data not in _values(self.rules):
-            self.rules.errors = ["No game was played under those rules: choose from the list."]
+            self.rules.errors = [_("No game was played under those rules: choose from the list.")]
         if self.status.errors:
-            self.status.errors = ["Choose a status from the list."]
+            self.status.errors = [_("Choose a status from the list.")]
         _check_dates(self.since, self.until)
         return not self.errors
 
@@ -56,9 +58,9 @@ def _check_dates(since: DateField, until: DateField) -> None:
     """A range of days' messages: what to type instead, and an end before its start."""
     for field in (since, until):
         if field.errors:
-            field.errors = ["Type a date like 2025-12-24."]
+            field.errors = [_("Type a date like 2025-12-24.")]
     if since.data and until.data and until.data < since.data:
-        until.errors = ["The end date is before the start date."]
+        until.errors = [_("The end date is before the start date.")]
 
 
 def _values(field: SelectField) -> set[Any]:
@@ -67,8 +69,8 @@ def _values(field: SelectField) -> set[Any]:
 
 class RestoreForm(FlaskForm):
     file = FileField(
-        "Backup file (.jsonl)",
-        validators=[FileRequired("Choose the backup file to read.")],
+        _l("Backup file (.jsonl)"),
+        validators=[FileRequired(_l("Choose the backup file to read."))],
     )
 
 
@@ -76,13 +78,13 @@ class SeasonForm(Form):
     """Which season: a year, or a range of days (either end may be left open). Read from the
     query string."""
 
-    year = IntegerField("Year", validators=[Optional(), NumberRange(1, 9998)])
-    since = DateField("From", validators=[Optional()], format="%Y-%m-%d")
-    until = DateField("To", validators=[Optional()], format="%Y-%m-%d")
+    year = IntegerField(_l("Year"), validators=[Optional(), NumberRange(1, 9998)])
+    since = DateField(_l("From"), validators=[Optional()], format="%Y-%m-%d")
+    until = DateField(_l("To"), validators=[Optional()], format="%Y-%m-%d")
 
     def validate(self, extra_validators: Any = None) -> bool:
         super().validate(extra_validators)
         if self.year.errors:
-            self.year.errors = ["Type a year like 2025."]
+            self.year.errors = [_("Type a year like 2025.")]
         _check_dates(self.since, self.until)
         return not self.errors

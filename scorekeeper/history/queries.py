@@ -3,10 +3,17 @@ statistics (``history.stats``)."""
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
+
 from ..status import GameStatus
 
 FINISHED = GameStatus.FINISHED
-STATUSES = tuple((status.value, status.label) for status in GameStatus)
+# Each status as the history's filter and badges name it, in the page's language.
+STATUSES = (
+    (GameStatus.IN_PROGRESS.value, _l("In progress")),
+    (GameStatus.FINISHED.value, _l("Finished")),
+    (GameStatus.ABANDONED.value, _l("Abandoned")),
+)
 STATUS_LABELS = dict(STATUSES)
 
 

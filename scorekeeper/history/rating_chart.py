@@ -23,6 +23,7 @@ from ..extensions import db
 from ..games.charts import nice_step_of
 from .formatting import decimal
 from .rating_model import ALL, shown
+from .words import _, format_decimal, grouped, ngettext
 
 WIDTH = 360
 HEIGHT = 200
@@ -107,7 +108,7 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
         for games, started, rating in values
     )
     y_ticks = tuple(
-        Tick(f"{low + n * step:g}", y_of(low + n * step))
+        Tick(format_decimal(low + n * step, format="#,##0.##"), y_of(low + n * step))
         for n in range(round((high - low) / step) + 1)
     )
     x_step = max(1, int(nice_step_of(total - 1, 6)))
@@ -120,13 +121,21 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
     best = next(
         (m for m in marks if m.games == peak_games), max(marks, key=lambda m: (m.rating, -m.games))
     )
-    description = (
-        f"{name}'s rating after each of {total} finished games: {decimal(now)} now, "
-        f"highest {decimal(best.rating)} after game {best.games}"
-        f" ({local_time.day(best.started)})."
+    description = ngettext(
+        "%(name)s's rating after each of %(count)s finished game: %(now)s now, highest "
+        "%(best)s after game %(game)s (%(day)s).",
+        "%(name)s's rating after each of %(count)s finished games: %(now)s now, highest "
+        "%(best)s after game %(game)s (%(day)s).",
+        total,
+        name=name,
+        count=grouped(total),
+        now=decimal(now),
+        best=decimal(best.rating),
+        game=best.games,
+        day=local_time.day(best.started),
     )
     return RatingChart(
-        title=f"{name}'s rating, game by game",
+        title=_("%(name)s's rating, game by game", name=name),
         description=description,
         marks=marks,
         x_ticks=x_ticks,

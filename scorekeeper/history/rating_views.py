@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from flask import Response, abort, request
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorekeeper.access import Permission, requires
@@ -21,16 +22,6 @@ from .forms import SeasonForm
 from .review_views import refuse_unplayed
 from .views import bp
 
-
-def signed(value: float) -> str:
-    """A rating's move as people write it: +1.8, −0.4 (a true minus sign), ±0.0."""
-    text = f"{abs(value):.1f}"
-    if text == "0.0":
-        return "±0.0"
-    return ("+" if value > 0 else "\u2212") + text
-
-
-bp.add_app_template_filter(signed, "signed")
 # Every page that shows a rating asks first whether to (``rating_reads.state``).
 bp.add_app_template_global(rating_reads.state, "ratings_state")
 
@@ -71,7 +62,12 @@ def season() -> Response:
     if form.since.data or form.until.data:
         chosen = seasons.Season(form.since.data or date.min, form.until.data or date.max)
     elif form.year.data and form.year.data not in played:
-        refuse_unplayed(form.year.data, played, "history.season", "there is no season for it")
+        refuse_unplayed(
+            form.year.data,
+            played,
+            "history.season",
+            _("No game was played in %(year)s, so there is no season for it."),
+        )
     else:
         chosen = seasons.year(form.year.data or seasons.latest_year() or local_time.today().year)
     season_ratings, records = seasons.kept_season(version, chosen)

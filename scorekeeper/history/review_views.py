@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 from flask import Response, abort, current_app, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorekeeper.access import Permission, link_is_live, requires, visitor
@@ -40,7 +41,12 @@ def _year_or_404(year: int, version: str) -> None:
         abort(404)
     played = seasons.played_years(version)
     if year not in played:
-        refuse_unplayed(year, played, "history.review_page", "there is no year in review for it")
+        refuse_unplayed(
+            year,
+            played,
+            "history.review_page",
+            _("No game was played in %(year)s, so there is no year in review for it."),
+        )
 
 
 def refuse_unplayed(year: int, played: list[int], endpoint: str, so: str) -> NoReturn:
@@ -53,8 +59,8 @@ def refuse_unplayed(year: int, played: list[int], endpoint: str, so: str) -> NoR
             "_error.html",
             status=404,
             code=404,
-            message=f"No game was played in {year}, so {so}.",
-            see_also_intro="The years played:" if played else "No game has been played yet.",
+            message=so % {"year": year},
+            see_also_intro=_("The years played:") if played else _("No game has been played yet."),
             see_also=see_also,
         )
     )
@@ -69,7 +75,11 @@ def _household_name() -> str:
 def _preview(year_review: review.Review, household: str) -> dict[str, str]:
     """What a chat shows for the review (``_preview.html``)."""
     return {
-        "title": f"{household}: {review.headline(year_review)}",
+        "title": _(
+            "%(household)s: %(headline)s",
+            household=household,
+            headline=review.headline(year_review),
+        ),
         "description": review.alt_text(year_review, household),
     }
 
@@ -136,7 +146,7 @@ def share_review(year: int) -> ResponseReturnValue:
     if link is None and visitor().may(Permission.LINKS):
         link, _token = links.make_link(LinkKind.REVIEW, visitor().actor, year=year)
     if link is None:
-        return {"message": "No link to this year yet: an owner or scorer can make one here."}
+        return {"message": _("No link to this year yet: an owner or scorer can make one here.")}
     return {"url": links.url_of(link)}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, ValidationError
@@ -11,26 +12,29 @@ from ..limits import NAME_LENGTH
 
 class RenameForm(FlaskForm):
     name = StringField(
-        "New name",
+        _l("New name"),
         validators=[
-            DataRequired("Type a name."),
-            Length(max=NAME_LENGTH, message=f"A name can be at most {NAME_LENGTH} characters."),
+            DataRequired(_l("Type a name.")),
+            Length(
+                max=NAME_LENGTH,
+                message=_l("A name can be at most %(num)d characters.", num=NAME_LENGTH),
+            ),
         ],
     )
 
 
 class MergeForm(FlaskForm):
     other = SelectField(
-        "The other entry",
+        _l("The other entry"),
         coerce=int,
         validate_choice=True,
-        validators=[InputRequired("Choose the entry to merge.")],
+        validators=[InputRequired(_l("Choose the entry to merge."))],
     )
     confirm = BooleanField(
-        "They are the same person",
-        validators=[DataRequired("Tick this to confirm: a merge cannot be undone.")],
+        _l("They are the same person"),
+        validators=[DataRequired(_l("Tick this to confirm: a merge cannot be undone."))],
     )
 
     def validate_other(self, field: SelectField) -> None:
         if not field.data:
-            raise ValidationError("Choose the entry to merge.")
+            raise ValidationError(_l("Choose the entry to merge."))

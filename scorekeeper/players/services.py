@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import aliased
 
@@ -196,15 +198,18 @@ def rename(player: Player, new_name: str) -> Player:
     already another player's (ignoring case and spaces)."""
     name = tidy_name(new_name)
     if not name:
-        raise PlayerError("Type a name.")
+        raise PlayerError(_("Type a name."))
     if too_long(name):
-        raise PlayerError(f"A name can be at most {NAME_LENGTH} characters long.")
+        raise PlayerError(_("A name can be at most %(num)d characters long.", num=NAME_LENGTH))
     key = name_key(name)
     other = db.session.scalar(select(Player).where(Player.name_key == key, Player.id != player.id))
     if other is not None:
         raise PlayerError(
-            f"There is already a player called {other.name}. If that is the same person, "
-            f"merge the two entries instead."
+            _(
+                "There is already a player called %(name)s. If that is the same person, "
+                "merge the two entries instead.",
+                name=other.name,
+            )
         )
     try:
         player.name = name
@@ -225,7 +230,7 @@ def merge(keep: Player, absorb: Player) -> int:
     people at one table cannot be one person).
     """
     if keep.id == absorb.id:
-        raise PlayerError("Choose another player: an entry cannot be merged with itself.")
+        raise PlayerError(_("Choose another player: an entry cannot be merged with itself."))
     mine = aliased(Seat)
     theirs = aliased(Seat)
     # Games in the bin count too: brought back, they would hold one person twice.
@@ -237,11 +242,18 @@ def merge(keep: Player, absorb: Player) -> int:
             .where(mine.player_id == keep.id, theirs.player_id == absorb.id)
         ).one()
     if shared[0]:
-        first = local_time.day(shared[1]) if shared[1] else "an earlier game"
-        games = "a game" if shared[0] == 1 else f"{shared[0]} games"
+        first = local_time.day(shared[1]) if shared[1] else _("an earlier game")
         raise PlayerError(
-            f"{keep.name} and {absorb.name} both sat at {games} (the first on {first}), "
-            f"so they are two different people: nothing was merged."
+            ngettext(
+                "%(kept)s and %(other)s both sat at a game (the first on %(first)s), so they are "
+                "two different people: nothing was merged.",
+                "%(kept)s and %(other)s both sat at %(num)d games (the first on %(first)s), so "
+                "they are two different people: nothing was merged.",
+                shared[0],
+                kept=keep.name,
+                other=absorb.name,
+                first=first,
+            )
         )
     try:
         # Every moved game changes (its ``updated_at`` too, which the records cache watches);

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, flash, redirect, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.access import Permission, requires
@@ -97,7 +99,7 @@ def rename(player_id: int) -> BaseResponse:
             form.name.errors = [*form.name.errors, str(refusal)]
         else:
             if old != player.name:
-                flash(f"{old} is now called {player.name}.", "success")
+                flash(_("%(old)s is now called %(new)s.", old=old, new=player.name), "success")
             return redirect(url_for(".show", player_id=player.id), 303)
     return _show(player, rename_form=form, fragment="players/_rename.html", status=UNPROCESSABLE)
 
@@ -110,7 +112,7 @@ def merge(player_id: int) -> BaseResponse:
     if form.validate_on_submit():
         absorbed = db.session.get(Player, form.other.data)
         if absorbed is None:
-            form.other.errors = [*form.other.errors, "That player no longer exists."]
+            form.other.errors = [*form.other.errors, _("That player no longer exists.")]
         else:
             name = absorbed.name
             try:
@@ -118,7 +120,13 @@ def merge(player_id: int) -> BaseResponse:
             except services.PlayerError as refusal:
                 form.other.errors = [*form.other.errors, str(refusal)]
             else:
-                games = "1 game" if moved == 1 else f"{moved} games"
-                flash(f"{name} is merged into {player.name}: {games} moved.", "success")
+                said = ngettext(
+                    "%(other)s is merged into %(kept)s: %(num)d game moved.",
+                    "%(other)s is merged into %(kept)s: %(num)d games moved.",
+                    moved,
+                    other=name,
+                    kept=player.name,
+                )
+                flash(said, "success")
                 return redirect(url_for(".show", player_id=player.id), 303)
     return _show(player, merge_form=form, fragment="players/_merge.html", status=UNPROCESSABLE)

@@ -307,7 +307,8 @@ def test_a_shared_win_of_long_names_is_told_whole_on_the_card(
         "Russian Rummy · 26 Nov 2026 · 12 rounds played · ranked by contracts made",
         tuple((name, 30 if seat < 2 else 120, seat < 2) for seat, name in enumerate(names)),
         ("12 of 12",) * 2 + ("0 of 12",) * 4,
-        why,
+        contract_counts=((12, 12),) * 2 + ((0, 12),) * 4,
+        why=why,
     )
     drawn: list[tuple[str, int]] = []
     real = ImageDraw.ImageDraw.text
