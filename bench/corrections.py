@@ -85,13 +85,15 @@ def _places(uri: str, game_id: int) -> list[int]:
     return places
 
 
+_engines: dict[str, Any] = {}
+
+
 def _marks(uri: str) -> list[int]:
-    """The games the ratings' marks name (none: the ratings are up to date)."""
-    engine = create_engine(uri)
+    """The games the ratings' marks name (none: the ratings are up to date), read on one
+    engine kept for the run: a poll must be quick to see a short replay under way."""
+    engine = _engines.get(uri) or _engines.setdefault(uri, create_engine(uri))
     with engine.connect() as connection:
-        found = list(connection.execute(select(RatingMark.__table__.c.game_id)).scalars())
-    engine.dispose()
-    return found
+        return list(connection.execute(select(RatingMark.__table__.c.game_id)).scalars())
 
 
 def _post_form(url: str, cookie: str, fields: dict[str, str]) -> tuple[float, int]:
@@ -213,7 +215,8 @@ def correction(folder: Path, games: int, uri: str | None, reuse: bool) -> None:
             out, caught = (best, worst) if reverse else (worst, best)
             took, status = correct_round_one(server.base, cookie, corrected, caught, out, was)
             assert status in (302, 303), f"the save answered {status}"
-            changed.append(_places(database, corrected) != was)
+            if corrected == game_id:
+                changed.append(_places(database, corrected) != was)
             return took
 
         # A page of ratings drawn before, so the server is warm as at the table.
