@@ -30,7 +30,7 @@ from ..accounts import links
 from ..extensions import db
 from ..models import Household, Link, LinkKind
 from ..web import etag_text, not_modified, page_etag, picture, render, validated
-from . import review, seasons, services
+from . import review, review_words, seasons, services
 from .views import bp
 
 
@@ -78,9 +78,9 @@ def _preview(year_review: review.Review, household: str) -> dict[str, str]:
         "title": _(
             "%(household)s: %(headline)s",
             household=household,
-            headline=review.headline(year_review),
+            headline=review_words.headline(year_review),
         ),
-        "description": review.alt_text(year_review, household),
+        "description": review_words.alt_text(year_review, household),
     }
 
 
@@ -115,9 +115,9 @@ def _shown(year_review: review.Review, household: str) -> dict[str, Any]:
     """What both pages of a year's review show of it: the household's own and a review link's."""
     return {
         "review": year_review,
-        "figures": review.figures(year_review),
+        "figures": review_words.figures(year_review),
         "household": household,
-        "alt": review.alt_text(year_review, household),
+        "alt": review_words.alt_text(year_review, household),
         "preview": _preview(year_review, household),
         "min_tries": review.MIN_TRIES,
     }
@@ -128,7 +128,7 @@ def _shown(year_review: review.Review, household: str) -> dict[str, Any]:
 def review_card(year: int) -> Response:
     version = services.data_version()
     _year_or_404(year, version)
-    return picture(review.review_card(year, version, _household_name()))
+    return picture(review_words.review_card(year, version, _household_name()))
 
 
 def _live_review_link(year: int) -> Link | None:
@@ -199,4 +199,6 @@ def review_link_card(token: str) -> Response:
     link = _review_link_or_404(token)
     assert link.year is not None
     with scope.household(link.household_id):
-        return picture(review.review_card(link.year, services.data_version(), _household_name()))
+        return picture(
+            review_words.review_card(link.year, services.data_version(), _household_name())
+        )

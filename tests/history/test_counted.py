@@ -17,7 +17,7 @@ from sqlalchemy import select, update
 from scorekeeper import scope
 from scorekeeper.derived import PlayerRating, RatingStep
 from scorekeeper.extensions import db
-from scorekeeper.history import rating_chart, rating_model, review, services
+from scorekeeper.history import rating_chart, rating_model, review, review_words, services
 from scorekeeper.history.formatting import decimal, quantity
 from scorekeeper.models import Player
 
@@ -50,7 +50,7 @@ def _sentence(found: review.Review, label: str, app: Flask | None = None) -> str
     if app is not None:
         with app.test_request_context(), scope.household(family_id(app)):
             return _sentence(found, label)
-    shown = [figure.sentence for figure in review.figures(found) if figure.label == label]
+    shown = [figure.sentence for figure in review_words.figures(found) if figure.label == label]
     return shown[0] if shown else ""
 
 

@@ -19,7 +19,7 @@ from scorekeeper import scope
 from scorekeeper.accounts import links
 from scorekeeper.extensions import db
 from scorekeeper.games.transfer import import_game
-from scorekeeper.history import review, services
+from scorekeeper.history import review, review_words, services
 from scorekeeper.models import Game, Link, LinkKind
 
 from ..conftest import add_member, family_id, household_id, signed_in
@@ -56,7 +56,7 @@ def _review(app: Flask, year: int, household: int | None = None) -> review.Revie
 
 
 def _figure(found: review.Review, label: str) -> str:
-    with_app = [figure for figure in review.figures(found) if figure.label == label]
+    with_app = [figure for figure in review_words.figures(found) if figure.label == label]
     return with_app[0].sentence if with_app else ""
 
 
