@@ -320,6 +320,10 @@ def test_the_image_as_a_family_runs_it(image: str, base_image: str, volume: str)
         second.healthy_after()
         assert not SETUP_CODE.search(second.logs())
         assert _signs_in(second.port)
+        # A phone set to Spanish is answered from the compiled catalogue the image carries.
+        spanish = {"Accept-Language": "es-CL,es;q=0.9"}
+        status, _headers, page = Phone(second.port).ask("GET", "/login", **spanish)
+        assert status == 200 and '<html lang="es"' in page and "Contraseña" in page, page[:300]
         # The health check asks the database: without it, the container is unhealthy.
         second.run("rm", "/data/scorekeeper.db")
         assert not _succeeds("healthcheck", "run", second.name)

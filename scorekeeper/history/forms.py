@@ -13,6 +13,7 @@ from wtforms import DateField, Form, IntegerField, SelectField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 
+from ..words import rules_name
 from .queries import STATUSES
 
 
@@ -39,7 +40,9 @@ class FilterForm(Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.player.choices = options([(0, _("Anyone")), *players])
-        self.rules.choices = options([("", _("Any")), *rules])
+        self.rules.choices = options(
+            [("", _("Any")), *((slug, rules_name(name)) for slug, name in rules)]
+        )
 
     def validate(self, extra_validators: Any = None) -> bool:
         """Check every filter, with messages that say what to type instead."""

@@ -15,6 +15,7 @@ from .. import languages, local_time, scope
 from ..extensions import Kept
 from ..games.card import ACCENT, MARGIN, MUTED, TEXT, WIDTH, card_head, fit, font, png_of
 from ..words import rules_name as rules_name_in_words
+from ..words import words
 from .formatting import decimal
 from .rating_model import PROVISIONAL
 from .review import Review, counted, review_of
@@ -166,14 +167,18 @@ def figures(review: Review) -> list[Figure]:
                     "%(contract)s (%(rules)s, contract %(number)s): made %(made)s of the "
                     "%(count)s times it was tried (%(share)s).",
                     hard.tries,
-                    contract=_capital(hard.description),
+                    contract=_capital(words(hard.description)),
                     rules=rules_name_in_words(hard.rules_name),
                     number=hard.contract,
                     made=counted(hard.made),
                     count=counted(hard.tries),
                     share=share,
                 ),
-                _("%(contract)s: %(share)s made", contract=_capital(hard.description), share=share),
+                _(
+                    "%(contract)s: %(share)s made",
+                    contract=_capital(words(hard.description)),
+                    share=share,
+                ),
             )
         )
     if review.leader is not None:

@@ -29,7 +29,7 @@ def _player(player_id: int) -> Player:
 
 def _merge_form(player: Player) -> MergeForm:
     form = MergeForm()
-    form.other.choices = options([(0, "Choose…"), *services.merge_choices(player)])
+    form.other.choices = options([(0, _("Choose…")), *services.merge_choices(player)])
     return form
 
 
