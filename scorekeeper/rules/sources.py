@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .messages import N_, Message
 
-__all__ = ["DEFAULT", "DOCUMENTS", "HOUSE", "Reason", "Source"]
+__all__ = ["DEFAULT", "DOCUMENTS", "HOUSE", "PUBLICATIONS", "Reason", "Source", "published"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +16,9 @@ class Source:
     ``document`` is the seed file name (``"000_0a3037e9499a681d.txt"``), or None
     for a default or a house rule; ``title`` names the document; ``quote`` is the
     document's own words when it has them (they stay in the document's language);
-    ``label`` is how a ruling cites it. ``title`` and ``label`` are messages where they are
+    ``label`` is how a ruling cites it. A published game's source (``published``) names the
+    public rule pages it follows in ``publications`` (named, never quoted), its ``document``
+    their keys. ``title`` and ``label`` are messages where they are
     the app's words, plain text where they are a game's own name.
     """
 
@@ -25,10 +27,13 @@ class Source:
     is_default: bool = False
     quote: str | None = None
     label: str = ""
+    publications: tuple[str, ...] = ()
 
     def quoting(self, quote: str | None) -> Source:
         """The same source, quoting ``quote``."""
-        return Source(self.document, self.title, self.is_default, quote, self.label)
+        return Source(
+            self.document, self.title, self.is_default, quote, self.label, self.publications
+        )
 
     @property
     def citation(self) -> str:
@@ -79,6 +84,43 @@ DOCUMENTS: dict[str, Source] = {
     ),
 }
 """The families' rule documents (``shared/seeds/``) by short key."""
+
+PUBLICATIONS: dict[str, str] = {
+    "wsh": "Wikipedia, “Shanghai rum”",
+    "nash": "Nashville Web Review, “Rules to Shanghi (Shanghai) Rummy”",
+    "ede": "edetruth/shanghai-tracker (GitHub), GAME_DESIGN.md and RULES_TEST.md",
+    "pagat": "pagat.com, “Shanghai”",
+    "wlv": "Wikipedia, “Liverpool rummy”",
+    "gml": "gmlewis/godot-liverpool-rummy (GitHub), rules.md",
+    "probsee": "probsee.com, “Liverpool Rummy”",
+    "npr": "Weekend America (American Public Media), “Liverpool Rummy Rules”",
+    "cog": "coololdgames.com, “Liverpool Rummy”",
+    "wmc": "WikiMili, “Carioca (card game)”",
+    "seb": "sebherrerabe/carioca (GitHub), rules.md (Wikipedia's Carioca text)",
+    "cap": "yosoyelfede/Cariocapp2 (GitHub), RoundRule.swift and RulesView.swift",
+    "xan": "xanimaniax.foroes.org, “Carioca”",
+    "pat": "Patrick's Adventures in Life, “Carioca”",
+    "coe": "continental.org.es and Wikipedia, “Continental (juego)”",
+    "aca": "acanomas.com, “Continental”",
+    "sky": "skylin.es, “Continental”",
+    "dpop": "Diario Popular, “El continental”",
+}
+"""The public rule pages the published games (``published.py``) follow, by key: a page's
+own name, which stays as it is in every language."""
+
+
+def published(*keys: str, split: bool = False) -> Source:
+    """The source of a published game's option: the rule pages ``keys`` name. ``split``: the
+    pages disagree, and the ruling says which reading the preset plays."""
+    names = tuple(PUBLICATIONS[key] for key in keys)
+    listed = "; ".join(names)
+    label: str = (
+        N_("sources differ; this preset plays it as %(sources)s do", sources=listed)
+        if split
+        else listed
+    )
+    return Source(document=" ".join(keys), title=listed, label=label, publications=names)
+
 
 DEFAULT = Source(
     document=None,
