@@ -242,20 +242,15 @@ PUBLISHED_DATA: dict[str, dict[str, Any]] = {
 def _sources(all_pages: tuple[str, ...], cited: dict[str, Source]) -> dict[str, Source]:
     """Every option's source: ``cited`` where the pages say it (or split over it), the
     default of ``rules.md`` where they are silent."""
-    silent = (
-        "slug",
-        "tie_break",
-        "wild_as_itself",
-        "min_real_cards",
-        "pair_all_real",
-        "extra_melds",
-        "wild_limits_on_layoff",
-        "exact_meld_sizes",
-        "nobody_out_allowed",
-    )
+    silent = ("slug", "wild_as_itself", "pair_all_real", "wild_limits_on_layoff")
     sources: dict[str, Source] = {key: DEFAULT for key in silent}
     everyone = published(*all_pages)
     for key in (
+        "tie_break",
+        "min_real_cards",
+        "extra_melds",
+        "exact_meld_sizes",
+        "nobody_out_allowed",
         "name",
         "contract_order",
         "winner",

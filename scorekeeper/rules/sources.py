@@ -85,41 +85,45 @@ DOCUMENTS: dict[str, Source] = {
 }
 """The families' rule documents (``shared/seeds/``) by short key."""
 
-PUBLICATIONS: dict[str, str] = {
-    "wsh": "Wikipedia, “Shanghai rum”",
-    "nash": "Nashville Web Review, “Rules to Shanghi (Shanghai) Rummy”",
-    "ede": "edetruth/shanghai-tracker (GitHub), GAME_DESIGN.md and RULES_TEST.md",
-    "pagat": "pagat.com, “Shanghai”",
-    "wlv": "Wikipedia, “Liverpool rummy”",
-    "gml": "gmlewis/godot-liverpool-rummy (GitHub), rules.md",
-    "probsee": "probsee.com, “Liverpool Rummy”",
-    "npr": "Weekend America (American Public Media), “Liverpool Rummy Rules”",
-    "cog": "coololdgames.com, “Liverpool Rummy”",
-    "wmc": "WikiMili, “Carioca (card game)”",
-    "seb": "sebherrerabe/carioca (GitHub), rules.md (Wikipedia's Carioca text)",
-    "cap": "yosoyelfede/Cariocapp2 (GitHub), RoundRule.swift and RulesView.swift",
-    "xan": "xanimaniax.foroes.org, “Carioca”",
-    "pat": "Patrick's Adventures in Life, “Carioca”",
-    "coe": "continental.org.es and Wikipedia, “Continental (juego)”",
-    "aca": "acanomas.com, “Continental”",
-    "sky": "skylin.es, “Continental”",
-    "dpop": "Diario Popular, “El continental”",
+PUBLICATIONS: dict[str, tuple[str, str]] = {
+    "wsh": ("Wikipedia, “Shanghai rum”", "Wikipedia"),
+    "nash": ("Nashville Web Review, “Rules to Shanghi (Shanghai) Rummy”", "Nashville Web Review"),
+    "ede": (
+        "edetruth/shanghai-tracker (GitHub), GAME_DESIGN.md and RULES_TEST.md",
+        "shanghai-tracker",
+    ),
+    "pagat": ("pagat.com, “Shanghai”", "pagat.com"),
+    "wlv": ("Wikipedia, “Liverpool rummy”", "Wikipedia"),
+    "gml": ("gmlewis/godot-liverpool-rummy (GitHub), rules.md", "godot-liverpool-rummy"),
+    "probsee": ("probsee.com, “Liverpool Rummy”", "probsee.com"),
+    "npr": ("Weekend America (American Public Media), “Liverpool Rummy Rules”", "Weekend America"),
+    "cog": ("coololdgames.com, “Liverpool Rummy”", "coololdgames.com"),
+    "wmc": ("WikiMili, “Carioca (card game)”", "WikiMili"),
+    "seb": (
+        "sebherrerabe/carioca (GitHub), rules.md (Wikipedia's Carioca text)",
+        "sebherrerabe/carioca",
+    ),
+    "cap": ("yosoyelfede/Cariocapp2 (GitHub), RoundRule.swift and RulesView.swift", "Cariocapp2"),
+    "xan": ("xanimaniax.foroes.org, “Carioca”", "xanimaniax.foroes.org"),
+    "pat": ("Patrick's Adventures in Life, “Carioca”", "Patrick's Adventures in Life"),
+    "coe": ("continental.org.es and Wikipedia, “Continental (juego)”", "continental.org.es"),
+    "aca": ("acanomas.com, “Continental”", "acanomas.com"),
+    "sky": ("skylin.es, “Continental”", "skylin.es"),
+    "dpop": ("Diario Popular, “El continental”", "Diario Popular"),
 }
-"""The public rule pages the published games (``published.py``) follow, by key: a page's
-own name, which stays as it is in every language."""
+"""The public rule pages the published games (``published.py``) follow, by key: each page's
+full name and the short one a ruling cites it by, its own names in every language."""
 
 
 def published(*keys: str, split: bool = False) -> Source:
     """The source of a published game's option: the rule pages ``keys`` name. ``split``: the
     pages disagree, and the ruling says which reading the preset plays."""
-    names = tuple(PUBLICATIONS[key] for key in keys)
-    listed = "; ".join(names)
+    names = tuple(PUBLICATIONS[key][0] for key in keys)
+    short = ", ".join(PUBLICATIONS[key][1] for key in keys)
     label: str = (
-        N_("sources differ; this preset plays it as %(sources)s do", sources=listed)
-        if split
-        else listed
+        N_("sources differ; this preset follows %(sources)s", sources=short) if split else short
     )
-    return Source(document=" ".join(keys), title=listed, label=label, publications=names)
+    return Source(document=" ".join(keys), title="; ".join(names), label=label, publications=names)
 
 
 DEFAULT = Source(

@@ -173,7 +173,7 @@ def test_sources_are_named_not_quoted_and_splits_say_so(slug: str) -> None:
         assert info.source.quote is None, info.key
     cited = str(rules.source("contracts"))
     assert (cited and "sources differ" not in cited) or slug == "carioca"
-    assert str(rules.source("card_values")).startswith("sources differ; this preset plays it as")
+    assert str(rules.source("card_values")).startswith("sources differ; this preset follows")
 
 
 def test_the_new_options_read_back_and_refuse_bad_values() -> None:
