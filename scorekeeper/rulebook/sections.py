@@ -89,7 +89,11 @@ def sources_of(ruleset: RuleSet) -> list[Source]:
     seen: dict[str, Source] = {}
     for key in ("name", *ruleset.sources):
         source = ruleset.sources.get(key)
-        if source is not None and source.document and source.title not in seen:
+        if source is not None and source.publications:
+            # A published game's pages, each once, rather than each option's list of them.
+            for title in source.publications:
+                seen.setdefault(title, Source(source.document, title, publications=(title,)))
+        elif source is not None and source.document and source.title not in seen:
             seen[source.title] = source
     return list(seen.values())
 
