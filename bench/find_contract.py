@@ -5,6 +5,7 @@ Run from the repository root:
     .venv/bin/python bench/find_contract.py              # the full run
     .venv/bin/python bench/find_contract.py --quick      # one hand per rule variant
     .venv/bin/python bench/find_contract.py --cap 2      # give up on a call after 2 s
+    .venv/bin/python bench/find_contract.py --published  # only the published games' hands
 
 Every preset is loosened the way the house-rules editor allows it to be at its
 hardest for a search: many wild ranks (read as themselves in their own place in a
@@ -17,6 +18,12 @@ contract, the median and the worst time of one call; a call still running after
 this is what happened). ``find_contract`` may answer "undecided" (its work budget
 ran out): those calls are counted too. This is a measurement, not a test: it never
 fails.
+
+The published games (Shanghai, Liverpool, Carioca, Continental) are then timed as dealt, at
+their worst: 13 cards (Continental's last round, the most any of them deals), dealt from
+their packs with every joker of six decks' worth in reach, and half the hands built around
+a corner (Q K A 2 3 of one suit, where Carioca and Continental let a run turn it), for
+``find_contract`` and for ``cards_short``.
 """
 
 from __future__ import annotations
@@ -120,15 +127,79 @@ def call(rules: RuleSet, hand: list[Card], number: int, cap: float) -> tuple[flo
     return time.process_time() - start, answer
 
 
+PUBLISHED = ("shanghai", "liverpool", "carioca", "continental")
+PUBLISHED_HAND = 13
+
+
+def published_hand(rules: RuleSet, rng: random.Random) -> list[Card]:
+    """A worst hand of a published game: 13 cards, jokers plenty, a corner half the time."""
+    packs = rules.packs(8)
+    cards = [Card(rank, suit) for rank in Rank for suit in Suit] * packs.decks
+    cards += [JOKER] * packs.jokers
+    if rng.random() < 0.5:
+        return rng.sample(cards, PUBLISHED_HAND)
+    suit = rng.choice(list(Suit))
+    corner = [Card(rank, suit) for rank in (Rank.QUEEN, Rank.KING, Rank.ACE, Rank.TWO)]
+    return corner + [JOKER] * 2 + rng.sample(cards, PUBLISHED_HAND - 6)
+
+
+def published_call(
+    rules: RuleSet, hand: list[Card], number: int, cap: float, short: bool
+) -> tuple[float, str]:
+    """Like ``call``, for find_contract or (``short``) cards_short."""
+    if not short:
+        return call(rules, hand, number, cap)
+    signal.setitimer(signal.ITIMER_PROF, cap)
+    start = time.process_time()
+    try:
+        answer = f"{search.cards_short(hand, rules, number)} short"
+    except Stopped:
+        return cap, "stopped"
+    except search.SearchBudgetExceeded:
+        answer = "undecided"
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    return time.process_time() - start, answer
+
+
+def published(hands: int, seed: int, cap: float) -> None:
+    """The published games' worst hands, every contract, both questions."""
+    rng = random.Random(seed)
+    print(f"published games: {PUBLISHED_HAND} cards, {hands} hand(s) per contract")
+    print(f"{'preset':15} {'question':>12} {'median ms':>10} {'worst ms':>10}")
+    for slug in PUBLISHED:
+        rules = get_ruleset(slug)
+        for short in (False, True):
+            seconds: list[float] = []
+            for number in range(1, len(rules.contracts) + 1):
+                for _ in range(hands):
+                    elapsed, _answer = published_call(
+                        rules, published_hand(rules, rng), number, cap, short
+                    )
+                    seconds.append(elapsed)
+            question = "cards_short" if short else "find_contract"
+            print(
+                f"{slug:15} {question:>12} {statistics.median(seconds) * 1000:>10.2f}"
+                f" {max(seconds) * 1000:>10.2f}",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one hand per rule variant")
     parser.add_argument("--seed", type=int, default=20250113)
     parser.add_argument("--cap", type=float, default=5.0, help="seconds before a call is stopped")
+    parser.add_argument(
+        "--published", action="store_true", help="only the published games' worst hands"
+    )
     options = parser.parse_args()
     signal.signal(signal.SIGPROF, _stop)
     gc.disable()  # as timeit does: a collection pause is not the search's time
     hands = 1 if options.quick else 3
+    if options.published:
+        published(10 if options.quick else 40, options.seed, options.cap)
+        return
     rng = random.Random(options.seed)
     every: list[float] = []
     answers: dict[str, int] = {}
@@ -161,6 +232,7 @@ def main() -> None:
         f"all: {len(every)} calls, median {statistics.median(every) * 1000:.1f} ms,"
         f" worst {max(every) * 1000:.1f} ms; {listed}"
     )
+    published(10 if options.quick else 40, options.seed, options.cap)
 
 
 if __name__ == "__main__":

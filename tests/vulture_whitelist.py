@@ -83,6 +83,12 @@ _.ANY
 _.SAME_ROUND
 _.DISCARD
 _.PLAY
+_.MOST_ROUNDS_WON
+_.ANY_MELD
+_.YES
+
+# RuleSet.has_bonus: whether the score sheet offers "went down and out in one turn" (issue 42).
+_.has_bonus
 
 # A card's repr is ``Card.parse('7♥')``: it evaluates back to the card.
 _.parse

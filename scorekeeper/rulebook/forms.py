@@ -87,6 +87,10 @@ class MayIForm(Form):
     limit = WholeNumberField(_l("At most, per player per contract (empty: no limit)"), [Optional()])
     extra_cards = WholeNumberField(_l("Extra cards from the stock"), [InputRequired(WHOLE_NUMBER)])
     discard = BooleanField(_l("Then discards one"))
+    limit_per = SelectField(
+        _l("The limit counts"),
+        choices=[SelectChoice("contract"), SelectChoice("game")],
+    )
 
 
 class WildSpacingForm(Form):
@@ -110,6 +114,8 @@ CHOICE_OPTIONS = (
     "tie_break",
     "aces",
     "liberation",
+    "liberation_from",
+    "liberation_before_contract",
     "freed_wild",
     "going_out",
 )
@@ -120,8 +126,16 @@ BOOL_OPTIONS = (
     "same_suit_runs_may_continue",
     "extra_melds",
     "layoff_on_contract_turn",
+    "runs_may_wrap",
+    "wilds_at_most_naturals",
+    "wild_limits_on_layoff",
+    "exact_meld_sizes",
+    "same_rank_sets_allowed",
+    "discard_after_contract",
 )
-INT_OPTIONS = ("min_players", "min_real_cards", "min_set", "min_run")
+INT_OPTIONS = ("min_players", "min_real_cards", "min_set", "min_run", "down_and_out_bonus")
+# Numbers a family may leave empty for "no limit".
+OPTIONAL_INT_OPTIONS = ("max_players", "max_wilds_per_meld", "max_wilds_per_laydown")
 
 
 class HouseRulesForm(FlaskForm):
@@ -172,6 +186,17 @@ class HouseRulesForm(FlaskForm):
     liberation = SelectField()
     freed_wild = SelectField()
     going_out = SelectField()
+    runs_may_wrap = BooleanField()
+    wilds_at_most_naturals = BooleanField()
+    max_wilds_per_meld = WholeNumberField(validators=[Optional()])
+    max_wilds_per_laydown = WholeNumberField(validators=[Optional()])
+    wild_limits_on_layoff = BooleanField()
+    exact_meld_sizes = BooleanField()
+    same_rank_sets_allowed = BooleanField()
+    liberation_from = SelectField()
+    liberation_before_contract = SelectField()
+    discard_after_contract = BooleanField()
+    down_and_out_bonus = WholeNumberField(validators=[InputRequired(WHOLE_NUMBER)])
 
     def __init__(self, ruleset: RuleSet, **kwargs: Any) -> None:
         """The form for rules starting from ``ruleset``: its choices, and (on a GET) its values."""
@@ -208,14 +233,13 @@ class HouseRulesForm(FlaskForm):
             "base": self.base.data,
             "contracts": self.parsed_contracts,
             "cards_dealt": self.parsed_dealt,
-            "max_players": self.max_players.data,
             "packs": self.packs.data,
             "may_i": self.may_i.data,
             "card_values": self.card_values.data,
             "wild_ranks": list(self.wild_ranks.data or []),
             "wild_spacing": self.wild_spacing.data,
         }
-        for key in (*CHOICE_OPTIONS, *BOOL_OPTIONS, *INT_OPTIONS):
+        for key in (*CHOICE_OPTIONS, *BOOL_OPTIONS, *INT_OPTIONS, *OPTIONAL_INT_OPTIONS):
             options[key] = self[key].data
         return options
 

@@ -12,7 +12,7 @@ from ..rules import RuleSet, Source
 # Every option of a rule set, in the page's sections ("slug" is the app's filing name only).
 SECTIONS: tuple[tuple[str, LazyString, tuple[str, ...]], ...] = (
     ("contracts", _l("Contracts"), ("contracts", "contract_order", "winner", "tie_break")),
-    ("scoring", _l("Scoring the cards left in hand"), ("card_values",)),
+    ("scoring", _l("Scoring the cards left in hand"), ("card_values", "down_and_out_bonus")),
     (
         "packs",
         _l("Packs and deal"),
@@ -21,7 +21,17 @@ SECTIONS: tuple[tuple[str, LazyString, tuple[str, ...]], ...] = (
     (
         "wild",
         _l("Wild cards"),
-        ("wild_ranks", "wild_as_itself", "wild_spacing", "min_real_cards", "pair_all_real"),
+        (
+            "wild_ranks",
+            "wild_as_itself",
+            "wild_spacing",
+            "min_real_cards",
+            "pair_all_real",
+            "wilds_at_most_naturals",
+            "max_wilds_per_meld",
+            "max_wilds_per_laydown",
+            "wild_limits_on_layoff",
+        ),
     ),
     (
         "melds",
@@ -30,12 +40,27 @@ SECTIONS: tuple[tuple[str, LazyString, tuple[str, ...]], ...] = (
             "min_set",
             "min_run",
             "aces",
+            "runs_may_wrap",
             "same_suit_runs_may_continue",
             "extra_melds",
+            "exact_meld_sizes",
+            "same_rank_sets_allowed",
             "layoff_on_contract_turn",
         ),
     ),
-    ("special", _l("Special rules"), ("liberation", "freed_wild", "may_i", "going_out")),
+    (
+        "special",
+        _l("Special rules"),
+        (
+            "liberation",
+            "liberation_from",
+            "liberation_before_contract",
+            "freed_wild",
+            "may_i",
+            "discard_after_contract",
+            "going_out",
+        ),
+    ),
 )
 # Players counts the packs table shows.
 PACKS_FOR = range(2, 9)
@@ -64,7 +89,11 @@ def sources_of(ruleset: RuleSet) -> list[Source]:
     seen: dict[str, Source] = {}
     for key in ("name", *ruleset.sources):
         source = ruleset.sources.get(key)
-        if source is not None and source.document and source.title not in seen:
+        if source is not None and source.publications:
+            # A published game's pages, each once, rather than each option's list of them.
+            for title in source.publications:
+                seen.setdefault(title, Source(source.document, title, publications=(title,)))
+        elif source is not None and source.document and source.title not in seen:
             seen[source.title] = source
     return list(seen.values())
 
@@ -82,6 +111,10 @@ VALUE_WORDS: dict[str, dict[str, LazyString]] = {
     "tie_break": {
         "lowest total": _l("The lowest total wins; still tied, they share the win"),
         "share": _l("Tied players share the win"),
+        "most rounds won": _l(
+            "Of the tied players, whoever went out in the most rounds wins; still tied, they "
+            "share the win"
+        ),
     },
     "aces": {
         "high or low": _l("High or low (A-2-3-4 and J-Q-K-A), never both in one run"),
@@ -96,6 +129,16 @@ VALUE_WORDS: dict[str, dict[str, LazyString]] = {
     "freed_wild": {
         "at once": _l("The freed wild card must be played at once"),
         "same round": _l("The freed wild card must be played in the same round"),
+        "kept": _l("The freed wild card joins the hand, with no duty to play it"),
+    },
+    "liberation_from": {
+        "any meld": _l("From any meld"),
+        "runs": _l("From runs only: in a set a wild card stands for no one card"),
+    },
+    "liberation_before_contract": {
+        "yes": _l("Yes"),
+        "if going down": _l("Only on the turn you make your contract"),
+        "no": _l("No: only once your contract is made"),
     },
     "going_out": {
         "discard": _l("By discarding the last card"),

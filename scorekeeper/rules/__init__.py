@@ -61,11 +61,12 @@ from __future__ import annotations
 
 from .cards import JOKER, Card, CardError, Rank, Suit, format_cards, parse_cards
 from .contracts import Contract, MeldKind, MeldRequirement
+from .laydown import check_contract
 from .melds import Meld, Placed
 from .messages import N_, Message, N_plural
 from .moves import check_layoff, check_liberation
 from .options import OptionInfo, describe_options
-from .referee import Ruling, check_contract, check_meld
+from .referee import Ruling, check_meld
 from .ruleset import (
     OPTION_KEYS,
     PRESETS,
@@ -75,6 +76,9 @@ from .ruleset import (
     FreedWild,
     GoingOut,
     Liberation,
+    LiberationBeforeContract,
+    LiberationFrom,
+    LimitPer,
     MayI,
     OptionProblem,
     PackRule,
@@ -106,6 +110,9 @@ __all__ = [
     "FreedWild",
     "GoingOut",
     "Liberation",
+    "LiberationBeforeContract",
+    "LiberationFrom",
+    "LimitPer",
     "MayI",
     "Meld",
     "MeldKind",

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card, Rank, Suit, card_list
+from .cards import JOKER, Card, Rank, Suit, card_list
 from .contracts import MeldKind
 from .messages import N_, Message, N_plural, listing
 from .ruleset import Aces, RuleSet, Spacing
@@ -26,6 +26,7 @@ __all__ = [
     "rank_at",
     "read_run",
     "read_set",
+    "wild_limit_problems",
     "windows",
 ]
 
@@ -80,26 +81,63 @@ class Meld:
 
 
 def rank_at(position: int) -> Rank:
-    """The rank at a run position: 1 to 13 are ace (low) to king, 14 is the ace high."""
-    return Rank.ACE if position == 14 else Rank(position)
+    """The rank at a run position: 1 to 13 are ace (low) to king, 14 is the ace high; a run
+    that turns the corner goes on past 14 (15 is the 2 after the ace, and so on)."""
+    return Rank((position - 1) % 13 + 1)
 
 
 def position_of(rank: Rank, lo: int, hi: int) -> int | None:
-    """Where a card of ``rank`` sits in the run window lo…hi, or None if outside."""
-    if rank is Rank.ACE:
-        if lo == 1:
-            return 1
-        return 14 if hi == 14 else None
-    return int(rank) if lo <= rank <= hi else None
+    """Where a card of ``rank`` sits in the run window lo…hi, or None if outside. A window
+    holds each rank at most once (13 places at most), so there is one place or none."""
+    first = int(rank)
+    for where in (first, first + 13, first - 13):
+        if lo <= where <= hi:
+            return where
+    return None
 
 
 def windows(length: int, rules: RuleSet) -> list[tuple[int, int]]:
-    """Every run window of ``length`` places the ace rule allows (never turning the corner)."""
-    low = 1 if rules.aces in (Aces.HIGH_OR_LOW, Aces.LOW) else 2
-    high = 14 if rules.aces in (Aces.HIGH_OR_LOW, Aces.HIGH) else 13
+    """Every run window of ``length`` places the ace rule allows: never turning the corner,
+    or, where runs may (``runs_may_wrap``), starting at any rank, the ace then anywhere."""
     if length > 13 or length < 1:
         return []
+    if rules.runs_may_wrap:
+        return [(lo, lo + length - 1) for lo in range(1, 14)]
+    low = 1 if rules.aces in (Aces.HIGH_OR_LOW, Aces.LOW) else 2
+    high = 14 if rules.aces in (Aces.HIGH_OR_LOW, Aces.HIGH) else 13
     return [(lo, lo + length - 1) for lo in range(low, high - length + 2)]
+
+
+def wild_limit_problems(wild: int, real: int, rules: RuleSet) -> list[Problem]:
+    """The wild-card count limits one meld of ``wild`` wild and ``real`` real cards breaks:
+    never more wild cards than real ones (``wilds_at_most_naturals``), at most so many in one
+    meld (``max_wilds_per_meld``)."""
+    problems: list[Problem] = []
+    if rules.wilds_at_most_naturals and wild > real:
+        problems.append(
+            (
+                "wilds_at_most_naturals",
+                N_(
+                    "%(wild)s and only %(real)s: a meld never holds more wild cards than real ones",
+                    wild=N_plural("%(num)s wild card", "%(num)s wild cards", num=wild),
+                    real=N_plural("%(num)s real card", "%(num)s real cards", num=real),
+                ),
+            )
+        )
+    most = rules.max_wilds_per_meld
+    if most is not None and wild > most:
+        problems.append(
+            (
+                "max_wilds_per_meld",
+                N_plural(
+                    "a meld goes down with at most %(num)s wild card, and this has %(count)s",
+                    "a meld goes down with at most %(num)s wild cards, and this has %(count)s",
+                    num=most,
+                    count=wild,
+                ),
+            )
+        )
+    return problems
 
 
 def read_set(
@@ -108,11 +146,13 @@ def read_set(
     *,
     kind: MeldKind = MeldKind.SET,
     rank: Rank | None = None,
+    limits: bool = True,
 ) -> tuple[Meld | None, list[Problem]]:
     """Read ``cards`` as a set (or, with ``kind`` PAIR, a pair) of one rank, ``rank`` if given.
 
     Returns the arrangement (real cards first, wild cards between them where they
-    may not touch) or None with every problem found.
+    may not touch) or None with every problem found. ``limits``: the wild-card count limits
+    hold (a meld going down; on a meld grown by laying off, as ``wild_limits_on_layoff`` says).
     """
     problems: list[Problem] = []
     cards = sorted(cards)
@@ -159,6 +199,8 @@ def read_set(
         )
     if len(real) < rules.min_real_cards:
         problems.append(("min_real_cards", _real_needed(wild, rules)))
+    if limits:
+        problems.extend(wild_limit_problems(len(wild), len(real), rules))
     if pair and wild and len(real) < rules.real_cards_needed(kind, len(cards)):
         problems.append(
             (
@@ -171,7 +213,7 @@ def read_set(
                 ),
             )
         )
-    spacing_ok = rules.wild_spacing.set is Spacing.FREE or not real or len(wild) <= len(real) + 1
+    spacing_ok = rules.wild_spacing.set is Spacing.FREE or len(wild) <= len(real) + 1
     if not spacing_ok:
         problems.append(
             (
@@ -186,8 +228,8 @@ def read_set(
     if problems:
         return None, problems
     the_rank = ranks[0] if ranks else rank
-    assert the_rank is not None
-    stands = Card(the_rank, None)
+    # Wild cards alone (min_real_cards 0) stand for any one rank: shown as the joker.
+    stands = Card(the_rank, None) if the_rank is not None else JOKER
     placed_real = [Placed(card) for card in real]
     placed_wild = [Placed(card, stands) for card in wild]
     if rules.wild_spacing.set is Spacing.FREE:
@@ -267,11 +309,13 @@ def arrange_run(
     return RunReading(suit, lo, hi, Meld(MeldKind.RUN, tuple(placements))), None
 
 
-def read_run(cards: Sequence[Card], rules: RuleSet) -> tuple[list[RunReading], list[Problem]]:
+def read_run(
+    cards: Sequence[Card], rules: RuleSet, *, limits: bool = True
+) -> tuple[list[RunReading], list[Problem]]:
     """Every legal arrangement of ``cards`` as one run, best first, or every problem found.
 
     Best first: the fewest wild cards below the lowest real card (5-*-7-* before
-    *-5-*-7), then the lowest.
+    *-5-*-7), then the lowest. ``limits`` as for ``read_set``.
     """
     cards = sorted(cards)
     problems: list[Problem] = []
@@ -320,6 +364,8 @@ def read_run(cards: Sequence[Card], rules: RuleSet) -> tuple[list[RunReading], l
                 card.suit for card in cards if card.suit is not None and card.rank is not None
             )
         )
+    if rules.runs_may_wrap and size > 13:
+        problems.append(("runs_may_wrap", N_("a run holds each rank once, so 13 cards at most")))
     if len(suits) == 1:
         repeated = [card for card, count in Counter(real).items() if count > 1]
         if repeated:
@@ -333,7 +379,11 @@ def read_run(cards: Sequence[Card], rules: RuleSet) -> tuple[list[RunReading], l
                 )
             )
     if not real and not candidates:
-        problems.append(("min_real_cards", _real_needed(cards, rules)))
+        if rules.min_real_cards == 0:
+            # Wild cards alone make a run of any suit.
+            candidates = list(Suit)
+        else:
+            problems.append(("min_real_cards", _real_needed(cards, rules)))
     if problems:
         return [], problems
     failures: set[str] = set()
@@ -345,9 +395,22 @@ def read_run(cards: Sequence[Card], rules: RuleSet) -> tuple[list[RunReading], l
                 failures.add(failure or "span")
             else:
                 readings.append(reading)
+    limited: list[Problem] = []
+    if readings and limits:
+        within = []
+        for reading in readings:
+            wild = len(reading.meld.wild_cards)
+            broken = wild_limit_problems(wild, len(reading.meld) - wild, rules)
+            if broken:
+                limited = limited or broken
+            else:
+                within.append(reading)
+        readings = within
     if readings:
         readings.sort(key=_run_preference)
         return readings, []
+    if limited:
+        return [], limited
     if "wild_spacing" in failures:
         wild_count = sum(1 for card in cards if rules.is_wild(card))
         problems.append(
@@ -384,7 +447,7 @@ def _span_problem(real: Sequence[Card], size: int, rules: RuleSet) -> Problem:
     ranks = sorted({int(card.rank) for card in real if card.rank is not None})
     has_ace = 1 in ranks
     others = [rank for rank in ranks if rank != 1]
-    if has_ace and others and rules.aces is Aces.HIGH_OR_LOW:
+    if has_ace and others and rules.aces is Aces.HIGH_OR_LOW and not rules.runs_may_wrap:
         low_fits = max(others) <= size
         high_fits = min(others) >= 15 - size
         near_low = any(rank <= size for rank in others)
@@ -397,7 +460,7 @@ def _span_problem(real: Sequence[Card], size: int, rules: RuleSet) -> Problem:
                     "never both in one run"
                 ),
             )
-    if has_ace and rules.aces != "high or low" and others:
+    if has_ace and rules.aces != "high or low" and others and not rules.runs_may_wrap:
         return (
             "aces",
             N_("aces are only low (A-2-3-4) in a run, and these cards do not fit that way")

@@ -8,7 +8,17 @@ from collections.abc import Sequence
 
 from .cards import Card, as_cards, card_list
 from .contracts import MeldKind
-from .melds import Meld, Placed, Problem, RunReading, position_of, rank_at, read_set, windows
+from .melds import (
+    Meld,
+    Placed,
+    Problem,
+    RunReading,
+    position_of,
+    rank_at,
+    read_set,
+    wild_limit_problems,
+    windows,
+)
 from .messages import N_, Message, N_plural
 from .referee import (
     CardsLike,
@@ -19,9 +29,18 @@ from .referee import (
     _problems,
     _reason,
     _within,
-    check_meld,
+    meld_ruling,
 )
-from .ruleset import FreedWild, Liberation, RuleSet, RulesLike, Spacing, get_ruleset
+from .ruleset import (
+    FreedWild,
+    Liberation,
+    LiberationBeforeContract,
+    LiberationFrom,
+    RuleSet,
+    RulesLike,
+    Spacing,
+    get_ruleset,
+)
 from .sources import Reason
 
 __all__ = ["check_layoff", "check_liberation"]
@@ -40,6 +59,10 @@ def _extend_run(
     allowed = set(windows(len(table.meld) + count, rules))
     for below in range(count + 1):
         lo, hi = table.lo - below, table.hi + count - below
+        if rules.runs_may_wrap and lo < 1:
+            # Past the ace low, round the corner: the same run, read a turn higher.
+            table = RunReading(suit, table.lo + 13, table.hi + 13, table.meld)
+            lo, hi = lo + 13, hi + 13
         if (lo, hi) not in allowed:
             failures.add("ace")
             continue
@@ -77,6 +100,12 @@ def _extend_run(
             a.is_wild and b.is_wild for a, b in itertools.pairwise(placements)
         ):
             failures.add("wild_spacing")
+            continue
+        wild_count = sum(1 for placed in placements if placed.is_wild)
+        if rules.wild_limits_on_layoff and wild_limit_problems(
+            wild_count, len(placements) - wild_count, rules
+        ):
+            failures.add("limits")
             continue
         return RunReading(suit, lo, hi, Meld(MeldKind.RUN, tuple(placements))), failures
     return None, failures
@@ -127,13 +156,16 @@ def _check_layoff(
     extra = as_cards(added)
     if not extra:
         return Ruling(False, None, (_reason(rules, "melds", N_("There are no cards to lay off")),))
-    table_ruling = check_meld(table, rules)
+    # A meld on the table may have grown past the wild-card count limits where they do not
+    # hold on laying off; where they do, the meld it grows into keeps them too.
+    limits = rules.wild_limits_on_layoff
+    table_ruling = meld_ruling(table, rules, limits)
     if not table_ruling.valid:
         return Ruling(False, None, tuple(_not_on_table(table_ruling.reasons)))
     problems: list[Problem] = []
-    set_meld, pair_meld, runs, *_ = _meld_readings(table, rules)
+    set_meld, pair_meld, runs, *_ = _meld_readings(table, rules, limits)
     if set_meld is not None or pair_meld is not None:
-        grown, grown_problems = read_set([*table, *extra], rules)
+        grown, grown_problems = read_set([*table, *extra], rules, limits=limits)
         if grown is not None:
             reasons = [lay_off, *_explain_set(grown, rules)]
             return Ruling(True, MeldKind.SET, tuple(reasons), (grown,))
@@ -263,7 +295,12 @@ def _layoff_run_problems(
         problems.append(
             ("wild_spacing", N_("in a run wild cards must be separated by a real card"))
         )
-    if "ace" in failures and (reading.lo == 1 or reading.hi == 14):
+    if "limits" in failures:
+        wild = len(run.wild_cards) + sum(1 for card in extra if rules.is_wild(card))
+        problems.extend(wild_limit_problems(wild, len(run) + len(extra) - wild, rules))
+    if "ace" in failures and rules.runs_may_wrap:
+        problems.append(("runs_may_wrap", N_("a run holds each rank once, so 13 cards at most")))
+    elif "ace" in failures and (reading.lo == 1 or reading.hi == 14):
         problems.append(("aces", N_("a run does not go past an ace (%(run)s)", run=str(run))))
     if not problems:
         problems.append(
@@ -282,14 +319,23 @@ def _layoff_run_problems(
 
 
 def check_liberation(
-    meld_on_table: CardsLike, real_card: Card | str, rules: RulesLike, own_meld: bool
+    meld_on_table: CardsLike,
+    real_card: Card | str,
+    rules: RulesLike,
+    own_meld: bool,
+    *,
+    contract_made: bool = True,
+    going_down: bool = False,
 ) -> Ruling:
     """Rule whether ``real_card`` may liberate a wild card of ``meld_on_table``: put down
     the real card the wild stands for, and take the wild.
 
     The rules say whether liberating is allowed at all, on others' melds only or
-    on any meld, and when the freed wild must be played (a note says so). The
-    ruling's arrangement is the meld with the real card in place, ``freed`` the wild.
+    on any meld (or runs only: ``liberation_from``), and when the freed wild must be played,
+    or that it is kept (a note says so). ``contract_made`` False asks for a player whose
+    contract is not made yet (``liberation_before_contract``; ``going_down``: on the turn
+    they make it). The ruling's arrangement is the meld with the real card in place,
+    ``freed`` the wild.
     """
     rules = get_ruleset(rules)
     table = as_cards(meld_on_table)
@@ -305,7 +351,9 @@ def check_liberation(
                 N_("You may liberate another player's wild card, not your own"),
             )
         )
-    table_ruling = check_meld(table, rules)
+    if not contract_made:
+        problems.extend(_before_contract(rules, going_down))
+    table_ruling = meld_ruling(table, rules, rules.wild_limits_on_layoff)
     if not table_ruling.valid:
         problems.extend(_not_on_table(table_ruling.reasons))
         return Ruling(False, None, tuple(problems))
@@ -322,7 +370,18 @@ def check_liberation(
     if found is None:
         wild = [str(placed) for meld in _all_readings(table, rules) for placed in meld.wild_cards]
         on_table = str(table_ruling.meld)
-        if not wild:
+        if rules.liberation_from is LiberationFrom.RUNS and table_ruling.kind is not MeldKind.RUN:
+            problems.append(
+                _reason(
+                    rules,
+                    "liberation_from",
+                    N_(
+                        "Only a run's wild card may be liberated: in a set a wild card stands "
+                        "for no one card"
+                    ),
+                )
+            )
+        elif not wild:
             problems.append(
                 _reason(rules, "liberation", N_("%(meld)s holds no wild card", meld=on_table))
             )
@@ -366,19 +425,40 @@ def check_liberation(
             meld=str(before),
         )
     )
-    played = (
-        N_("The freed %(card)s must be played at once", card=freed.short)
-        if rules.freed_wild is FreedWild.AT_ONCE
-        else N_("The freed %(card)s must be played in the same round", card=freed.short)
-    )
+    if rules.freed_wild is FreedWild.AT_ONCE:
+        played = N_("The freed %(card)s must be played at once", card=freed.short)
+    elif rules.freed_wild is FreedWild.KEPT:
+        played = N_(
+            "The freed %(card)s is yours to keep, with no duty to play it", card=freed.short
+        )
+    else:
+        played = N_("The freed %(card)s must be played in the same round", card=freed.short)
     reasons = [_reason(rules, "liberation", takes)]
     notes = [_reason(rules, "freed_wild", played)]
     return Ruling(True, after.kind, tuple(reasons + notes), (after,), tuple(notes), freed)
 
 
+def _before_contract(rules: RuleSet, going_down: bool) -> list[Reason]:
+    """Why a player whose contract is not made may not liberate now, if they may not."""
+    when = rules.liberation_before_contract
+    if when is LiberationBeforeContract.NO:
+        text = N_("You may liberate a wild card only once your contract is made")
+    elif when is LiberationBeforeContract.IF_GOING_DOWN and not going_down:
+        text = N_(
+            "Before your contract is made you may liberate a wild card only on the turn you make it"
+        )
+    else:
+        return []
+    return [_reason(rules, "liberation_before_contract", text)]
+
+
 def _all_readings(cards: Sequence[Card], rules: RuleSet) -> list[Meld]:
-    set_meld, pair_meld, runs, *_ = _meld_readings(cards, rules)
+    limits = rules.wild_limits_on_layoff
+    set_meld, pair_meld, runs, *_ = _meld_readings(cards, rules, limits)
     readings = [meld for meld in (set_meld, pair_meld) if meld is not None]
+    if rules.liberation_from is LiberationFrom.RUNS:
+        # In a set a wild card stands for no one card: only a run's may be liberated.
+        readings = []
     return readings + [run.meld for run in runs]
 
 

@@ -9,21 +9,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import N_, Message, N_plural
-from .ruleset import (
+from .parts import (
     ACES,
     CONTRACT_ORDERS,
     FREED_WILD,
     GOING_OUT,
+    LIBERATION_BEFORE_CONTRACT,
+    LIBERATION_FROM,
     LIBERATIONS,
-    OPTION_KEYS,
     SPACINGS,
     TIE_BREAKS,
     WINNERS,
-    RuleSet,
-    RulesLike,
-    get_ruleset,
-    option_value,
 )
+from .ruleset import OPTION_KEYS, RuleSet, RulesLike, get_ruleset, option_value
 from .sources import Source
 
 __all__ = ["CHOICE_WORDS", "OptionInfo", "describe_options"]
@@ -82,7 +80,8 @@ _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
         TIE_BREAKS,
         N_(
             "lowest total: of those tied, the lowest score wins (still tied: they share); "
-            "share: tied players share the win."
+            "share: tied players share the win; most rounds won: of those tied, whoever went "
+            "out in the most rounds wins (still tied: they share)."
         ),
     ),
     "min_players": (N_("Fewest players"), "int", (), N_("The fewest players a game may have.")),
@@ -153,7 +152,34 @@ _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
         N_("Real cards a meld needs"),
         "int",
         (),
-        N_("How many cards that are not wild every meld must hold."),
+        N_(
+            "How many cards that are not wild every meld must hold (0: a meld of wild cards "
+            "only is allowed)."
+        ),
+    ),
+    "wilds_at_most_naturals": (
+        N_("Never more wild cards than real ones"),
+        "bool",
+        (),
+        N_("A meld never holds more wild cards than real ones (8-8-*-* yes, 8-*-* no)."),
+    ),
+    "max_wilds_per_meld": (
+        N_("Most wild cards in one meld"),
+        "optional_int",
+        (),
+        N_("The most wild cards one meld holds as it goes down (empty: no limit)."),
+    ),
+    "max_wilds_per_laydown": (
+        N_("Most wild cards in one lay-down"),
+        "optional_int",
+        (),
+        N_("The most wild cards in all the melds of one contract (empty: no limit)."),
+    ),
+    "wild_limits_on_layoff": (
+        N_("Wild card limits hold when laying off"),
+        "bool",
+        (),
+        N_("Whether the three limits above still hold on a meld that grows by laying off."),
     ),
     "pair_all_real": (
         N_("A pair is all real cards"),
@@ -175,6 +201,15 @@ _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
             "never both in one run."
         ),
     ),
+    "runs_may_wrap": (
+        N_("Runs may turn the corner"),
+        "bool",
+        (),
+        N_(
+            "A run may turn the corner (Q-K-A-2), the ace between the king and the 2; each "
+            "rank once, so 13 cards at most."
+        ),
+    ),
     "same_suit_runs_may_continue": (
         N_("Runs of one suit may continue each other"),
         "bool",
@@ -186,6 +221,21 @@ _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
         "bool",
         (),
         N_("Whether a lay-down may hold more melds than the contract asks."),
+    ),
+    "exact_meld_sizes": (
+        N_("Melds exactly as long as asked"),
+        "bool",
+        (),
+        N_(
+            "A contract's melds go down exactly as long as asked (a contract laid down while "
+            "going out excepted)."
+        ),
+    ),
+    "same_rank_sets_allowed": (
+        N_("Two sets of one rank"),
+        "bool",
+        (),
+        N_("Whether one lay-down may hold two sets of one rank."),
     ),
     "layoff_on_contract_turn": (
         N_("Laying off on the turn you lay down"),
@@ -205,11 +255,32 @@ _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
             "melds only, or on any meld."
         ),
     ),
+    "liberation_from": (
+        N_("Liberating from which melds"),
+        "choice",
+        LIBERATION_FROM,
+        N_(
+            "Which melds a wild card may be liberated from: any meld, or runs only (in a set "
+            "a wild card stands for no one card)."
+        ),
+    ),
+    "liberation_before_contract": (
+        N_("Liberating before your contract"),
+        "choice",
+        LIBERATION_BEFORE_CONTRACT,
+        N_(
+            "Whether a player whose contract is not made may liberate: yes; if going down: "
+            "only on the turn they make it; no."
+        ),
+    ),
     "freed_wild": (
         N_("A freed wild card is played"),
         "choice",
         FREED_WILD,
-        N_("When a liberated wild card must be played: at once, or in the same round."),
+        N_(
+            "When a liberated wild card must be played: at once, in the same round, or kept: "
+            "it joins the hand, with no duty to play it."
+        ),
     ),
     "going_out": (
         N_("Going out"),
@@ -218,6 +289,24 @@ _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
         N_(
             "discard: by discarding the last card; play: by playing the last cards onto the "
             "table, never by a discard."
+        ),
+    ),
+    "discard_after_contract": (
+        N_("Taking the discard once your contract is made"),
+        "bool",
+        (),
+        N_(
+            "Whether a player whose contract is made may still take the discard, on their "
+            'turn or by "May I".'
+        ),
+    ),
+    "down_and_out_bonus": (
+        N_("Going down and out in one turn"),
+        "int",
+        (),
+        N_(
+            "Points for making the contract and going out on the same turn (0: no bonus; "
+            "-10 takes 10 points off)."
         ),
     ),
 }
@@ -241,6 +330,13 @@ CHOICE_WORDS: dict[str, Message] = {
     "same round": N_("same round"),
     "discard": N_("discard"),
     "play": N_("play"),
+    "most rounds won": N_("most rounds won"),
+    "kept": N_("kept"),
+    "any meld": N_("any meld"),
+    "runs": N_("runs"),
+    "yes": N_("yes"),
+    "if going down": N_("if going down"),
+    "no": N_("no"),
 }
 
 
@@ -301,6 +397,8 @@ _CHOICE_KEYS = (
     "tie_break",
     "aces",
     "liberation",
+    "liberation_from",
+    "liberation_before_contract",
     "freed_wild",
     "going_out",
 )

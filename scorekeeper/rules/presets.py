@@ -1,8 +1,9 @@
-"""The five presets as data: each one's option values, and where each value comes from.
+"""The presets as data: each one's option values, and where each value comes from.
 
 A preset is the rules as one family's document (``shared/seeds/``) writes them, with the
 default of ``shared/spec/rules.md`` where the document is silent. ``ruleset.get_ruleset``
-reads these into a ``RuleSet``; nothing here knows the types.
+reads these into a ``RuleSet``; nothing here knows the types. The four published games
+(``published.py``) follow the five family games.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .messages import N_, N_plural
+from .published import PUBLISHED, PUBLISHED_DATA, PUBLISHED_SOURCES
 from .sources import DEFAULT, DOCUMENTS, Source
 
 __all__ = ["PRESETS", "PRESET_DATA", "PRESET_SOURCES"]
@@ -20,8 +22,10 @@ PRESETS: tuple[str, ...] = (
     "dummy-rummy",
     "bellevue",
     "contract-rummy",
+    *PUBLISHED,
 )
-"""The preset slugs, in the order the app lists them."""
+"""The preset slugs, in the order the app lists them: the five family games, then the four
+published ones."""
 
 
 def _twelve_contracts() -> list[Any]:
@@ -492,3 +496,25 @@ PRESET_SOURCES: dict[str, dict[str, Source]] = {
     "bellevue": _BELLEVUE_SOURCES,
     "contract-rummy": _CONTRACT_RUMMY_SOURCES,
 }
+
+# The options the published games brought (shared/spec/more-games.md), at the values that
+# leave every ruling of the five family games as it was; their documents are silent on them.
+_FAMILY_DEFAULTS: dict[str, Any] = {
+    "runs_may_wrap": False,
+    "wilds_at_most_naturals": False,
+    "max_wilds_per_meld": None,
+    "max_wilds_per_laydown": None,
+    "wild_limits_on_layoff": True,
+    "exact_meld_sizes": False,
+    "same_rank_sets_allowed": True,
+    "liberation_from": "any meld",
+    "liberation_before_contract": "yes",
+    "discard_after_contract": True,
+    "down_and_out_bonus": 0,
+}
+for _slug in tuple(PRESET_DATA):
+    PRESET_DATA[_slug] = PRESET_DATA[_slug] | _FAMILY_DEFAULTS
+    PRESET_DATA[_slug]["may_i"] = PRESET_DATA[_slug]["may_i"] | {"limit_per": "contract"}
+    PRESET_SOURCES[_slug] = {key: DEFAULT for key in _FAMILY_DEFAULTS} | PRESET_SOURCES[_slug]
+PRESET_DATA.update(PUBLISHED_DATA)
+PRESET_SOURCES.update(PUBLISHED_SOURCES)

@@ -1,31 +1,31 @@
-"""The referee's rulings on a meld and a contract lay-down, and how a ruling's reasons are told
-(each naming its rule and source). Lay-offs and liberations are ruled in ``moves``."""
+"""The referee's rulings on a meld, and how a ruling's reasons are told (each naming its rule
+and source). A contract's lay-down is ruled in ``laydown``, lay-offs and liberations in
+``moves``."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card, Rank, as_cards, card_list
-from .contracts import MeldKind, MeldRequirement
+from .cards import Card, Rank, as_cards
+from .contracts import MeldKind
 from .melds import (
     Meld,
     Problem,
     RunReading,
+    position_of,
     read_run,
     read_set,
 )
-from .messages import N_, Message, N_plural, Value, listing
+from .messages import N_, Message, N_plural
 from .ruleset import RuleSet, RulesLike, Spacing, get_ruleset
 from .sources import Reason
 
 __all__ = [
     "CardsLike",
     "Ruling",
-    "check_contract",
     "check_meld",
-    "runs_continue",
+    "meld_ruling",
 ]
 
 CardsLike = str | Sequence[Card]
@@ -216,22 +216,32 @@ def _explain_run(reading: RunReading, rules: RuleSet) -> list[Reason]:
             ),
         )
     ]
-    has_ace = reading.lo == 1 or reading.hi == 14
-    if has_ace:
+    ace = position_of(Rank.ACE, reading.lo, reading.hi)
+    has_ace = ace is not None
+    if ace is not None:
         allowed = {
             "high or low": N_("Aces may be high or low"),
             "low": N_("Aces are low"),
             "high": N_("Aces are high"),
         }
-        source = rules.source("aces")
+        rule = "runs_may_wrap" if rules.runs_may_wrap else "aces"
+        source = rules.source(rule)
+        if ace == 1:
+            where = N_("low")
+        elif ace == reading.hi:
+            where = N_("high")
+        else:
+            where = N_("between the king and the 2")
         # The source sits inside the sentence here, before what this run makes of its ace.
         message = N_(
             "%(rule)s (%(source)s); here the ace is %(where)s",
-            rule=allowed[rules.aces],
+            rule=N_("Runs may turn the corner (Q-K-A-2)")
+            if rules.runs_may_wrap
+            else allowed[rules.aces],
             source=source.citation,
-            where=N_("low") if reading.lo == 1 else N_("high"),
+            where=where,
         )
-        reasons.append(Reason(str(message), "aces", source, message))
+        reasons.append(Reason(str(message), rule, source, message))
     for placed in meld.placements:
         card = placed.card
         if not placed.is_wild and card.rank is not None and rules.is_wild_rank(card.rank):
@@ -254,6 +264,7 @@ def _explain_run(reading: RunReading, rules: RuleSet) -> list[Reason]:
             and has_ace
             and reading.hi == 14
             and rules.wild_as_itself
+            and not rules.runs_may_wrap
         ):
             reasons.append(
                 _reason(
@@ -271,17 +282,19 @@ def _explain_run(reading: RunReading, rules: RuleSet) -> list[Reason]:
 
 
 def _meld_readings(
-    cards: Sequence[Card], rules: RuleSet
+    cards: Sequence[Card], rules: RuleSet, limits: bool = True
 ) -> tuple[Meld | None, Meld | None, list[RunReading], list[Problem], list[Problem], list[Problem]]:
-    set_meld, set_problems = read_set(cards, rules)
+    set_meld, set_problems = read_set(cards, rules, limits=limits)
     pair_meld: Meld | None = None
     pair_problems: list[Problem] = []
     if len(cards) < rules.min_set:
         for rank in _pair_ranks(rules):
-            pair_meld, pair_problems = read_set(cards, rules, kind=MeldKind.PAIR, rank=rank)
+            pair_meld, pair_problems = read_set(
+                cards, rules, kind=MeldKind.PAIR, rank=rank, limits=limits
+            )
             if pair_meld is not None:
                 break
-    runs, run_problems = read_run(cards, rules)
+    runs, run_problems = read_run(cards, rules, limits=limits)
     return set_meld, pair_meld, runs, set_problems, pair_problems, run_problems
 
 
@@ -293,12 +306,17 @@ def check_meld(cards: CardsLike, rules: RulesLike) -> Ruling:
     and what each wild card stands for; an invalid one lists every problem, as a
     set and as a run. Raises CardError for bad notation, RuleSetError for bad rules.
     """
-    rules = get_ruleset(rules)
+    return meld_ruling(cards, get_ruleset(rules))
+
+
+def meld_ruling(cards: CardsLike, rules: RuleSet, limits: bool = True) -> Ruling:
+    """``check_meld``, the wild-card count limits holding only where ``limits`` says (a meld
+    on the table, grown by laying off, reads them as ``wild_limits_on_layoff`` says)."""
     cards = as_cards(cards)
     if not cards:
         return Ruling(False, None, (_reason(rules, "melds", N_("there are no cards to rule on")),))
     set_meld, pair_meld, runs, set_problems, pair_problems, run_problems = _meld_readings(
-        cards, rules
+        cards, rules, limits
     )
     if set_meld is not None:
         return Ruling(True, MeldKind.SET, tuple(_explain_set(set_meld, rules)), (set_meld,))
@@ -315,200 +333,3 @@ def check_meld(cards: CardsLike, rules: RulesLike) -> Ruling:
         *_problems(rules, run_problems),
     ]
     return Ruling(False, None, tuple(reasons))
-
-
-@dataclass(frozen=True, slots=True)
-class _Option:
-    meld: Meld
-    run: RunReading | None
-
-
-def _options(cards: Sequence[Card], requirement: MeldRequirement, rules: RuleSet) -> list[_Option]:
-    """Every reading of ``cards`` that meets ``requirement``."""
-    if len(cards) < requirement.size:
-        return []
-    if requirement.kind is MeldKind.RUN:
-        runs, _ = read_run(cards, rules)
-        return [_Option(run.meld, run) for run in runs]
-    meld, _ = read_set(cards, rules, kind=requirement.kind, rank=requirement.rank)
-    return [] if meld is None else [_Option(meld, None)]
-
-
-def runs_continue(first: RunReading, second: RunReading) -> bool:
-    """True when two runs of one suit touch or overlap, leaving out no card between them
-    (K-Q-J-10 and 9-8-7-6 of hearts)."""
-    if first.suit is not second.suit:
-        return False
-    return first.lo <= second.hi + 1 and second.lo <= first.hi + 1
-
-
-def _cards_of(melds: Sequence[CardsLike]) -> list[list[Card]]:
-    if isinstance(melds, str):
-        raise TypeError("give the melds as a list, one entry a meld")
-    return [as_cards(meld) for meld in melds]
-
-
-def _assignments(
-    options: list[list[list[_Option]]], count: int, rules: RuleSet
-) -> Iterator[tuple[list[int], list[_Option]]]:
-    melds = len(options)
-    for chosen in itertools.permutations(range(melds), count):
-        per_requirement = [options[meld][requirement] for requirement, meld in enumerate(chosen)]
-        if any(not choices for choices in per_requirement):
-            continue
-        for combination in itertools.product(*per_requirement):
-            runs = [option.run for option in combination if option.run is not None]
-            if not rules.same_suit_runs_may_continue and any(
-                runs_continue(a, b) for a, b in itertools.combinations(runs, 2)
-            ):
-                continue
-            yield list(chosen), list(combination)
-
-
-def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number: int) -> Ruling:
-    """Rule whether ``melds``, laid down together, make contract ``contract_number``.
-
-    Each meld must meet one of the contract's requirements (at least as long as
-    asked, longer is fine), one meld per requirement and no more melds than the
-    contract asks (unless the house allows extra melds); two runs of one suit
-    may not continue each other where the rules say so. Raises
-    ContractNumberError for a contract the rules do not have.
-    """
-    rules = get_ruleset(rules)
-    contract = rules.contract(contract_number)
-    groups = _cards_of(melds)
-    wanted = len(contract.melds)
-    number, asked = contract.number, contract.description
-    problems: list[Reason] = []
-    if len(groups) < wanted or (len(groups) > wanted and not rules.extra_melds):
-        problems.append(
-            _reason(
-                rules,
-                "contracts" if len(groups) < wanted else "extra_melds",
-                N_plural(
-                    "Contract %(number)s asks for %(contract)s: exactly %(num)s meld, and %(laid)s",
-                    "Contract %(number)s asks for %(contract)s: exactly %(num)s melds, and "
-                    "%(laid)s",
-                    num=wanted,
-                    number=number,
-                    contract=asked,
-                    laid=N_plural(
-                        "%(num)s was laid down", "%(num)s were laid down", num=len(groups)
-                    ),
-                ),
-            )
-        )
-    rulings = [check_meld(group, rules) if group else None for group in groups]
-    for meld_number, (group, ruling) in enumerate(zip(groups, rulings, strict=True), start=1):
-        if ruling is None:
-            problems.append(
-                _reason(rules, "melds", N_("Meld %(number)s has no cards", number=meld_number))
-            )
-        elif not ruling.valid:
-            for reason in ruling.reasons:
-                problems.append(
-                    _within(
-                        reason,
-                        N_(
-                            "Meld %(number)s (%(cards)s) is not a meld: %(reason)s",
-                            number=meld_number,
-                            cards=card_list(group),
-                            reason=reason.message.as_written(),
-                        ),
-                    )
-                )
-    if problems:
-        return Ruling(False, None, tuple(problems))
-    options = [
-        [_options(group, requirement, rules) for requirement in contract.melds] for group in groups
-    ]
-    found = next(_assignments(options, wanted, rules), None)
-    if found is None:
-        kinds_fit = any(
-            all(options[meld][requirement] for requirement, meld in enumerate(chosen))
-            for chosen in itertools.permutations(range(len(groups)), wanted)
-        )
-        laid = listing(
-            [
-                # A pair laid down reads "a pair" (its requirement names no rank here).
-                MeldRequirement(ruling.kind, len(group)).describe()
-                if ruling and ruling.kind
-                else "?"
-                for group, ruling in zip(groups, rulings, strict=True)
-            ]
-        )
-        if kinds_fit:
-            return Ruling(
-                False,
-                None,
-                (
-                    _reason(
-                        rules,
-                        "same_suit_runs_may_continue",
-                        N_(
-                            "Two runs of one suit may not continue each other (K-Q-J-10 and "
-                            "9-8-7-6): leave out a card between them"
-                        ),
-                    ),
-                ),
-            )
-        refused = N_(
-            "Contract %(number)s asks for %(contract)s, and this lay-down is %(laid)s",
-            number=number,
-            contract=asked,
-            laid=laid,
-        )
-        return Ruling(False, None, (_reason(rules, "contracts", refused),))
-    chosen, combination = found
-    arrangement = [option.meld for option in combination]
-    extra = [number for number in range(len(groups)) if number not in chosen]
-    made: list[Value] = [
-        N_("%(requirement)s (%(meld)s)", requirement=requirement.describe(), meld=str(option.meld))
-        for requirement, option in zip(contract.melds, combination, strict=True)
-    ]
-    reasons = [
-        _reason(
-            rules,
-            "contracts",
-            N_(
-                "Contract %(number)s asks for %(contract)s: %(melds)s",
-                number=number,
-                contract=asked,
-                melds=listing(made),
-            ),
-        )
-    ]
-    for index in extra:
-        ruling = rulings[index]
-        assert ruling is not None and ruling.meld is not None
-        arrangement.append(ruling.meld)
-        reasons.append(
-            _reason(
-                rules,
-                "extra_melds",
-                N_("Extra melds may go down with a contract (%(meld)s)", meld=str(ruling.meld)),
-            )
-        )
-    if not rules.same_suit_runs_may_continue and sum(1 for option in combination if option.run) > 1:
-        reasons.append(
-            _reason(
-                rules,
-                "same_suit_runs_may_continue",
-                N_("Runs of one suit leave out a card between them"),
-            )
-        )
-    notes: list[Reason] = []
-    if contract.going_out_only:
-        notes.append(
-            _reason(
-                rules,
-                "going_out",
-                N_(
-                    "Contract %(number)s is laid down only while going out: all your cards go "
-                    "down at once",
-                    number=number,
-                ),
-            )
-        )
-    kind = combination[0].meld.kind if len({o.meld.kind for o in combination}) == 1 else None
-    return Ruling(True, kind, tuple(reasons), tuple(arrangement), tuple(notes))

@@ -9,17 +9,34 @@ is in ``presets``.
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any
 
 from .cards import Card, Rank
-from .contracts import Contract, MeldKind, MeldRequirement
-from .messages import N_, Message, N_plural, Value, listing
+from .contracts import Contract, MeldKind
+from .messages import N_, Message
+from .parts import (
+    CARD_VALUE_KEYS,
+    Aces,
+    ContractOrder,
+    FreedWild,
+    GoingOut,
+    Liberation,
+    LiberationBeforeContract,
+    LiberationFrom,
+    LimitPer,
+    MayI,
+    PackRule,
+    Packs,
+    Spacing,
+    TieBreak,
+    WildSpacing,
+    Winner,
+)
 from .presets import PRESET_DATA, PRESET_SOURCES, PRESETS
+from .reading import OptionProblem, Reader
 from .sources import HOUSE, Source
 
 __all__ = [
@@ -30,6 +47,9 @@ __all__ = [
     "FreedWild",
     "GoingOut",
     "Liberation",
+    "LiberationBeforeContract",
+    "LiberationFrom",
+    "LimitPer",
     "MayI",
     "OptionProblem",
     "PackRule",
@@ -45,18 +65,6 @@ __all__ = [
     "get_ruleset",
     "option_value",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class OptionProblem:
-    """One bad option in house rules: the option, the value given, and what is wrong:
-    ``message`` names the option (``"aces: 'up' is not one of …"``), ``detail`` says the
-    same without it, for a form that shows it at the option's own field."""
-
-    option: str
-    value: object
-    message: Message
-    detail: Message | None = None
 
 
 class RuleSetError(ValueError):
@@ -98,272 +106,6 @@ class ContractNumberError(ValueError):
         self.number = number
 
 
-@dataclass(frozen=True, slots=True)
-class MayI:
-    """The "May I" rule: out of turn, a player takes the discard plus ``extra_cards``
-    from the stock; ``limit`` is per player per contract (None: unlimited);
-    ``discard`` says whether they then discard one."""
-
-    allowed: bool
-    limit: int | None
-    extra_cards: int
-    discard: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """The rule as house-rule data."""
-        return {
-            "allowed": self.allowed,
-            "limit": self.limit,
-            "extra_cards": self.extra_cards,
-            "discard": self.discard,
-        }
-
-    def describe(self) -> Message:
-        """The rule in words."""
-        if not self.allowed:
-            return N_("not played")
-        times = (
-            N_("as often as you like")
-            if self.limit is None
-            else N_plural("%(num)s per contract", "%(num)s per contract", num=self.limit)
-        )
-        extra = N_plural("%(num)s extra card", "%(num)s extra cards", num=self.extra_cards)
-        if self.discard:
-            return N_(
-                "%(times)s; the discard plus %(extra)s from the stock, then discard one",
-                times=times,
-                extra=extra,
-            )
-        return N_(
-            "%(times)s; the discard plus %(extra)s from the stock, no discard",
-            times=times,
-            extra=extra,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class WildSpacing:
-    """Where wild cards may stand: ``"free"`` or ``"not adjacent"`` (no two wild cards touch),
-    in a set and in a run."""
-
-    set: Spacing
-    run: Spacing
-
-    def to_dict(self) -> dict[str, Any]:
-        """The rule as house-rule data."""
-        return {"set": self.set.value, "run": self.run.value}
-
-
-@dataclass(frozen=True, slots=True)
-class PackRule:
-    """How many decks and jokers a game uses for a number of players.
-
-    ``decks`` decks for up to ``decks_up_to_players`` players, one more deck for
-    each ``players_per_extra_deck`` more (0: never more); jokers are
-    ``jokers_per_deck`` × decks + ``jokers_per_player`` × players + ``jokers_extra``.
-    """
-
-    decks: int
-    decks_up_to_players: int
-    players_per_extra_deck: int
-    jokers_per_deck: int
-    jokers_per_player: int
-    jokers_extra: int
-
-    def for_players(self, players: int) -> Packs:
-        """The packs for ``players`` players."""
-        decks = self.decks
-        extra_players = players - self.decks_up_to_players
-        if extra_players > 0 and self.players_per_extra_deck > 0:
-            decks += math.ceil(extra_players / self.players_per_extra_deck)
-        jokers = self.jokers_per_deck * decks + self.jokers_per_player * players + self.jokers_extra
-        return Packs(decks=decks, jokers=max(0, jokers))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The rule as house-rule data."""
-        return {
-            "decks": self.decks,
-            "decks_up_to_players": self.decks_up_to_players,
-            "players_per_extra_deck": self.players_per_extra_deck,
-            "jokers_per_deck": self.jokers_per_deck,
-            "jokers_per_player": self.jokers_per_player,
-            "jokers_extra": self.jokers_extra,
-        }
-
-    def describe(self) -> Message:
-        """The rule in words: "2 decks for up to 5 players, one more deck for each 2 more
-        players; 2 jokers a deck"."""
-        decks = N_plural(
-            "%(num)s deck for %(players)s",
-            "%(num)s decks for %(players)s",
-            num=self.decks,
-            players=N_plural(
-                "up to %(num)s player", "up to %(num)s players", num=self.decks_up_to_players
-            ),
-        )
-        jokers: list[Value] = []
-        if self.jokers_per_deck:
-            jokers.append(
-                N_plural("%(num)s joker a deck", "%(num)s jokers a deck", num=self.jokers_per_deck)
-            )
-        if self.jokers_per_player:
-            jokers.append(
-                N_plural(
-                    "%(num)s joker a player", "%(num)s jokers a player", num=self.jokers_per_player
-                )
-            )
-        if self.jokers_extra > 0:
-            jokers.append(
-                N_plural("%(num)s more joker", "%(num)s more jokers", num=self.jokers_extra)
-            )
-        elif self.jokers_extra < 0:
-            jokers.append(
-                N_plural("%(num)s joker fewer", "%(num)s jokers fewer", num=-self.jokers_extra)
-            )
-        joker_words = listing(jokers) if jokers else N_("no jokers")
-        if self.players_per_extra_deck:
-            return N_(
-                "%(decks)s, %(more)s; %(jokers)s",
-                decks=decks,
-                more=N_plural(
-                    "one more deck for each %(num)s more player",
-                    "one more deck for each %(num)s more players",
-                    num=self.players_per_extra_deck,
-                ),
-                jokers=joker_words,
-            )
-        return N_("%(decks)s; %(jokers)s", decks=decks, jokers=joker_words)
-
-
-@dataclass(frozen=True, slots=True)
-class Packs:
-    """The cards a game holds: ``decks`` standard decks and ``jokers`` jokers."""
-
-    decks: int
-    jokers: int
-
-    @property
-    def total(self) -> int:
-        """How many cards in all."""
-        return 52 * self.decks + self.jokers
-
-    def overflow(self, cards: Iterable[Card]) -> list[Message]:
-        """What in ``cards`` the packs cannot hold, e.g. ``"3 × 7♥, but 2 decks hold only 2"``.
-
-        Rank-alone cards count with every card of their rank. Empty when all is possible.
-        """
-        cards = list(cards)
-        problems: list[Message] = []
-        by_card: dict[Card, int] = {}
-        by_rank: dict[Rank, int] = {}
-        jokers = 0
-        for card in cards:
-            if card.rank is None:
-                jokers += 1
-                continue
-            by_rank[card.rank] = by_rank.get(card.rank, 0) + 1
-            if card.suit is not None:
-                by_card[card] = by_card.get(card, 0) + 1
-        for card in sorted(by_card):
-            if by_card[card] > self.decks:
-                problems.append(self._too_many(by_card[card], card.label, self.decks))
-        for rank in sorted(by_rank):
-            if by_rank[rank] > 4 * self.decks:
-                problems.append(self._too_many(by_rank[rank], rank.symbol, 4 * self.decks))
-        if jokers > self.jokers:
-            problems.append(
-                N_plural(
-                    "%(count)s × Joker, but these packs hold only %(num)s joker",
-                    "%(count)s × Joker, but these packs hold only %(num)s jokers",
-                    num=self.jokers,
-                    count=jokers,
-                )
-            )
-        return problems
-
-    def _too_many(self, count: int, card: str, held: int) -> Message:
-        return N_plural(
-            "%(count)s × %(card)s, but %(num)s deck holds only %(held)s",
-            "%(count)s × %(card)s, but %(num)s decks hold only %(held)s",
-            num=self.decks,
-            count=count,
-            card=card,
-            held=held,
-        )
-
-
-CARD_VALUE_KEYS: tuple[str, ...] = ("joker", *(rank.symbol for rank in Rank))
-
-
-class Aces(StrEnum):
-    """Where an ace may stand in a run."""
-
-    HIGH_OR_LOW = "high or low"
-    LOW = "low"
-    HIGH = "high"
-
-
-class Spacing(StrEnum):
-    """Where wild cards may stand in a meld: side by side, or never touching."""
-
-    FREE = "free"
-    NOT_ADJACENT = "not adjacent"
-
-
-class ContractOrder(StrEnum):
-    """Which contract a player works on: their own (kept until made) or the round's."""
-
-    OWN = "own"
-    ROUND = "round"
-
-
-class Winner(StrEnum):
-    """Who wins: whoever makes the last contract, or the lowest total at the end."""
-
-    LAST_CONTRACT = "last contract"
-    LOWEST_TOTAL = "lowest total"
-
-
-class TieBreak(StrEnum):
-    """How a tie is broken: by the lowest total, or the tied players share the win."""
-
-    LOWEST_TOTAL = "lowest total"
-    SHARE = "share"
-
-
-class Liberation(StrEnum):
-    """Whether a wild card may be liberated: not at all, on others' melds, on any meld."""
-
-    OFF = "off"
-    OTHERS = "others"
-    ANY = "any"
-
-
-class FreedWild(StrEnum):
-    """When a liberated wild card must be played."""
-
-    AT_ONCE = "at once"
-    SAME_ROUND = "same round"
-
-
-class GoingOut(StrEnum):
-    """How a player goes out: by a discard, or by playing the last cards onto the table."""
-
-    DISCARD = "discard"
-    PLAY = "play"
-
-
-# The values of each choice option, in the order the editor offers them.
-ACES: tuple[str, ...] = tuple(Aces)
-SPACINGS: tuple[str, ...] = tuple(Spacing)
-CONTRACT_ORDERS: tuple[str, ...] = tuple(ContractOrder)
-WINNERS: tuple[str, ...] = tuple(Winner)
-TIE_BREAKS: tuple[str, ...] = tuple(TieBreak)
-LIBERATIONS: tuple[str, ...] = tuple(Liberation)
-FREED_WILD: tuple[str, ...] = tuple(FreedWild)
-GOING_OUT: tuple[str, ...] = tuple(GoingOut)
-
-
 @dataclass(frozen=True)
 class RuleSet:
     """A game's rules: every option's value (``==`` compares them) and its source.
@@ -399,6 +141,17 @@ class RuleSet:
     liberation: Liberation
     freed_wild: FreedWild
     going_out: GoingOut
+    runs_may_wrap: bool
+    wilds_at_most_naturals: bool
+    max_wilds_per_meld: int | None
+    max_wilds_per_laydown: int | None
+    wild_limits_on_layoff: bool
+    exact_meld_sizes: bool
+    same_rank_sets_allowed: bool
+    liberation_from: LiberationFrom
+    liberation_before_contract: LiberationBeforeContract
+    discard_after_contract: bool
+    down_and_out_bonus: int
     sources: Mapping[str, Source] = field(compare=False, repr=False, hash=False)
 
     def contract(self, number: int) -> Contract:
@@ -429,6 +182,11 @@ class RuleSet:
         if self.contract_order is ContractOrder.ROUND:
             return N_("after round %(round)s", round=last)
         return N_("after the round in which someone makes contract %(number)s", number=last)
+
+    @property
+    def has_bonus(self) -> bool:
+        """Whether going down and out on one turn scores a bonus (``down_and_out_bonus``)."""
+        return self.down_and_out_bonus != 0
 
     def packs(self, players: int) -> Packs:
         """The decks and jokers for ``players`` players; ValueError below one player."""
@@ -493,199 +251,6 @@ RulesLike = RuleSet | str | Mapping[str, Any]
 """Rules as the functions take them: a RuleSet, a preset slug, or house rules data."""
 
 
-_Choice = TypeVar("_Choice", bound=StrEnum)
-
-
-class _Reader:
-    """Reads option values, collecting every problem."""
-
-    def __init__(self) -> None:
-        self.problems: list[OptionProblem] = []
-
-    def fail(self, option: str, value: object, why: Message) -> None:
-        """A problem with ``option``: ``why`` says what is wrong, naming the value given."""
-        message = N_("%(option)s: %(problem)s", option=option, problem=why)
-        self.problems.append(OptionProblem(option, value, message, why))
-
-    def boolean(self, option: str, value: object) -> bool:
-        if not isinstance(value, bool):
-            self.fail(option, value, N_("%(value)s is not true or false", value=repr(value)))
-            return False
-        return value
-
-    def integer(self, option: str, value: object, low: int, high: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(option, value, N_("%(value)s is not a whole number", value=repr(value)))
-            return low
-        if not low <= value <= high:
-            self.fail(
-                option,
-                value,
-                N_(
-                    "%(value)s is not between %(low)s and %(high)s",
-                    value=repr(value),
-                    low=low,
-                    high=high,
-                ),
-            )
-            return low
-        return value
-
-    def option(self, option: str, value: object, kind: type[_Choice]) -> _Choice:
-        """A choice option's value as its enum; the first value (and a problem) if it is none."""
-        return kind(self.choice(option, value, tuple(kind)))
-
-    def choice(self, option: str, value: object, choices: tuple[str, ...]) -> str:
-        text = value.replace("_", " ").strip().lower() if isinstance(value, str) else value
-        if text not in choices:
-            listed = tuple(repr(choice) for choice in choices)
-            self.fail(
-                option,
-                value,
-                N_("%(value)s is not one of %(choices)s", value=repr(value), choices=listed),
-            )
-            return choices[0]
-        assert isinstance(text, str)
-        return text
-
-    def text(self, option: str, value: object) -> str:
-        if not isinstance(value, str) or not value.strip():
-            self.fail(
-                option,
-                value,
-                N_("%(value)s is not a name (it must be some text)", value=repr(value)),
-            )
-            return "?"
-        if len(value) > 120:
-            self.fail(
-                option,
-                value,
-                N_(
-                    "%(value)s is too long (at most %(most)s characters)",
-                    value=repr(value),
-                    most=120,
-                ),
-            )
-        stripped = value.strip()
-        # A preset's name is a message (its words translated): kept as it is when already tidy.
-        return value if stripped == value else stripped
-
-    def mapping(self, option: str, value: object, keys: Iterable[str]) -> dict[str, Any]:
-        if not isinstance(value, Mapping):
-            self.fail(option, value, N_("%(value)s is not a table of settings", value=repr(value)))
-            return {}
-        allowed = list(keys)
-        for key in value:
-            if key not in allowed:
-                self.fail(
-                    f"{option}.{key}",
-                    value[key],
-                    N_(
-                        "%(value)s is no setting of %(option)s",
-                        value=repr(value[key]),
-                        option=option,
-                    ),
-                )
-        return dict(value)
-
-    def rank(self, option: str, value: object) -> Rank | None:
-        if isinstance(value, str):
-            try:
-                return Rank.from_symbol(value.strip())
-            except ValueError:
-                pass
-        self.fail(
-            option, value, N_("%(value)s is not a rank (A, 2 … 10, J, Q, K)", value=repr(value))
-        )
-        return None
-
-    def requirement(self, option: str, value: object) -> MeldRequirement | None:
-        data = self.mapping(option, value, ("kind", "size", "rank"))
-        if not data:
-            if isinstance(value, Mapping):
-                self.fail(option, value, N_("%(value)s needs a kind and a size", value=repr(value)))
-            return None
-        kind_text = self.choice(f"{option}.kind", data.get("kind"), ("set", "run", "pair"))
-        kind = MeldKind(kind_text)
-        high = 13 if kind is MeldKind.RUN else 40
-        low = 2 if kind is MeldKind.PAIR else 1
-        size = self.integer(f"{option}.size", data.get("size"), low, high)
-        if kind is MeldKind.PAIR and size != 2:
-            self.fail(
-                f"{option}.size",
-                size,
-                N_("%(value)s is not 2 (a pair is two cards)", value=repr(size)),
-            )
-        rank = None
-        if data.get("rank") is not None:
-            if kind is MeldKind.RUN:
-                self.fail(
-                    f"{option}.rank",
-                    data["rank"],
-                    N_("%(value)s makes no sense for a run", value=repr(data["rank"])),
-                )
-            else:
-                rank = self.rank(f"{option}.rank", data["rank"])
-        return MeldRequirement(kind, size, rank)
-
-    def contracts(self, value: object) -> tuple[Contract, ...]:
-        option = "contracts"
-        if not isinstance(value, list | tuple) or not value:
-            self.fail(
-                option,
-                value,
-                N_("%(value)s is not a list of contracts (at least one)", value=repr(value)),
-            )
-            return ()
-        if len(value) > 30:
-            self.fail(
-                option,
-                f"{len(value)} contracts",
-                N_plural(
-                    "%(num)s contract is too many (at most %(most)s)",
-                    "%(num)s contracts are too many (at most %(most)s)",
-                    num=len(value),
-                    most=30,
-                ),
-            )
-        contracts = []
-        for number, item in enumerate(value, start=1):
-            where = f"contracts[{number}]"
-            going_out_only = False
-            melds_data: object = item
-            if isinstance(item, Mapping):
-                data = self.mapping(where, item, ("melds", "going_out_only"))
-                melds_data = data.get("melds")
-                going_out_only = self.boolean(
-                    f"{where}.going_out_only", data.get("going_out_only", False)
-                )
-            if not isinstance(melds_data, list | tuple) or not melds_data:
-                self.fail(
-                    where,
-                    melds_data,
-                    N_("%(value)s is not a list of melds (at least one)", value=repr(melds_data)),
-                )
-                continue
-            if len(melds_data) > 6:
-                self.fail(
-                    where,
-                    f"{len(melds_data)} melds",
-                    N_plural(
-                        "%(num)s meld is too many (at most %(most)s)",
-                        "%(num)s melds are too many (at most %(most)s)",
-                        num=len(melds_data),
-                        most=6,
-                    ),
-                )
-            melds = []
-            for index, meld in enumerate(melds_data, start=1):
-                requirement = self.requirement(f"{where}.melds[{index}]", meld)
-                if requirement is not None:
-                    melds.append(requirement)
-            contracts.append(Contract(number, tuple(melds), going_out_only))
-        return tuple(contracts)
-
-
 def _merge(base: Any, override: Any) -> Any:
     if isinstance(base, Mapping) and isinstance(override, Mapping):
         return {**base, **override}
@@ -694,7 +259,7 @@ def _merge(base: Any, override: Any) -> Any:
 
 def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) -> RuleSet:
     """A RuleSet from full option data; RuleSetError lists every problem."""
-    read = _Reader()
+    read = Reader()
     contracts = read.contracts(data["contracts"])
     min_players = read.integer("min_players", data["min_players"], 1, 100)
     max_players: int | None = None
@@ -744,7 +309,7 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
     else:
         dealt = read.integer("cards_dealt", dealt_data, 1, 40)
     may_i_data = read.mapping(
-        "may_i", data["may_i"], ("allowed", "limit", "extra_cards", "discard")
+        "may_i", data["may_i"], ("allowed", "limit", "extra_cards", "discard", "limit_per")
     )
     limit = may_i_data.get("limit")
     may_i = MayI(
@@ -752,6 +317,7 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
         limit=None if limit is None else read.integer("may_i.limit", limit, 1, 100),
         extra_cards=read.integer("may_i.extra_cards", may_i_data.get("extra_cards"), 0, 10),
         discard=read.boolean("may_i.discard", may_i_data.get("discard")),
+        limit_per=read.option("may_i.limit_per", may_i_data.get("limit_per", "contract"), LimitPer),
     )
     values_data = read.mapping("card_values", data["card_values"], (*CARD_VALUE_KEYS, "JK", "T"))
     values: dict[str, int] = {}
@@ -816,7 +382,7 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
         wild_ranks=tuple(sorted(wild_ranks)),
         wild_as_itself=read.boolean("wild_as_itself", data["wild_as_itself"]),
         wild_spacing=spacing,
-        min_real_cards=read.integer("min_real_cards", data["min_real_cards"], 1, 10),
+        min_real_cards=read.integer("min_real_cards", data["min_real_cards"], 0, 10),
         pair_all_real=read.boolean("pair_all_real", data["pair_all_real"]),
         min_set=read.integer("min_set", data["min_set"], 2, 20),
         min_run=read.integer("min_run", data["min_run"], 2, 13),
@@ -831,6 +397,33 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
         liberation=read.option("liberation", data["liberation"], Liberation),
         freed_wild=read.option("freed_wild", data["freed_wild"], FreedWild),
         going_out=read.option("going_out", data["going_out"], GoingOut),
+        runs_may_wrap=read.boolean("runs_may_wrap", data["runs_may_wrap"]),
+        wilds_at_most_naturals=read.boolean(
+            "wilds_at_most_naturals", data["wilds_at_most_naturals"]
+        ),
+        max_wilds_per_meld=read.optional_integer(
+            "max_wilds_per_meld", data["max_wilds_per_meld"], 0, 40
+        ),
+        max_wilds_per_laydown=read.optional_integer(
+            "max_wilds_per_laydown", data["max_wilds_per_laydown"], 0, 40
+        ),
+        wild_limits_on_layoff=read.boolean("wild_limits_on_layoff", data["wild_limits_on_layoff"]),
+        exact_meld_sizes=read.boolean("exact_meld_sizes", data["exact_meld_sizes"]),
+        same_rank_sets_allowed=read.boolean(
+            "same_rank_sets_allowed", data["same_rank_sets_allowed"]
+        ),
+        liberation_from=read.option("liberation_from", data["liberation_from"], LiberationFrom),
+        liberation_before_contract=read.option(
+            "liberation_before_contract",
+            data["liberation_before_contract"],
+            LiberationBeforeContract,
+        ),
+        discard_after_contract=read.boolean(
+            "discard_after_contract", data["discard_after_contract"]
+        ),
+        down_and_out_bonus=read.integer(
+            "down_and_out_bonus", data["down_and_out_bonus"], -1000, 1000
+        ),
         sources=dict(sources),
     )
     if read.problems:
@@ -865,16 +458,27 @@ _OPTION_OUT: dict[str, Any] = {
     "wild_as_itself": lambda r: r.wild_as_itself,
     "wild_spacing": lambda r: r.wild_spacing.to_dict(),
     "min_real_cards": lambda r: r.min_real_cards,
+    "wilds_at_most_naturals": lambda r: r.wilds_at_most_naturals,
+    "max_wilds_per_meld": lambda r: r.max_wilds_per_meld,
+    "max_wilds_per_laydown": lambda r: r.max_wilds_per_laydown,
+    "wild_limits_on_layoff": lambda r: r.wild_limits_on_layoff,
     "pair_all_real": lambda r: r.pair_all_real,
     "min_set": lambda r: r.min_set,
     "min_run": lambda r: r.min_run,
     "aces": lambda r: r.aces.value,
+    "runs_may_wrap": lambda r: r.runs_may_wrap,
     "same_suit_runs_may_continue": lambda r: r.same_suit_runs_may_continue,
     "extra_melds": lambda r: r.extra_melds,
+    "exact_meld_sizes": lambda r: r.exact_meld_sizes,
+    "same_rank_sets_allowed": lambda r: r.same_rank_sets_allowed,
     "layoff_on_contract_turn": lambda r: r.layoff_on_contract_turn,
     "liberation": lambda r: r.liberation.value,
+    "liberation_from": lambda r: r.liberation_from.value,
+    "liberation_before_contract": lambda r: r.liberation_before_contract.value,
     "freed_wild": lambda r: r.freed_wild.value,
     "going_out": lambda r: r.going_out.value,
+    "discard_after_contract": lambda r: r.discard_after_contract,
+    "down_and_out_bonus": lambda r: r.down_and_out_bonus,
 }
 
 OPTION_KEYS: tuple[str, ...] = tuple(_OPTION_OUT)

@@ -148,7 +148,13 @@ class _Search:
         self.set_spacing = rules.wild_spacing.set == "not adjacent"
         self.min_real = rules.min_real_cards
         self.track_runs = not rules.same_suit_runs_may_continue
+        self.wrap = rules.runs_may_wrap
         self.windows = {size: windows(size, rules) for size in range(1, 14)}
+        # The wild-card limits of a meld and of the whole lay-down (None: no limit).
+        self.per_meld = rules.max_wilds_per_meld
+        self.per_laydown = rules.max_wilds_per_laydown
+        self.at_most_naturals = rules.wilds_at_most_naturals
+        self.one_set_a_rank = not rules.same_rank_sets_allowed
         counts = [0] * _SIZE
         self.pure_cards: list[Card] = []
         for card in hand:
@@ -176,10 +182,13 @@ class _Search:
 
     def _pool(self, debt: int) -> int:
         """Wild cards still free: those held (jokers, and wild-rank cards not taken as
-        themselves) less those owed. Which wild card fills which place never matters: any
-        wild card does, and a wild-rank card that lands in its own place of its own run is
-        only read better (as real)."""
-        return self.count[_PURE] + self._nat_total() - debt
+        themselves) less those owed, and no more than the lay-down may still take. Which wild
+        card fills which place never matters: any wild card does, and a wild-rank card that
+        lands in its own place of its own run is only read better (as real)."""
+        pool = self.count[_PURE] + self._nat_total() - debt
+        if self.per_laydown is not None:
+            pool = min(pool, self.per_laydown - debt)
+        return pool
 
     def _nat_total(self) -> int:
         return sum(self.count[_NAT : _NAT + 56])
@@ -203,9 +212,10 @@ class _Search:
         base = suit * 14
         nat = _NAT + base
         natural = self.rules.wild_as_itself
-        present = [0] * 15
-        for place in range(1, 15):
-            rank = 1 if place == 14 else place
+        # Places past 14 are those of a run turning the corner (15 the 2 after the ace …).
+        present = [0] * 27
+        for place in range(1, 27):
+            rank = (place - 1) % 13 + 1
             if self.wild_rank[rank]:
                 present[place] = 1 if natural and count[nat + rank] else 0
             else:
@@ -255,9 +265,11 @@ class _Search:
         debt: int,
         after: _Key | None,
         runs: tuple[_Placed, ...],
+        set_ranks: tuple[int, ...] = (),
     ) -> bool:
         """Meet needs ``index``… from the cards left, ``debt`` of which are already owed as
-        wild cards to melds chosen; the path records the melds chosen."""
+        wild cards to melds chosen, ``set_ranks`` taken by sets (where one lay-down holds one
+        set a rank); the path records the melds chosen."""
         if index == len(self.needs):
             return True
         self.work.spend()
@@ -265,9 +277,9 @@ class _Search:
         key: tuple[object, ...]
         if index >= self.first_set:
             # Only sets are left: suits no longer matter, nor which wild card is which.
-            key = (index, self._set_state(index, debt), budget, after)
+            key = (index, self._set_state(index, debt), budget, after, set_ranks)
         else:
-            key = (index, bytes(self.count), budget, debt, after, runs)
+            key = (index, bytes(self.count), budget, debt, after, runs, set_ranks)
         if key in self.failed:
             return False
         if not self._bound_ok(index, budget, debt):
@@ -277,10 +289,13 @@ class _Search:
         if need.kind is MeldKind.RUN:
             candidates = self._runs(index, need, budget, debt, after, runs)
         else:
-            candidates = self._sets(need, budget, debt, after)
+            candidates = self._sets(need, budget, debt, after, set_ranks)
         count = self.count
         for used, wilds, phantoms, order_key, placed in candidates:
             self.work.spend()
+            next_ranks = set_ranks
+            if self.one_set_a_rank and placed is None:
+                next_ranks = (*set_ranks, order_key[0])
             for slot in used:
                 if slot >= 0:
                     count[slot] -= 1
@@ -292,6 +307,7 @@ class _Search:
                 debt + wilds,
                 order_key if same_next else None,
                 next_runs,
+                next_ranks,
             ):
                 return True
             self.path.pop()
@@ -338,7 +354,7 @@ class _Search:
                         continue
                     placed = (suit, lo, hi)
                     if self.track_runs and any(
-                        s == suit and a <= hi + 1 and lo <= b + 1 for s, a, b in runs
+                        s == suit and _touch(a, b, lo, hi, self.wrap) for s, a, b in runs
                     ):
                         continue
                     slots: list[int] = []
@@ -346,7 +362,7 @@ class _Search:
                     release: list[bool] = []
                     forced = 0
                     for place in range(lo, hi + 1):
-                        rank = 1 if place == 14 else place
+                        rank = (place - 1) % 13 + 1
                         if self.wild_rank[rank]:
                             slot = _NAT + base + rank
                             held = natural and count[slot] > 0
@@ -366,8 +382,9 @@ class _Search:
                         continue
                     if longer and budget == 0 and (slots[0] < 0 or slots[-1] < 0):
                         continue
+                    cap = pool if self.per_meld is None else min(pool, self.per_meld)
                     for pattern, wilds, phantoms in self._patterns(
-                        slots, wild_place, release, budget, pool, longer
+                        slots, wild_place, release, budget, cap, longer
                     ):
                         naturals = sum(1 for slot in pattern if slot >= _NAT)
                         if wilds > pool - naturals:
@@ -389,6 +406,7 @@ class _Search:
         and the run holds exactly the real cards a meld needs."""
         spacing = self.run_spacing
         min_real = self.min_real
+        at_most_naturals = self.at_most_naturals
         size = len(slots)
         work = self.work
         chosen: list[int] = []
@@ -398,7 +416,11 @@ class _Search:
         ) -> Iterator[tuple[list[int], int, int]]:
             work.spend()
             if place == size:
-                if reals >= min_real and not (longer and (prev_wild or reals != min_real)):
+                if (
+                    reals >= min_real
+                    and not (longer and (prev_wild or reals != min_real))
+                    and not (at_most_naturals and wilds > reals)
+                ):
                     yield [slot for slot in chosen if slot != -2], wilds, phantoms
                 return
             if longer and reals >= min_real:
@@ -425,26 +447,36 @@ class _Search:
         yield from extend(0, 0, 0, 0, False)
 
     def _sets(
-        self, need: _Need, budget: int, debt: int, after: _Key | None
+        self,
+        need: _Need,
+        budget: int,
+        debt: int,
+        after: _Key | None,
+        set_ranks: tuple[int, ...] = (),
     ) -> Iterator[_Candidate]:
         count = self.count
         size = need.sizes[0]
         wild_cap = self._pool(debt)
+        if self.per_meld is not None:
+            wild_cap = min(wild_cap, self.per_meld)
         rank_counts = self._rank_counts()
         min_real = self.rules.real_cards_needed(need.kind, size)
         if need.rank is not None:
             ranks = [need.rank]
         else:
             ranks = [rank for rank in _RANKS if rank_counts[rank] > 0]
-            if budget > 0:
+            # A rank not held: for cards not held, or wild cards alone (min_real_cards 0).
+            if budget > 0 or min_real == 0:
                 empty = [
-                    rank for rank in _RANKS if rank_counts[rank] == 0 and not self.wild_rank[rank]
+                    rank
+                    for rank in _RANKS
+                    if rank_counts[rank] == 0 and not self.wild_rank[rank] and rank not in set_ranks
                 ]
                 ranks += empty[:1]
         for rank in ranks:
             if after is not None and (rank,) < after:
                 continue
-            if self.wild_rank[rank]:
+            if self.wild_rank[rank] or rank in set_ranks:
                 continue
             held = rank_counts[rank]
             alone = count[_RO + rank]
@@ -454,6 +486,8 @@ class _Search:
                     if reals + phantoms < min_real or wilds > wild_cap:
                         continue
                     if self.set_spacing and wilds > reals + phantoms + 1:
+                        continue
+                    if self.at_most_naturals and wilds > reals + phantoms:
                         continue
                     from_alone = min(reals, alone)
                     # Runs are placed first, so which suits a set takes no longer matters.
@@ -503,6 +537,15 @@ class _Search:
                     result.append(by_need[index])
                     break
         return result
+
+
+def _touch(a: int, b: int, lo: int, hi: int, wrap: bool) -> bool:
+    """Whether runs of one suit over places a…b and lo…hi touch or overlap; where runs turn
+    the corner, the king and the ace are neighbours whichever turn their places are read in."""
+    if not wrap:
+        return a <= hi + 1 and lo <= b + 1
+    ranks = {place % 13 for place in range(a, b + 1)}
+    return any((place + step) % 13 in ranks for place in range(lo, hi + 1) for step in (-1, 0, 1))
 
 
 def _alike(first: _Need, second: _Need) -> bool:

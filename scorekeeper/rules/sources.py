@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .messages import N_, Message
 
-__all__ = ["DEFAULT", "DOCUMENTS", "HOUSE", "Reason", "Source"]
+__all__ = ["DEFAULT", "DOCUMENTS", "HOUSE", "PUBLICATIONS", "Reason", "Source", "published"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +16,9 @@ class Source:
     ``document`` is the seed file name (``"000_0a3037e9499a681d.txt"``), or None
     for a default or a house rule; ``title`` names the document; ``quote`` is the
     document's own words when it has them (they stay in the document's language);
-    ``label`` is how a ruling cites it. ``title`` and ``label`` are messages where they are
+    ``label`` is how a ruling cites it. A published game's source (``published``) names the
+    public rule pages it follows in ``publications`` (named, never quoted), its ``document``
+    their keys. ``title`` and ``label`` are messages where they are
     the app's words, plain text where they are a game's own name.
     """
 
@@ -25,10 +27,13 @@ class Source:
     is_default: bool = False
     quote: str | None = None
     label: str = ""
+    publications: tuple[str, ...] = ()
 
     def quoting(self, quote: str | None) -> Source:
         """The same source, quoting ``quote``."""
-        return Source(self.document, self.title, self.is_default, quote, self.label)
+        return Source(
+            self.document, self.title, self.is_default, quote, self.label, self.publications
+        )
 
     @property
     def citation(self) -> str:
@@ -79,6 +84,47 @@ DOCUMENTS: dict[str, Source] = {
     ),
 }
 """The families' rule documents (``shared/seeds/``) by short key."""
+
+PUBLICATIONS: dict[str, tuple[str, str]] = {
+    "wsh": ("Wikipedia, “Shanghai rum”", "Wikipedia"),
+    "nash": ("Nashville Web Review, “Rules to Shanghi (Shanghai) Rummy”", "Nashville Web Review"),
+    "ede": (
+        "edetruth/shanghai-tracker (GitHub), GAME_DESIGN.md and RULES_TEST.md",
+        "shanghai-tracker",
+    ),
+    "pagat": ("pagat.com, “Shanghai”", "pagat.com"),
+    "wlv": ("Wikipedia, “Liverpool rummy”", "Wikipedia"),
+    "gml": ("gmlewis/godot-liverpool-rummy (GitHub), rules.md", "godot-liverpool-rummy"),
+    "probsee": ("probsee.com, “Liverpool Rummy”", "probsee.com"),
+    "npr": ("Weekend America (American Public Media), “Liverpool Rummy Rules”", "Weekend America"),
+    "cog": ("coololdgames.com, “Liverpool Rummy”", "coololdgames.com"),
+    "wmc": ("WikiMili, “Carioca (card game)”", "WikiMili"),
+    "seb": (
+        "sebherrerabe/carioca (GitHub), rules.md (Wikipedia's Carioca text)",
+        "sebherrerabe/carioca",
+    ),
+    "cap": ("yosoyelfede/Cariocapp2 (GitHub), RoundRule.swift and RulesView.swift", "Cariocapp2"),
+    "xan": ("xanimaniax.foroes.org, “Carioca”", "xanimaniax.foroes.org"),
+    "pat": ("Patrick's Adventures in Life, “Carioca”", "Patrick's Adventures in Life"),
+    "coe": ("continental.org.es and Wikipedia, “Continental (juego)”", "continental.org.es"),
+    "aca": ("acanomas.com, “Continental”", "acanomas.com"),
+    "sky": ("skylin.es, “Continental”", "skylin.es"),
+    "dpop": ("Diario Popular, “El continental”", "Diario Popular"),
+}
+"""The public rule pages the published games (``published.py``) follow, by key: each page's
+full name and the short one a ruling cites it by, its own names in every language."""
+
+
+def published(*keys: str, split: bool = False) -> Source:
+    """The source of a published game's option: the rule pages ``keys`` name. ``split``: the
+    pages disagree, and the ruling says which reading the preset plays."""
+    names = tuple(PUBLICATIONS[key][0] for key in keys)
+    short = ", ".join(PUBLICATIONS[key][1] for key in keys)
+    label: str = (
+        N_("sources differ; this preset follows %(sources)s", sources=short) if split else short
+    )
+    return Source(document=" ".join(keys), title="; ".join(names), label=label, publications=names)
+
 
 DEFAULT = Source(
     document=None,

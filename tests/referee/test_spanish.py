@@ -42,6 +42,10 @@ def shown_text(page: str, start: str = 'id="ruling"') -> str:
     """The words of the page from ``start`` on, as a person reads them, quotes left out."""
     part = page[page.index(start) :]
     part = re.sub(r"(?s)<blockquote.*?</blockquote>", " ", part)
+    # A script's words are given to it in a JSON block, with placeholders ({link}) of its own.
+    part = re.sub(r"(?s)<script.*?</script>", " ", part)
+    # A cited document or rule page keeps its own name, as a quote keeps its words.
+    part = re.sub(r"(?s)<cite>.*?</cite>", " ", part)
     part = re.sub(r"(?s)<[^>]+>", " ", part)
     return re.sub(r"\s+", " ", unescape(part))
 

@@ -1,0 +1,315 @@
+"""The parts of a rule set: "May I", wild spacing, the packs, and the choice options' values.
+
+``ruleset`` builds a ``RuleSet`` of these; they are value types that read and describe
+themselves and know nothing of presets.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .cards import Card, Rank
+from .messages import N_, Message, N_plural, Value, listing
+
+
+class LimitPer(StrEnum):
+    """What a "May I" limit counts over: each contract, or the whole game."""
+
+    CONTRACT = "contract"
+    GAME = "game"
+
+
+@dataclass(frozen=True, slots=True)
+class MayI:
+    """The "May I" rule: out of turn, a player takes the discard plus ``extra_cards``
+    from the stock; ``limit`` is per player per contract, or for the whole game where
+    ``limit_per`` says so (None: unlimited); ``discard`` says whether they then discard one."""
+
+    allowed: bool
+    limit: int | None
+    extra_cards: int
+    discard: bool
+    limit_per: LimitPer = LimitPer.CONTRACT
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rule as house-rule data."""
+        return {
+            "allowed": self.allowed,
+            "limit": self.limit,
+            "extra_cards": self.extra_cards,
+            "discard": self.discard,
+            "limit_per": self.limit_per.value,
+        }
+
+    def describe(self) -> Message:
+        """The rule in words."""
+        if not self.allowed:
+            return N_("not played")
+        if self.limit is None:
+            times = N_("as often as you like")
+        elif self.limit_per is LimitPer.GAME:
+            times = N_plural("%(num)s per game", "%(num)s per game", num=self.limit)
+        else:
+            times = N_plural("%(num)s per contract", "%(num)s per contract", num=self.limit)
+        extra = N_plural("%(num)s extra card", "%(num)s extra cards", num=self.extra_cards)
+        if self.discard:
+            return N_(
+                "%(times)s; the discard plus %(extra)s from the stock, then discard one",
+                times=times,
+                extra=extra,
+            )
+        return N_(
+            "%(times)s; the discard plus %(extra)s from the stock, no discard",
+            times=times,
+            extra=extra,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WildSpacing:
+    """Where wild cards may stand: ``"free"`` or ``"not adjacent"`` (no two wild cards touch),
+    in a set and in a run."""
+
+    set: Spacing
+    run: Spacing
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rule as house-rule data."""
+        return {"set": self.set.value, "run": self.run.value}
+
+
+@dataclass(frozen=True, slots=True)
+class PackRule:
+    """How many decks and jokers a game uses for a number of players.
+
+    ``decks`` decks for up to ``decks_up_to_players`` players, one more deck for
+    each ``players_per_extra_deck`` more (0: never more); jokers are
+    ``jokers_per_deck`` × decks + ``jokers_per_player`` × players + ``jokers_extra``.
+    """
+
+    decks: int
+    decks_up_to_players: int
+    players_per_extra_deck: int
+    jokers_per_deck: int
+    jokers_per_player: int
+    jokers_extra: int
+
+    def for_players(self, players: int) -> Packs:
+        """The packs for ``players`` players."""
+        decks = self.decks
+        extra_players = players - self.decks_up_to_players
+        if extra_players > 0 and self.players_per_extra_deck > 0:
+            decks += math.ceil(extra_players / self.players_per_extra_deck)
+        jokers = self.jokers_per_deck * decks + self.jokers_per_player * players + self.jokers_extra
+        return Packs(decks=decks, jokers=max(0, jokers))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rule as house-rule data."""
+        return {
+            "decks": self.decks,
+            "decks_up_to_players": self.decks_up_to_players,
+            "players_per_extra_deck": self.players_per_extra_deck,
+            "jokers_per_deck": self.jokers_per_deck,
+            "jokers_per_player": self.jokers_per_player,
+            "jokers_extra": self.jokers_extra,
+        }
+
+    def describe(self) -> Message:
+        """The rule in words: "2 decks for up to 5 players, one more deck for each 2 more
+        players; 2 jokers a deck"."""
+        decks = N_plural(
+            "%(num)s deck for %(players)s",
+            "%(num)s decks for %(players)s",
+            num=self.decks,
+            players=N_plural(
+                "up to %(num)s player", "up to %(num)s players", num=self.decks_up_to_players
+            ),
+        )
+        jokers: list[Value] = []
+        if self.jokers_per_deck:
+            jokers.append(
+                N_plural("%(num)s joker a deck", "%(num)s jokers a deck", num=self.jokers_per_deck)
+            )
+        if self.jokers_per_player:
+            jokers.append(
+                N_plural(
+                    "%(num)s joker a player", "%(num)s jokers a player", num=self.jokers_per_player
+                )
+            )
+        if self.jokers_extra > 0:
+            jokers.append(
+                N_plural("%(num)s more joker", "%(num)s more jokers", num=self.jokers_extra)
+            )
+        elif self.jokers_extra < 0:
+            jokers.append(
+                N_plural("%(num)s joker fewer", "%(num)s jokers fewer", num=-self.jokers_extra)
+            )
+        joker_words = listing(jokers) if jokers else N_("no jokers")
+        if self.players_per_extra_deck:
+            return N_(
+                "%(decks)s, %(more)s; %(jokers)s",
+                decks=decks,
+                more=N_plural(
+                    "one more deck for each %(num)s more player",
+                    "one more deck for each %(num)s more players",
+                    num=self.players_per_extra_deck,
+                ),
+                jokers=joker_words,
+            )
+        return N_("%(decks)s; %(jokers)s", decks=decks, jokers=joker_words)
+
+
+@dataclass(frozen=True, slots=True)
+class Packs:
+    """The cards a game holds: ``decks`` standard decks and ``jokers`` jokers."""
+
+    decks: int
+    jokers: int
+
+    @property
+    def total(self) -> int:
+        """How many cards in all."""
+        return 52 * self.decks + self.jokers
+
+    def overflow(self, cards: Iterable[Card]) -> list[Message]:
+        """What in ``cards`` the packs cannot hold, e.g. ``"3 × 7♥, but 2 decks hold only 2"``.
+
+        Rank-alone cards count with every card of their rank. Empty when all is possible.
+        """
+        cards = list(cards)
+        problems: list[Message] = []
+        by_card: dict[Card, int] = {}
+        by_rank: dict[Rank, int] = {}
+        jokers = 0
+        for card in cards:
+            if card.rank is None:
+                jokers += 1
+                continue
+            by_rank[card.rank] = by_rank.get(card.rank, 0) + 1
+            if card.suit is not None:
+                by_card[card] = by_card.get(card, 0) + 1
+        for card in sorted(by_card):
+            if by_card[card] > self.decks:
+                problems.append(self._too_many(by_card[card], card.label, self.decks))
+        for rank in sorted(by_rank):
+            if by_rank[rank] > 4 * self.decks:
+                problems.append(self._too_many(by_rank[rank], rank.symbol, 4 * self.decks))
+        if jokers > self.jokers:
+            problems.append(
+                N_plural(
+                    "%(count)s × Joker, but these packs hold only %(num)s joker",
+                    "%(count)s × Joker, but these packs hold only %(num)s jokers",
+                    num=self.jokers,
+                    count=jokers,
+                )
+            )
+        return problems
+
+    def _too_many(self, count: int, card: str, held: int) -> Message:
+        return N_plural(
+            "%(count)s × %(card)s, but %(num)s deck holds only %(held)s",
+            "%(count)s × %(card)s, but %(num)s decks hold only %(held)s",
+            num=self.decks,
+            count=count,
+            card=card,
+            held=held,
+        )
+
+
+CARD_VALUE_KEYS: tuple[str, ...] = ("joker", *(rank.symbol for rank in Rank))
+
+
+class Aces(StrEnum):
+    """Where an ace may stand in a run."""
+
+    HIGH_OR_LOW = "high or low"
+    LOW = "low"
+    HIGH = "high"
+
+
+class Spacing(StrEnum):
+    """Where wild cards may stand in a meld: side by side, or never touching."""
+
+    FREE = "free"
+    NOT_ADJACENT = "not adjacent"
+
+
+class ContractOrder(StrEnum):
+    """Which contract a player works on: their own (kept until made) or the round's."""
+
+    OWN = "own"
+    ROUND = "round"
+
+
+class Winner(StrEnum):
+    """Who wins: whoever makes the last contract, or the lowest total at the end."""
+
+    LAST_CONTRACT = "last contract"
+    LOWEST_TOTAL = "lowest total"
+
+
+class TieBreak(StrEnum):
+    """How a tie is broken: by the lowest total, the tied players share the win, or whoever
+    went out in the most rounds wins (still tied: they share)."""
+
+    LOWEST_TOTAL = "lowest total"
+    SHARE = "share"
+    MOST_ROUNDS_WON = "most rounds won"
+
+
+class Liberation(StrEnum):
+    """Whether a wild card may be liberated: not at all, on others' melds, on any meld."""
+
+    OFF = "off"
+    OTHERS = "others"
+    ANY = "any"
+
+
+class FreedWild(StrEnum):
+    """When a liberated wild card must be played: at once, in the same round, or never
+    (kept: it joins the hand)."""
+
+    AT_ONCE = "at once"
+    SAME_ROUND = "same round"
+    KEPT = "kept"
+
+
+class LiberationFrom(StrEnum):
+    """Which melds a wild card may be liberated from: any meld, or runs only (in a set a wild
+    card stands for no one card)."""
+
+    ANY_MELD = "any meld"
+    RUNS = "runs"
+
+
+class LiberationBeforeContract(StrEnum):
+    """Whether a player whose contract is not made may liberate: yes, only on the turn they
+    make it (if going down), or no."""
+
+    YES = "yes"
+    IF_GOING_DOWN = "if going down"
+    NO = "no"
+
+
+class GoingOut(StrEnum):
+    """How a player goes out: by a discard, or by playing the last cards onto the table."""
+
+    DISCARD = "discard"
+    PLAY = "play"
+
+
+# The values of each choice option, in the order the editor offers them.
+ACES: tuple[str, ...] = tuple(Aces)
+SPACINGS: tuple[str, ...] = tuple(Spacing)
+CONTRACT_ORDERS: tuple[str, ...] = tuple(ContractOrder)
+WINNERS: tuple[str, ...] = tuple(Winner)
+TIE_BREAKS: tuple[str, ...] = tuple(TieBreak)
+LIBERATIONS: tuple[str, ...] = tuple(Liberation)
+FREED_WILD: tuple[str, ...] = tuple(FreedWild)
+GOING_OUT: tuple[str, ...] = tuple(GoingOut)
+LIBERATION_FROM: tuple[str, ...] = tuple(LiberationFrom)
+LIBERATION_BEFORE_CONTRACT: tuple[str, ...] = tuple(LiberationBeforeContract)
