@@ -11,10 +11,10 @@ the household's document::
      "house_rules": [{"name": "Gran", "slug": "gran", "rules": {"base": "twelve-step", ...}}],
      "merges": [{"player": "Bob", "merged": "Robert"}]}
 
-- ``household``: the household's settings: its name and its time zone (null: the server's). A
-  restore never renames the household it restores into (``history import`` on a server with
-  no household names the one it makes after it), and sets its time zone only where it has
-  none of its own.
+- ``household``: the household's settings: its name, its time zone (null: the server's) and
+  its language (null: English; ``languages``). A restore never renames the household it
+  restores into (``history import`` on a server with no household names the one it makes
+  after it), and sets its time zone and its language only where it has none of its own.
 - ``members``: usernames and roles only, never a password hash, a session or a link token. A
   member restored has no password until one is set (``flask users password NAME``); a
   username another household of the server holds is not restored, and said so. Only the
@@ -43,7 +43,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import select
 
-from .. import house_rules, local_time, scope
+from .. import house_rules, languages, local_time, scope
 from ..extensions import db
 from ..limits import NAME_LENGTH
 from ..models import NO_PASSWORD, Household, HouseRules, Player, PlayerMerge, Role, User, utcnow
@@ -90,7 +90,11 @@ def document(with_members: bool = True) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "written": utcnow().isoformat(timespec="seconds"),
-        "household": {"name": household.name, "time_zone": household.time_zone},
+        "household": {
+            "name": household.name,
+            "time_zone": household.time_zone,
+            "language": household.language,
+        },
     }
     if with_members:
         written["members"] = [{"username": user.username, "role": user.role} for user in members]
@@ -146,13 +150,23 @@ def apply(document: dict[str, Any]) -> Applied:
 
 
 def _settings(settings: object, applied: Applied) -> None:
-    """The household's time zone, where it has none of its own yet (a restore never changes
-    what the household chose)."""
-    zone = settings.get("time_zone") if isinstance(settings, dict) else None
-    if not zone:
+    """The household's time zone and language, each where it has none of its own yet (a
+    restore never changes what the household chose)."""
+    if not isinstance(settings, dict):
         return
     household = db.session.get(Household, scope.current())
-    if household is None or household.time_zone:
+    if household is None:
+        return
+    language = settings.get("language")
+    if language and not household.language:
+        if isinstance(language, str) and languages.known(language):
+            household.language = language
+        else:
+            applied.problems.append(
+                f"The language {str(language)[:80]!r} is not one this server has: left out."
+            )
+    zone = settings.get("time_zone")
+    if not zone or household.time_zone:
         return
     if isinstance(zone, str) and local_time.is_zone(zone):
         household.time_zone = zone

@@ -40,8 +40,9 @@ from .factory import contract_rummy, day, play
 COUNTED = (Game, Seat, Player, PlayerMerge, HouseRules, User, Household)
 
 
-def household(app: Flask) -> int:
-    """The household Family: three members, games, a merge, house rules, a player with none."""
+def household(app: Flask, language: str | None = None) -> int:
+    """The household Family: three members, games, a merge, house rules, a player with none;
+    its pages in ``language`` where one is given."""
     for name, role in (("ann", "owner"), ("ben", "scorer"), ("cy", "viewer")):
         add_member(app, name, role)
     home = family_id(app)
@@ -59,6 +60,7 @@ def household(app: Flask) -> int:
         held = db.session.get(Household, home)
         assert held is not None
         held.time_zone = "America/Chicago"
+        held.language = language
         db.session.commit()
         db.session.remove()
     return home
@@ -76,6 +78,7 @@ def snapshot(app: Flask, home: int) -> dict[str, Any]:
         found = {
             "household": held.name,
             "time_zone": held.time_zone,
+            "language": held.language,
             "members": sorted(db.session.execute(select(User.username, User.role)).all()),
             "players": sorted(db.session.scalars(select(Player.name))),
             "house_rules": sorted(
@@ -130,7 +133,7 @@ def written_by_cli(runner: FlaskCliRunner, *options: str) -> Path:
 def test_a_household_comes_back_whole_on_a_fresh_server_and_twice_changes_nothing(
     app: Flask, runner: FlaskCliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    home = household(app)
+    home = household(app, language="es")
     before = snapshot(app, home)
     assert before["merges"] == [("Bob", "Robert")] and "Dee" in before["players"]
     path = written_by_cli(runner)
