@@ -59,11 +59,9 @@ NOT_YET_TRANSLATED: set[str] = {
     "history.backup_page",
     "history.game_ratings",
     "history.index",
-    "history.records_page",
     "history.review_link",
     "history.review_page",
     "history.season",
-    "main.index",
     "players.index",
     "players.show",
 }
@@ -315,6 +313,9 @@ DATA = {name.lower() for name in (*PLAYERS, *MEMBERS.values(), "dora", "Rojas", 
     "jk",  # the joker in card notation
     "ben",  # the name in an example the app gives ("Ben +1.8")
     "windsor",  # a place a family's rules document names
+    # The published games' own names ("Shanghai Rummy", "Carioca (Chile, 8 rounds)").
+    "rummy",
+    "chile",
 }
 # A day as Spanish writes it ("3 may 2026"): the month is not English.
 SPANISH_DAY = re.compile(
