@@ -12,6 +12,8 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -41,6 +43,41 @@ def choices() -> list[tuple[str, str]]:
         return presets
     saved = db.session.execute(select(HouseRules.slug, HouseRules.name).order_by(HouseRules.name))
     return presets + [(slug, name) for slug, name in saved]
+
+
+# The language of the households that play each published game (more-games.md): Shanghai and
+# Liverpool in the United States and Britain, Carioca in Chile and Argentina, Continental in
+# Spain and Mexico. The five presets come from English family rule sheets.
+PUBLISHED_LANGUAGE = {"shanghai": "en", "liverpool": "en", "carioca": "es", "continental": "es"}
+FAMILY_SHEETS_LANGUAGE = "en"
+
+
+def grouped_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every rule set a family can pick (``choices``), in groups for a list's ``<optgroup>``s,
+    the family's own game first: its saved house rules, then the games of the page's language
+    (in Spanish, Carioca and Continental before Shanghai and Liverpool, and the published
+    games before the five from English family rule sheets), then the rest."""
+    language = str(get_locale() or "en").split("_")[0]
+    every = choices()
+    saved = [choice for choice in every if choice[0] not in PRESETS]
+    sheets = [
+        choice for choice in every if choice[0] in PRESETS and choice[0] not in PUBLISHED_LANGUAGE
+    ]
+    published = sorted(
+        (choice for choice in every if choice[0] in PUBLISHED_LANGUAGE),
+        key=lambda choice: PUBLISHED_LANGUAGE[choice[0]] != language,
+    )
+    groups = [
+        (str(_l("Contract rummy from families' rule sheets")), sheets),
+        (str(_l("Published games")), published),
+    ]
+    if language != FAMILY_SHEETS_LANGUAGE and any(
+        PUBLISHED_LANGUAGE[slug] == language for slug, _name in published
+    ):
+        groups.reverse()
+    if saved:
+        groups.insert(0, (str(_l("Your house rules")), saved))
+    return groups
 
 
 def load(slug: str) -> RuleSet:

@@ -397,6 +397,9 @@ class Round(HouseholdOwned, Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(Integer)
     went_out_id: Mapped[int | None] = mapped_column(ForeignKey("seats.id"))
+    # Whoever went out laid down their contract and went out on one turn: the rules'
+    # down-and-out bonus counts in their points (only where the rules give one).
+    went_out_in_one_turn: Mapped[bool] = mapped_column(Boolean, default=False)
     # Bumped on every edit: a form that carries an older version was overtaken by another phone.
     version: Mapped[int] = mapped_column(Integer, default=1)
     # The token of the form that created the round: the same form sent twice stores one round.
@@ -473,6 +476,8 @@ class DraftHand(HouseholdOwned, Model):
     cards: Mapped[str] = mapped_column(String(CARDS_LENGTH), default="")
     made_contract: Mapped[bool] = mapped_column(Boolean, default=False)
     went_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Who went out says they went down and out in one turn (the rules' bonus).
+    in_one_turn: Mapped[bool] = mapped_column(Boolean, default=False)
     # The player said "that's my hand": counted, not still being counted.
     done: Mapped[bool] = mapped_column(Boolean, default=False)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

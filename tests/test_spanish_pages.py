@@ -306,6 +306,9 @@ DATA = {name.lower() for name in (*PLAYERS, *MEMBERS.values(), "dora", "Rojas", 
     "windsor",  # a place a family's rules document names
     "bob",  # the names in the example of a merge ("Bob" into "Robert")
     "robert",
+    # The published games' own names ("Shanghai Rummy", "Carioca (Chile, 8 rounds)").
+    "rummy",
+    "chile",
 }
 # A day as Spanish writes it ("3 may 2026"): the month is not English.
 SPANISH_DAY = re.compile(

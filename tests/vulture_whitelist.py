@@ -141,3 +141,13 @@ _.log_exception
 
 # settings.StartRefused: the exit status click ends the command with.
 _.exit_code
+
+# rules.parts' values of the published games' options (issue 42), read by name where the rules
+# engine and the house-rules editor compare them (the engine's side is built on its own branch).
+_.KEPT
+_.ANY_MELD
+_.RUNS
+_.YES
+_.IF_GOING_DOWN
+_.NO
+_.LIMITS_PER

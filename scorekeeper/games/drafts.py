@@ -89,6 +89,8 @@ class SeatDraft:
     made_contract: bool
     went_out: bool
     done: bool
+    # Went down and out in one turn (the rules' bonus, where they give one).
+    in_one_turn: bool = False
 
     @property
     def is_in(self) -> bool:
@@ -148,8 +150,10 @@ def draft_of(game: Game) -> Draft:
         row = rows.get(seat.position)
         cards = row.cards if row is not None else ""
         went_out = row is not None and row.went_out
+        in_one_turn = went_out and row is not None and row.in_one_turn and rules.has_bonus
         try:
-            points: int | None = 0 if went_out else points_of(cards, rules)
+            bonus = rules.down_and_out_bonus if in_one_turn else 0
+            points: int | None = bonus if went_out else points_of(cards, rules)
         except CardError:
             points = None
         seats.append(
@@ -161,6 +165,7 @@ def draft_of(game: Game) -> Draft:
                 made_contract=row is not None and row.made_contract,
                 went_out=went_out,
                 done=row is not None and row.done,
+                in_one_turn=in_one_turn,
             )
         )
     return Draft(number, tuple(seats))
@@ -202,6 +207,7 @@ def _row_for(game: Game, number: int, position: int) -> DraftHand:
             cards="",
             made_contract=False,
             went_out=False,
+            in_one_turn=False,
             done=False,
         )
         db.session.add(row)
@@ -284,10 +290,18 @@ def write_hand(
     return close_when_all_in(game) if closing else False
 
 
-def go_out(game: Game, position: int, *, number: int | None, went_out: bool = True) -> bool:
-    """Seat ``position`` went out (or, with ``went_out=False``, did not after all) and commit.
-    Raises OutAlready when another seat went out already. Returns whether the round was
-    stored by this (every other hand was in)."""
+def go_out(
+    game: Game,
+    position: int,
+    *,
+    number: int | None,
+    went_out: bool = True,
+    in_one_turn: bool = False,
+) -> bool:
+    """Seat ``position`` went out (or, with ``went_out=False``, did not after all) and commit;
+    ``in_one_turn``: down and out in one turn, where the rules give a bonus for it (said again
+    by a seat that is out, it changes only that). Raises OutAlready when another seat went out
+    already. Returns whether the round was stored by this (every other hand was in)."""
     number = _check_open(game, number)
     if not 0 <= position < len(game.seats):
         raise DraftRefused(N_("No such seat at this table."))
@@ -300,8 +314,10 @@ def go_out(game: Game, position: int, *, number: int | None, went_out: bool = Tr
         )
     row = rows.get(position) or _row_for(game, number, position)
     before = game.version
-    if row.went_out != went_out:
+    one_turn = went_out and in_one_turn and services.rules_of(game).has_bonus
+    if row.went_out != went_out or row.in_one_turn != one_turn:
         row.went_out = went_out
+        row.in_one_turn = one_turn
         if went_out:
             row.done = False
         bump(game, counts=False)  # a draft changes no statistic
@@ -323,7 +339,9 @@ def entry_of(game: Game, draft: Draft, went_out: int | None) -> RoundEntry:
             made = False
         cards = "" if seat.position == went_out else seat.cards
         hands.append(HandEntry(cards=cards, made_contract=made))
-    return RoundEntry(went_out=went_out, hands=tuple(hands))
+    # The bonus is the going-out phone's to claim: a seat named out on the close page has none.
+    one_turn = any(seat.in_one_turn for seat in draft.seats if seat.position == went_out)
+    return RoundEntry(went_out=went_out, hands=tuple(hands), went_out_in_one_turn=one_turn)
 
 
 def close(game: Game, *, number: int | None, went_out: int | str | None = "") -> Round | None:

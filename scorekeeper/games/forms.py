@@ -108,6 +108,9 @@ class RoundForm(FlaskForm):
     went_out = StringField(_l("Who went out"))
 
     def read_hands(self, players: int, submitted: Mapping[str, str]) -> None:
+        # Whoever went out went down and out in one turn (the box shows only where the rules
+        # give a bonus for it).
+        self.one_turn = bool(submitted.get("went_out_in_one_turn"))
         self.hands = [
             HandInput(
                 cards=submitted.get(f"hands-{seat}-cards", "")[: CARDS_LENGTH * 2],
@@ -143,7 +146,11 @@ class RoundForm(FlaskForm):
                 made = False
             total = typed_total(hand.total) if hand.total else None
             hands.append(HandEntry(cards=hand.cards, made_contract=made, total=total))
-        return RoundEntry(went_out=went_out, hands=tuple(hands))
+        return RoundEntry(
+            went_out=went_out,
+            hands=tuple(hands),
+            went_out_in_one_turn=self.one_turn and went_out is not None,
+        )
 
 
 def typed_total(text: str) -> int | None:

@@ -33,7 +33,15 @@ from scorekeeper.limits import (
     time_in_range,
 )
 from scorekeeper.names import name_key, tidy_name, too_long
-from scorekeeper.rules import N_, Message, N_plural, RuleSet, RuleSetError, get_ruleset
+from scorekeeper.rules import (
+    N_,
+    Message,
+    N_plural,
+    RuleSet,
+    RuleSetError,
+    UnknownRulesError,
+    get_ruleset,
+)
 from scorekeeper.rules.messages import Value
 from scorekeeper.status import GameStatus
 
@@ -257,6 +265,14 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
 def _rules_refused(error: BaseException) -> Message:
     """Why the file's rules cannot be read, as the error says it: the rules engine's problems,
     or the message an error carries (house rules the household has not), else its text."""
+    slug = _unknown_slug(error)
+    if slug is not None:
+        return N_(
+            "The rules %(slug)s are not known to this Scorekeeper: the game was played under "
+            "rules of a newer version of Scorekeeper (update this one to import it), or under "
+            "house rules this household does not have.",
+            slug=repr(slug),
+        )
     message = getattr(error, "message", None)
     reason: Value = message if isinstance(message, Message) else str(error).strip()
     if isinstance(error, RuleSetError):
@@ -264,6 +280,15 @@ def _rules_refused(error: BaseException) -> Message:
     if str(error).strip().endswith("."):
         return N_("The rules cannot be read: %(reason)s", reason=reason)
     return N_("The rules cannot be read: %(reason)s.", reason=reason)
+
+
+def _unknown_slug(error: BaseException) -> object | None:
+    """The rules' name (slug) a file gives where no preset and no house rules have it: a preset
+    a newer version added, or house rules kept in another household. None for any other
+    refusal."""
+    if isinstance(error, UnknownRulesError):
+        return error.problems[0].value
+    return getattr(error, "slug", None) if isinstance(error, LookupError) else None
 
 
 def _read_names(players: Any, problems: list[str]) -> list[str]:
@@ -435,7 +460,17 @@ def _read_round(
             good = False
     if not good:
         return None
-    return RoundEntry(went_out=went_out, hands=tuple(hands[seat] for seat in range(len(names))))
+    one_turn = data.get("went_out_in_one_turn", False)
+    if not isinstance(one_turn, bool):
+        problems.append(
+            N_('Round %(round)s: "went_out_in_one_turn" must be true or false.', round=number)
+        )
+        return None
+    return RoundEntry(
+        went_out=went_out,
+        hands=tuple(hands[seat] for seat in range(len(names))),
+        went_out_in_one_turn=one_turn,
+    )
 
 
 def _read_hand(
@@ -553,6 +588,8 @@ def write_game_file(
                     "number": played.number,
                     "dealer": names[played.dealer],
                     "went_out": None if played.went_out is None else names[played.went_out],
+                    # Only where it is so: a file of a game without the bonus reads as before.
+                    **({"went_out_in_one_turn": True} if played.went_out_in_one_turn else {}),
                     "players": {
                         names[seat]: {
                             "contract": hand.contract,

@@ -49,6 +49,8 @@ from .tally import Tally, hand_problem
 from .views import game_or_404
 
 CONFLICT = 409
+# The "went out" button's value of a player who went down and out in one turn (the bonus).
+ONE_TURN = "one-turn"
 NO_CHANGE = 204
 UNAVAILABLE = 503
 SAVE_FAILED = _l(
@@ -143,6 +145,8 @@ def _my_hand(
             "mine": mine,
             "contract": contract,
             "dealer": tally.names[tally.next_dealer or 0],
+            # Points for going down and out in one turn, where the rules give them.
+            "bonus": tally.rules.down_and_out_bonus if tally.rules.has_bonus else None,
             "hand": {
                 "seat": "mine",
                 "name": mine.name,
@@ -266,8 +270,14 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
     went_out = request.form.get("went_out")
     done = request.form.get("done")
     try:
-        if went_out in ("1", "0"):
-            stored = drafts.go_out(game, position, number=number, went_out=went_out == "1")
+        if went_out in ("1", "0", ONE_TURN):
+            stored = drafts.go_out(
+                game,
+                position,
+                number=number,
+                went_out=went_out != "0",
+                in_one_turn=went_out == ONE_TURN,
+            )
         elif done in ("made", "not", "again"):
             stored = drafts.write_hand(
                 game,
@@ -354,7 +364,7 @@ def _what_got_stored(
 
 def _sent_again(game: Game, number: int | None, went_out: str | None, done: str | None) -> bool:
     """Whether a hand's "done" or "went out" names a round that is stored now."""
-    says_in = went_out == "1" or done in ("made", "not")
+    says_in = went_out in ("1", ONE_TURN) or done in ("made", "not")
     return says_in and number is not None and 0 < number <= len(game.rounds)
 
 

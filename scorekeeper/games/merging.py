@@ -28,6 +28,8 @@ from .tally import one_after_another, owners_of
 
 # The part of a sheet that says who went out; hands are parts 0, 1, ... (their seat).
 WENT_OUT = -1
+# How that part writes "and went down and out in one turn" (the bonus) after the seat.
+ONE_TURN_MARK = "+"
 
 
 @dataclass(frozen=True)
@@ -54,18 +56,26 @@ def _cards_key(cards: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Sheet:
     """A round as a form holds it: who went out (a seat as text, "nobody" or "") and a hand
-    a seat."""
+    a seat; ``one_turn``: whoever went out went down and out in one turn (the bonus), which
+    belongs to the part that says who went out."""
 
     went_out: str
     hands: tuple[SheetHand, ...]
+    one_turn: bool = False
 
     def part(self, part: int) -> str | SheetHand:
-        return self.went_out if part == WENT_OUT else self.hands[part]
+        if part == WENT_OUT:
+            return self.went_out + (ONE_TURN_MARK if self.one_turn else "")
+        return self.hands[part]
 
     def with_part(self, part: int, value: str | SheetHand) -> Sheet:
         if part == WENT_OUT:
             assert isinstance(value, str)
-            return replace(self, went_out=value)
+            return replace(
+                self,
+                went_out=value.removesuffix(ONE_TURN_MARK),
+                one_turn=value.endswith(ONE_TURN_MARK),
+            )
         assert isinstance(value, SheetHand)
         hands = list(self.hands)
         hands[part] = value
@@ -73,7 +83,7 @@ class Sheet:
 
     def same_part(self, other: Sheet, part: int) -> bool:
         if part == WENT_OUT:
-            return self.went_out == other.went_out
+            return (self.went_out, self.one_turn) == (other.went_out, other.one_turn)
         return self._hand_for_comparing(part).same_as(other._hand_for_comparing(part))
 
     def _hand_for_comparing(self, seat: int) -> SheetHand:
@@ -86,7 +96,11 @@ class Sheet:
 def encode(sheet: Sheet) -> str:
     """The sheet as a hidden field's value (``decode`` reads it back)."""
     return json.dumps(
-        {"out": sheet.went_out, "hands": [[h.cards, h.made, h.total] for h in sheet.hands]},
+        {
+            "out": sheet.went_out,
+            "one": sheet.one_turn,
+            "hands": [[h.cards, h.made, h.total] for h in sheet.hands],
+        },
         separators=(",", ":"),
     )
 
@@ -97,6 +111,8 @@ def decode(text: str | None, players: int) -> Sheet | None:
     try:
         raw = json.loads(text or "")
         went_out = raw["out"]
+        # A page from before the bonus carries none.
+        one_turn = raw.get("one") is True
         hands = tuple(
             SheetHand(cards=str(cards)[:200], made=bool(made), total=str(total)[:12])
             for cards, made, total in raw["hands"]
@@ -105,7 +121,7 @@ def decode(text: str | None, players: int) -> Sheet | None:
         return None
     if not isinstance(went_out, str) or len(hands) != players:
         return None
-    return Sheet(went_out=went_out[:12], hands=hands)
+    return Sheet(went_out=went_out[:12], hands=hands, one_turn=one_turn)
 
 
 def encode_parts(parts: list[int]) -> str:
@@ -206,8 +222,8 @@ def merge_close(
         mine_hands[seat] = SheetHand(sent[f"cards-{seat}"][:800], bool(sent.get(f"made-{seat}")))
         if seat in picks and sent.get(f"pick-{seat}") == "phone":
             mine_hands[seat] = base_hands[seat]  # the phone's hand as the choice showed it
-    base = Sheet(out, tuple(base_hands))
-    merged, clashes = merge(base, stored, Sheet(out, tuple(mine_hands)))
+    base = Sheet(out, tuple(base_hands), stored.one_turn)
+    merged, clashes = merge(base, stored, Sheet(out, tuple(mine_hands), stored.one_turn))
     # A clash found now is new (the phone changed its hand again since the choice was
     # shown); one shown before stays unchosen until a side is picked.
     unchosen = clashes + [
@@ -233,6 +249,7 @@ def sheet_of_form(form: RoundForm) -> Sheet:
     return Sheet(
         went_out=(form.went_out.data or "").strip(),
         hands=tuple(SheetHand(hand.cards, bool(hand.made), hand.total) for hand in form.hands),
+        one_turn=form.one_turn,
     )
 
 
@@ -243,13 +260,14 @@ def sheet_of_round(played: Any, players: int) -> Sheet:
         typed = str(stored.points) if stored.typed_total else ""
         hands[stored.seat.position] = SheetHand(stored.cards, bool(stored.made_contract), typed)
     went_out = NOBODY if played.went_out is None else str(played.went_out.position)
-    return Sheet(went_out=went_out, hands=tuple(hands))
+    return Sheet(went_out=went_out, hands=tuple(hands), one_turn=played.went_out_in_one_turn)
 
 
 def put_part(form: RoundForm, sheet: Sheet, part: int) -> None:
     """Set one part of the form (who went out, or a seat's hand) as ``sheet`` has it."""
     if part == WENT_OUT:
         form.went_out.data = sheet.went_out
+        form.one_turn = sheet.one_turn
     else:
         hand = sheet.hands[part]
         form.hands[part] = HandInput(hand.cards, hand.made, hand.total)
@@ -277,6 +295,8 @@ def part_text(sheet: Sheet, part: int, names: Sequence[str]) -> Value:
     """A part of a round in words, as the side-by-side choice shows it."""
     if part == WENT_OUT:
         seat = whole_number(sheet.went_out, below=len(names))
+        if seat is not None and sheet.one_turn:
+            return N_("%(name)s went down and out in one turn", name=names[seat])
         if seat is not None:
             return N_("%(name)s went out", name=names[seat])
         return N_("nobody went out") if sheet.went_out == NOBODY else N_("nobody picked")
@@ -294,7 +314,7 @@ def part_text(sheet: Sheet, part: int, names: Sequence[str]) -> Value:
 def _part_fields(sheet: Sheet, part: int) -> dict[str, str | bool]:
     """The round form's fields of one part as ``sheet`` has it, by name."""
     if part == WENT_OUT:
-        return {"went_out": sheet.went_out}
+        return {"went_out": sheet.went_out, "went_out_in_one_turn": sheet.one_turn}
     hand = sheet.hands[part]
     return {
         f"hands-{part}-cards": hand.cards,

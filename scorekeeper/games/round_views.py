@@ -90,7 +90,7 @@ def _hand_views(
             # hand; Save refuses them.
             card_error = hand_problem(rules, len(tally.names), text)
         if seat == went_out and card_error is None:
-            points = 0
+            points = rules.down_and_out_bonus if form.one_turn and rules.has_bonus else 0
         if total_text:
             # A typed total is what the hand scores, whatever the cards field holds.
             points = typed_total(total_text)

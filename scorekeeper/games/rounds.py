@@ -200,7 +200,11 @@ def same_round(game: Game, number: int, entry: RoundEntry) -> bool:
         return False
     stored = tally_of(game).rounds[number - 1]
     again = tally.rounds[number - 1]
-    return (stored.went_out, stored.hands) == (again.went_out, again.hands)
+    return (stored.went_out, stored.went_out_in_one_turn, stored.hands) == (
+        again.went_out,
+        again.went_out_in_one_turn,
+        again.hands,
+    )
 
 
 def saved_under(submission: str) -> tuple[int, int] | None:
@@ -260,6 +264,7 @@ def edit_round(
     seats = list(game.seats)
     try:
         played.went_out = None if entry.went_out is None else seats[entry.went_out]
+        played.went_out_in_one_turn = tally.rounds[number - 1].went_out_in_one_turn
         by_seat = {hand.seat_id: hand for hand in played.hands}
         for seat, hand in zip(seats, tally.rounds[number - 1].hands, strict=True):
             stored = by_seat[seat.id]

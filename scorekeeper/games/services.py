@@ -113,21 +113,27 @@ def entries_of(game: Game) -> list[RoundEntry]:
     entries: list[RoundEntry] = []
     for played in game.rounds:
         by_seat = {position[hand.seat_id]: hand for hand in played.hands}
+        out = None if played.went_out_id is None else position[played.went_out_id]
         entries.append(
             RoundEntry(
-                went_out=None if played.went_out_id is None else position[played.went_out_id],
+                went_out=out,
                 hands=tuple(
-                    _entry_of(by_seat[seat]) if seat in by_seat else HandEntry()
+                    _entry_of(by_seat[seat], went_out=seat == out)
+                    if seat in by_seat
+                    else HandEntry()
                     for seat in range(len(game.seats))
                 ),
+                went_out_in_one_turn=played.went_out_in_one_turn,
             )
         )
     return entries
 
 
-def _entry_of(hand: Hand) -> HandEntry:
+def _entry_of(hand: Hand, *, went_out: bool) -> HandEntry:
     if hand.typed_total:
-        return HandEntry(total=hand.points, made_contract=hand.made_contract)
+        # Whoever went out typed 0: a stored bonus is in the points, not in what was typed.
+        total = 0 if went_out else hand.points
+        return HandEntry(total=total, made_contract=hand.made_contract)
     return HandEntry(cards=hand.cards, made_contract=hand.made_contract)
 
 
@@ -206,6 +212,7 @@ def recompute(game: Game, tally: Tally | None = None) -> Tally:
         seat.is_winner = standing.is_winner
     seat_ids = {seat.id: seat.position for seat in seats}
     for played, result in zip(game.rounds, tally.rounds, strict=False):
+        played.went_out_in_one_turn = result.went_out_in_one_turn
         for hand in played.hands:
             computed = result.hands[seat_ids[hand.seat_id]]
             hand.contract = computed.contract
@@ -308,6 +315,7 @@ def append_round(
         number=len(game.rounds) + 1,
         submission=submission or None,
         went_out=None if entry.went_out is None else seats[entry.went_out],
+        went_out_in_one_turn=result.went_out_in_one_turn,
     )
     game.rounds.append(played)
     for seat, hand in zip(seats, result.hands, strict=True):

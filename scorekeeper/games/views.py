@@ -139,6 +139,7 @@ def new() -> ResponseReturnValue:
         "games/_new_form.html",
         status=status,
         form=form,
+        rule_groups=house_rules.grouped_choices(),
         family=family,
         dealer_seat=dealer_seat,
         problems=problems,

@@ -74,13 +74,16 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
         seats_of = [[next(seat_ids) for _ in files[index].names] for index in fresh]
         round_rows: list[dict[str, Any]] = []
         for index, game_id, game_seats in zip(fresh, game_ids, seats_of, strict=True):
-            for number, entry in enumerate(files[index].rounds, start=1):
+            for number, (entry, result) in enumerate(
+                zip(files[index].rounds, files[index].tally.rounds, strict=True), start=1
+            ):
                 out = None if entry.went_out is None else game_seats[entry.went_out]
                 round_rows.append(
                     {
                         "game_id": game_id,
                         "number": number,
                         "went_out_id": out,
+                        "went_out_in_one_turn": result.went_out_in_one_turn,
                         "version": 1,
                         "submission": None,
                         "created_at": now,

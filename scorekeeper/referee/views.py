@@ -68,6 +68,7 @@ def index() -> Response:
         "referee/_live.html",
         status,
         form=form,
+        rule_groups=house_rules.grouped_choices(),
         table=table,
         verdict=verdict,
         link=link,

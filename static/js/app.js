@@ -185,7 +185,7 @@ document.addEventListener("change", (event) => {
 (() => {
   let filling = false;
   const partOf = (name) => {
-    if (name === "went_out") return "-1";
+    if (name === "went_out" || name === "went_out_in_one_turn") return "-1";
     const hand = /^hands-(\d+)-/.exec(name || "");
     return hand ? hand[1] : null;
   };
@@ -337,7 +337,7 @@ const outbox = (() => {
   const ROUND_FORM = "round-form";
   // With a correction's base and clashes (and what this phone had typed on them): a conflict
   // page reloaded, or its typing kept for later, still asks before anything is stored.
-  const KEPT = /^(went_out|token|version|rounds_version|base|clashes|yours|hands-\d+-(cards|made|made-auto|total))$/;
+  const KEPT = /^(went_out|went_out_in_one_turn|token|version|rounds_version|base|clashes|yours|hands-\d+-(cards|made|made-auto|total))$/;
   const QUEUED_NOTE = say("roundQueued");
   const cardTokens = (text) => text.split(/[\s,-]+/).filter(Boolean);
   const roundForm = () => document.getElementById(ROUND_FORM);
@@ -404,6 +404,7 @@ const outbox = (() => {
     if (!Array.isArray(fields)) return false;
     form.querySelectorAll("input[type=checkbox][name$='-made']").forEach((box) => { box.checked = false; });
     form.querySelectorAll("input[name=went_out]").forEach((radio) => { radio.checked = false; });
+    if (form.elements.went_out_in_one_turn) form.elements.went_out_in_one_turn.checked = false;
     for (const [name, value] of fields) {
       const control = form.elements[name];
       if (!control || !KEPT.test(name)) continue;

@@ -79,7 +79,7 @@ def test_names_match_ignoring_case_and_first_dealer_defaults_to_the_first_name()
     [
         ({"format": "something-else"}, 'This is not a scorekeeper game file: "format" must be'),
         ({"version": 2}, "this app reads version 1 of the game file only"),
-        ({"rules": "poker"}, "The rules cannot be read: 'poker' is not a rule set"),
+        ({"rules": "poker"}, "The rules 'poker' are not known to this Scorekeeper"),
         ({"rules": {"base": "twelve-step", "colour": "red"}}, "'colour' is not an option"),
         ({"players": ["Ann"]}, "A game needs at least 2 players; this file has 1."),
         ({"players": ["Ann", "ANN", "Cy"]}, "ANN is named twice among the players"),

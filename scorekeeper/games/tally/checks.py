@@ -6,6 +6,7 @@ no Flask, no database."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from scorekeeper.limits import CARDS_LENGTH, MAX_HAND_CARDS, MAX_PLAYERS
 from scorekeeper.names import name_key
@@ -189,6 +190,7 @@ def check_round(
                 ),
             )
         )
+    one_turn = _one_turn(rules, number, entry, went_out, problems)
     if len(entry.hands) != players:
         problems.append(
             Problem(
@@ -209,9 +211,14 @@ def check_round(
         contract = contracts[seat]
         going_out_only = rules.contract(contract).going_out_only
         if hand.total is not None:
+            if one_turn and seat == went_out and hand.total == rules.down_and_out_bonus:
+                # The bonus as a game file writes the going-out player's points.
+                hand = replace(hand, total=0)
             typed = _typed_hand(
                 rules, number, name, seat, seat == went_out, hand, contract, problems
             )
+            if one_turn and seat == went_out:
+                typed = replace(typed, points=rules.down_and_out_bonus)
             hands.append(typed)
             continue
         # Whether what was entered could be read (a refusal is already listed when not).
@@ -285,7 +292,7 @@ def check_round(
                         ),
                     )
                 )
-            points = 0
+            points = rules.down_and_out_bonus if one_turn else 0
         else:
             # Separators alone ("," or "-") are no cards either.
             if not cards and readable:
@@ -350,6 +357,47 @@ def check_round(
                 )
             )
     return hands, problems
+
+
+def _one_turn(
+    rules: RuleSet, number: int, entry: RoundEntry, went_out: int | None, problems: list[Problem]
+) -> bool:
+    """Whether the round's down-and-out bonus counts: whoever went out laid down their contract
+    and went out on one turn, under rules that give a bonus for it. Said where the rules give
+    none, or nobody went out, it is refused."""
+    if not entry.went_out_in_one_turn:
+        return False
+    if not rules.has_bonus:
+        problems.append(
+            Problem(
+                number,
+                WENT_OUT_FIELD,
+                N_(
+                    "Round %(round)s: %(rules)s gives no bonus for going down and out in one turn.",
+                    round=number,
+                    rules=rules.name,
+                ),
+            )
+        )
+        return False
+    if went_out is None:
+        problems.append(
+            Problem(
+                number,
+                WENT_OUT_FIELD,
+                N_(
+                    "Round %(round)s: nobody went out, so nobody went down and out in one turn.",
+                    round=number,
+                ),
+            )
+        )
+        return False
+    return True
+
+
+def round_bonus(rules: RuleSet, entry: RoundEntry) -> bool:
+    """Whether round ``entry`` scores the down-and-out bonus (as ``check_round`` counts it)."""
+    return entry.went_out_in_one_turn and rules.has_bonus and entry.went_out is not None
 
 
 def _typed_hand(

@@ -11,7 +11,7 @@ from scorekeeper.rules import N_, ContractOrder, Message, N_plural, RuleSet, Tie
 from scorekeeper.rules.messages import listing
 from scorekeeper.status import GameStatus
 
-from .checks import check_round, check_table
+from .checks import check_round, check_table, round_bonus
 from .values import (
     ABANDONED,
     FINISHED,
@@ -90,6 +90,7 @@ def tally_game(
                 hands=tuple(hands),
                 totals=tuple(totals),
                 contracts_made=tuple(made),
+                went_out_in_one_turn=round_bonus(rules, entry),
             )
         )
         if ended_after is None and _ends_game(rules, number, hands):
@@ -104,7 +105,8 @@ def tally_game(
     winners: tuple[int, ...] = ()
     tie_break: Message | None = None
     if status == FINISHED and results:
-        winners, tie_break = _decide(rules, names, results[ended_after - 1 if ended_after else -1])
+        played = results[:ended_after] if ended_after else results
+        winners, tie_break = _decide(rules, names, played)
     standings = _standings(rules, names, results, status, winners)
     return Tally(
         rules=rules,
@@ -131,9 +133,11 @@ def _ends_game(rules: RuleSet, number: int, hands: Sequence[HandResult]) -> bool
 
 
 def _decide(
-    rules: RuleSet, names: tuple[str, ...], final: RoundResult
+    rules: RuleSet, names: tuple[str, ...], played: Sequence[RoundResult]
 ) -> tuple[tuple[int, ...], Message | None]:
-    """The winning seats and the tie-break sentence, from the round that ended the game."""
+    """The winning seats and the tie-break sentence, from the rounds up to the one that ended
+    the game."""
+    final = played[-1]
     totals = final.totals
     everyone = list(range(len(names)))
     last = len(rules.contracts)
@@ -151,6 +155,8 @@ def _decide(
     winners = tuple(seat for seat in everyone if totals[seat] == lowest)
     if len(winners) == 1:
         return winners, None
+    if rules.tie_break is TieBreak.MOST_ROUNDS_WON:
+        return _most_rounds_won(names, played, winners, lowest)
     tied = listing([names[seat] for seat in winners])
     # "both" for two, "all" for more: two messages, as a language may say either its own way.
     if len(winners) == 2:
@@ -166,6 +172,58 @@ def _decide(
         num=lowest,
         names=tied,
     )
+
+
+def _most_rounds_won(
+    names: tuple[str, ...], played: Sequence[RoundResult], tied: tuple[int, ...], lowest: int
+) -> tuple[tuple[int, ...], Message]:
+    """Players level on the lowest total: whoever went out in the most rounds wins; level on
+    that too, they share the win. One sentence: the tie, then the rounds won."""
+    won = {seat: sum(1 for result in played if result.went_out == seat) for seat in tied}
+    most = max(won.values())
+    winners = tuple(seat for seat in tied if won[seat] == most)
+    level_names = listing([names[seat] for seat in tied])
+    if len(tied) == 2:
+        opening = N_plural(
+            "%(names)s both finished with %(num)s point, the lowest total",
+            "%(names)s both finished with %(num)s points, the lowest total",
+            num=lowest,
+            names=level_names,
+        )
+    else:
+        opening = N_plural(
+            "%(names)s all finished with %(num)s point, the lowest total",
+            "%(names)s all finished with %(num)s points, the lowest total",
+            num=lowest,
+            names=level_names,
+        )
+    others = sorted((seat for seat in tied if seat not in winners), key=lambda seat: -won[seat])
+    if len(winners) == 1:
+        # "Ben's 3": how many rounds each of the others went out in.
+        beaten = [N_("%(name)s's %(count)s", name=names[seat], count=won[seat]) for seat in others]
+        outcome = N_plural(
+            "%(name)s went out in %(num)s round to %(beaten)s and wins",
+            "%(name)s went out in %(num)s rounds to %(beaten)s and wins",
+            num=most,
+            name=names[winners[0]],
+            beaten=listing(beaten),
+        )
+        return winners, _tie_sentence(opening, outcome)
+    level = listing([names[seat] for seat in winners])
+    if others:
+        outcome = N_plural(
+            "%(names)s each went out in %(num)s round, the most, and share the win",
+            "%(names)s each went out in %(num)s rounds, the most, and share the win",
+            num=most,
+            names=level,
+        )
+    else:
+        outcome = N_plural(
+            "each went out in %(num)s round, so they share the win",
+            "each went out in %(num)s rounds, so they share the win",
+            num=most,
+        )
+    return winners, _tie_sentence(opening, outcome)
 
 
 def _break_tie_of_makers(

@@ -70,10 +70,13 @@ class HandEntry:
 
 @dataclass(frozen=True)
 class RoundEntry:
-    """What was entered for one round: the seat that went out (None: nobody), one hand a seat."""
+    """What was entered for one round: the seat that went out (None: nobody), one hand a seat,
+    and whether whoever went out laid down their contract and went out on the same turn (the
+    down-and-out bonus, only where the rules give one: ``RuleSet.has_bonus``)."""
 
     went_out: int | None
     hands: tuple[HandEntry, ...]
+    went_out_in_one_turn: bool = False
 
 
 def one_after_another(items: Sequence[Value]) -> Value:
@@ -125,6 +128,9 @@ class RoundResult:
     hands: tuple[HandResult, ...]
     totals: tuple[int, ...]
     contracts_made: tuple[int, ...]
+    # Whoever went out made their contract and went out on one turn: their points hold the
+    # rules' down-and-out bonus.
+    went_out_in_one_turn: bool = False
 
 
 @dataclass(frozen=True)
