@@ -132,6 +132,7 @@ _SCORING = frozenset(
         "games.edit_round",
         "games.delete_round",
         "games.undo_round",
+        "games.put_back_round",
         "games.pick_seat",
         "games.hand",
         "games.close_round",

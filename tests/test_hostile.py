@@ -196,6 +196,10 @@ ROUTES: dict[str, Urls] = {
         f"/games/{s.spare}/rounds/1/undo",
         f"/games/{s.finished}/rounds/3/undo",
     ],
+    "games.put_back_round": lambda s: [
+        f"/games/{s.spare}/rounds/1/put-back",
+        f"/games/{s.finished}/rounds/3/put-back",
+    ],
     "games.abandon": lambda s: [f"/games/{s.spare}/abandon", f"/games/{s.finished}/abandon"],
     "games.may_i": lambda s: [f"/games/{s.playing}/may-i", f"/games/{s.finished}/may-i"],
     "games.export": lambda s: [f"/games/{g}/export" for g in _games(s)],
@@ -270,6 +274,7 @@ ROUTES: dict[str, Urls] = {
 FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "games.delete_round": lambda s, url: f"/games/{s.playing}",
     "games.undo_round": lambda s, url: f"/games/{s.playing}",
+    "games.put_back_round": lambda s, url: f"/games/{s.playing}",
     "games.abandon": lambda s, url: f"/games/{s.playing}",
     "games.may_i": lambda s, url: f"/games/{s.playing}",
     "history.restore": lambda s, url: "/history/backup",
@@ -310,6 +315,7 @@ DESTRUCTIVE = {
     "history.cancel_restore",
     "games.delete_round",
     "games.undo_round",
+    "games.put_back_round",
     "rules.delete",
     "accounts.logout",
     "accounts.remove_member",

@@ -570,20 +570,6 @@ def delete_round(game_id: int, number: int) -> ResponseReturnValue:
     return redirect(url_for("games.show", game_id=game.id))
 
 
-@bp.post("/<int:game_id>/rounds/<int:number>/undo")
-@requires(Permission.SCORE)
-def undo_round(game_id: int, number: int) -> ResponseReturnValue:
-    """The scoreboard's one-tap undo of the round just saved (services.UNDO_WINDOW)."""
-    game = game_or_404(game_id, lock=True)
-    try:
-        rounds.undo_last_round(game, number, version=whole_number(request.form.get("version")))
-    except rounds.RoundConflict as conflict:
-        flash(str(conflict), "error")
-    else:
-        flash(_("Round %(number)s undone.", number=number), "success")
-    return redirect(url_for("games.show", game_id=game.id))
-
-
 # --- abandon, May I -----------------------------------------------------------------------
 
 
