@@ -135,6 +135,7 @@ _SCORING = frozenset(
         "games.put_back_round",
         "games.pick_seat",
         "games.hand",
+        "games.put_in_hand",
         "games.close_round",
         "games.may_i",
         "games.abandon",

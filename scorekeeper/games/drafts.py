@@ -18,6 +18,7 @@ shows, and so bumps nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy import delete, select
@@ -26,13 +27,14 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.extensions import db
 from scorekeeper.limits import CARDS_LENGTH
-from scorekeeper.models import DraftHand, Game, Round
+from scorekeeper.models import DraftHand, Game, Round, utcnow
 from scorekeeper.rules import N_, CardError, Message, parse_cards
 from scorekeeper.rules.messages import Value
 from scorekeeper.status import GameStatus
 from scorekeeper.versions import bump
 
 from . import rounds, services
+from .forms import card_tokens
 from .tally import (
     TABLE_CARDS_FIELD,
     HandEntry,
@@ -54,6 +56,7 @@ __all__ = [
     "draft_of",
     "entry_of",
     "go_out",
+    "put_in_late",
     "submission_of",
     "why_refused",
     "write_hand",
@@ -89,10 +92,16 @@ class SeatDraft:
     made_contract: bool
     went_out: bool
     done: bool
+    # When this seat's row was last written (None: nothing written yet).
+    typed_at: datetime | None = None
 
     @property
     def is_in(self) -> bool:
         return self.went_out or self.done
+
+
+# A hand written within this long, and not in, is being typed: a close over it asks first.
+TYPING_WINDOW = timedelta(minutes=1)
 
 
 @dataclass(frozen=True)
@@ -113,6 +122,14 @@ class Draft:
     @property
     def all_in(self) -> bool:
         return not self.counting
+
+    def still_typing(self, now: datetime | None = None) -> tuple[SeatDraft, ...]:
+        """The hands not in whose phone wrote them within ``TYPING_WINDOW``: a player typing
+        their cards, whom a close would store as they stand."""
+        since = (now or utcnow()) - TYPING_WINDOW
+        return tuple(
+            seat for seat in self.counting if seat.typed_at is not None and seat.typed_at >= since
+        )
 
     @property
     def started(self) -> bool:
@@ -161,6 +178,7 @@ def draft_of(game: Game) -> Draft:
                 made_contract=row is not None and row.made_contract,
                 went_out=went_out,
                 done=row is not None and row.done,
+                typed_at=row.updated_at if row is not None else None,
             )
         )
     return Draft(number, tuple(seats))
@@ -435,3 +453,45 @@ def _overflowing(game: Game, draft: Draft) -> list[int]:
         )
         != whole
     ]
+
+
+def put_in_late(
+    game: Game, number: int, position: int, *, cards: str, made: bool, was: str
+) -> bool:
+    """Put seat ``position``'s hand as its phone had typed it (``cards``, ``made``) into round
+    ``number``, which was closed while that phone was still typing: a correction of that one
+    hand (``rounds.edit_round``), merged as corrections are against the hand the phone was
+    told was stored (``was``): the other hands stay as stored now, and where this hand was
+    changed meanwhile, nothing is saved (RoundConflict). Returns False where the round holds
+    that hand already. Raises DraftRefused for cards that are no hand, RoundRefused where
+    the rules refuse the round so."""
+    if not 1 <= number <= len(game.rounds):
+        raise DraftClosed(_("Round %(number)s is not stored: nothing was saved.", number=number))
+    text = _tidy(cards, game)
+    entry = services.entries_of(game)[number - 1]
+    if entry.went_out == position:
+        raise DraftClosed(_("You went out in round %(number)s: nothing was saved.", number=number))
+    tally = services.tally_of(game)
+    if tally.rules.contract(tally.rounds[number - 1].hands[position].contract).going_out_only:
+        made = False
+    now = entry.hands[position]
+    if (
+        card_tokens(now.cards) == card_tokens(text)
+        and now.total is None
+        and (bool(now.made_contract) == made)
+    ):
+        return False
+    if now.total is not None or card_tokens(now.cards) != card_tokens(was):
+        raise rounds.RoundConflict(
+            _(
+                "Your hand in round %(number)s was changed on another phone meanwhile; nothing "
+                "was saved. Check it on the scoreboard.",
+                number=number,
+            )
+        )
+    hands = list(entry.hands)
+    hands[position] = HandEntry(cards=text, made_contract=made)
+    rounds.edit_round(
+        game, number, RoundEntry(went_out=entry.went_out, hands=tuple(hands)), version=None
+    )
+    return True
