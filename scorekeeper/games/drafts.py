@@ -110,10 +110,17 @@ class Draft:
 
     number: int
     seats: tuple[SeatDraft, ...]
+    # A phone said nobody went out (where the rules allow it): every hand is counted.
+    nobody_out: bool = False
 
     @property
     def went_out(self) -> SeatDraft | None:
         return next((seat for seat in self.seats if seat.went_out), None)
+
+    @property
+    def out_said(self) -> bool:
+        """Whether the round is over: someone went out, or a phone said nobody did."""
+        return self.nobody_out or self.went_out is not None
 
     @property
     def counting(self) -> tuple[SeatDraft, ...]:
@@ -142,6 +149,10 @@ def submission_of(game: Game, number: int) -> str:
     the game's id, which no other game on this server has (its uid travels with copies of the
     game to other households), in a shape no form's token can take (a colon)."""
     return f"draft:{game.id}:{number}"
+
+
+# The draft's row that says nobody went out (its ``went_out``): a position no seat has.
+NOBODY_ROW = -1
 
 
 def _number(game: Game) -> int:
@@ -181,7 +192,8 @@ def draft_of(game: Game) -> Draft:
                 typed_at=row.updated_at if row is not None else None,
             )
         )
-    return Draft(number, tuple(seats))
+    nobody = rows.get(NOBODY_ROW)
+    return Draft(number, tuple(seats), nobody_out=nobody is not None and nobody.went_out)
 
 
 def _check_open(game: Game, number: int | None) -> int:
@@ -310,7 +322,14 @@ def go_out(game: Game, position: int, *, number: int | None, went_out: bool = Tr
     if not 0 <= position < len(game.seats):
         raise DraftRefused(N_("No such seat at this table."))
     rows = _rows(game, number)
-    other = next((row for row in rows.values() if row.went_out and row.position != position), None)
+    other = next(
+        (
+            row
+            for row in rows.values()
+            if row.went_out and row.position not in (position, NOBODY_ROW)
+        ),
+        None,
+    )
     if went_out and other is not None:
         name = game.seats[other.position].player.name
         raise OutAlready(
@@ -318,6 +337,9 @@ def go_out(game: Game, position: int, *, number: int | None, went_out: bool = Tr
         )
     row = rows.get(position) or _row_for(game, number, position)
     before = game.version
+    nobody = rows.get(NOBODY_ROW)
+    if went_out and nobody is not None and nobody.went_out:
+        nobody.went_out = False  # someone did go out after all
     if row.went_out != went_out:
         row.went_out = went_out
         if went_out:
@@ -325,6 +347,31 @@ def go_out(game: Game, position: int, *, number: int | None, went_out: bool = Tr
         bump(game, counts=False)  # a draft changes no statistic
     _commit(game, before)
     return close_when_all_in(game) if went_out else False
+
+
+def nobody_out(game: Game, *, number: int | None, nobody: bool = True) -> bool:
+    """A phone says nobody went out this round (or, ``nobody=False``, that was wrong), where
+    the rules allow it, and commits: every phone then counts its own hand. Raises OutAlready
+    when a player went out, DraftRefused where the rules want someone out. Returns whether
+    the round was stored by this (every hand was in)."""
+    number = _check_open(game, number)
+    rules = services.rules_of(game)
+    if nobody and not rules.nobody_out_allowed:
+        raise DraftRefused(N_("%(rules)s needs someone to go out.", rules=rules.name))
+    rows = _rows(game, number)
+    out = next((row for row in rows.values() if row.went_out and row.position >= 0), None)
+    if nobody and out is not None:
+        name = game.seats[out.position].player.name
+        raise OutAlready(
+            _("%(name)s went out already in round %(number)s.", name=name, number=number)
+        )
+    row = rows.get(NOBODY_ROW) or _row_for(game, number, NOBODY_ROW)
+    before = game.version
+    if row.went_out != nobody:
+        row.went_out = nobody
+        bump(game, counts=False)  # a draft changes no statistic
+    _commit(game, before)
+    return close_when_all_in(game) if nobody else False
 
 
 def entry_of(game: Game, draft: Draft, went_out: int | None) -> RoundEntry:
@@ -357,6 +404,8 @@ def close(game: Game, *, number: int | None, went_out: int | str | None = "") ->
     draft = draft_of(game)
     out = draft.went_out
     seat_out = out.position if out is not None else went_out
+    if draft.nobody_out and out is None:
+        seat_out = None
     if seat_out == "":
         raise rounds.RoundRefused([Problem(number, "went_out", N_("Say who went out."))])
     assert not isinstance(seat_out, str)
@@ -386,7 +435,7 @@ def close_when_all_in(game: Game) -> bool:
     stays a draft for the scorer to settle (their page shows why). Returns whether it was
     stored by this call."""
     draft = draft_of(game)
-    if not draft.all_in or draft.went_out is None:
+    if not draft.all_in or not draft.out_said:
         return False
     try:
         return close(game, number=draft.number) is not None
@@ -415,9 +464,11 @@ def why_refused(game: Game, draft: Draft) -> Refusal | None:
     of the whole table (more cards than the packs hold) names every hand without which the
     table would hold fewer cards too many."""
     out = draft.went_out
-    if not draft.all_in or out is None:
+    if not draft.all_in or not draft.out_said:
         return None
-    problems = rounds.problems_of(game, entry_of(game, draft, out.position))
+    problems = rounds.problems_of(
+        game, entry_of(game, draft, None if out is None else out.position)
+    )
     if not problems:
         return None
     seats: list[int] = []

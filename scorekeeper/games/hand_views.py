@@ -31,6 +31,7 @@ from scorekeeper.models import Game
 from scorekeeper.rules import Message
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
+from scorekeeper.words import words
 
 from . import bp, changelog, drafts, late_hands, merging, rounds, services
 from .forms import PAD_RANKS, add_card, pad_key, read_hand, remove_card
@@ -144,6 +145,7 @@ def _my_hand(
             "mine": mine,
             "contract": contract,
             "dealer": tally.names[tally.next_dealer or 0],
+            "nobody_allowed": tally.rules.nobody_out_allowed,
             "hand": {
                 "seat": "mine",
                 "name": mine.name,
@@ -266,8 +268,11 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
         fragment = "games/_my_points.html"
     went_out = request.form.get("went_out")
     done = request.form.get("done")
+    nobody = request.form.get("nobody")
     try:
-        if went_out in ("1", "0"):
+        if nobody in ("1", "0"):
+            stored = drafts.nobody_out(game, number=number, nobody=nobody == "1")
+        elif went_out in ("1", "0"):
             stored = drafts.go_out(game, position, number=number, went_out=went_out == "1")
         elif done in ("made", "not", "again"):
             stored = drafts.write_hand(
@@ -307,7 +312,8 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
             game,
             position,
             status=UNPROCESSABLE,
-            card_error=refused.message,
+            card_error=None if nobody else refused.message,
+            message=words(refused.message) if nobody else None,
             typed=cards,
             fragment=fragment,
         )
