@@ -28,8 +28,8 @@ def _rounds(client: FlaskClient, game_id: int) -> list[dict[str, object]]:
 
 
 def _two_rounds(app: Flask, client: FlaskClient) -> int:
-    """A game whose round 1 was saved on the round form and round 2 by four phones, one of
-    them typing a total on the scorer's form is not possible: Dee's hand is a joker."""
+    """A game whose round 1 was saved on the round form and round 2 by the four phones, each
+    entering its own hand (Dee's a joker)."""
     game_id = start_game(client, "twelve-step", FOUR)
     save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"}, made={"Ben"})
     phones = [table_phone(app, game_id, seat) for seat in range(4)]
