@@ -336,6 +336,10 @@ class Game(HouseholdOwned, Binnable, Model):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    # The last round undone, kept whole (who went out, every hand as stored, when it was saved)
+    # so that the board can offer to put it back for as long as its undo was offered
+    # (``games.rounds.put_back``); None once a round is saved or deleted in its place.
+    undone: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"

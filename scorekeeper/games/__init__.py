@@ -4,8 +4,8 @@ The arithmetic lives in ``tally`` (pure), the game file's format in ``gamefile``
 database work in ``services`` (start a game, read its tally), ``rounds`` (every round write)
 with ``changelog`` (its lines), ``drafts`` (a round typed hand by hand, stored through
 ``rounds``) and ``transfer`` (a game file's import and export); the pages (``views``: start
-and scoreboard, ``round_views``, ``hand_views``, ``gamefile_views``) and ``cli`` are thin
-layers over them.
+and scoreboard, ``round_views``, ``undo_views``, ``hand_views``, ``late_hands``, ``gamefile_views``)
+and ``cli`` are thin layers over them.
 """
 
 from __future__ import annotations
@@ -14,4 +14,13 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__, url_prefix="/games", cli_group="game")
 
-from . import board_views, cli, gamefile_views, hand_views, round_views, views  # noqa: E402,F401  (they attach their routes and commands to bp)
+from . import (  # noqa: E402,F401  (they attach their routes and commands to bp)
+    board_views,
+    cli,
+    gamefile_views,
+    hand_views,
+    late_hands,
+    round_views,
+    undo_views,
+    views,
+)

@@ -18,6 +18,7 @@ shows, and so bumps nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy import delete, select
@@ -26,13 +27,14 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.extensions import db
 from scorekeeper.limits import CARDS_LENGTH
-from scorekeeper.models import DraftHand, Game, Round
+from scorekeeper.models import DraftHand, Game, Round, utcnow
 from scorekeeper.rules import N_, CardError, Message, parse_cards
 from scorekeeper.rules.messages import Value
 from scorekeeper.status import GameStatus
 from scorekeeper.versions import bump
 
 from . import rounds, services
+from .forms import card_tokens
 from .tally import (
     TABLE_CARDS_FIELD,
     HandEntry,
@@ -54,6 +56,7 @@ __all__ = [
     "draft_of",
     "entry_of",
     "go_out",
+    "put_in_late",
     "submission_of",
     "why_refused",
     "write_hand",
@@ -91,10 +94,16 @@ class SeatDraft:
     done: bool
     # Went down and out in one turn (the rules' bonus, where they give one).
     in_one_turn: bool = False
+    # When this seat's row was last written (None: nothing written yet).
+    typed_at: datetime | None = None
 
     @property
     def is_in(self) -> bool:
         return self.went_out or self.done
+
+
+# A hand written within this long, and not in, is being typed: a close over it asks first.
+TYPING_WINDOW = timedelta(minutes=1)
 
 
 @dataclass(frozen=True)
@@ -103,10 +112,17 @@ class Draft:
 
     number: int
     seats: tuple[SeatDraft, ...]
+    # A phone said nobody went out (where the rules allow it): every hand is counted.
+    nobody_out: bool = False
 
     @property
     def went_out(self) -> SeatDraft | None:
         return next((seat for seat in self.seats if seat.went_out), None)
+
+    @property
+    def out_said(self) -> bool:
+        """Whether the round is over: someone went out, or a phone said nobody did."""
+        return self.nobody_out or self.went_out is not None
 
     @property
     def counting(self) -> tuple[SeatDraft, ...]:
@@ -115,6 +131,14 @@ class Draft:
     @property
     def all_in(self) -> bool:
         return not self.counting
+
+    def still_typing(self, now: datetime | None = None) -> tuple[SeatDraft, ...]:
+        """The hands not in whose phone wrote them within ``TYPING_WINDOW``: a player typing
+        their cards, whom a close would store as they stand."""
+        since = (now or utcnow()) - TYPING_WINDOW
+        return tuple(
+            seat for seat in self.counting if seat.typed_at is not None and seat.typed_at >= since
+        )
 
     @property
     def started(self) -> bool:
@@ -127,6 +151,10 @@ def submission_of(game: Game, number: int) -> str:
     the game's id, which no other game on this server has (its uid travels with copies of the
     game to other households), in a shape no form's token can take (a colon)."""
     return f"draft:{game.id}:{number}"
+
+
+# The draft's row that says nobody went out (its ``went_out``): a position no seat has.
+NOBODY_ROW = -1
 
 
 def _number(game: Game) -> int:
@@ -166,9 +194,11 @@ def draft_of(game: Game) -> Draft:
                 went_out=went_out,
                 done=row is not None and row.done,
                 in_one_turn=in_one_turn,
+                typed_at=row.updated_at if row is not None else None,
             )
         )
-    return Draft(number, tuple(seats))
+    nobody = rows.get(NOBODY_ROW)
+    return Draft(number, tuple(seats), nobody_out=nobody is not None and nobody.went_out)
 
 
 def _check_open(game: Game, number: int | None) -> int:
@@ -306,7 +336,14 @@ def go_out(
     if not 0 <= position < len(game.seats):
         raise DraftRefused(N_("No such seat at this table."))
     rows = _rows(game, number)
-    other = next((row for row in rows.values() if row.went_out and row.position != position), None)
+    other = next(
+        (
+            row
+            for row in rows.values()
+            if row.went_out and row.position not in (position, NOBODY_ROW)
+        ),
+        None,
+    )
     if went_out and other is not None:
         name = game.seats[other.position].player.name
         raise OutAlready(
@@ -314,6 +351,9 @@ def go_out(
         )
     row = rows.get(position) or _row_for(game, number, position)
     before = game.version
+    nobody = rows.get(NOBODY_ROW)
+    if went_out and nobody is not None and nobody.went_out:
+        nobody.went_out = False  # someone did go out after all
     one_turn = went_out and in_one_turn and services.rules_of(game).has_bonus
     if row.went_out != went_out or row.in_one_turn != one_turn:
         row.went_out = went_out
@@ -323,6 +363,31 @@ def go_out(
         bump(game, counts=False)  # a draft changes no statistic
     _commit(game, before)
     return close_when_all_in(game) if went_out else False
+
+
+def nobody_out(game: Game, *, number: int | None, nobody: bool = True) -> bool:
+    """A phone says nobody went out this round (or, ``nobody=False``, that was wrong), where
+    the rules allow it, and commits: every phone then counts its own hand. Raises OutAlready
+    when a player went out, DraftRefused where the rules want someone out. Returns whether
+    the round was stored by this (every hand was in)."""
+    number = _check_open(game, number)
+    rules = services.rules_of(game)
+    if nobody and not rules.nobody_out_allowed:
+        raise DraftRefused(N_("%(rules)s needs someone to go out.", rules=rules.name))
+    rows = _rows(game, number)
+    out = next((row for row in rows.values() if row.went_out and row.position >= 0), None)
+    if nobody and out is not None:
+        name = game.seats[out.position].player.name
+        raise OutAlready(
+            _("%(name)s went out already in round %(number)s.", name=name, number=number)
+        )
+    row = rows.get(NOBODY_ROW) or _row_for(game, number, NOBODY_ROW)
+    before = game.version
+    if row.went_out != nobody:
+        row.went_out = nobody
+        bump(game, counts=False)  # a draft changes no statistic
+    _commit(game, before)
+    return close_when_all_in(game) if nobody else False
 
 
 def entry_of(game: Game, draft: Draft, went_out: int | None) -> RoundEntry:
@@ -357,6 +422,8 @@ def close(game: Game, *, number: int | None, went_out: int | str | None = "") ->
     draft = draft_of(game)
     out = draft.went_out
     seat_out = out.position if out is not None else went_out
+    if draft.nobody_out and out is None:
+        seat_out = None
     if seat_out == "":
         raise rounds.RoundRefused([Problem(number, "went_out", N_("Say who went out."))])
     assert not isinstance(seat_out, str)
@@ -386,7 +453,7 @@ def close_when_all_in(game: Game) -> bool:
     stays a draft for the scorer to settle (their page shows why). Returns whether it was
     stored by this call."""
     draft = draft_of(game)
-    if not draft.all_in or draft.went_out is None:
+    if not draft.all_in or not draft.out_said:
         return False
     try:
         return close(game, number=draft.number) is not None
@@ -415,9 +482,11 @@ def why_refused(game: Game, draft: Draft) -> Refusal | None:
     of the whole table (more cards than the packs hold) names every hand without which the
     table would hold fewer cards too many."""
     out = draft.went_out
-    if not draft.all_in or out is None:
+    if not draft.all_in or not draft.out_said:
         return None
-    problems = rounds.problems_of(game, entry_of(game, draft, out.position))
+    problems = rounds.problems_of(
+        game, entry_of(game, draft, None if out is None else out.position)
+    )
     if not problems:
         return None
     seats: list[int] = []
@@ -453,3 +522,45 @@ def _overflowing(game: Game, draft: Draft) -> list[int]:
         )
         != whole
     ]
+
+
+def put_in_late(
+    game: Game, number: int, position: int, *, cards: str, made: bool, was: str
+) -> bool:
+    """Put seat ``position``'s hand as its phone had typed it (``cards``, ``made``) into round
+    ``number``, which was closed while that phone was still typing: a correction of that one
+    hand (``rounds.edit_round``), merged as corrections are against the hand the phone was
+    told was stored (``was``): the other hands stay as stored now, and where this hand was
+    changed meanwhile, nothing is saved (RoundConflict). Returns False where the round holds
+    that hand already. Raises DraftRefused for cards that are no hand, RoundRefused where
+    the rules refuse the round so."""
+    if not 1 <= number <= len(game.rounds):
+        raise DraftClosed(_("Round %(number)s is not stored: nothing was saved.", number=number))
+    text = _tidy(cards, game)
+    entry = services.entries_of(game)[number - 1]
+    if entry.went_out == position:
+        raise DraftClosed(_("You went out in round %(number)s: nothing was saved.", number=number))
+    tally = services.tally_of(game)
+    if tally.rules.contract(tally.rounds[number - 1].hands[position].contract).going_out_only:
+        made = False
+    now = entry.hands[position]
+    if (
+        card_tokens(now.cards) == card_tokens(text)
+        and now.total is None
+        and (bool(now.made_contract) == made)
+    ):
+        return False
+    if now.total is not None or card_tokens(now.cards) != card_tokens(was):
+        raise rounds.RoundConflict(
+            _(
+                "Your hand in round %(number)s was changed on another phone meanwhile; nothing "
+                "was saved. Check it on the scoreboard.",
+                number=number,
+            )
+        )
+    hands = list(entry.hands)
+    hands[position] = HandEntry(cards=text, made_contract=made)
+    rounds.edit_round(
+        game, number, RoundEntry(went_out=entry.went_out, hands=tuple(hands)), version=None
+    )
+    return True

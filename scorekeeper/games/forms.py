@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -119,6 +120,24 @@ class RoundForm(FlaskForm):
             )
             for seat in range(players)
         ]
+
+    def clear_went_out(self, names: list[str]) -> str | None:
+        """Empty the cards and total typed for whoever is chosen as out (they hold none), and
+        say so in the page's language; None where nothing was typed for them (issue 43: the
+        choice clears, rather than Save refusing)."""
+        seat = self.went_out_seat(len(names))
+        if not isinstance(seat, int):
+            return None
+        hand = self.hands[seat]
+        typed = " ".join(hand.cards.split()) or hand.total
+        if not typed:
+            return None
+        hand.cards, hand.total = "", ""
+        return gettext(
+            "%(name)s went out, so the cards typed for %(name)s (%(cards)s) were cleared.",
+            name=names[seat],
+            cards=typed,
+        )
 
     def went_out_seat(self, players: int) -> int | str | None:
         """The seat that went out, None for nobody, or "" when nothing was picked."""

@@ -18,7 +18,6 @@ from typing import Any
 
 from flask import Response, current_app, flash, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import OperationalError
@@ -34,8 +33,9 @@ from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 from scorekeeper.words import words
 
-from . import bp, changelog, drafts, merging, rounds, services
-from .forms import PAD_RANKS, add_card, card_tokens, pad_key, read_hand, remove_card
+from . import bp, changelog, drafts, late_hands, merging, rounds, services
+from .forms import PAD_RANKS, add_card, pad_key, read_hand, remove_card
+from .late_hands import what_got_stored
 from .merging import Sheet, SheetHand
 from .seats import (
     SEATS_KEPT,
@@ -122,10 +122,12 @@ def _my_hand(
     typed: str | None = None,
     fragment: str | None = None,
     lost: bool = False,
+    put_in: late_hands.PutIn | None = None,
 ) -> Response:
     """The page of this phone's hand (or one of its fragments, for htmx); ``lost``: another
-    phone holds its seat now."""
-    context: dict[str, Any] = {"game": game, "position": position, "lost": lost}
+    phone holds its seat now; ``put_in``: the hand it had typed, to put in a round closed
+    under it."""
+    context: dict[str, Any] = {"game": game, "position": position, "lost": lost, "put_in": put_in}
     if game.status == GameStatus.IN_PROGRESS and not lost:
         draft = drafts.draft_of(game)
         mine = draft.seats[position]
@@ -147,6 +149,7 @@ def _my_hand(
             "dealer": tally.names[tally.next_dealer or 0],
             # Points for going down and out in one turn, where the rules give them.
             "bonus": tally.rules.down_and_out_bonus if tally.rules.has_bonus else None,
+            "nobody_allowed": tally.rules.nobody_out_allowed,
             "hand": {
                 "seat": "mine",
                 "name": mine.name,
@@ -205,14 +208,14 @@ def hand(game_id: int) -> ResponseReturnValue:
             # The pad's poll (``open`` without ``v``) waits for its round alone to end: the
             # other phones' hands coming in redraw nothing under the thumb.
             return Response(status=NO_CHANGE)
-        message = None
+        message, put_in = None, None
         if moved_on and opened is not None:
-            message, typed_else = _what_got_stored(
-                game, position, opened, request.args.get("cards")
-            )
+            typed = request.args.get("cards")
+            message, typed_else = what_got_stored(game, position, opened, typed)
             if "v" in request.args and not typed_else:
                 message = None  # a hand that was in, stored as it was: the page says so
-        return _my_hand(game, position, message=message)
+            put_in = late_hands.put_in_offer(game, position, opened, typed) if typed_else else None
+        return _my_hand(game, position, message=message, put_in=put_in)
     form_seat = request.form.get("seat")
     if form_seat is not None and whole_number(form_seat) != position:
         return _my_hand(
@@ -269,8 +272,11 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
         fragment = "games/_my_points.html"
     went_out = request.form.get("went_out")
     done = request.form.get("done")
+    nobody = request.form.get("nobody")
     try:
-        if went_out in ("1", "0", ONE_TURN):
+        if nobody in ("1", "0"):
+            stored = drafts.nobody_out(game, number=number, nobody=nobody == "1")
+        elif went_out in ("1", "0", ONE_TURN):
             stored = drafts.go_out(
                 game,
                 position,
@@ -304,7 +310,10 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
         ):
             # The round this phone was entering was stored (or the game ended): what got
             # stored, and the typing sent with this request where it is not that.
-            message, _typed = _what_got_stored(game, position, number, sent, said=message)
+            message, typed_else = what_got_stored(game, position, number, sent, said=message)
+            if typed_else:
+                put_in = late_hands.put_in_offer(game, position, number, sent)
+                return _my_hand(game, position, status=CONFLICT, message=message, put_in=put_in)
         return _my_hand(game, position, status=CONFLICT, message=message)
     except drafts.DraftRefused as refused:
         db.session.rollback()
@@ -313,7 +322,8 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
             game,
             position,
             status=UNPROCESSABLE,
-            card_error=refused.message,
+            card_error=None if nobody else refused.message,
+            message=words(refused.message) if nobody else None,
             typed=cards,
             fragment=fragment,
         )
@@ -322,44 +332,6 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
     if stored:
         flash(_("Round %(number)s stored: every hand was in.", number=len(game.rounds)), "success")
     return redirect(url_for("games.hand", game_id=game.id), code=303)
-
-
-def _what_got_stored(
-    game: Game, position: int, number: int, typed: str | None, *, said: str | None = None
-) -> tuple[str, bool]:
-    """What a phone still on round ``number`` is told when its poll finds the round over
-    (stored on the round form, closed by the scorer, or the game abandoned): what was stored
-    as its hand, and what it had typed where that is not it (then True beside it). ``said``:
-    what the phone is told already that the round is over, in place of this function's own
-    first sentence."""
-    typed = (typed or "").strip()[:400]
-    name = game.seats[position].player.name
-    had_typed = _("You had typed: %(cards)s.", cards=typed)
-    if number > len(game.rounds):
-        over = said or _("Round %(number)s was not stored: the game ended.", number=number)
-        return (f"{over} {had_typed}", True) if typed else (over, False)
-    played = services.tally_of(game).rounds[number - 1]
-    hand = played.hands[position]
-    if played.went_out == position:
-        stored = _("%(name)s went out", name=name)
-    else:
-        stored = ngettext(
-            "%(name)s %(cards)s = %(points)s point",
-            "%(name)s %(cards)s = %(points)s points",
-            hand.points,
-            name=name,
-            points=format_decimal(hand.points),
-            cards=words(changelog.hand_text(hand)),
-        )
-    if said:
-        told = f"{said} " + _("Stored: %(hand)s.", hand=stored)
-    else:
-        told = _(
-            "Round %(number)s was stored on another phone: %(hand)s.", number=number, hand=stored
-        )
-    if typed and card_tokens(typed) != card_tokens(hand.cards or ""):
-        return f"{told} {had_typed}", True
-    return told, False
 
 
 def _sent_again(game: Game, number: int | None, went_out: str | None, done: str | None) -> bool:
@@ -382,6 +354,7 @@ def _close_page(
     as_sent: bool = False,
     pad_key: tuple[int, str] | None = None,
     preview: int | None = None,
+    asked: bool = False,
 ) -> BaseResponse:
     """The close page; with ``merged``, the fields hold it (the scorer's entries where they
     clash) and the ``clashes`` (hands the scorer and that player's phone both changed) are
@@ -437,6 +410,8 @@ def _close_page(
         typed_made=typed_made,
         shown=shown,
         went_out_chosen=went_out_chosen,
+        typing=late_hands.typed_over(draft, request.form if as_sent else {}),
+        asked=asked,
         clashes=[
             {
                 "seat": seat,
@@ -552,6 +527,10 @@ def _close(game: Game) -> ResponseReturnValue:
     if fills and visitor().user is None:
         return forbidden(visitor())
     draft = drafts.draft_of(game) if game.status == GameStatus.IN_PROGRESS else None
+    typing = late_hands.typed_over(draft, request.form)
+    if typing and request.form.get("close") != "over":
+        # A hand being typed is closed over only when asked, as a second, deliberate choice.
+        return _close_page(game, status=CONFLICT, as_sent=True, asked=True)
     filling: int | None = None
     try:
         if fills and draft is not None and number not in (None, draft.number):

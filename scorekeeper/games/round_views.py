@@ -205,6 +205,7 @@ def _unless_saving(
     change of who went out), or refused before the rules are asked (nobody said who went
     out); None when the round is to be saved."""
     players = len(game.seats)
+    cleared = form.clear_went_out([seat.player.name for seat in game.seats])
     pad_seat = _apply_pad(form)
     if pad_seat is not None:
         return _render_round(game, form, number=number, editing=editing, only_seat=pad_seat)
@@ -212,7 +213,9 @@ def _unless_saving(
     if preview is not None:
         return _render_round(game, form, number=number, editing=editing, preview_seat=preview)
     if "save" not in request.form:
-        return _render_round(game, form, number=number, editing=editing)
+        return _render_round(game, form, number=number, editing=editing, message=cleared)
+    if cleared:
+        flash(cleared, "warning")
     problems = [
         typed_total_problem(number, game.seats[seat].player.name, seat, hand.total)
         for seat, hand in enumerate(form.hands)
@@ -567,20 +570,6 @@ def delete_round(game_id: int, number: int) -> ResponseReturnValue:
         flash(str(conflict), "error")
         return redirect(url_for("games.show", game_id=game.id))
     flash(_("Round %(number)s deleted.", number=number), "success")
-    return redirect(url_for("games.show", game_id=game.id))
-
-
-@bp.post("/<int:game_id>/rounds/<int:number>/undo")
-@requires(Permission.SCORE)
-def undo_round(game_id: int, number: int) -> ResponseReturnValue:
-    """The scoreboard's one-tap undo of the round just saved (services.UNDO_WINDOW)."""
-    game = game_or_404(game_id, lock=True)
-    try:
-        rounds.undo_last_round(game, number, version=whole_number(request.form.get("version")))
-    except rounds.RoundConflict as conflict:
-        flash(str(conflict), "error")
-    else:
-        flash(_("Round %(number)s undone.", number=number), "success")
     return redirect(url_for("games.show", game_id=game.id))
 
 

@@ -41,6 +41,7 @@ from .services import (
     carry_tally,
     entries_of,
     keep_tally,
+    put_back_offer,
     recompute,
     replay,
     rounds_stamp,
@@ -48,7 +49,7 @@ from .services import (
     tally_of,
     undo_deadline,
 )
-from .tally import IN_PROGRESS, Problem, RoundEntry, Tally
+from .tally import IN_PROGRESS, HandEntry, Problem, RoundEntry, Tally
 
 __all__ = [
     "RoundConflict",
@@ -60,6 +61,7 @@ __all__ = [
     "edit_round",
     "no_more_rounds",
     "problems_of",
+    "put_back",
     "same_round",
     "saved_under",
     "undo_last_round",
@@ -138,6 +140,7 @@ def add_round(
     seats = list(game.seats)
     try:
         played = append_round(game, seats, entry, tally.rounds[-1], submission)
+        game.undone = None  # a round saved in its place: the one undone is not put back
         _drop_drafts(game, DraftHand.number <= next_number)
         db.session.flush()
         recompute(game, tally)
@@ -304,6 +307,16 @@ def undo_last_round(
     is answered as the first was, and returns False; True when the round was undone now."""
     if _undone_already(game, number, version):
         return False
+    offered = put_back_offer(game, now)
+    if offered is not None:
+        raise RoundConflict(
+            _(
+                "Round %(undone)s was just undone: put it back, or tap round %(number)s's "
+                "number to correct it. Only the round just saved can be undone.",
+                undone=offered[0],
+                number=number,
+            )
+        )
     deadline = undo_deadline(game)
     if deadline is None or game.rounds[-1].number != number:
         raise RoundConflict(
@@ -325,7 +338,7 @@ def undo_last_round(
                 number=number,
             )
         )
-    delete_last_round(game, number, log=_undone(number))
+    delete_last_round(game, number, log=_undone(number), keep=True)
     return True
 
 
@@ -338,22 +351,23 @@ def _undone_already(game: Game, number: int, version: int | None) -> bool:
     an undo drawn on ``version`` and sent again is the undo already made."""
     if version is None or version >= game.version or len(game.rounds) != number - 1:
         return False
-    last = db.session.scalars(
-        select(GameEvent.text)
-        .where(GameEvent.game_id == game.id)
-        .order_by(GameEvent.id.desc())
-        .limit(1)
-    ).first()
-    return last == changelog.stored(_undone(number))
+    return _last_line(game) == changelog.stored(_undone(number))
 
 
 def delete_last_round(
-    game: Game, number: int, *, log: Message | None = None, stamp: str | None = None
+    game: Game,
+    number: int,
+    *,
+    log: Message | None = None,
+    stamp: str | None = None,
+    keep: bool = False,
 ) -> None:
     """Delete round ``number``, which must be the last one (else RoundConflict). ``log`` is
     the change log's line (by default "Round N deleted."). ``stamp`` is the ``rounds_stamp``
     the page asking was made on: when the rounds changed since, StaleSave (nobody deletes a
-    correction they have not seen)."""
+    correction they have not seen). ``keep`` (an undo) keeps the round whole in
+    ``Game.undone`` for ``put_back``, and the phones' drafts of the rounds after it, which
+    come back with it."""
     if not game.rounds or game.rounds[-1].number != number:
         raise RoundConflict(
             _(
@@ -372,8 +386,9 @@ def delete_last_round(
         )
     played = game.rounds[-1]
     try:
+        game.undone = _kept(game, played) if keep else None
         db.session.delete(played)
-        _drop_drafts(game, DraftHand.number >= number)
+        _drop_drafts(game, DraftHand.number == number if keep else DraftHand.number >= number)
         db.session.flush()
         db.session.expire(game, ["rounds"])
         for seat in game.seats:
@@ -384,6 +399,105 @@ def delete_last_round(
     except Exception:
         db.session.rollback()
         raise
+
+
+def _kept(game: Game, played: Round) -> dict[str, object]:
+    """Round ``played`` as ``Game.undone`` keeps it: everything ``put_back`` stores again."""
+    position = {seat.id: seat.position for seat in game.seats}
+    hands = sorted(played.hands, key=lambda hand: position[hand.seat_id])
+    return {
+        "number": played.number,
+        "saved": played.created_at.isoformat(),
+        "submission": played.submission,
+        "went_out": None if played.went_out_id is None else position[played.went_out_id],
+        "hands": [
+            {
+                "cards": hand.cards,
+                "made": hand.made_contract,
+                "points": hand.points,
+                "total": hand.typed_total,
+            }
+            for hand in hands
+        ],
+    }
+
+
+def _entry_of_kept(kept: dict[str, object]) -> RoundEntry:
+    hands = kept["hands"]
+    assert isinstance(hands, list)
+    went_out = kept["went_out"]
+    return RoundEntry(
+        went_out=went_out if isinstance(went_out, int) else None,
+        hands=tuple(
+            HandEntry(total=hand["points"], made_contract=hand["made"])
+            if hand["total"]
+            else HandEntry(cards=hand["cards"], made_contract=hand["made"])
+            for hand in hands
+        ),
+    )
+
+
+def _put(number: int) -> Message:
+    return N_("Round %(number)s put back.", number=number)
+
+
+def put_back(game: Game, number: int, now: datetime | None = None) -> bool:
+    """Put round ``number``, the last one undone, back as it was stored (every hand, who went
+    out, when it was saved, so its own undo lasts as long as before), while the board offers
+    it (``services.put_back_offer``). The same tap sent again (the round is back, nothing
+    logged since) returns False; True when it was put back now. Raises RoundConflict when it
+    cannot be put back any more, RoundRefused when the rules refuse it now (a correction of
+    an earlier round made meanwhile)."""
+    if (
+        game.undone is None
+        and len(game.rounds) == number
+        and _last_line(game) == (changelog.stored(_put(number)))
+    ):
+        return False
+    offered = put_back_offer(game, now)
+    if offered is None or offered[0] != number:
+        raise RoundConflict(
+            _(
+                "Round %(number)s cannot be put back any more: enter it again, or correct "
+                "the round before.",
+                number=number,
+            )
+        )
+    kept = game.undone
+    assert kept is not None
+    entry = _entry_of_kept(kept)
+    tally = replay(game, [*entries_of(game), entry])
+    problems = tally.problems_of_round(number)
+    if problems:
+        raise RoundRefused(problems)
+    submission = kept.get("submission")
+    if isinstance(submission, str) and saved_under(submission) is not None:
+        submission = None
+    try:
+        played = append_round(game, list(game.seats), entry, tally.rounds[-1], submission or None)
+        played.created_at = datetime.fromisoformat(str(kept["saved"]))
+        game.undone = None
+        _drop_drafts(game, DraftHand.number <= number)
+        db.session.flush()
+        recompute(game, tally)
+        _reset_may_i(game, tally)
+        changelog.log(game, _put(number))
+        if tally.is_over:
+            changelog.log(game, changelog.ending(tally))
+        _commit(game, tally)
+    except Exception:
+        db.session.rollback()
+        raise
+    return True
+
+
+def _last_line(game: Game) -> str | None:
+    return db.session.scalars(
+        select(GameEvent.text)
+        .where(GameEvent.game_id == game.id)
+        .order_by(GameEvent.id.desc())
+        .limit(1)
+    ).first()
 
 
 def abandon_game(game: Game) -> None:

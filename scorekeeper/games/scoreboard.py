@@ -142,6 +142,7 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
         "can": can if can is not None else viewer_can(),
         "undo_until": _undo_until(game),
+        "put_back": services.put_back_offer(game),
         "draft": draft,
         "refusal": drafts.why_refused(game, draft) if draft is not None else None,
         # How long the undo lasts, for the sentence that says so (in any language).
@@ -153,6 +154,8 @@ def _undo_until(game: Game) -> datetime | None:
     """Until when the board offers to undo the last round. The drawing is kept per version,
     so it may outlive the deadline: static/js/app.js hides the button then, and the server
     refuses a late undo anyway."""
+    if services.put_back_offer(game) is not None:
+        return None  # the round just undone is offered back instead, never an older round's undo
     deadline = services.undo_deadline(game)
     return deadline if deadline is not None and deadline > utcnow() else None
 

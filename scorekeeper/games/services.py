@@ -57,6 +57,7 @@ __all__ = [
     "carry_tally",
     "game_players_matching",
     "keep_tally",
+    "put_back_offer",
     "recompute",
     "replay",
     "rounds_stamp",
@@ -337,6 +338,17 @@ def undo_deadline(game: Game) -> datetime | None:
     if not game.rounds:
         return None
     return game.rounds[-1].created_at + UNDO_WINDOW
+
+
+def put_back_offer(game: Game, now: datetime | None = None) -> tuple[int, datetime] | None:
+    """The round the board offers to put back, and until when: the last round undone, while
+    it would be the next round again and its undo would still have been offered (None: no
+    such round)."""
+    kept = game.undone
+    if not kept or game.status != IN_PROGRESS or kept.get("number") != len(game.rounds) + 1:
+        return None
+    until = datetime.fromisoformat(kept["saved"]) + UNDO_WINDOW
+    return (kept["number"], until) if (now or utcnow()) <= until else None
 
 
 def may_i_left(game: Game, seat: Seat) -> int | None:

@@ -175,8 +175,33 @@ document.addEventListener("change", (event) => {
   }
   for (const hand of radio.form.querySelectorAll(".hand[data-seat]")) {
     hand.classList.toggle("is-out", hand.dataset.seat === radio.value);
+    if (hand.dataset.seat === radio.value) clearWentOut(hand, radio);
   }
 });
+
+// Whoever went out holds no cards: what was typed for them is cleared, and the hand says so
+// (issue 43), rather than Save refusing it. The field's input event keeps the phone's copy
+// and the chips in step, as any edit does.
+const clearWentOut = (hand, radio) => {
+  const cards = hand.querySelector(`[name='hands-${hand.dataset.seat}-cards']`);
+  const total = hand.querySelector(`[name='hands-${hand.dataset.seat}-total']`);
+  const typed = (cards && cards.value.trim().split(/\s+/).join(" ")) || (total && total.value.trim());
+  if (!typed) return;
+  for (const field of [cards, total]) {
+    if (field && field.value) {
+      field.value = "";
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+  }
+  hand.querySelectorAll(".went-out-cleared").forEach((note) => note.remove());
+  const note = document.createElement("p");
+  note.className = "flash flash-warning went-out-cleared";
+  note.setAttribute("role", "status");
+  const name = radio.closest("label") ? radio.closest("label").textContent.trim() : "";
+  note.textContent = say("wentOutCleared", { name, cards: typed });
+  const legend = hand.querySelector("legend");
+  if (legend) legend.after(note); else hand.prepend(note);
+};
 
 // games: on the round form's conflict page, picking a side of a clash ("Stored now" or "Yours")
 // puts that side in the part's fields at once, so the form shows what saving it stores (the

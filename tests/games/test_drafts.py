@@ -175,13 +175,14 @@ def test_the_scorer_fills_a_missing_hand_and_closes_once(app: Flask, client: Fla
     page = text(client.get(f"/games/{game_id}/close"))
     assert "Still counting: Cy, Dee." in page and 'name="cards-3"' in page
     assert 'name="cards-2" value="5 5 5"' in page
-    # A card that is no card: refused at its field, the draft kept.
+    # Cy's phone typed within the last minute: the scorer closes over it deliberately (issue
+    # 43). A card that is no card: refused at its field, the draft kept.
     answer = client.post(
-        f"/games/{game_id}/close", data={"number": "1", "close": "1", "cards-3": "K Z"}
+        f"/games/{game_id}/close", data={"number": "1", "close": "over", "cards-3": "K Z"}
     )
     assert answer.status_code == 422 and 'id="cards-3-error"' in text(answer)
     assert draft_rows(app, game_id) >= 3 and rounds_of(app, game_id) == []
-    form = {"number": "1", "close": "1", "cards-2": "5 5 5", "cards-3": "A"}
+    form = {"number": "1", "close": "over", "cards-2": "5 5 5", "cards-3": "A"}
     answer = client.post(f"/games/{game_id}/close", data=form)
     assert answer.status_code == 303
     again = client.post(f"/games/{game_id}/close", data=form)  # a double tap
@@ -369,7 +370,7 @@ def test_the_close_page_never_overwrites_what_a_phone_typed_meanwhile(
     hand_post(phones[1], game_id, 1, cards="K Q", preview="1")  # Ben taps on after that
     form = {
         "number": "1",
-        "close": "1",
+        "close": "over",  # over Ben's typing, asked for (issue 43)
         "was-1": "K",
         "cards-1": "K",  # left as shown: Ben's phone's hand is taken
         "was-2": "",
@@ -397,7 +398,7 @@ def test_a_busy_database_answers_503_with_the_hand_and_keeps_it(
     status, page = hand_post(ben, game_id, 1, cards="K", add="Q")
     assert status == 503 and "nothing was saved" in page and 'value="K"' in page
     monkeypatch.setattr(rounds, "add_round", busy)
-    answer = client.post(f"/games/{game_id}/close", data={"number": "1", "close": "1"})
+    answer = client.post(f"/games/{game_id}/close", data={"number": "1", "close": "over"})
     assert answer.status_code == 503 and "nothing was saved" in text(answer)
     monkeypatch.undo()
     assert rounds_of(app, game_id) == [] and draft_rows(app, game_id) == 2

@@ -210,22 +210,40 @@ def refused(
     return response.status_code, field_errors(text(response)), text(response)
 
 
-def test_refused_whoever_went_out_holds_cards(client: FlaskClient) -> None:
+def test_choosing_who_went_out_clears_their_cards_and_says_so(client: FlaskClient) -> None:
+    """Issue 43 item 4: the cards typed for whoever is chosen as out are cleared, saying so,
+    instead of Save refusing them."""
     game_id = start_game(client, "twelve-step", FOUR)
-    form = round_form(FOUR, "Ann", {"Ben": "5", "Cy": "5", "Dee": "5"}) | {
-        "hands-0-cards": "K Q",
-        "save": "1",
-    }
-    response = client.post(f"/games/{game_id}/rounds/new", data=form)
-    assert response.status_code == 422
-    assert field_errors(text(response)) == [
-        "Round 1: Ann went out, so Ann holds no cards (entered: K Q)."
-    ]
-    assert 'aria-describedby="cards-0-error"' in text(response)
-    assert "Nothing was saved: 1 thing to fix." in text(response)
-    assert '<a href="#hand-0">Round 1: Ann went out' in text(response)
-    assert 'name="hands-0-cards" value="K Q"' in text(response)
-    assert rounds_stored(client, game_id) == 0
+    form = round_form(FOUR, "Ann", {"Ben": "5", "Cy": "5", "Dee": "5"}) | {"hands-0-cards": "K Q"}
+    # Choosing Ann (the form redrawn, nothing saved): her field is emptied, and the page says so.
+    page = text(client.post(f"/games/{game_id}/rounds/new", data=form))
+    assert "Ann went out, so the cards typed for Ann (K Q) were cleared." in page
+    assert 'name="hands-0-cards" value=""' in page
+    # Saved as it was typed: stored, Ann with no cards, and the board says what was cleared.
+    response = client.post(f"/games/{game_id}/rounds/new", data=form | {"save": "1"})
+    assert response.status_code == 302
+    assert rounds_stored(client, game_id) == 1
+    board = text(client.get(f"/games/{game_id}"))
+    assert "Ann went out, so the cards typed for Ann (K Q) were cleared." in board
+    document = client.get(f"/games/{game_id}/export").get_json()
+    assert document["rounds"][0]["players"]["Ann"]["cards"] == ""
+
+
+def test_a_refusal_stands_under_its_hand_and_its_chips_stay(client: FlaskClient) -> None:
+    """Issue 43 item 4: Save's refusal is said whole under the hand, outside the row of chips,
+    whose chips can still be taken out; a long hand can be shown whole."""
+    game_id = start_game(client, "twelve-step", FOUR)
+    form = round_form(FOUR, "Ann", {"Ben": "JK JK JK JK JK", "Cy": "5", "Dee": "5"}) | {"save": "1"}
+    page = text(client.post(f"/games/{game_id}/rounds/new", data=form))
+    block = re.search(
+        r'<div id="cards-1".*?</div>\s*</div>\s*(<div class="hand-refusal">.*?</div>)', page, re.S
+    )
+    assert block is not None, page
+    slot = re.search(r'<div class="chips-slot".*?</div>\s*</div>', block.group(0), re.S)
+    assert slot is not None and "field-error" not in slot.group(0)
+    assert slot.group(0).count('name="remove-1"') == 5
+    assert '<p class="field-error" id="cards-1-error">' in block.group(1)
+    assert "5 cards: show all" in slot.group(0)
 
 
 def test_whoever_went_out_made_the_contract_whatever_the_toggle(client: FlaskClient) -> None:

@@ -1,0 +1,70 @@
+"""Issue 43 item 5 on 360 x 640 phones, light and dark: in Contract Rummy (a round with nobody
+out is allowed) a phone taps "Nobody went out", and every phone, that one too, enters its own
+hand; the round closes itself with nobody out."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
+from .test_offline import _rounds
+from .test_own_hands import _seated
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+
+
+def _contract_rummy_table(scorer: Any, live_server: str, names: tuple[str, ...]) -> tuple[str, str]:
+    """A new Contract Rummy game and a table link to it: the board's address and the link's."""
+    scorer.goto("/games/new")
+    scorer.select_option("#rules", "contract-rummy")
+    for seat, name in enumerate(names):
+        scorer.fill(f"#players-{seat}", name)
+    scorer.click("button[name=start]")
+    scorer.wait_for_url(re.compile(r"/games/\d+$"))
+    board = scorer.url.removeprefix(live_server)
+    scorer.get_by_role("link", name="Let the table score").click()
+    scorer.get_by_role("button", name="New table link").click()
+    link = scorer.locator(".link-card input.copy-field").first.input_value()
+    return board, link.removeprefix(live_server)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_nobody_went_out_on_the_phones_and_each_enters_its_hand(
+    browser: Any, live_server: str, owner_cookie: str, scheme: str
+) -> None:
+    device = {**SMALL_PHONE, "color_scheme": scheme}
+    scorers = _page(browser, live_server, device, owner_cookie)
+    scorer = next(scorers)
+    board, link = _contract_rummy_table(scorer, live_server, ("Ann", "Ben", "Cy"))
+    contexts = [_page(browser, live_server, device) for _ in range(3)]
+    phones = [next(context) for context in contexts]
+    for phone, name in zip(phones, ("Ann", "Ben", "Cy"), strict=True):
+        _seated(phone, link, board, name)
+    ann, ben, cy = phones
+    nobody = ann.get_by_role("button", name="Nobody went out")
+    expect(nobody).to_be_visible()
+    screenshot(ann, f"i43-nobody-button-360-{scheme}")
+    nobody.click()
+    for phone in phones:
+        expect(phone.locator(".my-state")).to_contain_text("Nobody went out.")
+        expect(phone.get_by_label("Your cards left")).to_be_visible()
+    assert fits_width(ben)
+    assert serious_accessibility_violations(ben) == []
+    screenshot(ben, f"i43-nobody-pad-360-{scheme}")
+    for phone, card in ((ann, "K"), (ben, "5"), (cy, "A")):
+        phone.get_by_role("button", name=f"Add {card}", exact=True).click()
+        expect(phone.locator("#my-points")).to_contain_text(" pts")
+        phone.get_by_role("button", name="Not made ✗").click()
+    expect(cy.locator("#last-round")).to_contain_text("Round 1")
+    (played,) = _rounds(scorer, board)
+    assert played["went_out"] is None
+    points = {name: hand["points"] for name, hand in played["players"].items()}
+    assert points == {"Ann": 10, "Ben": 5, "Cy": 15}
+    for context in (*contexts, scorers):
+        next(context, None)

@@ -1,0 +1,56 @@
+"""Issue 43 item 5: "Nobody went out" on the phones, where the rules allow a round with nobody
+out (Contract Rummy): every phone then enters its own hand, and the round closes itself."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from ..helpers import start_game
+from .test_drafts import hand_post, points_by_seat, rounds_of, table_phone
+from .test_pages import text
+
+THREE = ("Ann", "Ben", "Cy")
+
+
+def test_a_phone_says_nobody_went_out_and_every_phone_enters_its_hand(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client, "contract-rummy", THREE)
+    phones = [table_phone(app, game_id, seat) for seat in range(3)]
+    page = text(phones[0].get(f"/games/{game_id}/hand"))
+    assert "Nobody went out" in page and 'name="nobody" value="1"' in page
+    assert hand_post(phones[0], game_id, 0, nobody="1")[0] == 303
+    board = text(client.get(f"/games/{game_id}"))
+    assert "Nobody went out." in board and "Counting: Ann, Ben, Cy." in board
+    for seat in range(3):
+        page = text(phones[seat].get(f"/games/{game_id}/hand"))
+        assert "went out. Tap your cards left" in page and "Your cards left" in page
+    hand_post(phones[0], game_id, 0, cards="K", done="not")
+    hand_post(phones[1], game_id, 1, cards="5 5", done="made")
+    assert rounds_of(app, game_id) == []
+    hand_post(phones[2], game_id, 2, cards="A", done="not")
+    (stored,) = rounds_of(app, game_id)
+    assert stored.went_out_id is None
+    # Contract Rummy counts a king 10, a five 5, an ace 15.
+    assert points_by_seat(stored) == {0: 10, 1: 10, 2: 15}
+
+
+def test_someone_going_out_after_all_takes_back_the_nobody(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "contract-rummy", THREE)
+    phones = [table_phone(app, game_id, seat) for seat in range(3)]
+    hand_post(phones[0], game_id, 0, nobody="1")
+    assert hand_post(phones[1], game_id, 1, went_out="1")[0] == 303
+    board = text(client.get(f"/games/{game_id}"))
+    assert "Nobody went out." not in board and "went out." in board
+    # Now that Ben is out, nobody cannot be said.
+    status, page = hand_post(phones[0], game_id, 0, nobody="1")
+    assert status == 409 and "Ben went out already in round 1" in page
+
+
+def test_no_nobody_where_the_rules_want_someone_out(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", THREE)
+    phone = table_phone(app, game_id, 0)
+    assert 'name="nobody"' not in text(phone.get(f"/games/{game_id}/hand"))
+    status, page = hand_post(phone, game_id, 0, nobody="1")
+    assert status == 422 and "needs someone to go out" in page
