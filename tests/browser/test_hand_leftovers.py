@@ -70,3 +70,30 @@ def test_the_note_of_a_hand_kept_offline_leaves_the_menu_uncovered(
     ben.problems[:] = [p for p in ben.problems if not any(n in p for n in OFFLINE_NOISE)]
     for each in (*phones, scorers):
         next(each, None)
+
+
+def test_who_is_still_counting_follows_the_hands_coming_in(
+    browser: Any, live_server: str, owner_cookie: str
+) -> None:
+    """A phone with cards typed keeps its pad still (its round's poll redraws nothing under
+    the thumb), but "Counting: Ben, Cy." follows Cy's hand coming in."""
+    scorers = _page(browser, live_server, SMALL_PHONE, owner_cookie)
+    scorer = next(scorers)
+    board, link = _table(scorer, live_server, ("Ann", "Ben", "Cy"))
+    phones = [_page(browser, live_server, SMALL_PHONE) for _ in range(3)]
+    ann, ben, cy = (next(each) for each in phones)
+    for phone, name in ((ann, "Ann"), (ben, "Ben"), (cy, "Cy")):
+        _seated(phone, link, board, name)
+    ann.get_by_role("button", name="I went out").click()
+    expect(ben.locator("#counting")).to_have_text("Counting: Ben, Cy.")
+    ben.get_by_role("button", name="Add K").click()
+    expect(ben.get_by_label("Your cards left")).to_have_value("K")
+    expect(cy.get_by_label("Your cards left")).to_be_visible()
+    cy.get_by_role("button", name="Add 5").click()
+    cy.get_by_role("button", name="Not made ✗").click()
+    expect(cy.locator(".my-state")).to_contain_text("Your hand is in")
+    expect(ben.locator("#counting")).to_have_text("Counting: Ben.")
+    # Ben's typing stands as it was.
+    expect(ben.get_by_label("Your cards left")).to_have_value("K")
+    for each in (*phones, scorers):
+        next(each, None)
