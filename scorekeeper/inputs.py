@@ -93,7 +93,10 @@ def refuse_a_body_too_large() -> None:
 
 
 class IdConverter(IntegerConverter):
-    """``<int:...>`` within the range of the integer columns."""
+    """``<int:...>`` within the range of the integer columns, written as the app writes it:
+    ``/review/02025`` is no address (404), not the year 2025 under a second one."""
+
+    regex = r"(?:0|[1-9]\d*)"
 
     def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("max", LARGEST_ID)

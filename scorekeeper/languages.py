@@ -241,6 +241,13 @@ def percent(value: float | None, places: int = 0) -> str:
     return numbers.format_percent(value, format=pattern, locale=language)
 
 
+def rating(value: float | None) -> str:
+    """A rating, one decimal place, below zero with a true minus sign as a move is written
+    (``signed``): "−0.9", "1.8", never a signed zero; an en dash for nothing. Babel writes the
+    hyphen-minus of the language's number format, in both languages."""
+    return decimal(value).replace("-", "\u2212")
+
+
 def signed(value: float, places: int = 1) -> str:
     """A move up or down as people write it in every language: +1.8 / +1,8, −0.4 (a true
     minus sign), ±0.0."""
@@ -294,6 +301,7 @@ FILTERS: dict[str, Callable[..., str]] = {
     "decimal": decimal,
     "percent": percent,
     "signed": signed,
+    "rating": rating,
 }
 
 

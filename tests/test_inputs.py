@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -13,7 +14,7 @@ from scorekeeper.extensions import db
 from scorekeeper.inputs import LARGEST_ID, whole_number
 from scorekeeper.models import Game, Player
 
-from .helpers import game_document, start_game
+from .helpers import game_document, save_round, start_game
 
 
 def _upload(client: FlaskClient, url: str, raw: bytes) -> str:
@@ -71,6 +72,18 @@ def test_ids_beyond_the_columns_are_404(client: FlaskClient) -> None:
     for path in (f"/games/{2**31}", f"/games/{2**63}/rounds/1/edit", f"/players/{2**64}"):
         assert client.get(path).status_code == 404, path
     assert client.get("/rules/a%00b").status_code == 404
+
+
+def test_a_number_written_with_leading_zeros_is_no_address(client: FlaskClient) -> None:
+    """One page, one address (issue 43): ``/review/02025`` served the year 2025 under an
+    address of its own; a number in an address is written as the app writes it, or is 404."""
+    game_id = start_game(client, "contract-rummy", ["Ann", "Ben"])
+    save_round(client, game_id, "Ann", {"Ben": "K"})
+    year = client.get(f"/games/{game_id}/export").get_json()["started"][:4]
+    for page in (f"/games/{game_id}", f"/review/{year}", f"/review/{year}/card.png"):
+        assert client.get(page).status_code == 200, page
+        padded = re.sub(r"/(\d+)", r"/0\1", page, count=1)
+        assert client.get(padded).status_code == 404, padded
 
 
 def test_nul_is_dropped_from_fields_and_refused_in_game_files(

@@ -25,10 +25,11 @@ from scorekeeper.rules import RuleSet, get_ruleset
 WIDTH = 360
 HEIGHT = 230
 LEFT = 38
-RIGHT = 84
+# Room for the lines' end labels ("Bartol… 240") at 14 units, 12 px on a 360 px phone.
+RIGHT = 108
 TOP = 12
 BOTTOM = 34
-LABEL_GAP = 13
+LABEL_GAP = 16
 STYLES = 8
 MAX_TICKS = 6
 

@@ -197,6 +197,14 @@ def hand(game_id: int) -> ResponseReturnValue:
     if game.seats[position].phone is None:
         _hold_seat(game, position)  # a seat picked before seats were held: held from now on
     if request.method == "GET":
+        counting = whole_number(request.args.get("counting"))
+        if is_htmx() and counting is not None:
+            # The "Counting: ..." line's own poll: redrawn when the game changed, while its round
+            # is still being played (the hand's poll moves the page on after that).
+            still = game.status == GameStatus.IN_PROGRESS and len(game.rounds) < counting
+            if not still or request.args.get("v") == str(game.version):
+                return Response(status=NO_CHANGE)
+            return _my_hand(game, position, fragment="games/_counting.html")
         opened = whole_number(request.args.get("open"))
         moved_on = opened is not None and (
             game.status != GameStatus.IN_PROGRESS or len(game.rounds) >= opened

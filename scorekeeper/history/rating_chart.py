@@ -21,7 +21,7 @@ from .. import local_time
 from ..derived import PlayerRating, RatingStep
 from ..extensions import db
 from ..games.charts import nice_step_of
-from .formatting import decimal
+from ..languages import rating as rating_words
 from .rating_model import ALL, shown
 from .words import _, format_decimal, grouped, ngettext
 
@@ -108,7 +108,7 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
         for games, started, rating in values
     )
     y_ticks = tuple(
-        Tick(format_decimal(low + n * step, format="#,##0.##"), y_of(low + n * step))
+        Tick(rating_tick(low + n * step), y_of(low + n * step))
         for n in range(round((high - low) / step) + 1)
     )
     x_step = max(1, int(nice_step_of(total - 1, 6)))
@@ -129,8 +129,8 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
         total,
         name=name,
         count=grouped(total),
-        now=decimal(now),
-        best=decimal(best.rating),
+        now=rating_words(now),
+        best=rating_words(best.rating),
         game=best.games,
         day=local_time.day(best.started),
     )
@@ -143,6 +143,11 @@ def course(player_id: int, name: str, pool: str = ALL) -> RatingChart | None:
         every=every,
         peak=best,
     )
+
+
+def rating_tick(value: float) -> str:
+    """A rating on the chart's axis, its minus sign the one every rating is written with."""
+    return str(format_decimal(value, format="#,##0.##")).replace("-", "\u2212")
 
 
 def sampled(total: int, peak: int | None) -> tuple[int, list[int]]:

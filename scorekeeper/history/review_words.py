@@ -195,7 +195,7 @@ def figures(review: Review) -> list[Figure]:
             )
         if not lead.games:
             notes.append(_("no game in %(year)s", year=review.year))
-        rating = decimal(lead.shown)
+        rating = languages.rating(lead.shown)
         sentence = (
             _(
                 "%(name)s ended the year with the best rating: %(rating)s (%(notes)s).",

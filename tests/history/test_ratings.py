@@ -166,7 +166,8 @@ def test_the_players_list_is_sorted_by_rating_and_marks_the_provisional(
     rows = body.split("</tr>")[:-1]
     names = [row.split('">')[2].split("<")[0] for row in rows]
     cells = [row.split('<td class="num"')[1].split(">", 1)[1] for row in rows]
-    shown = [float(cell.split("<")[0].split()[0]) for cell in cells]
+    # A rating below zero is written with a true minus sign (issue 43).
+    shown = [float(cell.split("<")[0].split()[0].replace("\u2212", "-")) for cell in cells]
     assert names[0] == "Ben", names
     assert sorted(names) == ["Ann", "Ben", "Cy"]
     assert shown == sorted(shown, reverse=True), (names, shown)
