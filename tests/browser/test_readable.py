@@ -44,8 +44,6 @@ from .. import conftest as suite
 from ..helpers import game_document, save_round, start_game, twelve_step_to_the_end
 from ..test_access import YEAR, World, _address
 from .conftest import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     PASSWORD,
     SCREENSHOTS,
     fits_width,
@@ -287,20 +285,6 @@ def walk(page: Any, who: str, pages: list[tuple[str, str]], label: str) -> list[
             path = re.sub(r"[^a-z0-9]+", "-", page.url.split("//", 1)[1].split("/", 1)[1][:40])
             screenshot(page, f"readable-{label}-{who}-{path.strip('-') or 'home'}")
     return findings
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium launched as tests/browser/conftest.py does (no page-error watch here: a 403
-    or a 404 is an answer this walk expects)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("no Chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
