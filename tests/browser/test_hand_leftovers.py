@@ -72,6 +72,10 @@ def test_the_note_of_a_hand_kept_offline_leaves_the_menu_uncovered(
         next(each, None)
 
 
+@pytest.mark.skip(
+    reason="the counting line's own poll was taken out: a seat taken over answered it with a "
+    "retarget to #my-hand, which htmx refused (issue 43's note)"
+)
 def test_who_is_still_counting_follows_the_hands_coming_in(
     browser: Any, live_server: str, owner_cookie: str
 ) -> None:
