@@ -495,6 +495,7 @@ const outbox = (() => {
   // meanwhile: this typing is merged into it), and the heading says so.
   const swapIn = (form, fresh) => {
     const before = draftKey(form);
+    abandon(form);
     form.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
     if (draftKey(fresh) !== before) forgetDraft(before);
@@ -508,6 +509,30 @@ const outbox = (() => {
     }
     const first = fresh.querySelector("#round-conflict, #round-problems, #round-errors");
     if (first) first.scrollIntoView({ block: "start" });
+  };
+
+  // Chips, points and who is out redrawn from typing restored on the phone (offline, they
+  // wait). A tap while the answer is on its way wins: an answer for typing older than the
+  // form's is dropped and asked again for the form as it is now.
+  const redraw = (form) => {
+    form.dataset.redrawnFrom = JSON.stringify(typed(form));
+    window.htmx.ajax("POST", form.getAttribute("action"), { source: form, target: `#${ROUND_FORM}`, swap: "outerHTML" })
+      .catch(() => {});
+  };
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const form = event.detail.target;
+    if (!form || form.id !== ROUND_FORM || form.dataset.redrawnFrom === undefined) return;
+    const from = form.dataset.redrawnFrom;
+    delete form.dataset.redrawnFrom;
+    if (form.isConnected && from !== JSON.stringify(typed(form))) {
+      event.detail.shouldSwap = false;
+      redraw(form);
+    }
+  });
+  // A form replaced by the server's answer to a save: the previews its fields still had on
+  // their way are for typing that answer already holds.
+  const abandon = (form) => {
+    if (window.htmx) form.querySelectorAll("[hx-post]").forEach((field) => window.htmx.trigger(field, "htmx:abort"));
   };
 
   const keepForLater = async (form, save) => {
@@ -601,11 +626,7 @@ const outbox = (() => {
         radio.checked = true;
         radio.dispatchEvent(new Event("change", { bubbles: true }));
       }
-      if (restored && window.htmx && navigator.onLine) {
-        // Redraw chips, points and who is out from what came back (offline, they wait).
-        window.htmx.ajax("POST", form.getAttribute("action"), { source: form, target: `#${ROUND_FORM}`, swap: "outerHTML" })
-          .catch(() => {});
-      }
+      if (restored && window.htmx && navigator.onLine) redraw(form);
       outbox.flush();
     });
   } else {
@@ -1090,6 +1111,15 @@ if ("serviceWorker" in navigator && document.body.dataset.serviceWorker) {
     }).catch(() => {});
   }
 }
+
+// An answer for a part of the page that is gone meanwhile (a round form swapped for the
+// server's refusal while a hand's preview was on its way, a seat's page redrawn under its
+// poll) is dropped: swapped into the detached part, its kept fields (hx-preserve) would be
+// taken out of the page that replaced it.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const target = event.detail.target;
+  if (target && !target.isConnected) event.detail.shouldSwap = false;
+});
 
 // games: the own-hand page's poll (which follows its round, issue 23 item 3) is not sent
 // while the phone knows it has no signal: it could only fail.

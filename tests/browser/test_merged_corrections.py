@@ -4,12 +4,13 @@ saves only once the person chose."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Error, Route, expect
 
 from .conftest import NARROW_PHONE, _page, fits_width, screenshot
 
@@ -93,4 +94,40 @@ def test_a_second_correction_of_another_hand_is_saved_at_once_and_says_what_else
     log = d.locator(".log-list")
     expect(log).to_contain_text("Round 1 corrected: Bo's cards 7 → 8")
     expect(log).to_contain_text("Cyd's cards JK 5 5 → JK 5")
+    next(d_pages, None)
+
+
+def test_a_preview_still_on_its_way_when_the_conflict_comes_back_leaves_the_form_whole(
+    narrow_phone: Any, browser: Any, live_server: str, owner_cookie: str
+) -> None:
+    """A slow signal: Bo's points were still being worked out when Save came back refused.
+    That late answer belongs to the form that is gone; the conflict page keeps its fields."""
+    d, d_pages, _ = _overtaken_correction(narrow_phone, browser, live_server, owner_cookie)
+    held: list[Route] = []
+
+    def hold_previews(route: Route) -> None:
+        if "preview=" in (route.request.post_data or ""):
+            held.append(route)
+        else:
+            route.continue_()
+
+    d.route(re.compile(r"/rounds/1/edit$"), hold_previews)
+    with d.expect_request(lambda request: "preview=1" in (request.post_data or "")):
+        d.fill("#hands-1-cards", "8")
+    # Heard on the field itself, which the page will no longer hold by then.
+    d.evaluate(
+        """() => document.getElementById("hands-1-cards").addEventListener(
+            "htmx:afterRequest", () => { window.previewAnswered = true; })"""
+    )
+    d.fill("#hands-2-cards", "JK")
+    d.click("button.save-round")
+    expect(d.locator("#round-conflict")).to_be_visible()
+    assert held
+    for route in held:
+        with contextlib.suppress(Error):  # the page may have let it go already
+            route.continue_()
+    d.wait_for_function("() => window.previewAnswered === true")
+    expect(d.locator("#hands-1-cards")).to_have_value("8")
+    expect(d.locator("#hands-2-cards")).to_have_value("JK")
+    expect(d.locator("#hand-1 .hand-pad")).to_be_visible()
     next(d_pages, None)

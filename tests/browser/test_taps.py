@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 
 from bench.taps import ALONE_CARDS, ALONE_TOTALS, scorer_alone
 
@@ -102,3 +102,41 @@ def test_a_pick_from_the_board_is_shown_changeable_and_assumes_nothing_else(
     assert fits_width(page)
     page.goto(board)
     expect(page.get_by_role("link", name="Enter round 1", exact=True)).to_be_visible()
+
+
+def test_a_tap_while_the_kept_typing_is_redrawn_is_not_taken_back(scorer: Any) -> None:
+    """A slow signal: the form opened from the board with typing kept on the phone asks the
+    server to redraw it; a tap on who went out before that answer came wins over the answer."""
+    page = scorer
+    board = _new_game(page)
+    page.get_by_role("link", name="Ben went out", exact=True).click()
+    page.get_by_role("button", name="Add K to Cy", exact=True).click()
+    expect(page.locator("#hands-2-cards")).to_have_value("K")
+    page.goto(board)
+    held: list[Route] = []
+
+    def hold_the_first_redraw(route: Route) -> None:
+        body = route.request.post_data or ""
+        if route.request.method == "POST" and not held and "preview=" not in body:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/rounds/new$"), hold_the_first_redraw)
+    with page.expect_request(
+        lambda request: request.method == "POST" and "preview=" not in (request.post_data or "")
+    ):
+        page.get_by_role("link", name="Dee went out", exact=True).click()
+    page.evaluate(
+        """() => { window.answered = 0;
+            document.addEventListener("htmx:afterRequest", () => { window.answered += 1; }); }"""
+    )
+    while not held:  # the route's handler runs as Playwright hears of the request
+        page.wait_for_timeout(20)
+    page.get_by_role("radio", name="Ann", exact=True).click()
+    held[0].continue_()
+    page.wait_for_function("() => window.answered >= 1")
+    expect(page.get_by_role("radio", name="Ann", exact=True)).to_be_checked()
+    expect(page.locator("#hand-0")).to_have_class(re.compile(r"\bis-out\b"))
+    expect(page.locator("#hand-3")).not_to_have_class(re.compile(r"\bis-out\b"))
+    expect(page.locator("#hands-2-cards")).to_have_value("K")
