@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import HealthCheck, settings
 from sqlalchemy import create_engine, text
 
 from scorekeeper import create_app
@@ -23,6 +24,11 @@ BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 # The suite runs on parallel workers (pytest-xdist, pyproject.toml's addopts); "main" when not.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+# Hypothesis times nothing here: its deadline and its check that examples are made quickly
+# would fail a test because the machine is busy (as the parallel workers keep it), not wrong.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 
 def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -243,3 +243,22 @@ def shared_server_database(folder: Path, worker: str) -> Iterator[str | None]:
             else:
                 noted.write_text(json.dumps(state))
                 _drop_database(cluster.uri("postgres"), name)
+
+
+def wait_for_lock_waiters(uri: str, count: int, seconds: float = 120) -> None:
+    """Return once ``count`` connections to the database of ``uri`` wait for a lock (a row
+    another holds), however long a busy machine takes to get them there; fail after
+    ``seconds``, for a hang."""
+    engine = create_engine(uri, isolation_level="AUTOCOMMIT")
+    waiting = text(
+        "SELECT count(*) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    )
+    deadline = time.monotonic() + seconds
+    try:
+        with engine.connect() as connection:
+            while (found := connection.scalar(waiting)) < count:
+                assert time.monotonic() < deadline, f"{found} of {count} waited for a lock"
+                time.sleep(0.02)
+    finally:
+        engine.dispose()

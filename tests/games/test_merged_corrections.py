@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 
 import pytest
 from flask import Flask
@@ -18,6 +17,7 @@ from sqlalchemy import text as sql
 
 from ..conftest import signed_in
 from ..helpers import round_form, save_round, start_game
+from ..postgres import wait_for_lock_waiters
 
 FOUR = ("Ann", "Ben", "Cy", "Dee")
 FIELDS = ("number", "token", "version", "rounds_version", "base", "clashes")
@@ -190,7 +190,7 @@ def test_two_corrections_at_once_on_postgresql_take_turns(
             ]
             for thread in threads:
                 thread.start()
-            time.sleep(1.5)  # both requests read what they read before the row is free
+            wait_for_lock_waiters(database_uri, 2)  # both requests wait on the row
             held.commit()
         for thread in threads:
             thread.join(timeout=30)

@@ -11,7 +11,6 @@ import io
 import json
 import re
 import threading
-import time
 
 import pytest
 from flask import Flask
@@ -26,6 +25,7 @@ from scorekeeper.models import GameEvent
 
 from ..conftest import family_id, signed_in
 from ..helpers import game_document, round_form, start_game, twelve_step_to_the_end
+from ..postgres import wait_for_lock_waiters
 from .test_caching import version_of
 
 FOUR = ("Ann", "Ben", "Cy", "Dee")
@@ -273,7 +273,7 @@ def test_two_phones_saving_the_same_new_round_at_once_on_postgresql_merge(
             ]
             for thread in threads:
                 thread.start()
-            time.sleep(1.5)  # both requests wait on the row
+            wait_for_lock_waiters(database_uri, 2)  # both requests wait on the row
             held.commit()
         for thread in threads:
             thread.join(timeout=30)
