@@ -24,6 +24,19 @@ BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 # The suite runs on parallel workers (pytest-xdist, pyproject.toml's addopts); "main" when not.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+# Past this many, each worker's own collection, servers, Chromium and database cost more than
+# the cores gain (and the shared PostgreSQL server's 400 connections run short).
+MOST_WORKERS = 8
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: a worker a core and one more, which runs while the others wait for a
+    server, a browser or a poll (docs/development.md has the measurements), at most
+    ``MOST_WORKERS``. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides where it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return min(len(os.sched_getaffinity(0)) + 1, MOST_WORKERS)
+
 
 # Hypothesis times nothing here: its deadline and its check that examples are made quickly
 # would fail a test because the machine is busy (as the parallel workers keep it), not wrong.
