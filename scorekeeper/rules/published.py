@@ -24,6 +24,18 @@ _S3 = {"kind": "set", "size": 3}
 _R4 = {"kind": "run", "size": 4}
 
 
+# The seven deals Liverpool, Carioca and Continental share (Carioca adds an eighth).
+_SEVEN: list[list[dict[str, Any]]] = [
+    [_S3, _S3],
+    [_S3, _R4],
+    [_R4, _R4],
+    [_S3, _S3, _S3],
+    [_S3, _S3, _R4],
+    [_S3, _R4, _R4],
+    [_R4, _R4, _R4],
+]
+
+
 def _run(size: int) -> dict[str, Any]:
     return {"kind": "run", "size": size}
 
@@ -135,15 +147,7 @@ PUBLISHED_DATA: dict[str, dict[str, Any]] = {
             "%(game)s (%(num)s deal)", "%(game)s (%(num)s deals)", num=7, game="Liverpool Rummy"
         ),
         "contracts": _contracts(
-            [
-                [_S3, _S3],
-                [_S3, _R4],
-                [_R4, _R4],
-                [_S3, _S3, _S3],
-                [_S3, _S3, _R4],
-                [_S3, _R4, _R4],
-                [_R4, _R4, _R4],
-            ],
+            _SEVEN,
             going_out_last=True,
         ),
         "min_players": 3,
@@ -167,18 +171,7 @@ PUBLISHED_DATA: dict[str, dict[str, Any]] = {
             num=8,
             game="Carioca",
         ),
-        "contracts": _contracts(
-            [
-                [_S3, _S3],
-                [_S3, _R4],
-                [_R4, _R4],
-                [_S3, _S3, _S3],
-                [_S3, _S3, _R4],
-                [_S3, _R4, _R4],
-                [_R4, _R4, _R4],
-                [_S3, _S3, _S3, _S3],
-            ]
-        ),
+        "contracts": _contracts([*_SEVEN, [_S3, _S3, _S3, _S3]]),
         "tie_break": "most rounds won",
         "min_players": 2,
         "max_players": 5,
@@ -210,17 +203,7 @@ PUBLISHED_DATA: dict[str, dict[str, Any]] = {
         "name": N_plural(
             "%(game)s (%(num)s hand)", "%(game)s (%(num)s hands)", num=7, game="Continental"
         ),
-        "contracts": _contracts(
-            [
-                [_S3, _S3],
-                [_S3, _R4],
-                [_R4, _R4],
-                [_S3, _S3, _S3],
-                [_S3, _S3, _R4],
-                [_S3, _R4, _R4],
-                [_R4, _R4, _R4],
-            ]
-        ),
+        "contracts": _contracts(_SEVEN),
         "min_players": 2,
         "max_players": None,
         "packs": _packs(decks_up_to=4, per_extra=2, jokers=3),
