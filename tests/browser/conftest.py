@@ -229,6 +229,28 @@ def sample_games(browser: Any, live_server: str, owner_cookie: str) -> dict[str,
     return addresses
 
 
+def start_game(page: Any, names: tuple[str, ...] | list[str]) -> str:
+    """A new game of ``names`` started on the new-game page with its first rules (12-Step), as
+    a family does; the board's address."""
+    page.goto("/games/new")
+    for seat, name in enumerate(names):
+        page.fill(f"#players-{seat}", name)
+    page.click("button[name=start]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return str(page.url)
+
+
+def enter_round(page: Any, board: str, went_out: str, cards: dict[int, str]) -> None:
+    """One round typed on the scorer's round form: who went out, the cards left in each other
+    seat's hand; saved, and back on the board."""
+    page.goto(board + "/rounds/new")
+    page.locator("fieldset.went-out label.choice", has_text=went_out).click()
+    for seat, held in cards.items():
+        page.fill(f"#hands-{seat}-cards", held)
+    page.click("button.save-round")
+    page.wait_for_url(board)
+
+
 def screenshot(page: Any, name: str) -> Path:
     """Save a full-page screenshot for a person to look at after the run."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

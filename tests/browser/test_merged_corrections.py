@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error, Route, expect
 
-from .conftest import NARROW_PHONE, _page, fits_width, screenshot
+from .conftest import NARROW_PHONE, _page, enter_round, fits_width, screenshot, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -23,18 +23,8 @@ def _overtaken_correction(
     """Round 1 of a new game (Ada, Bo, Cyd) opened for correction on phone ``b`` and on a
     second phone, and ``b``'s correction of Cyd's hand (JK 5 5 to JK 5) saved first: the second
     phone, its pages and the board's address."""
-    b.goto("/games/new")
-    for seat, name in enumerate(["Ada", "Bo", "Cyd"]):
-        b.fill(f"#players-{seat}", name)
-    b.click("button[name=start]")
-    b.wait_for_url(re.compile(r"/games/\d+$"))
-    board_url = b.url
-    b.goto(board_url + "/rounds/new")
-    b.locator("fieldset.went-out label.choice", has_text="Ada").click()
-    b.fill("#hands-1-cards", "7")
-    b.fill("#hands-2-cards", "JK 5 5")
-    b.click("button.save-round")
-    b.wait_for_url(board_url)
+    board_url = start_game(b, ["Ada", "Bo", "Cyd"])
+    enter_round(b, board_url, "Ada", {1: "7", 2: "JK 5 5"})
     d_pages = _page(browser, live_server, NARROW_PHONE, owner_cookie)
     d = next(d_pages)
     b.goto(board_url + "/rounds/1/edit")

@@ -4,13 +4,12 @@ as it was stored."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import _page, fits_width, screenshot
+from .conftest import _page, enter_round, fits_width, screenshot, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -23,20 +22,9 @@ def test_an_undone_round_is_put_back_in_one_tap(
 ) -> None:
     pages = _page(browser, live_server, {**SMALL_PHONE, "color_scheme": scheme}, owner_cookie)
     page = next(pages)
-    page.goto("/games/new")
-    for seat, name in enumerate(["Una", "Vic", "Wes"]):
-        page.fill(f"#players-{seat}", name)
-    page.click("button[name=start]")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    board = page.url
-    for out_seat, went_out in enumerate(("Una", "Vic")):
-        page.goto(board + "/rounds/new")
-        page.locator("fieldset.went-out label.choice", has_text=went_out).click()
-        for seat in range(3):
-            if seat != out_seat:
-                page.fill(f"#hands-{seat}-cards", "K 5" if seat == 2 else "9")
-        page.click("button.save-round")
-        page.wait_for_url(board)
+    board = start_game(page, ["Una", "Vic", "Wes"])
+    enter_round(page, board, "Una", {1: "9", 2: "K 5"})
+    enter_round(page, board, "Vic", {0: "9", 2: "K 5"})
     rows = page.locator("#board table.rounds tbody tr")
     stored = rows.nth(1).inner_text()
     with page.expect_navigation():

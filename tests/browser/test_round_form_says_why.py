@@ -4,13 +4,12 @@ whole, and choosing who went out clears their typed cards, saying so."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import _page, fits_width, screenshot
+from .conftest import _page, fits_width, screenshot, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -24,12 +23,7 @@ def test_the_round_form_says_why_in_full(
 ) -> None:
     pages = _page(browser, live_server, {**SMALL_PHONE, "color_scheme": scheme}, owner_cookie)
     page = next(pages)
-    page.goto("/games/new")
-    for seat, name in enumerate(["Una", "Vic", "Wes"]):
-        page.fill(f"#players-{seat}", name)
-    page.click("button[name=start]")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    board = page.url
+    board = start_game(page, ["Una", "Vic", "Wes"])
     page.goto(board + "/rounds/new")
     # Una's cards typed, then Una chosen as out: her field is emptied, and the form says so.
     page.fill("#hands-0-cards", "K Q")

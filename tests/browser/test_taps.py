@@ -16,7 +16,13 @@ from playwright.sync_api import Route, expect
 
 from bench.taps import ALONE_CARDS, ALONE_TOTALS, scorer_alone
 
-from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
+from .conftest import (
+    _page,
+    fits_width,
+    screenshot,
+    serious_accessibility_violations,
+    start_game,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -32,12 +38,7 @@ def scorer(browser: Any, live_server: str, owner_cookie: str) -> Iterator[Any]:
 
 def _new_game(page: Any) -> str:
     """A new 4-player 12-Step game, started through the page; its board's path."""
-    page.goto("/games/new")
-    for seat, name in enumerate(FOUR):
-        page.fill(f"#players-{seat}", name)
-    page.click("button[name=start]")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    return "/" + page.url.split("/", 3)[3]
+    return "/" + start_game(page, FOUR).split("/", 3)[3]
 
 
 def test_the_scorer_alone_enters_a_round_in_few_taps(scorer: Any) -> None:

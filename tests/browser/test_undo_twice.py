@@ -3,33 +3,21 @@ a red refusal, and round 1 stays."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshot
+from .conftest import enter_round, screenshot, start_game
 
 pytestmark = pytest.mark.browser
 
 
 def test_a_double_tap_on_undo_answers_as_one(narrow_phone: Any) -> None:
     phone = narrow_phone
-    phone.goto("/games/new")
-    for seat, name in enumerate(["Una", "Vic", "Wes"]):
-        phone.fill(f"#players-{seat}", name)
-    phone.click("button[name=start]")
-    phone.wait_for_url(re.compile(r"/games/\d+$"))
-    board_url = phone.url
-    for out_seat, went_out in enumerate(("Una", "Vic")):
-        phone.goto(board_url + "/rounds/new")
-        phone.locator("fieldset.went-out label.choice", has_text=went_out).click()
-        for seat in range(3):
-            if seat != out_seat:
-                phone.fill(f"#hands-{seat}-cards", "5")
-        phone.click("button.save-round")
-        phone.wait_for_url(board_url)
+    board_url = start_game(phone, ["Una", "Vic", "Wes"])
+    enter_round(phone, board_url, "Una", {1: "5", 2: "5"})
+    enter_round(phone, board_url, "Vic", {0: "5", 2: "5"})
 
     undo = phone.get_by_role("button", name="Undo round 2")
     # Both taps land before the first answer: the same form sent twice.
