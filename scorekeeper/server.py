@@ -61,7 +61,7 @@ def server_settings(app: Any, host: str, port: int, threads: int) -> dict[str, A
     only, and strips them from any other, so a client that reaches the port directly cannot
     name its own address. With no proxy declared, the headers are passed on untouched: the app
     then counts none of them, and treats a request that carries them as forwarded, never as
-    one from this machine (``access.from_this_machine``)."""
+    one from this machine (``hosts.from_this_machine``)."""
     config = getattr(app, "config", {})
     settings: dict[str, Any] = {
         # Nothing larger than the largest page takes is worth reading at all (a page's own

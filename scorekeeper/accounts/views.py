@@ -15,8 +15,9 @@ from flask_login import current_user
 from sqlalchemy import func, select
 
 from .. import languages, local_time, scope
-from ..access import ROLE_NAMES, Permission, from_this_machine, requires, visitor
+from ..access import ROLE_NAMES, Permission, requires, visitor
 from ..extensions import db
+from ..hosts import from_this_machine
 from ..households import households as all_households
 from ..models import Household, LinkKind, Role, User, utcnow
 from ..names import name_key
