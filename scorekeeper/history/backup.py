@@ -24,7 +24,7 @@ from typing import Any, BinaryIO, Literal
 from flask import current_app, has_app_context
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.orm import selectinload
 
 from .. import local_time
@@ -64,6 +64,9 @@ CSV_COLUMNS = (
     _l("running_total"),
     # "yes" where the points were typed as a total, with no cards (a family counting on paper).
     _l("typed_total"),
+    # "yes" on the row of the player who went out laying down their whole contract on one turn,
+    # where the rules give a bonus for it (Continental's −10, already in the points).
+    _l("went_out_in_one_turn"),
 )
 
 
@@ -498,6 +501,7 @@ def csv_lines() -> Iterator[str]:
             Hand.points,
             running,
             Hand.typed_total,
+            and_(Round.went_out_id == Seat.id, Round.went_out_in_one_turn),
         )
         .join(Round, Round.id == Hand.round_id)
         .join(Seat, Seat.id == Hand.seat_id)
@@ -527,6 +531,7 @@ def csv_lines() -> Iterator[str]:
             points,
             total,
             typed,
+            one_turn,
         ) = row
         writer.writerow(
             [
@@ -544,6 +549,7 @@ def csv_lines() -> Iterator[str]:
                 points,
                 total,
                 yes if typed else no,
+                yes if one_turn else no,
             ]
         )
         if buffer.tell() > 64 * 1024:

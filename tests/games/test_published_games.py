@@ -7,7 +7,9 @@ rules this version does not know refused by name."""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import re
 from collections.abc import Sequence
@@ -130,6 +132,28 @@ def test_the_bonus_saved_on_the_round_form_shows_on_the_board_and_corrects(
     assert saved.status_code == 302, text(saved)
     assert exported(client, game_id)["rounds"][0]["players"]["Ben"]["points"] == 0
     assert "went_out_in_one_turn" not in exported(client, game_id)["rounds"][0]
+
+
+def test_the_rounds_csv_says_who_went_down_and_out_in_one_turn(client: FlaskClient) -> None:
+    game_id = start_game(client, "continental", THREE)
+    save_round(client, game_id, "Ben", {"Ann": "K 5", "Cy": "JK"}, extra=ONE_TURN)
+    save_round(client, game_id, "Cy", {"Ann": "A", "Ben": "2"})
+    answer = client.get("/history/rounds.csv")
+    assert answer.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(answer.get_data(as_text=True))))
+    marked = {
+        (row["round"], row["player"]): (row["went_out_in_one_turn"], row["points"])
+        for row in rows
+        if row["game"] == str(game_id)
+    }
+    assert marked == {
+        ("1", "Ann"): ("no", "15"),
+        ("1", "Ben"): ("yes", "-10"),
+        ("1", "Cy"): ("no", "50"),
+        ("2", "Ann"): ("no", "20"),
+        ("2", "Ben"): ("no", "2"),
+        ("2", "Cy"): ("no", "0"),
+    }
 
 
 def test_the_player_who_went_out_claims_the_bonus_on_their_own_phone(
