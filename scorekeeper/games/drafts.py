@@ -390,9 +390,10 @@ def nobody_out(game: Game, *, number: int | None, nobody: bool = True) -> bool:
     return close_when_all_in(game) if nobody else False
 
 
-def entry_of(game: Game, draft: Draft, went_out: int | None) -> RoundEntry:
+def entry_of(game: Game, draft: Draft, went_out: int | None, one_turn: bool = False) -> RoundEntry:
     """The draft as the round the rules check: a contract made only by going out follows
-    who went out, as on the round form."""
+    who went out, as on the round form. ``one_turn``: the close page said the player it
+    named out went down and out in one turn."""
     tally = services.tally_of(game)
     contracts = tally.next_contracts
     hands = []
@@ -404,18 +405,24 @@ def entry_of(game: Game, draft: Draft, went_out: int | None) -> RoundEntry:
             made = False
         cards = "" if seat.position == went_out else seat.cards
         hands.append(HandEntry(cards=cards, made_contract=made))
-    # The bonus is the going-out phone's to claim: a seat named out on the close page has none.
-    one_turn = any(seat.in_one_turn for seat in draft.seats if seat.position == went_out)
+    # The going-out phone claims the bonus; for a seat named out on the close page, the page.
+    one_turn = one_turn or any(
+        seat.in_one_turn for seat in draft.seats if seat.position == went_out
+    )
     return RoundEntry(went_out=went_out, hands=tuple(hands), went_out_in_one_turn=one_turn)
 
 
-def close(game: Game, *, number: int | None, went_out: int | str | None = "") -> Round | None:
+def close(
+    game: Game, *, number: int | None, went_out: int | str | None = "", one_turn: bool = False
+) -> Round | None:
     """Store the draft as round ``number`` and delete it, in one transaction.
 
     ``went_out`` is the seat that went out where the draft names none (None: nobody, where
-    the rules allow it); "" takes the draft's own. Hands still being counted are stored as
-    they stand. Returns the round, or None where another phone stored it first. Raises
-    rounds.RoundRefused (nothing stored, the draft kept) and DraftClosed."""
+    the rules allow it); "" takes the draft's own. ``one_turn``: the seat named here went
+    down and out in one turn (the draft's own going-out phone says so itself). Hands still
+    being counted are stored as they stand. Returns the round, or None where another phone
+    stored it first. Raises rounds.RoundRefused (nothing stored, the draft kept) and
+    DraftClosed."""
     if rounds.saved_under(submission_of(game, number or _number(game))) is not None:
         return None
     number = _check_open(game, number)
@@ -427,7 +434,7 @@ def close(game: Game, *, number: int | None, went_out: int | str | None = "") ->
     if seat_out == "":
         raise rounds.RoundRefused([Problem(number, "went_out", N_("Say who went out."))])
     assert not isinstance(seat_out, str)
-    entry = entry_of(game, draft, seat_out)
+    entry = entry_of(game, draft, seat_out, one_turn=one_turn and out is None)
     db.session.execute(
         delete(DraftHand)
         .where(DraftHand.game_id == game.id, DraftHand.number <= number)

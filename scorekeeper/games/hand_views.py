@@ -418,6 +418,8 @@ def _close_page(
         typed_made=typed_made,
         shown=shown,
         went_out_chosen=went_out_chosen,
+        bonus=tally.rules.down_and_out_bonus if tally.rules.has_bonus else None,
+        one_turn_chosen=kept and request.form.get("went_out_in_one_turn") == "y",
         typing=late_hands.typed_over(draft, request.form if as_sent else {}),
         asked=asked,
         clashes=[
@@ -562,7 +564,8 @@ def _close(game: Game) -> ResponseReturnValue:
                     done=True,
                     closing=False,
                 )
-        stored = drafts.close(game, number=number, went_out=_went_out_arg(game))
+        one_turn = request.form.get("went_out_in_one_turn") == "y"
+        stored = drafts.close(game, number=number, went_out=_went_out_arg(game), one_turn=one_turn)
     except drafts.DraftRefused as refused:
         db.session.rollback()
         game = game_or_404(game.id)

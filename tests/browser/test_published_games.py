@@ -120,3 +120,28 @@ def test_a_continental_game_with_the_bonus_and_a_carioca_tie_broken_by_rounds_wo
     expect(page.locator(".tv-why")).to_have_text(why)
     screenshot(page, f"published-carioca-tv{suffix}")
     next(pages, None)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_close_page_names_who_went_down_and_out_in_one_turn(
+    browser: Any, live_server: str, owner_cookie: str, scheme: str
+) -> None:
+    """The scorer closes a Continental round on the close page, filling the hands there: the
+    one named out gets the bonus from the box beside who went out."""
+    pages = _page(browser, live_server, {**NARROW_PHONE, "color_scheme": scheme}, owner_cookie)
+    page = next(pages)
+    names = ("Ines", "Jordi Montserrat-Villanueva", "Kike")
+    board_url = start(page, "continental", "Continental (7 hands)", names)
+    page.goto(f"{board_url}/close")
+    page.locator("fieldset.went-out label.choice", has_text="Ines").click()
+    page.check("input[name=went_out_in_one_turn]")
+    page.fill("#hands-1-cards", "K 5")
+    page.fill("#hands-2-cards", "JK")
+    assert fits_width(page)
+    screenshot(page, f"published-close-one-turn-360-{scheme}")
+    page.get_by_role("button", name="Close round 1").click()
+    page.wait_for_url(board_url)
+    ines = page.locator("#board table.rounds tbody tr").first
+    expect(ines).to_contain_text("-10")
+    expect(page.locator("#board .mark.one-turn")).to_have_count(1)
+    next(pages, None)

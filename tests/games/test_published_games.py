@@ -134,6 +134,32 @@ def test_the_bonus_saved_on_the_round_form_shows_on_the_board_and_corrects(
     assert "went_out_in_one_turn" not in exported(client, game_id)["rounds"][0]
 
 
+def test_the_close_page_names_who_went_down_and_out_in_one_turn(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Every other hand came in on its phone; the one who went out has no phone at the table:
+    the scorer names them out on the close page, with the bonus, where the rules give one."""
+    game_id = start_game(client, "continental", THREE)
+    ben, cy = (table_phone(app, game_id, seat) for seat in (1, 2))
+    hand_post(ben, game_id, 1, cards="K K", done="not")
+    hand_post(cy, game_id, 2, cards="5", done="not")
+    page = plain(text(client.get(f"/games/{game_id}/close")))
+    assert "Went down and out in one turn (-10)" in page
+    closed = client.post(
+        f"/games/{game_id}/close",
+        data={"number": "1", "went_out": "0", "close": "1", **ONE_TURN},
+    )
+    assert closed.status_code == 303, text(closed)
+    (played,) = rounds_of(app, game_id)
+    assert played.went_out_in_one_turn
+    totals = {row["player"]: row["total"] for row in exported(client, game_id)["standings"]}
+    assert totals == {"Ann": -10, "Ben": 20, "Cy": 5}
+    # Where the rules give no bonus, the close page offers none.
+    other = start_game(client, "liverpool", THREE)
+    hand_post(table_phone(app, other, 1), other, 1, cards="K", done="not")
+    assert "down and out" not in plain(text(client.get(f"/games/{other}/close")))
+
+
 def test_the_rounds_csv_says_who_went_down_and_out_in_one_turn(client: FlaskClient) -> None:
     game_id = start_game(client, "continental", THREE)
     save_round(client, game_id, "Ben", {"Ann": "K 5", "Cy": "JK"}, extra=ONE_TURN)
