@@ -1,6 +1,8 @@
-"""Two published games played through on the narrowest phone (issue 42): a whole Continental
-game with the −10 for going down and out in one turn, and a Carioca game whose tie on points is
-broken by rounds won, both typed by the scorer on the round form at 360 px, in light and dark."""
+"""The published games played through on the narrowest phone (issue 42): a whole Continental
+game with the −10 for going down and out in one turn, a Carioca game whose tie on points is
+broken by rounds won, a Shanghai game of ten contracts and a Liverpool game in Spanish ending
+with its contract laid down while going out, each typed by the scorer on the round form at
+360 px, in light and dark."""
 
 from __future__ import annotations
 
@@ -144,4 +146,139 @@ def test_the_close_page_names_who_went_down_and_out_in_one_turn(
     ines = page.locator("#board table.rounds tbody tr").first
     expect(ines).to_contain_text("-10")
     expect(page.locator("#board .mark.one-turn")).to_have_count(1)
+    next(pages, None)
+
+
+# The contracts the board names for the next deal, as more-games.md lists them.
+SHANGHAI_CONTRACTS = (
+    "two sets of 3",
+    "a set of 3 and a run of 4",
+    "two runs of 4",
+    "three sets of 3",
+    "a set of 3 and a run of 7",
+    "two sets of 3 and a run of 5",
+    "three runs of 4",
+    "a set of 3 and a run of 10",
+    "three sets of 3 and a run of 5",
+    "three runs of 5",
+)
+SHANGHAI = ("Ada", "Bruno", "Celia")
+SHANGHAI_ROUNDS: list[Round] = [
+    ("Ada", {"Bruno": "K 5", "Celia": "A"}, False),  # Bruno 15, Celia 20 (an ace is 20)
+    ("Bruno", {"Ada": "9", "Celia": "JK"}, False),  # Ada 9, Celia 50 (a joker is 50)
+    ("Celia", {"Ada": "Q", "Bruno": "3 3"}, False),  # Ada 10, Bruno 6
+    ("Ada", {"Bruno": "7", "Celia": "K K"}, False),  # Bruno 7, Celia 20
+    ("Ada", {"Bruno": "A", "Celia": "4"}, False),  # Bruno 20, Celia 4
+    ("Bruno", {"Ada": "2", "Celia": "J"}, False),  # Ada 2 (a 2 is no wild card), Celia 10
+    ("Celia", {"Ada": "8", "Bruno": "10"}, False),  # Ada 8, Bruno 10
+    ("Ada", {"Bruno": "JK", "Celia": "6"}, False),  # Bruno 50, Celia 6
+    ("Bruno", {"Ada": "5", "Celia": "Q Q"}, False),  # Ada 5, Celia 20
+    ("Celia", {"Ada": "3", "Bruno": "9"}, False),  # Ada 3, Bruno 9
+]
+# Ada 9+10+2+8+5+3 = 37; Bruno 15+6+7+20+10+50+9 = 117; Celia 20+50+20+4+10+6+20 = 130.
+
+# Liverpool in Spanish: the board's words for its contracts (languages.md's glossary: set is
+# trío, run is escalera, laid down while going out is bajándose al cerrar).
+LIVERPOOL_CONTRACTS = (
+    "dos tríos de 3",
+    "un trío de 3 y una escalera de 4",
+    "dos escaleras de 4",
+    "tres tríos de 3",
+    "dos tríos de 3 y una escalera de 4",
+    "un trío de 3 y dos escaleras de 4",
+    "tres escaleras de 4, bajándose al cerrar",
+)
+LIVERPOOL = ("Lupe", "Mateo", "Nora")
+LIVERPOOL_ROUNDS: list[Round] = [
+    ("Lupe", {"Mateo": "K 5", "Nora": "A"}, False),  # Mateo 15, Nora 15 (an ace is 15)
+    ("Mateo", {"Lupe": "9", "Nora": "JK"}, False),  # Lupe 9, Nora 15 (a joker is 15)
+    ("Nora", {"Lupe": "Q", "Mateo": "3 3"}, False),  # Lupe 10, Mateo 6
+    ("Lupe", {"Mateo": "7", "Nora": "K K"}, False),  # Mateo 7, Nora 20
+    ("Mateo", {"Lupe": "A", "Nora": "4"}, False),  # Lupe 15, Nora 4
+    ("Nora", {"Lupe": "2", "Mateo": "J"}, False),  # Lupe 2, Mateo 10
+    ("Lupe", {"Mateo": "JK A", "Nora": "6 6"}, False),  # Mateo 30, Nora 12
+]
+# Lupe 9+10+15+2 = 36; Mateo 15+6+7+10+30 = 68; Nora 15+15+20+4+12 = 66.
+
+
+def both_schemes(page: Any, name: str) -> None:
+    """A screenshot of the page as it is, light and dark."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        screenshot(page, f"{name}-{scheme}")
+
+
+def play_through(
+    page: Any,
+    board_url: str,
+    names: Sequence[str],
+    played: Sequence[Round],
+    deals: Sequence[str],
+    name: str,
+) -> None:
+    """Every round typed on the round form, to the game's end; before each, the board's line
+    for the deal (its cards and contract) is ``deals``' line for it."""
+    for number, (round_played, deal) in enumerate(zip(played, deals, strict=True), start=1):
+        expect(page.locator("#board .next-deal .deal")).to_contain_text(deal)
+        if number == len(played):
+            assert fits_width(page)
+            both_schemes(page, f"{name}-last-deal")
+        enter(page, board_url, names, round_played)
+    expect(page.locator("#board .next-deal")).to_have_count(0)
+
+
+def test_a_whole_shanghai_game_names_its_ten_contracts_and_its_winner(
+    browser: Any, live_server: str, owner_cookie: str
+) -> None:
+    """A family's Shanghai game at 360 px: ten deals of 11 cards, each contract on the board as
+    the spec lists it, typed on the round form to the end, the lowest total the winner."""
+    pages = _page(browser, live_server, NARROW_PHONE, owner_cookie)
+    page = next(pages)
+    board_url = start(page, "shanghai", "Shanghai Rummy (10 deals)", SHANGHAI)
+    expect(page.locator("#board")).to_contain_text("Ada deals round 1: 11 cards each.")
+    assert fits_width(page)
+    both_schemes(page, "published-shanghai-start")
+    deals = [
+        f"round {number}: 11 cards each. Contract {number}: {contract}."
+        for number, contract in enumerate(SHANGHAI_CONTRACTS, start=1)
+    ]
+    play_through(page, board_url, SHANGHAI, SHANGHAI_ROUNDS, deals, "published-shanghai")
+    board = page.locator("#board")
+    expect(board.get_by_role("heading", name="Ada wins")).to_be_visible()
+    expect(board).to_contain_text("Ada finished with 37 points, the fewest.")
+    expect(board.locator("table.rounds tfoot td")).to_have_text(["37", "117", "130"])
+    expect(board.locator("table.standings tr.winner")).to_contain_text("Ada")
+    assert fits_width(page)
+    both_schemes(page, "published-shanghai-over")
+    next(pages, None)
+
+
+def test_a_whole_liverpool_game_in_spanish_ends_with_its_contract_laid_down_going_out(
+    browser: Any, live_server: str, owner_cookie: str
+) -> None:
+    """A family's Liverpool game at 360 px, in Spanish: 10 cards for four deals, then 12, each
+    contract on the board in Spanish, the last laid down while going out."""
+    device = {**NARROW_PHONE, "locale": "es-CL"}
+    pages = _page(browser, live_server, device, owner_cookie)
+    page = next(pages)
+    board_url = start(page, "liverpool", "Liverpool Rummy (7 manos)", LIVERPOOL)
+    assert fits_width(page)
+    both_schemes(page, "published-liverpool-start-es")
+    # Ten cards for the first four deals, then twelve.
+    deals = [
+        f"la ronda {number}: {10 if number <= 4 else 12} cartas a cada uno. "
+        f"Contrato {number}: {contract}."
+        for number, contract in enumerate(LIVERPOOL_CONTRACTS, start=1)
+    ]
+    play_through(page, board_url, LIVERPOOL, LIVERPOOL_ROUNDS, deals, "published-liverpool-es")
+    board = page.locator("#board")
+    expect(board.get_by_role("heading", name="Lupe gana")).to_be_visible()
+    expect(board.locator("table.standings tr.winner")).to_contain_text("Lupe")
+    expect(board).to_contain_text("Lupe terminó con 36 puntos, el total más bajo.")
+    expect(board.locator("table.rounds tfoot td")).to_have_text(["36", "68", "66"])
+    # Round 7 is made only by going out: the two left holding cards made no contract in it.
+    last = board.locator("table.rounds tbody tr").last
+    expect(last.locator(".mark")).to_have_text(["★", "", ""])
+    assert fits_width(page)
+    both_schemes(page, "published-liverpool-over-es")
     next(pages, None)
