@@ -6,10 +6,11 @@ first download after a change streams it to the phone while writing it to
 same data are that file, sent with ``send_file`` (its ETag the key, so a phone that holds it
 gets 304). The key is a digest of the household, its creation time, its time zone (the CSV's
 times are local), its language (the CSV is written for the family, in the household's
-language, whoever downloads it: ``languages.speaking``) and its kept statistics' version
-(``history.stats``), which moves with every write to a game (rounds, corrections, the bin,
-imports and restores, merges), with every rename and with a change of time zone: so the first
-download after any of them is built afresh. A file is kept only when the version read after
+language, whoever downloads it: ``languages.speaking``), its columns' headings (an upgrade
+that adds a column builds afresh) and its kept statistics' version (``history.stats``), which
+moves with every write to a game (rounds, corrections, the bin, imports and restores, merges),
+with every rename and with a change of time zone: so the first download after any of them is
+built afresh. A file is kept only when the version read after
 building it is still the one read before (else a write came in between and the next download
 builds again); when a household's new file is in place its older ones are removed.
 
@@ -62,7 +63,11 @@ def key(household_id: int) -> str:
     # words in the household's language: another language is another file.
     zone = local_time.chosen_zone(household_id, chosen)
     words = languages.known(language) or languages.DEFAULT
-    text = f"{household_id}|{made}|{version or 0}|{zone}|{words}"
+    # And its columns as headed in that language: a version that adds a column (or words one
+    # anew) changes no data, yet must not send the file an older version kept for it.
+    with languages.speaking(words):
+        heading = ",".join(str(column) for column in backup.CSV_COLUMNS)
+    text = f"{household_id}|{made}|{version or 0}|{zone}|{words}|{heading}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
