@@ -127,9 +127,11 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
     rules = tally.rules
     may_i = None
     if rules.may_i.allowed and not tally.is_over:
+        at_the_table = at_table(tally)
         may_i = [
             (seat, seat.player.name, seat.may_i_used, services.may_i_left(game, seat))
             for seat in game.seats
+            if seat.position in at_the_table
         ]
     draft = drafts.draft_of(game) if not tally.is_over else None
     return {
