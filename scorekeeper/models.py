@@ -387,6 +387,12 @@ class Seat(HouseholdOwned, Model):
     # The phone entering this seat's own hand (``games.seats``: a random id in its session),
     # or None while no phone holds it.
     phone: Mapped[str | None] = mapped_column(String(32))
+    # Comings and goings (issue 43): the last round played by a player who left the game, and
+    # the round a player joined before with the points they brought (None: there from the
+    # start, to the end).
+    left_after: Mapped[int | None] = mapped_column(Integer)
+    joined_before: Mapped[int | None] = mapped_column(Integer)
+    joined_total: Mapped[int] = mapped_column(Integer, default=0)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats", lazy="selectin")

@@ -17,6 +17,7 @@ bp = Blueprint("games", __name__, url_prefix="/games", cli_group="game")
 from . import (  # noqa: E402,F401  (they attach their routes and commands to bp)
     board_views,
     cli,
+    comings_views,
     gamefile_views,
     hand_views,
     late_hands,

@@ -211,7 +211,9 @@ def game_charts(game: Game) -> list[LineChart]:
         hands = {hand.seat_id: hand for hand in played.hands}
         for index, seat in enumerate(seats):
             hand = hands.get(seat.id)
-            totals[index].append(totals[index][-1] + (hand.points if hand else 0))
+            # A joiner's points brought count from the round they joined before (issue 43).
+            brought = seat.joined_total if played.number == seat.joined_before else 0
+            totals[index].append(totals[index][-1] + brought + (hand.points if hand else 0))
             made[index].append(made[index][-1] + (1 if hand and hand.made_contract else 0))
     charts = [_line_chart("totals", _("Running totals"), _("Points"), names, totals)]
     rules = _rules_of(game)

@@ -96,10 +96,12 @@ class SeatDraft:
     in_one_turn: bool = False
     # When this seat's row was last written (None: nothing written yet).
     typed_at: datetime | None = None
+    # False for a player not dealt into this round (issue 43): nobody waits for their hand.
+    in_round: bool = True
 
     @property
     def is_in(self) -> bool:
-        return self.went_out or self.done
+        return self.went_out or self.done or not self.in_round
 
 
 # A hand written within this long, and not in, is being typed: a close over it asks first.
@@ -173,6 +175,7 @@ def draft_of(game: Game) -> Draft:
     number = _number(game)
     rows = _rows(game, number)
     rules = services.rules_of(game)
+    lineup = services.lineup_of(game)
     seats = []
     for seat in game.seats:
         row = rows.get(seat.position)
@@ -195,6 +198,7 @@ def draft_of(game: Game) -> Draft:
                 done=row is not None and row.done,
                 in_one_turn=in_one_turn,
                 typed_at=row.updated_at if row is not None else None,
+                in_round=lineup.plays(seat.position, number),
             )
         )
     nobody = rows.get(NOBODY_ROW)

@@ -1,9 +1,10 @@
-"""Reading and writing the game file (``scorekeeper-game``, version 1): pure, no database.
+"""Reading the game file (``scorekeeper-game``, version 1): pure, no database.
 
 ``read_game_file`` checks a document as a person or a script wrote it and returns what it
-says (the rules, the table, the rounds as ``RoundEntry`` values) or every problem with it,
-each naming the round and the player. ``write_game_file`` turns a tally into the document
-the app exports. See ``shared/spec/game-format.md``.
+says (the rules, the table, who left and joined, the rounds as ``RoundEntry`` values) or every
+problem with it, each naming the round and the player. ``gamefile_out`` writes the document
+the app exports, ``gamefile_lineup`` reads and writes ``left`` and ``joined``. See
+``shared/spec/game-format.md``.
 
 Every problem is a sentence a person reads on the upload page: a message of the rules engine's
 (``N_``, an id and its values, English as its ``str``), put into the page's language where it
@@ -43,9 +44,9 @@ from scorekeeper.rules import (
     get_ruleset,
 )
 from scorekeeper.rules.messages import Value
-from scorekeeper.status import GameStatus
 
-from .tally import HandEntry, RoundEntry, Tally, tally_game
+from .gamefile_lineup import absent_problem, read_lineup
+from .tally import HandEntry, Lineup, RoundEntry, Tally, tally_game
 
 FORMAT = "scorekeeper-game"
 VERSION = 1
@@ -220,6 +221,8 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
         abandoned = False
 
     rounds_data = document.get("rounds", [])
+    played = len(rounds_data) if isinstance(rounds_data, list) else 0
+    lineup = read_lineup(document, names, keys, played, problems) if names else Lineup()
     entries: list[RoundEntry] = []
     complete = True
     if not isinstance(rounds_data, list):
@@ -237,7 +240,7 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
         complete = False
     elif names:
         for number, round_data in enumerate(rounds_data, start=1):
-            entry = _read_round(number, round_data, names, keys, problems)
+            entry = _read_round(number, round_data, names, keys, lineup, problems)
             if entry is None:
                 complete = False
             elif complete:
@@ -246,7 +249,7 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
 
     if rules is None or not names:
         raise GameFileError(problems or [N_("The game file cannot be read.")])
-    tally = tally_game(rules, names, first_dealer, entries, abandoned=abandoned)
+    tally = tally_game(rules, names, first_dealer, entries, abandoned=abandoned, lineup=lineup)
     problems.extend(problem.message for problem in tally.problems)
     if problems or not complete:
         raise GameFileError(problems or [N_("The game file cannot be read.")])
@@ -393,6 +396,7 @@ def _read_round(
     data: Any,
     names: list[str],
     keys: dict[str, int],
+    lineup: Lineup,
     problems: list[str],
 ) -> RoundEntry | None:
     if not isinstance(data, Mapping):
@@ -413,6 +417,9 @@ def _read_round(
             )
             return None
         went_out = keys[name_key(went_out_name)]
+        if not lineup.plays(went_out, number):
+            problems.append(absent_problem(number, names[went_out], went_out, lineup))
+            return None
     players = data.get("players")
     if not isinstance(players, Mapping):
         problems.append(
@@ -442,13 +449,17 @@ def _read_round(
             )
             good = False
             continue
+        if not lineup.plays(seat, number):
+            problems.append(absent_problem(number, names[seat], seat, lineup))
+            good = False
+            continue
         entry = _read_hand(number, names[seat], seat == went_out, hand, problems)
         if entry is None:
             good = False
             continue
         hands[seat] = entry
     for seat, name in enumerate(names):
-        if seat not in hands and good:
+        if seat not in hands and good and lineup.plays(seat, number):
             problems.append(
                 N_(
                     "Round %(round)s: %(name)s is missing (every player of the game appears in "
@@ -468,7 +479,7 @@ def _read_round(
         return None
     return RoundEntry(
         went_out=went_out,
-        hands=tuple(hands[seat] for seat in range(len(names))),
+        hands=tuple(hands.get(seat, HandEntry()) for seat in range(len(names))),
         went_out_in_one_turn=one_turn,
     )
 
@@ -551,82 +562,3 @@ def _typed_points(
         )
         return None
     return HandEntry(made_contract=made, total=points)
-
-
-def iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.astimezone(UTC).isoformat()
-
-
-def write_game_file(
-    tally: Tally,
-    rules_data: Mapping[str, Any],
-    *,
-    started: datetime | None,
-    game_id: int | None = None,
-    exported: datetime | None = None,
-    uid: str | None = None,
-) -> dict[str, Any]:
-    """The exported document of a game: what a person writes, plus what follows from it."""
-    names = tally.names
-    document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
-    if uid is not None:
-        document["uid"] = uid
-    if game_id is not None:
-        document["id"] = game_id
-    if exported is not None:
-        document["exported"] = iso(exported)
-    document.update(
-        {
-            "rules": dict(rules_data),
-            "players": list(names),
-            "first_dealer": names[tally.first_dealer],
-            "started": iso(started),
-            "abandoned": tally.status == GameStatus.ABANDONED,
-            "status": tally.status,
-            "rounds": [
-                {
-                    "number": played.number,
-                    "dealer": names[played.dealer],
-                    "went_out": None if played.went_out is None else names[played.went_out],
-                    # Only where it is so: a file of a game without the bonus reads as before.
-                    **({"went_out_in_one_turn": True} if played.went_out_in_one_turn else {}),
-                    "players": {
-                        names[seat]: {
-                            "contract": hand.contract,
-                            "made_contract": hand.made_contract,
-                            # A typed total has no cards: null says so, and imports as typed.
-                            "cards": None if hand.typed_total else hand.cards,
-                            "points": hand.points,
-                        }
-                        for seat, hand in enumerate(played.hands)
-                    },
-                }
-                for played in tally.rounds
-            ],
-            "standings": [
-                {
-                    "player": standing.name,
-                    "total": standing.total,
-                    "contract": standing.contract,
-                    "contracts_made": standing.contracts_made,
-                    "place": standing.place,
-                }
-                for standing in tally.standings
-            ],
-            "winners": list(tally.winner_names),
-            "tie_break": tally.tie_break,
-        }
-    )
-    return document
-
-
-def imported_end(started: datetime | None, over: bool, now: datetime) -> datetime | None:
-    """When a game stored from a game file ended, as far as the file tells (issue 37): a file
-    carries no time but the game's start (game-format.md: no round's time, no end), so a game
-    that is over ended, as the app counts it, when it started, not at the import, which may be
-    years later (a table link to it lapses by the game's own clock, and nothing says it ended
-    today). A game whose file names no start starts at the import, and ends there. None for a
-    game still in progress."""
-    if not over:
-        return None
-    return started or now

@@ -33,7 +33,7 @@ from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 from scorekeeper.words import words
 
-from . import bp, changelog, drafts, late_hands, merging, rounds, services
+from . import bp, changelog, comings, drafts, late_hands, merging, rounds, scoreboard, services
 from .forms import PAD_RANKS, add_card, pad_key, read_hand, remove_card
 from .late_hands import what_got_stored
 from .merging import Sheet, SheetHand
@@ -88,8 +88,10 @@ def pick_seat(game_id: int) -> ResponseReturnValue:
     problem = None
     asking = None
     taken = held_elsewhere(game)
+    at_table = scoreboard.at_table(services.tally_of(game))
     if request.method == "POST":
         position = whole_number(request.form.get("seat"), below=len(game.seats))
+        position = position if position in at_table else None
         if position is not None and (position not in taken or request.form.get("take_over")):
             _hold_seat(game, position)
             return redirect(url_for("games.hand", game_id=game.id), code=303)
@@ -102,6 +104,7 @@ def pick_seat(game_id: int) -> ResponseReturnValue:
         status=UNPROCESSABLE if problem else 200,
         game=game,
         names=[seat.player.name for seat in game.seats],
+        at_table=at_table,
         mine=None if mine in taken else mine,
         taken=taken,
         asking=asking,
@@ -128,7 +131,8 @@ def _my_hand(
     phone holds its seat now; ``put_in``: the hand it had typed, to put in a round closed
     under it."""
     context: dict[str, Any] = {"game": game, "position": position, "lost": lost, "put_in": put_in}
-    if game.status == GameStatus.IN_PROGRESS and not lost:
+    tally = services.tally_of(game)
+    if game.status == GameStatus.IN_PROGRESS and not lost and position not in tally.lineup.left:
         draft = drafts.draft_of(game)
         mine = draft.seats[position]
         tally = services.tally_of(game)
@@ -162,7 +166,9 @@ def _my_hand(
         }
     else:
         draft = None
-        context["game_over"] = services.tally_of(game).game_over if not lost else ""
+        context["game_over"] = tally.game_over if not lost else ""
+        if not lost and (gone := comings.left_words(tally, position)):
+            context["game_over"] = gone
     last = len(game.rounds)
     context |= {
         "last_round": (changelog.describe_round(services.tally_of(game), last) if last else None),

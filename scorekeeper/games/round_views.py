@@ -162,7 +162,7 @@ def _render_round(
             if editing
             else _("Round %(number)s", number=number)
         ),
-        "hands": hands,
+        "hands": [hand for hand in hands if tally.lineup.plays(hand["seat"], number)],
         "dealer": tally.names[dealer],
         "errors": errors,
         "general": general,

@@ -39,6 +39,7 @@ from scorekeeper.extensions import Kept, db
 from scorekeeper.models import Game, access_version_now, utcnow
 
 from . import charts, drafts, services
+from .tally import Tally
 
 BOARD_TEMPLATE = "games/_board.html"
 
@@ -126,9 +127,11 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
     rules = tally.rules
     may_i = None
     if rules.may_i.allowed and not tally.is_over:
+        at_the_table = at_table(tally)
         may_i = [
             (seat, seat.player.name, seat.may_i_used, services.may_i_left(game, seat))
             for seat in game.seats
+            if seat.position in at_the_table
         ]
     draft = drafts.draft_of(game) if not tally.is_over else None
     return {
@@ -147,7 +150,15 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
         "refusal": drafts.why_refused(game, draft) if draft is not None else None,
         # How long the undo lasts, for the sentence that says so (in any language).
         "undo_minutes": int(services.UNDO_WINDOW.total_seconds() // 60),
+        # Who is dealt into the next round (issue 43: a player may leave, one may join).
+        "at_table": at_table(tally),
     }
+
+
+def at_table(tally: Tally) -> list[int]:
+    """The seats dealt into the next round (none once the game is over)."""
+    number = tally.next_round
+    return [] if number is None else list(tally.lineup.seats_in(number, len(tally.names)))
 
 
 def _undo_until(game: Game) -> datetime | None:

@@ -44,6 +44,7 @@ from .tally import (
     ABANDONED,
     IN_PROGRESS,
     HandEntry,
+    Lineup,
     Problem,
     RoundEntry,
     RoundResult,
@@ -157,6 +158,18 @@ def names_of(game: Game) -> list[str]:
     return [seat.player.name for seat in game.seats]
 
 
+def lineup_of(game: Game) -> Lineup:
+    """Who left the game and who joined it, by seat, as stored."""
+    return Lineup(
+        left={seat.position: seat.left_after for seat in game.seats if seat.left_after is not None},
+        joined={
+            seat.position: (seat.joined_before, seat.joined_total or 0)
+            for seat in game.seats
+            if seat.joined_before is not None
+        },
+    )
+
+
 def replay(
     game: Game, rounds: Sequence[RoundEntry] | None = None, *, abandoned: bool | None = None
 ) -> Tally:
@@ -168,6 +181,7 @@ def replay(
         game.first_dealer,
         entries_of(game) if rounds is None else rounds,
         abandoned=(game.status == ABANDONED) if abandoned is None else abandoned,
+        lineup=lineup_of(game),
     )
 
 
@@ -254,6 +268,7 @@ def _new_game(
     first_dealer: int,
     started: datetime | None,
     uid: str | None = None,
+    lineup: Lineup | None = None,
 ) -> Game:
     players = game_players_matching(names)
     rules = tidily_named(rules)
@@ -268,8 +283,18 @@ def _new_game(
     )
     if started is not None:
         game.started = started
+    lineup = lineup or Lineup()
     for position, player in enumerate(players):
-        game.seats.append(Seat(player=player, position=position))
+        joined = lineup.joined.get(position)
+        game.seats.append(
+            Seat(
+                player=player,
+                position=position,
+                left_after=lineup.left.get(position),
+                joined_before=None if joined is None else joined[0],
+                joined_total=0 if joined is None else joined[1],
+            )
+        )
     db.session.add(game)
     db.session.flush()
     return game
@@ -320,6 +345,8 @@ def append_round(
     )
     game.rounds.append(played)
     for seat, hand in zip(seats, result.hands, strict=True):
+        if not hand.in_round:
+            continue
         played.hands.append(
             Hand(
                 seat=seat,

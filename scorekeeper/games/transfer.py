@@ -22,14 +22,8 @@ from scorekeeper.models import Game, utcnow
 from scorekeeper.rules import N_, N_plural, RuleSet
 
 from .changelog import log, stored
-from .gamefile import (
-    GameFile,
-    GameFileError,
-    holds_nul,
-    imported_end,
-    read_game_file,
-    write_game_file,
-)
+from .gamefile import GameFile, GameFileError, holds_nul, read_game_file
+from .gamefile_out import imported_end, write_game_file
 from .services import _new_game, _resolve_rules, append_round, recompute, tally_of
 
 __all__ = [
@@ -96,7 +90,12 @@ def store_game_file(checked: GameFile) -> Game:
     _refuse_a_game_held(checked.uid)
     try:
         game = _new_game(
-            checked.rules, checked.names, checked.first_dealer, checked.started, checked.uid
+            checked.rules,
+            checked.names,
+            checked.first_dealer,
+            checked.started,
+            checked.uid,
+            checked.tally.lineup,
         )
         seats = list(game.seats)
         for entry, result in zip(checked.rounds, checked.tally.rounds, strict=True):

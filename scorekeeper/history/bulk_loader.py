@@ -16,7 +16,8 @@ from sqlalchemy import func, select
 from .. import scope
 from ..db import insert_rows
 from ..extensions import db
-from ..games.gamefile import GameFile, imported_end
+from ..games.gamefile import GameFile
+from ..games.gamefile_out import imported_end
 from ..games.transfer import import_log_line
 from ..models import Game, GameEvent, Hand, Player, Round, Seat, new_uid, utcnow
 from ..names import name_key, tidy_name
@@ -107,6 +108,7 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
             for result in files[index].tally.rounds
             for round_id in (next(next_round),)
             for position, hand in enumerate(result.hands)
+            if hand.in_round
         ]
         if hand_rows:
             insert_rows(db.session.connection(), hands, household.rows(hand_rows))
@@ -259,7 +261,13 @@ def _seat_row(
         "place": None,
         "is_winner": False,
         "may_i_used": 0,
+        "left_after": checked.tally.lineup.left.get(position),
+        "joined_before": None,
+        "joined_total": 0,
     }
+    joined = checked.tally.lineup.joined.get(position)
+    if joined is not None:
+        row.update(joined_before=joined[0], joined_total=joined[1])
     for standing in checked.tally.standings:
         if standing.seat == position:
             row.update(

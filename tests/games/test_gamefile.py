@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.games.gamefile import GameFileError, read_game_file, write_game_file
+from scorekeeper.games.gamefile import GameFileError, read_game_file
+from scorekeeper.games.gamefile_out import write_game_file
 from scorekeeper.rules import get_ruleset
 
 

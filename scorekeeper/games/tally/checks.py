@@ -164,9 +164,13 @@ def check_round(
     number: int,
     entry: RoundEntry,
     contracts: list[int],
+    seats: Sequence[int] | None = None,
 ) -> tuple[list[HandResult], list[Problem]]:
+    """One round's hands checked and scored; ``seats`` are those dealt into it (None: every
+    seat). A seat not dealt in gets an empty hand outside the round, whatever was entered."""
     problems: list[Problem] = []
     players = len(names)
+    present = set(range(players) if seats is None else seats)
     went_out = entry.went_out
     if went_out is not None and not 0 <= went_out < players:
         problems.append(
@@ -174,6 +178,19 @@ def check_round(
                 number,
                 WENT_OUT_FIELD,
                 N_("Round %(round)s: who went out is not a player.", round=number),
+            )
+        )
+        went_out = None
+    elif went_out is not None and went_out not in present:
+        problems.append(
+            Problem(
+                number,
+                WENT_OUT_FIELD,
+                N_(
+                    "Round %(round)s: %(name)s went out, but %(name)s is not in this round.",
+                    round=number,
+                    name=names[went_out],
+                ),
             )
         )
         went_out = None
@@ -209,6 +226,9 @@ def check_round(
         name = names[seat]
         hand = entry.hands[seat] if seat < len(entry.hands) else HandEntry()
         contract = contracts[seat]
+        if seat not in present:
+            hands.append(HandResult(contract, False, "", 0, in_round=False))
+            continue
         going_out_only = rules.contract(contract).going_out_only
         if hand.total is not None:
             if one_turn and seat == went_out and hand.total == rules.down_and_out_bonus:
@@ -320,8 +340,8 @@ def check_round(
                 points=points,
             )
         )
-    if players:
-        packs = rules.packs(players)
+    if present:
+        packs = rules.packs(len(present))
         overflow = packs.overflow(table)
         # Where one hand alone holds more than the packs do, it is said at that hand; only
         # a table over (rarely) pays for looking hand by hand.

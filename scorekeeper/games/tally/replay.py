@@ -14,16 +14,18 @@ from scorekeeper.status import GameStatus
 from .checks import check_round, check_table, round_bonus
 from .values import (
     ABANDONED,
+    EVERYONE,
     FINISHED,
     IN_PROGRESS,
     ROUND_FIELD,
     HandResult,
+    Lineup,
     Problem,
     RoundEntry,
     RoundResult,
     Standing,
     Tally,
-    dealer_of,
+    deal_of,
 )
 
 
@@ -34,15 +36,17 @@ def tally_game(
     rounds: Sequence[RoundEntry],
     *,
     abandoned: bool = False,
+    lineup: Lineup = EVERYONE,
 ) -> Tally:
     """Replay ``rounds`` under ``rules`` and say what follows: every refusal as a Problem
     (the rest is computed as well as the entries allow), standings best first, status,
-    winners and the tie-break sentence."""
+    winners and the tie-break sentence. ``lineup`` says who left and who joined: a joiner's
+    total starts at the points they brought, and a leaver never wins."""
     names = tuple(names)
     players = len(names)
     problems = check_table(rules, names, first_dealer)
     last = len(rules.contracts)
-    totals = [0] * players
+    totals = [lineup.starting_total(seat) for seat in range(players)]
     made = [0] * players
     results: list[RoundResult] = []
     ended_after: int | None = None
@@ -77,7 +81,10 @@ def tally_game(
             contracts = [min(made[seat] + 1, last) for seat in range(players)]
         else:
             contracts = [min(number, last)] * players
-        hands, round_problems = check_round(rules, names, number, entry, contracts)
+        seats = lineup.seats_in(number, players)
+        if players >= 2 and len(seats) < 2:
+            problems.append(_too_few(number, len(seats)))
+        hands, round_problems = check_round(rules, names, number, entry, contracts, seats)
         problems.extend(round_problems)
         for seat, hand in enumerate(hands):
             totals[seat] += hand.points
@@ -85,7 +92,7 @@ def tally_game(
         results.append(
             RoundResult(
                 number=number,
-                dealer=dealer_of(number, first_dealer, players) if players else 0,
+                dealer=deal_of(results[-1].dealer if results else None, first_dealer, seats),
                 went_out=entry.went_out,
                 hands=tuple(hands),
                 totals=tuple(totals),
@@ -102,12 +109,18 @@ def tally_game(
         status = FINISHED
     else:
         status = IN_PROGRESS
+    if status == IN_PROGRESS and players >= 2:
+        # The next round needs two players too: nobody may leave a table of two.
+        following = len(rounds) + 1
+        if len(lineup.seats_in(following, players)) < 2:
+            problems.append(_too_few(following, len(lineup.seats_in(following, players))))
     winners: tuple[int, ...] = ()
     tie_break: Message | None = None
-    if status == FINISHED and results:
+    stayed = [seat for seat in range(players) if seat not in lineup.left]
+    if status == FINISHED and results and stayed:
         played = results[:ended_after] if ended_after else results
-        winners, tie_break = _decide(rules, names, played)
-    standings = _standings(rules, names, results, status, winners)
+        winners, tie_break = _decide(rules, names, played, stayed)
+    standings = _standings(rules, names, results, status, winners, lineup)
     return Tally(
         rules=rules,
         names=names,
@@ -118,6 +131,20 @@ def tally_game(
         winners=winners,
         tie_break=tie_break,
         problems=tuple(problems),
+        lineup=lineup,
+    )
+
+
+def _too_few(number: int, count: int) -> Problem:
+    return Problem(
+        number,
+        ROUND_FIELD,
+        N_plural(
+            "Round %(round)s would have %(num)s player; at least 2 players stay in every round.",
+            "Round %(round)s would have %(num)s players; at least 2 players stay in every round.",
+            num=count,
+            round=number,
+        ),
     )
 
 
@@ -133,19 +160,18 @@ def _ends_game(rules: RuleSet, number: int, hands: Sequence[HandResult]) -> bool
 
 
 def _decide(
-    rules: RuleSet, names: tuple[str, ...], played: Sequence[RoundResult]
+    rules: RuleSet, names: tuple[str, ...], played: Sequence[RoundResult], everyone: list[int]
 ) -> tuple[tuple[int, ...], Message | None]:
     """The winning seats and the tie-break sentence, from the rounds up to the one that ended
-    the game."""
+    the game, among ``everyone`` who stayed to the end (a player who left never wins)."""
     final = played[-1]
     totals = final.totals
-    everyone = list(range(len(names)))
     last = len(rules.contracts)
     if rules.winner is Winner.LAST_CONTRACT:
         makers = [
             seat
             for seat, hand in enumerate(final.hands)
-            if hand.made_contract and hand.contract == last
+            if hand.made_contract and hand.contract == last and seat in everyone
         ]
         if len(makers) == 1:
             return (makers[0],), None
@@ -308,23 +334,31 @@ def _standings(
     results: list[RoundResult],
     status: GameStatus,
     winners: tuple[int, ...],
+    lineup: Lineup,
 ) -> tuple[Standing, ...]:
     players = len(names)
     last = len(rules.contracts)
-    totals = results[-1].totals if results else (0,) * players
-    made = results[-1].contracts_made if results else (0,) * players
+    if results:
+        totals, made = results[-1].totals, results[-1].contracts_made
+    else:
+        totals = tuple(lineup.starting_total(seat) for seat in range(players))
+        made = (0,) * players
     keeps = rules.contract_order is ContractOrder.OWN
     contracts: list[int] = []
     for seat in range(players):
-        if status != IN_PROGRESS:
-            contracts.append(results[-1].hands[seat].contract if results else 1)
+        # The last round the player was dealt into (a leaver's, in a game that goes on too).
+        played = [result for result in results if result.hands[seat].in_round]
+        if (status != IN_PROGRESS or seat in lineup.left) and played:
+            contracts.append(played[-1].hands[seat].contract)
         elif keeps:
             contracts.append(min(made[seat] + 1, last))
         else:
             contracts.append(min(len(results) + 1, last))
 
-    def key(seat: int) -> tuple[int, int, int]:
-        return (0 if seat in winners else 1, -made[seat] if keeps else 0, totals[seat])
+    def key(seat: int) -> tuple[int, int, int, int]:
+        # Who stayed to the end first; of those who left, whoever left later first.
+        gone = -lineup.left[seat] if seat in lineup.left else -len(results) - 1
+        return (0 if seat in winners else 1, gone, -made[seat] if keeps else 0, totals[seat])
 
     order = sorted(range(players), key=key)
     standings: list[Standing] = []
@@ -341,6 +375,7 @@ def _standings(
                 contracts_made=made[seat],
                 place=place,
                 is_winner=seat in winners,
+                left_after=lineup.left.get(seat),
             )
         )
     return tuple(standings)

@@ -9,8 +9,8 @@ file's import and the command line read it in English as before."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from scorekeeper.rules import N_, Message, N_plural, RuleSet
 from scorekeeper.rules.messages import Value, listing
@@ -93,6 +93,30 @@ def owners_of(names: Sequence[str]) -> Value:
 
 
 @dataclass(frozen=True)
+class Lineup:
+    """Who comes and goes (issue 43): ``left`` maps a seat to the last round it played (it is
+    in no later round); ``joined`` maps a seat to the round it joined before and the points it
+    brought (it is in no earlier round). A seat in neither plays every round."""
+
+    left: Mapping[int, int] = field(default_factory=dict)
+    joined: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+
+    def plays(self, seat: int, number: int) -> bool:
+        """Whether ``seat`` is dealt into round ``number``."""
+        first = self.joined[seat][0] if seat in self.joined else 1
+        return first <= number <= self.left.get(seat, number)
+
+    def starting_total(self, seat: int) -> int:
+        return self.joined[seat][1] if seat in self.joined else 0
+
+    def seats_in(self, number: int, players: int) -> tuple[int, ...]:
+        return tuple(seat for seat in range(players) if self.plays(seat, number))
+
+
+EVERYONE = Lineup()
+
+
+@dataclass(frozen=True)
 class Problem:
     """One refusal: the round it concerns (None: the game as a whole), the form field it
     belongs at, and the sentence a person reads (its English is ``str(problem)``)."""
@@ -115,6 +139,9 @@ class HandResult:
     points: int
     # The points were typed as a total, not counted from cards.
     typed_total: bool = False
+    # False for a seat not dealt into the round (left before it, or joined after it): no hand
+    # is stored for it, and it scores nothing.
+    in_round: bool = True
 
 
 @dataclass(frozen=True)
@@ -145,6 +172,8 @@ class Standing:
     contracts_made: int
     place: int
     is_winner: bool
+    # The last round played by a player who left the game (None: still at the table).
+    left_after: int | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +190,7 @@ class Tally:
     # Why a tie was broken as it was (``replay``): a message, its English the stored text.
     tie_break: Message | None
     problems: tuple[Problem, ...]
+    lineup: Lineup = EVERYONE
 
     @property
     def is_over(self) -> bool:
@@ -178,7 +208,10 @@ class Tally:
     @property
     def next_dealer(self) -> int | None:
         number = self.next_round
-        return None if number is None else dealer_of(number, self.first_dealer, len(self.names))
+        if number is None:
+            return None
+        previous = self.rounds[-1].dealer if self.rounds else None
+        return deal_of(previous, self.first_dealer, self.lineup.seats_in(number, len(self.names)))
 
     @property
     def cards_to_deal(self) -> int | None:
@@ -264,6 +297,12 @@ class Tally:
         return tuple(problem for problem in self.problems if problem.round == number)
 
 
-def dealer_of(round_number: int, first_dealer: int, players: int) -> int:
-    """The seat that deals round ``round_number``: the deal passes to the left each round."""
-    return (first_dealer + round_number - 1) % players
+def deal_of(previous: int | None, first_dealer: int, seats: Sequence[int]) -> int:
+    """The seat that deals a round: the deal passes to the left each round, among the players
+    in that round (``seats``, in seating order): the first of them at or after the first
+    dealer for round 1 (``previous`` None), else the first after the last round's dealer."""
+    if not seats:
+        return first_dealer
+    start = first_dealer if previous is None else previous + 1
+    after = [seat for seat in seats if seat >= start]
+    return after[0] if after else seats[0]

@@ -1,0 +1,56 @@
+"""The board's "leaves the game" (asked first) and "Add a player" (issue 43): the scorer's
+pages for ``comings``."""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from scorekeeper.access import Permission, requires
+from scorekeeper.inputs import whole_number
+from scorekeeper.web import UNPROCESSABLE, render
+
+from . import bp, comings
+from .rounds import RoundRefused
+from .views import game_or_404
+
+
+@bp.route("/<int:game_id>/leave", methods=["GET", "POST"])
+@requires(Permission.SCORE)
+def leave(game_id: int) -> ResponseReturnValue:
+    """Asks first ("Dee leaves the game after round 12?"); the answer stores it."""
+    game = game_or_404(game_id, lock=request.method == "POST")
+    seat = whole_number(request.values.get("seat"), below=len(game.seats))
+    if seat is None:
+        abort(400)
+    name = game.seats[seat].player.name
+    if request.method == "POST" and request.form.get("sure") == "yes":
+        try:
+            comings.leave_game(game, seat)
+        except RoundRefused as refused:
+            return render(
+                "games/leave.html",
+                status=UNPROCESSABLE,
+                game=game,
+                seat=seat,
+                name=name,
+                problem=refused.in_words(),
+            )
+        flash(_("%(name)s left the game.", name=name), "success")
+        return redirect(url_for("games.show", game_id=game.id))
+    return render("games/leave.html", game=game, seat=seat, name=name, problem=None)
+
+
+@bp.post("/<int:game_id>/join")
+@requires(Permission.SCORE)
+def join(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id, lock=True)
+    total = comings.highest_total(game) if request.form.get("points") == "highest" else 0
+    try:
+        seat = comings.join_game(game, request.form.get("name", "")[:200], total)
+    except RoundRefused as refused:
+        flash(refused.in_words(), "error")
+        return redirect(url_for("games.show", game_id=game.id) + "#add-player")
+    flash(_("%(name)s joined the game.", name=seat.player.name), "success")
+    return redirect(url_for("games.show", game_id=game.id))

@@ -1,0 +1,76 @@
+"""The board's "leaves the game" and "Add a player" (issue 43): asked before it is stored, in
+effect after the last stored round; the round form, the seat picker and the own-hand page
+leave out a player not in the round."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+from ..helpers import save_round, start_game
+
+
+def test_a_player_leaves_after_a_question_and_one_joins(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben", "Cy", "Dee"])
+    # The highest total of those at the table is Ben's 10 (Dee, with 20, leaves).
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "K Q"})
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Dee leaves the game" in board and "Add a player" in board
+
+    asked = client.get(f"/games/{game_id}/leave?seat=3").get_data(as_text=True)
+    assert "Does Dee leave after round 1?" in asked
+    assert client.post(f"/games/{game_id}/leave", data={"seat": "3"}).status_code == 200
+    assert "left after round" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+    stored = client.post(f"/games/{game_id}/leave", data={"seat": "3", "sure": "yes"})
+    assert stored.status_code == 302
+
+    joined = client.post(f"/games/{game_id}/join", data={"name": "Eve", "points": "highest"})
+    assert joined.status_code == 302
+    exported = client.get(f"/games/{game_id}/export").get_json()
+    assert exported["left"] == {"Dee": 1}
+    assert exported["joined"] == {"Eve": {"before_round": 2, "total": 10}}
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "left after round 1" in board
+
+    form = client.get(f"/games/{game_id}/rounds/new").get_data(as_text=True)
+    assert 'name="hands-4-cards"' in form and 'name="hands-3-cards"' not in form
+    seats = client.get(f"/games/{game_id}/seat").get_data(as_text=True)
+    assert 'value="4"' in seats and 'value="3"' not in seats, seats
+    # Round 2: Ben deals, Eve is dealt in, Dee is not; Eve starts on contract 1.
+    save_round(client, game_id, "Eve", {"Ann": "5", "Ben": "5", "Cy": "5"})
+    exported = client.get(f"/games/{game_id}/export").get_json()
+    assert list(exported["rounds"][1]["players"]) == ["Ann", "Ben", "Cy", "Eve"]
+    assert exported["rounds"][1]["players"]["Eve"]["contract"] == 1
+    assert exported["rounds"][1]["dealer"] == "Ben"
+    assert exported["standings"][-1] == {
+        "player": "Dee",
+        "total": 20,
+        "contract": 1,
+        "contracts_made": 0,
+        "place": 5,
+        "left_after": 1,
+    }
+
+
+def test_the_last_two_cannot_part_and_a_name_at_the_table_cannot_join(
+    client: FlaskClient,
+) -> None:
+    game_id = start_game(client, "contract-rummy", ["Ann", "Ben"])
+    save_round(client, game_id, "Ann", {"Ben": "K"})
+    refused = client.post(f"/games/{game_id}/leave", data={"seat": "1", "sure": "yes"})
+    assert refused.status_code == 422
+    assert "at least 2 players stay in every round" in refused.get_data(as_text=True)
+    assert "left" not in client.get(f"/games/{game_id}/export").get_json()
+    client.post(f"/games/{game_id}/join", data={"name": "ann", "points": "zero"})
+    assert "joined" not in client.get(f"/games/{game_id}/export").get_json()
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Ann is at this table already." in board
+
+
+def test_spanish(client: FlaskClient) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben", "Cy"])
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5"})
+    es = {"Accept-Language": "es"}
+    board = client.get(f"/games/{game_id}", headers=es).get_data(as_text=True)
+    assert "Cy deja la partida" in board and "Agregar un jugador" in board
+    asked = client.get(f"/games/{game_id}/leave?seat=2", headers=es).get_data(as_text=True)
+    assert "¿Cy se va después de la ronda 1?" in asked
