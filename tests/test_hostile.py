@@ -201,6 +201,8 @@ ROUTES: dict[str, Urls] = {
         f"/games/{s.finished}/rounds/3/put-back",
     ],
     "games.abandon": lambda s: [f"/games/{s.spare}/abandon", f"/games/{s.finished}/abandon"],
+    "games.leave": lambda s: [f"/games/{s.spare}/leave?seat=0", f"/games/{s.playing}/leave?seat=1"],
+    "games.join": lambda s: [f"/games/{s.spare}/join", f"/games/{s.finished}/join"],
     "games.may_i": lambda s: [f"/games/{s.playing}/may-i", f"/games/{s.finished}/may-i"],
     "games.export": lambda s: [f"/games/{g}/export" for g in _games(s)],
     "games.tv": lambda s: [f"/games/{g}/tv" for g in _games(s)],
@@ -278,6 +280,7 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "games.put_back_round": lambda s, url: f"/games/{s.playing}",
     "games.put_in_hand": lambda s, url: f"/games/{s.playing}/hand",
     "games.abandon": lambda s, url: f"/games/{s.playing}",
+    "games.join": lambda s, url: f"/games/{s.playing}",
     "games.may_i": lambda s, url: f"/games/{s.playing}",
     "history.restore": lambda s, url: "/history/backup",
     "history.restore_kept": lambda s, url: "/history/backup",
@@ -314,6 +317,8 @@ GONE = {"accounts.setup"}
 # (Signing out, removing the member and revoking the link would leave nothing to test after.)
 DESTRUCTIVE = {
     "games.abandon",
+    "games.leave",
+    "games.join",
     "history.cancel_restore",
     "games.delete_round",
     "games.undo_round",
