@@ -126,10 +126,11 @@ def _my_hand(
     fragment: str | None = None,
     lost: bool = False,
     put_in: late_hands.PutIn | None = None,
+    counting_oob: bool = False,
 ) -> Response:
     """The page of this phone's hand (or one of its fragments, for htmx); ``lost``: another
     phone holds its seat now; ``put_in``: the hand it had typed, to put in a round closed
-    under it."""
+    under it; ``counting_oob``: the "Counting: ..." line is to be swapped in by its id."""
     context: dict[str, Any] = {"game": game, "position": position, "lost": lost, "put_in": put_in}
     tally = services.tally_of(game)
     if game.status == GameStatus.IN_PROGRESS and not lost and position not in tally.lineup.left:
@@ -174,6 +175,7 @@ def _my_hand(
         "last_round": (changelog.describe_round(services.tally_of(game), last) if last else None),
         "last_number": last,
         "message": message,
+        "counting_oob": counting_oob,
         "pad_ranks": PAD_RANKS,
         "action": url_for("games.hand", game_id=game.id),
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
@@ -203,14 +205,6 @@ def hand(game_id: int) -> ResponseReturnValue:
     if game.seats[position].phone is None:
         _hold_seat(game, position)  # a seat picked before seats were held: held from now on
     if request.method == "GET":
-        counting = whole_number(request.args.get("counting"))
-        if is_htmx() and counting is not None:
-            # The "Counting: ..." line's own poll: redrawn when the game changed, while its round
-            # is still being played (the hand's poll moves the page on after that).
-            still = game.status == GameStatus.IN_PROGRESS and len(game.rounds) < counting
-            if not still or request.args.get("v") == str(game.version):
-                return Response(status=NO_CHANGE)
-            return _my_hand(game, position, fragment="games/_counting.html")
         opened = whole_number(request.args.get("open"))
         moved_on = opened is not None and (
             game.status != GameStatus.IN_PROGRESS or len(game.rounds) >= opened
@@ -220,8 +214,15 @@ def hand(game_id: int) -> ResponseReturnValue:
         )
         if is_htmx() and unchanged and not moved_on:
             # The pad's poll (``open`` without ``v``) waits for its round alone to end: the
-            # other phones' hands coming in redraw nothing under the thumb.
-            return Response(status=NO_CHANGE)
+            # other phones' hands coming in redraw nothing under the thumb, only the
+            # "Counting: ..." line, where the game changed since that line was drawn.
+            counted = request.args.get("counted")
+            if "v" in request.args or counted in (None, str(game.version)):
+                return Response(status=NO_CHANGE)
+            # The line alone, swapped in by its id (out of band); the pad itself stays.
+            line = _my_hand(game, position, fragment="games/_counting.html", counting_oob=True)
+            line.headers["HX-Reswap"] = "none"
+            return line
         message, put_in = None, None
         if moved_on and opened is not None:
             typed = request.args.get("cards")

@@ -1,6 +1,6 @@
 """The own-hand page's leftovers of issue 43, on a 360 x 640 phone: a bad card typed is shown
-without moving the pad below it, and the note of a hand kept without signal is never drawn
-over the Menu button."""
+without moving the pad below it, the note of a hand kept without signal is never drawn over the
+Menu button, and "Counting: ..." follows the hands coming in under a pad with cards typed."""
 
 from __future__ import annotations
 
@@ -72,10 +72,6 @@ def test_the_note_of_a_hand_kept_offline_leaves_the_menu_uncovered(
         next(each, None)
 
 
-@pytest.mark.skip(
-    reason="the counting line's own poll was taken out: a seat taken over answered it with a "
-    "retarget to #my-hand, which htmx refused (issue 43's note)"
-)
 def test_who_is_still_counting_follows_the_hands_coming_in(
     browser: Any, live_server: str, owner_cookie: str
 ) -> None:
@@ -97,6 +93,7 @@ def test_who_is_still_counting_follows_the_hands_coming_in(
     cy.get_by_role("button", name="Not made ✗").click()
     expect(cy.locator(".my-state")).to_contain_text("Your hand is in")
     expect(ben.locator("#counting")).to_have_text("Counting: Ben.")
+    screenshot(ben, "own-hand-counting-follows-360")
     # Ben's typing stands as it was.
     expect(ben.get_by_label("Your cards left")).to_have_value("K")
     for each in (*phones, scorers):
