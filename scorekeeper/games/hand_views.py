@@ -37,14 +37,7 @@ from . import bp, changelog, comings, drafts, late_hands, merging, rounds, score
 from .forms import PAD_RANKS, add_card, pad_key, read_hand, remove_card
 from .late_hands import what_got_stored
 from .merging import Sheet, SheetHand
-from .seats import (
-    SEATS_KEPT,
-    SEATS_KEY,
-    held_elsewhere,
-    lost_seat,
-    seat_of_phone,
-    take_seat,
-)
+from .seats import SEATS_KEPT, SEATS_KEY, held_elsewhere, lost_seat, seat_of_phone, take_seat
 from .tally import Tally, hand_problem
 from .views import game_or_404
 

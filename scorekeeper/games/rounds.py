@@ -376,6 +376,25 @@ def delete_last_round(
                 number=number,
             )
         )
+    for seat in game.seats:
+        # The table changed after this round: it stands, or the leave or join would point
+        # at a round that is not there (and the game file would not read again).
+        if seat.left_after is not None and seat.left_after >= number:
+            raise RoundConflict(
+                _(
+                    "Round %(number)s cannot be taken back: %(name)s left the game after it.",
+                    number=number,
+                    name=seat.player.name,
+                )
+            )
+        if seat.joined_before is not None and seat.joined_before > number:
+            raise RoundConflict(
+                _(
+                    "Round %(number)s cannot be taken back: %(name)s joined the game after it.",
+                    number=number,
+                    name=seat.player.name,
+                )
+            )
     if stamp is not None and stamp != rounds_stamp(game):
         raise StaleSave(
             _(

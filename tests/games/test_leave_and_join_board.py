@@ -74,3 +74,30 @@ def test_spanish(client: FlaskClient) -> None:
     assert "Cy deja la partida" in board and "Agregar un jugador" in board
     asked = client.get(f"/games/{game_id}/leave?seat=2", headers=es).get_data(as_text=True)
     assert "¿Cy se va después de la ronda 1?" in asked
+
+
+def test_a_round_the_table_changed_after_cannot_be_undone_or_deleted(
+    client: FlaskClient,
+) -> None:
+    """Dee left after round 2 and Eve joined before round 3: round 2 stands (undo and delete
+    refused, saying why), and the game still exports and reads back as it was."""
+    game_id = start_game(client, "contract-rummy", ["Ann", "Ben", "Cy", "Dee"])
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "K Q"})
+    save_round(client, game_id, "Ben", {"Ann": "9", "Cy": "5", "Dee": "4"})
+    client.post(f"/games/{game_id}/leave", data={"seat": "3", "sure": "yes"})
+    before = client.get(f"/games/{game_id}/export").get_json()
+    answer = client.post(f"/games/{game_id}/rounds/2/undo", follow_redirects=True)
+    assert "Round 2 cannot be taken back: Dee left the game after it." in answer.get_data(
+        as_text=True
+    )
+    client.post(f"/games/{game_id}/rounds/2/delete", data={"confirm": "y"})
+    assert client.get(f"/games/{game_id}/export").get_json()["rounds"] == before["rounds"]
+
+    other = start_game(client, "contract-rummy", ["Ann", "Ben"])
+    save_round(client, other, "Ann", {"Ben": "K"})
+    client.post(f"/games/{other}/join", data={"name": "Eve", "points": "0"})
+    answer = client.post(f"/games/{other}/rounds/1/undo", follow_redirects=True)
+    assert "Round 1 cannot be taken back: Eve joined the game after it." in answer.get_data(
+        as_text=True
+    )
+    assert len(client.get(f"/games/{other}/export").get_json()["rounds"]) == 1
