@@ -53,7 +53,7 @@ RULES = ("twelve-step", "contract-rummy", "bellevue", "russian-rummy")
 def write_backup(path: Path, games: int, seed: int = 15) -> None:
     """``games`` game documents, one per line, as ``history export`` writes them."""
     from bench.history import play_rounds
-    from scorekeeper.games.gamefile import write_game_file
+    from scorekeeper.games.gamefile_out import write_game_file
     from scorekeeper.games.tally import tally_game
     from scorekeeper.rules import get_ruleset
 
