@@ -715,6 +715,8 @@ const outbox = (() => {
       window.location.reload();
       return;
     }
+    // The old page's poll still on its way is let go: the page it would redraw is gone.
+    if (window.htmx) window.htmx.trigger(old, "htmx:abort");
     old.replaceWith(section);
     if (window.htmx) window.htmx.process(section);
     restore();
@@ -1119,6 +1121,23 @@ if ("serviceWorker" in navigator && document.body.dataset.serviceWorker) {
 document.addEventListener("htmx:beforeSwap", (event) => {
   const target = event.detail.target;
   if (target && !target.isConnected) event.detail.shouldSwap = false;
+});
+
+// The same for an answer that names its own target (HX-Retarget) to an element that asked and
+// is gone meanwhile (the own-hand page's poll when the page was redrawn under it): htmx looks
+// for that target beside the element that asked, finds nothing in the detached part, and
+// throws. Such an answer is let go before htmx reads it. The answer's event is fired on the
+// detached element itself, so the listener is put on each element that asks.
+const askers = new WeakSet();
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const asker = event.detail.elt;
+  if (!asker || askers.has(asker)) return;
+  askers.add(asker);
+  asker.addEventListener("htmx:beforeOnLoad", (answer) => {
+    if (answer.target === asker && !asker.isConnected && answer.detail.xhr.getResponseHeader("HX-Retarget")) {
+      answer.preventDefault();
+    }
+  });
 });
 
 // games: the own-hand page's poll (which follows its round, issue 23 item 3) is not sent

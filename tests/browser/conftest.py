@@ -261,6 +261,22 @@ def screenshot(page: Any, name: str) -> Path:
     return path
 
 
+def wait_for_worker(page: Any) -> None:
+    """Wait until the service worker controls ``page``. Its install fetches the whole shell and
+    fails on any one answer that does not come; a browser tries again at the next page load (a
+    phone's next tap), so a page not yet in its control after a while is loaded again, twice at
+    most, before the test gives up."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(2):
+        try:
+            page.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
+            return
+        except PlaywrightTimeout:
+            page.reload()
+    page.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
+
+
 def fits_width(page: Any) -> bool:
     """Whether the page has no sideways scrolling (wide tables scroll inside their own box).
 

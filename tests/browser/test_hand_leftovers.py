@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import WORKER_IN_CONTROL, WORKER_WAIT_MS, _page, screenshot
+from .conftest import _page, screenshot, wait_for_worker
 from .test_offline import OFFLINE_NOISE
 from .test_own_hands import SMALL_PHONE, _seated, _table
 from .test_readable import MEASURE
@@ -57,7 +57,7 @@ def test_the_note_of_a_hand_kept_offline_leaves_the_menu_uncovered(
     ann, ben = (next(each) for each in phones)
     _seated(ann, link, board, "Ann")
     _seated(ben, link, board, "Ben")
-    ben.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
+    wait_for_worker(ben)
     ann.get_by_role("button", name="I went out").click()
     expect(ben.get_by_label("Your cards left")).to_be_visible()
     ben.context.set_offline(True)

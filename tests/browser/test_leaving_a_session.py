@@ -23,10 +23,9 @@ from .conftest import (
     PASSWORD,
     PHONE,
     ROOT,
-    WORKER_IN_CONTROL,
-    WORKER_WAIT_MS,
     _page,
     sign_in_cookie,
+    wait_for_worker,
 )
 
 # One worker runs the module (pytest-xdist's --dist loadgroup): it serves the two households once.
@@ -85,7 +84,7 @@ def _kept(page: Any, path: str) -> str:
 def _kept_by_the_worker(page: Any, path: str) -> None:
     """Open ``path`` under the worker's control, so that it keeps a copy."""
     page.goto(path)
-    page.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
+    wait_for_worker(page)
     for _ in range(100):
         page.goto(path)
         if _kept(page, path):

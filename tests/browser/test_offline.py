@@ -14,13 +14,12 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import (
-    WORKER_IN_CONTROL,
-    WORKER_WAIT_MS,
     _page,
     fits_width,
     screenshot,
     serious_accessibility_violations,
     sign_in_cookie,
+    wait_for_worker,
 )
 
 pytestmark = pytest.mark.browser
@@ -258,7 +257,7 @@ def test_a_stale_phone_is_refused_keeps_its_typing_and_reapplies_it(
 def test_the_scoreboard_offline_says_when_it_was_last_updated(small_phone: Any) -> None:
     page = small_phone
     _start(page)
-    page.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
+    wait_for_worker(page)
     page.reload()  # now through the worker, which keeps a copy
     page.context.set_offline(True)
     page.reload()
@@ -276,7 +275,7 @@ def test_the_round_form_reloads_without_signal_with_its_typing_and_saves_later(
     page = small_phone
     board = _start(page)
     page.goto(f"{board}/rounds/new")
-    page.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
+    wait_for_worker(page)
     page.reload()  # now through the worker, which keeps a copy of the form
     page.locator("fieldset.went-out label.choice", has_text="Yul").click()
     page.fill("#hands-0-cards", "9 9")
@@ -327,7 +326,7 @@ def test_a_round_kept_offline_is_sent_though_the_browser_never_says_online(
     page.context.add_init_script(DEAF_TO_THE_SIGNAL % says_online)
     board = _start(page)
     page.goto(f"{board}/rounds/new")
-    page.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
+    wait_for_worker(page)
     page.reload()
     page.locator("fieldset.went-out label.choice", has_text="Yul").click()
     page.fill("#hands-0-cards", "9 9")

@@ -13,12 +13,11 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import (
-    WORKER_IN_CONTROL,
-    WORKER_WAIT_MS,
     _page,
     fits_width,
     screenshot,
     serious_accessibility_violations,
+    wait_for_worker,
 )
 from .test_offline import OFFLINE_NOISE, _queued, _rounds, requeue
 
@@ -161,7 +160,7 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
     ann, ben, cy = (next(context) for context in contexts)
     for phone, name in ((ann, "Ann"), (ben, "Ben"), (cy, "Cy")):
         _seated(phone, link, board, name)
-    ben.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
+    wait_for_worker(ben)
     ann.get_by_role("button", name="I went out").click()
     expect(ben.get_by_label("Your cards left")).to_be_visible()  # by its poll
     # The worker keeps the hand as it is now, the pad shown, not as the page was opened.

@@ -162,20 +162,22 @@ SHANGHAI_CONTRACTS = (
     "three sets of 3 and a run of 5",
     "three runs of 5",
 )
-SHANGHAI = ("Ada", "Bruno", "Celia")
+# Names no other browser test uses: the tour counts the finished games of its own players in
+# the one household every browser test of a worker shares.
+SHANGHAI = ("Amparo", "Bruno", "Celia")
 SHANGHAI_ROUNDS: list[Round] = [
-    ("Ada", {"Bruno": "K 5", "Celia": "A"}, False),  # Bruno 15, Celia 20 (an ace is 20)
-    ("Bruno", {"Ada": "9", "Celia": "JK"}, False),  # Ada 9, Celia 50 (a joker is 50)
-    ("Celia", {"Ada": "Q", "Bruno": "3 3"}, False),  # Ada 10, Bruno 6
-    ("Ada", {"Bruno": "7", "Celia": "K K"}, False),  # Bruno 7, Celia 20
-    ("Ada", {"Bruno": "A", "Celia": "4"}, False),  # Bruno 20, Celia 4
-    ("Bruno", {"Ada": "2", "Celia": "J"}, False),  # Ada 2 (a 2 is no wild card), Celia 10
-    ("Celia", {"Ada": "8", "Bruno": "10"}, False),  # Ada 8, Bruno 10
-    ("Ada", {"Bruno": "JK", "Celia": "6"}, False),  # Bruno 50, Celia 6
-    ("Bruno", {"Ada": "5", "Celia": "Q Q"}, False),  # Ada 5, Celia 20
-    ("Celia", {"Ada": "3", "Bruno": "9"}, False),  # Ada 3, Bruno 9
+    ("Amparo", {"Bruno": "K 5", "Celia": "A"}, False),  # Bruno 15, Celia 20 (an ace is 20)
+    ("Bruno", {"Amparo": "9", "Celia": "JK"}, False),  # Amparo 9, Celia 50 (a joker is 50)
+    ("Celia", {"Amparo": "Q", "Bruno": "3 3"}, False),  # Amparo 10, Bruno 6
+    ("Amparo", {"Bruno": "7", "Celia": "K K"}, False),  # Bruno 7, Celia 20
+    ("Amparo", {"Bruno": "A", "Celia": "4"}, False),  # Bruno 20, Celia 4
+    ("Bruno", {"Amparo": "2", "Celia": "J"}, False),  # Amparo 2 (a 2 is no wild card), Celia 10
+    ("Celia", {"Amparo": "8", "Bruno": "10"}, False),  # Amparo 8, Bruno 10
+    ("Amparo", {"Bruno": "JK", "Celia": "6"}, False),  # Bruno 50, Celia 6
+    ("Bruno", {"Amparo": "5", "Celia": "Q Q"}, False),  # Amparo 5, Celia 20
+    ("Celia", {"Amparo": "3", "Bruno": "9"}, False),  # Amparo 3, Bruno 9
 ]
-# Ada 9+10+2+8+5+3 = 37; Bruno 15+6+7+20+10+50+9 = 117; Celia 20+50+20+4+10+6+20 = 130.
+# Amparo 9+10+2+8+5+3 = 37; Bruno 15+6+7+20+10+50+9 = 117; Celia 20+50+20+4+10+6+20 = 130.
 
 # Liverpool in Spanish: the board's words for its contracts (languages.md's glossary: set is
 # trío, run is escalera, laid down while going out is bajándose al cerrar).
@@ -235,7 +237,7 @@ def test_a_whole_shanghai_game_names_its_ten_contracts_and_its_winner(
     pages = _page(browser, live_server, NARROW_PHONE, owner_cookie)
     page = next(pages)
     board_url = start(page, "shanghai", "Shanghai Rummy (10 deals)", SHANGHAI)
-    expect(page.locator("#board")).to_contain_text("Ada deals round 1: 11 cards each.")
+    expect(page.locator("#board")).to_contain_text("Amparo deals round 1: 11 cards each.")
     assert fits_width(page)
     both_schemes(page, "published-shanghai-start")
     deals = [
@@ -244,10 +246,10 @@ def test_a_whole_shanghai_game_names_its_ten_contracts_and_its_winner(
     ]
     play_through(page, board_url, SHANGHAI, SHANGHAI_ROUNDS, deals, "published-shanghai")
     board = page.locator("#board")
-    expect(board.get_by_role("heading", name="Ada wins")).to_be_visible()
-    expect(board).to_contain_text("Ada finished with 37 points, the fewest.")
+    expect(board.get_by_role("heading", name="Amparo wins")).to_be_visible()
+    expect(board).to_contain_text("Amparo finished with 37 points, the fewest.")
     expect(board.locator("table.rounds tfoot td")).to_have_text(["37", "117", "130"])
-    expect(board.locator("table.standings tr.winner")).to_contain_text("Ada")
+    expect(board.locator("table.standings tr.winner")).to_contain_text("Amparo")
     assert fits_width(page)
     both_schemes(page, "published-shanghai-over")
     next(pages, None)

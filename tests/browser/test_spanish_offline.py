@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import WORKER_IN_CONTROL, WORKER_WAIT_MS, _page, fits_width, screenshot
+from .conftest import _page, fits_width, screenshot, wait_for_worker
 from .test_offline import OFFLINE_NOISE, SMALL, _start
 
 pytestmark = pytest.mark.browser
@@ -26,7 +26,7 @@ def spanish_phone(browser: Any, live_server: str, owner_cookie: str) -> Iterator
 def test_a_spanish_phone_is_told_it_is_offline_in_spanish(spanish_phone: Any) -> None:
     page = spanish_phone
     board = _start(page)
-    page.wait_for_function(WORKER_IN_CONTROL, timeout=WORKER_WAIT_MS)
+    wait_for_worker(page)
     page.reload()  # now through the worker, which keeps a copy of the board
     page.goto(f"{board}/rounds/new")
     page.reload()  # and of the round form
