@@ -10,11 +10,28 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    true,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .extensions import Model
 from .models import HouseholdOwned, UTCDateTime
+
+# Marks a connection running the migrations (``migrations/env.py``), and one on which a
+# migration asked for every household's statistics, or ratings, to be made again: done once
+# the last migration has run, when the tables are those today's code counts with.
+MIGRATING = "scorekeeper.migrating"
+STATS_WANTED = "scorekeeper.stats_rebuild_wanted"
+RATINGS_WANTED = "scorekeeper.ratings_replay_wanted"
 
 
 class GameStat(HouseholdOwned, Model):
@@ -107,6 +124,10 @@ class SeatStat(HouseholdOwned, Model):
     is_winner: Mapped[bool] = mapped_column(Boolean)
     # Each player keeps their own contract in this game (``history.stats.kept_contract``).
     kept_contract: Mapped[bool] = mapped_column(Boolean)
+    # The player sat from the game's first round to its last: a game left early or joined late
+    # counts its rounds and the points scored in them (``round_count``, ``total``: what points
+    # a round add up), never among the best and worst totals.
+    whole: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class SeatContract(HouseholdOwned, Model):

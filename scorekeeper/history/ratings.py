@@ -37,7 +37,15 @@ from sqlalchemy import Connection, delete, exists, func, insert, or_, select, tu
 
 from .. import scope
 from ..db import insert_rows
-from ..derived import GameStat, PlayerRating, RatingMark, RatingStep, SeatStat
+from ..derived import (
+    MIGRATING,
+    RATINGS_WANTED,
+    GameStat,
+    PlayerRating,
+    RatingMark,
+    RatingStep,
+    SeatStat,
+)
 from ..extensions import db
 from ..models import Game, Household, Seat
 from ..status import GameStatus
@@ -247,7 +255,12 @@ def rebuild(
 
 
 def rebuild_all(connection: Connection) -> None:
-    """Every household's ratings (the migration that made the tables fills them so)."""
+    """Every household's ratings (the migration that made the tables fills them so). Asked
+    from a migration, they are replayed once the last migration has run, after the kept
+    statistics they read are counted again (``stats.households.rebuild_all``)."""
+    if connection.info.get(MIGRATING):
+        connection.info[RATINGS_WANTED] = True
+        return
     for household_id in connection.execute(select(Household.__table__.c.id)).scalars():
         replay(connection, household_id, None)
 

@@ -6,6 +6,9 @@ from alembic import context
 from flask import current_app
 from sqlalchemy.engine import Connection
 
+from scorekeeper.derived import MIGRATING, RATINGS_WANTED, STATS_WANTED
+from scorekeeper.history import ratings, stats
+
 # Logging is left to the app (and to gunicorn): no fileConfig here.
 db = current_app.extensions["migrate"].db
 target_metadata = db.metadata
@@ -59,7 +62,21 @@ def _migrate(connection: Connection) -> None:
     with context.begin_transaction():
         if connection.dialect.name == "postgresql":
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
-        context.run_migrations()
+        connection.info[MIGRATING] = True
+        try:
+            context.run_migrations()
+        finally:
+            connection.info.pop(MIGRATING, None)
+        # Statistics a migration asked to be counted again (``stats.rebuild_all``) are counted
+        # now that the tables are today's, when they are (not on a way down or part way up).
+        wanted = connection.info.pop(STATS_WANTED, False)
+        ratings_wanted = connection.info.pop(RATINGS_WANTED, False)
+        at_head = set(context.get_context().get_current_heads()) == set(context.script.get_heads())
+        if wanted and at_head:
+            stats.rebuild_all(connection)
+        if ratings_wanted and at_head:
+            # The ratings are replayed from the kept statistics: after them.
+            ratings.rebuild_all(connection)
 
 
 if context.is_offline_mode():

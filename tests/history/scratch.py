@@ -49,6 +49,27 @@ def kept_contract() -> ColumnElement[bool]:
     )
 
 
+def whole_seat() -> ColumnElement[bool]:
+    """A condition on ``Seat``: the player sat from the game's first round to its last."""
+    return Seat.left_after.is_(None) & Seat.joined_before.is_(None)
+
+
+def scored_points() -> ColumnElement[int]:
+    """A ``Seat``'s points scored in the rounds it played: its total but for the points it
+    joined with."""
+    return Seat.total - case((Seat.joined_before.is_not(None), Seat.joined_total), else_=0)
+
+
+def rounds_played() -> ColumnElement[int]:
+    """The rounds a ``Seat`` played of its ``Game``'s."""
+    last = case(
+        (Seat.left_after.is_not(None) & (Seat.left_after < Game.round_count), Seat.left_after),
+        else_=Game.round_count,
+    )
+    played = last - func.coalesce(Seat.joined_before, 1) + 1
+    return case((played > 0, played), else_=0)
+
+
 def game_summaries(*conditions: ColumnElement[bool], name: str = "game_summary") -> CTE:
     """The games that meet ``conditions``, as a common table expression of their summary
     columns, read once before any join.
@@ -114,8 +135,8 @@ def profile(player: Player) -> Profile:
             func.max(Game.rules_name),
             func.count(Seat.id),
             func.count(case((Seat.is_winner, 1))),
-            func.coalesce(func.sum(Seat.total), 0),
-            func.coalesce(func.sum(Game.round_count), 0),
+            func.coalesce(func.sum(scored_points()), 0),
+            func.coalesce(func.sum(rounds_played()), 0),
         )
         .join(Game, Game.id == Seat.game_id)
         .where(Seat.player_id == player.id)
@@ -173,7 +194,12 @@ def _extreme_game(player: Player, *, best: bool) -> GameResult | None:
             table_size,
         )
         .join(Game, Game.id == Seat.game_id)
-        .where(Seat.player_id == player.id, Game.status == FINISHED, Game.round_count > 0)
+        .where(
+            Seat.player_id == player.id,
+            Game.status == FINISHED,
+            Game.round_count > 0,
+            whole_seat(),
+        )
         .order_by(order, Game.started.desc())
         .limit(1)
     ).first()
@@ -247,6 +273,7 @@ def _totals(*, lowest: bool) -> list[GameMark]:
         )
         .select_from(games)
         .join(Seat, Seat.game_id == games.c.id)
+        .where(whole_seat())
         .order_by(order, games.c.started)
         .limit(TOP)
     )

@@ -264,3 +264,47 @@ def _named(app: Flask, household: int) -> list[tuple[int, str]]:
         found = [(pid, name) for pid, name in db.session.execute(select(Player.id, Player.name))]
         db.session.remove()
     return found
+
+
+def test_a_game_left_early_or_joined_late_counts_its_own_rounds_and_sets_no_record(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue 43 item 3: a leaver's few rounds are no game total to hold a record (Dee left after
+    round 2 with 10 points: the family's lowest total is still a whole game's), and points a
+    round count the rounds each played, without the points a joiner was given (Eve joined
+    before round 3 with 40)."""
+    from scorekeeper.games.transfer import import_game
+
+    from ..games.test_leaving_and_joining import document
+
+    household = family_id(app)
+    rounds = [
+        ("Ann", {"Ben": "K", "Cy": "K Q", "Dee": "5"}),
+        ("Ben", {"Ann": "5", "Cy": "K", "Dee": "5"}),
+        *[("Cy", {"Ann": "9", "Ben": "9", "Eve": "K"})] * 5,
+    ]
+    game_file = document(
+        "contract-rummy",
+        ["Ann", "Ben", "Cy", "Dee", "Eve"],
+        rounds,
+        left={"Dee": 2},
+        joined={"Eve": {"before_round": 3, "total": 40}},
+    )
+    with app.app_context(), scope.household(household):
+        game = import_game(game_file)
+        assert game.status == "finished"
+        db.session.remove()
+    with app.app_context(), scope.household(household):
+        profiles = {p.name: players.profile(p) for p in db.session.scalars(select(Player))}
+        found = records.records()
+        db.session.remove()
+    dee, eve, ann = profiles["Dee"], profiles["Eve"], profiles["Ann"]
+    assert (dee.overall.points, dee.overall.rounds) == (10, 2)
+    assert dee.best is None and dee.worst is None
+    assert (eve.overall.points, eve.overall.rounds) == (50, 5)
+    assert eve.best is None
+    assert (ann.overall.points, ann.overall.rounds) == (5 + 45, 7)
+    assert ann.best is not None and ann.best.total == 50
+    # The family's lowest totals are whole games only (Cy 30, Ann 50, Ben 55), not Dee's 10.
+    assert [mark.value for mark in found.lowest_totals] == [30, 50, 55]
+    assert_kept_equals_scratch(app, household, "left and joined")

@@ -67,7 +67,22 @@ SEAT_COLUMNS = (
     seats_t.c.total,
     seats_t.c.place,
     seats_t.c.is_winner,
+    seats_t.c.left_after,
+    seats_t.c.joined_before,
+    seats_t.c.joined_total,
 )
+
+
+def _played(seat: Any, rounds: int) -> tuple[int, int, bool]:
+    """The rounds a seat played of a game of ``rounds``, the points it scored in them (its
+    total but for the points it joined with) and whether it sat through the whole game."""
+    joined = getattr(seat, "joined_before", None)
+    left = getattr(seat, "left_after", None)
+    first = joined if joined is not None else 1
+    last = min(left, rounds) if left is not None else rounds
+    brought = (getattr(seat, "joined_total", 0) or 0) if joined is not None else 0
+    scored = (seat.total or 0) - brought
+    return max(last - first + 1, 0), scored, joined is None and left is None
 
 
 def rows_of_game(
@@ -92,17 +107,21 @@ def rows_of_game(
         "twelve_step": _is_twelve_step(game.rules, game.rules_slug),
         "winner_id": winner,
     }
-    seat_rows = [
-        {
-            **common,
-            "player_id": seat.player_id,
-            "total": seat.total or 0,
-            "place": seat.place,
-            "is_winner": bool(seat.is_winner),
-            "kept_contract": kept,
-        }
-        for seat in seats
-    ]
+    seat_rows = []
+    for seat in seats:
+        rounds, scored, whole = _played(seat, common["round_count"])
+        seat_rows.append(
+            {
+                **common,
+                "player_id": seat.player_id,
+                "round_count": rounds,
+                "total": scored,
+                "whole": whole,
+                "place": seat.place,
+                "is_winner": bool(seat.is_winner),
+                "kept_contract": kept,
+            }
+        )
     contract_rows = [
         {
             "game_id": game.id,

@@ -21,6 +21,7 @@ from sqlalchemy import (
 
 from ... import scope
 from ...db import insert_rows
+from ...derived import MIGRATING, STATS_WANTED
 from ...extensions import db
 from ...models import (
     Household,
@@ -140,6 +141,12 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
 
 
 def rebuild_all(connection: Connection) -> None:
-    """Every household's statistics (the migration that made the tables fills them so)."""
+    """Every household's statistics (the migrations that made or changed the tables fill them
+    so). Asked from a migration, it is done once the last migration has run, in the same
+    transaction: the rows are counted by today's code, which reads columns an older
+    migration's tables do not have yet."""
+    if connection.info.get(MIGRATING):
+        connection.info[STATS_WANTED] = True
+        return
     for household_id in connection.execute(select(Household.__table__.c.id)).scalars():
         rebuild(household_id, connection)

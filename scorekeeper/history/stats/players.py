@@ -86,7 +86,8 @@ def _finished_parts(rows: list[Any]) -> dict[str, Any]:
     """Best, worst, lowest, highest and streaks of one player from all their finished seat
     rows in order of play (started, game): the order the queries these replace asked for, the
     position in ``rows`` standing in for (started, game)."""
-    scored = [(n, row) for n, row in enumerate(rows) if row.round_count > 0]
+    # A game left early or joined late is no total to compare (``SeatStat.whole``).
+    scored = [(n, row) for n, row in enumerate(rows) if row.round_count > 0 and row.whole]
     best = min(scored, key=lambda item: (item[1].total, -item[0]), default=None)
     worst = min(scored, key=lambda item: (-item[1].total, -item[0]), default=None)
     lowest = sorted(scored, key=lambda item: (item[1].total, item[0]))[:TOP]
@@ -205,7 +206,9 @@ def _finished_of(
     household = scope.for_household(household_id)
     found: dict[int, dict[str, Any]] = {}
     rows = connection.execute(
-        select(seat_stats.c.player_id, seat_stats.c.round_count, *_RESULT_COLUMNS)
+        select(
+            seat_stats.c.player_id, seat_stats.c.round_count, seat_stats.c.whole, *_RESULT_COLUMNS
+        )
         .where(
             household.owns(seat_stats),
             seat_stats.c.status == FINISHED,
@@ -310,6 +313,7 @@ def _narrow_parts(
             seat_stats.c.player_id == player_id,
             seat_stats.c.status == FINISHED,
             seat_stats.c.round_count > 0,
+            seat_stats.c.whole,
         )
         total, started, game_id = seat_stats.c.total, seat_stats.c.started, seat_stats.c.game_id
         # Ties go to the latest game for the best and worst, the earliest for the candidates.
