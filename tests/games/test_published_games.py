@@ -320,6 +320,25 @@ def test_liverpools_last_round_is_made_only_by_going_out() -> None:
     assert won.problems == () and won.is_over and won.winner_names == ("Ann",)
 
 
+def test_liverpools_last_round_says_so_on_the_board_and_on_each_phone(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Round 7 is laid down while going out: the deal line, every player's standings line and
+    the own-hand page say it, not only the melds (and round 6's lines do not)."""
+    game_id = start_game(client, "liverpool", THREE)
+    for _ in range(5):
+        save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5"})
+    board = plain(text(client.get(f"/games/{game_id}")))
+    assert "laid down while going out" not in board
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5"})
+    board = plain(text(client.get(f"/games/{game_id}")))
+    said = "three runs of 4, laid down while going out"
+    assert f"Contract 7: {said}." in board
+    assert board.count(f"on 7: {said}") == len(THREE), board
+    hand = plain(text(table_phone(app, game_id, 1).get(f"/games/{game_id}/hand")))
+    assert f"contract 7: {said}" in hand, hand
+
+
 # --- cards dealt and packs --------------------------------------------------------------------
 
 DEALS = {

@@ -371,7 +371,7 @@ def _standings(
                 name=names[seat],
                 total=totals[seat],
                 contract=contracts[seat],
-                contract_text=rules.contract(contracts[seat]).description,
+                contract_text=rules.contract(contracts[seat]).summary,
                 contracts_made=made[seat],
                 place=place,
                 is_winner=seat in winners,
