@@ -422,8 +422,8 @@ def close(
     """Store the draft as round ``number`` and delete it, in one transaction.
 
     ``went_out`` is the seat that went out where the draft names none (None: nobody, where
-    the rules allow it); "" takes the draft's own. ``one_turn``: the seat named here went
-    down and out in one turn (the draft's own going-out phone says so itself). Hands still
+    the rules allow it); "" takes the draft's own. ``one_turn``: the seat that went out
+    went down and out in one turn (as its own phone may have said already). Hands still
     being counted are stored as they stand. Returns the round, or None where another phone
     stored it first. Raises rounds.RoundRefused (nothing stored, the draft kept) and
     DraftClosed."""
@@ -438,7 +438,7 @@ def close(
     if seat_out == "":
         raise rounds.RoundRefused([Problem(number, "went_out", N_("Say who went out."))])
     assert not isinstance(seat_out, str)
-    entry = entry_of(game, draft, seat_out, one_turn=one_turn and out is None)
+    entry = entry_of(game, draft, seat_out, one_turn=one_turn)
     db.session.execute(
         delete(DraftHand)
         .where(DraftHand.game_id == game.id, DraftHand.number <= number)

@@ -154,6 +154,30 @@ def test_the_close_page_names_who_went_down_and_out_in_one_turn(
     assert played.went_out_in_one_turn
     totals = {row["player"]: row["total"] for row in exported(client, game_id)["standings"]}
     assert totals == {"Ann": -10, "Ben": 20, "Cy": 5}
+    # Ann's phone said plainly that she went out: the close page may still say it was in one
+    # turn, and leaves it unsaid unless asked.
+    for ticked in (True, False):
+        game_id = start_game(client, "continental", THREE)
+        ann, ben = (table_phone(app, game_id, seat) for seat in range(2))
+        hand_post(ann, game_id, 0, went_out="1")
+        hand_post(ben, game_id, 1, cards="K K", done="not")
+        page = plain(text(client.get(f"/games/{game_id}/close")))
+        assert "Ann went down and out in one turn (-10)" in page, page
+        assert "Who went out?" not in page
+        closed = client.post(
+            f"/games/{game_id}/close",
+            data={"number": "1", "close": "1", "cards-2": "5", **(ONE_TURN if ticked else {})},
+        )
+        assert closed.status_code == 303, text(closed)
+        (played,) = rounds_of(app, game_id)
+        assert played.went_out_in_one_turn is ticked
+        totals = {row["player"]: row["total"] for row in exported(client, game_id)["standings"]}
+        assert totals["Ann"] == (-10 if ticked else 0)
+    # A phone that claimed it itself is not asked again.
+    game_id = start_game(client, "continental", THREE)
+    hand_post(table_phone(app, game_id, 0), game_id, 0, went_out="one-turn")
+    assert "down and out" not in plain(text(client.get(f"/games/{game_id}/close")))
+
     # Where the rules give no bonus, the close page offers none.
     other = start_game(client, "liverpool", THREE)
     hand_post(table_phone(app, other, 1), other, 1, cards="K", done="not")
