@@ -16,6 +16,7 @@ from .conftest import (
     fits_width,
     screenshot,
     serious_accessibility_violations,
+    start_game,
 )
 
 pytestmark = pytest.mark.browser
@@ -43,21 +44,12 @@ def _shared(page: Any, count: int) -> str:
     raise AssertionError(f"Share handed nothing over (tap {count})")
 
 
-def _start_game(page: Any, names: list[str]) -> str:
-    page.goto("/games/new")
-    for seat, name in enumerate(names):
-        page.fill(f"#players-{seat}", name)
-    page.click("button[name=start]")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    return str(page.url)
-
-
 def test_share_hands_over_a_watch_link_that_opens_without_an_account(
     narrow_phone: Any, browser: Any, live_server: str
 ) -> None:
     owner = narrow_phone
     owner.add_init_script(RECORD_SHARE)
-    board_url = _start_game(owner, ["Tess", "Uma", "Vic"])
+    board_url = start_game(owner, ["Tess", "Uma", "Vic"])
     owner.get_by_role("button", name="Share").click()
     shared = _shared(owner, 1)
     assert WATCH_LINK.search(shared), shared
@@ -93,7 +85,7 @@ def test_share_hands_over_a_watch_link_that_opens_without_an_account(
     owner.goto(board_url.removeprefix(live_server) + "/links")
     owner.get_by_role("button", name="New table link").click()
     table_url = owner.locator(".link-card input.copy-field").first.input_value()
-    bare_board = _start_game(owner, ["Wyn", "Xan"])
+    bare_board = start_game(owner, ["Wyn", "Xan"])
     owner.goto(bare_board.removeprefix(live_server) + "/links")
     owner.get_by_role("button", name="New table link").click()
     bare_table_url = owner.locator(".link-card input.copy-field").first.input_value()
