@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import NARROW_PHONE, _page, fits_width, screenshot
+from .test_own_hands import _seated
 
 pytestmark = pytest.mark.browser
 
@@ -146,6 +147,44 @@ def test_the_close_page_names_who_went_down_and_out_in_one_turn(
     ines = page.locator("#board table.rounds tbody tr").first
     expect(ines).to_contain_text("-10")
     expect(page.locator("#board .mark.one-turn")).to_have_count(1)
+    next(pages, None)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_close_page_asks_about_one_turn_for_a_phone_that_only_said_out(
+    browser: Any, live_server: str, owner_cookie: str, scheme: str
+) -> None:
+    """Jordi's phone said only "I went out": the close page still offers his bonus, its box
+    full size beside a long name, and closing with it ticked gives him the −10."""
+    device = {**NARROW_PHONE, "color_scheme": scheme}
+    pages = _page(browser, live_server, device, owner_cookie)
+    page = next(pages)
+    names = ("Ines", "Jordi Montserrat-Villanueva", "Kike")
+    board_url = start(page, "continental", "Continental (7 hands)", names)
+    board = board_url.removeprefix(live_server)
+    page.get_by_role("link", name="Let the table score").click()
+    page.get_by_role("button", name="New table link").click()
+    link = page.locator(".link-card input.copy-field").first.input_value()
+    phones = _page(browser, live_server, device)
+    phone = next(phones)
+    _seated(phone, link.removeprefix(live_server), board, names[1])
+    phone.get_by_role("button", name="I went out").click()
+    expect(phone.locator(".went-out-state")).to_contain_text("You went out")
+    page.goto(f"{board_url}/close")
+    box = page.get_by_label(f"{names[1]} went down and out in one turn (-10)")
+    expect(box).to_be_visible()
+    size = box.bounding_box()
+    assert size is not None and size["width"] >= 24 and size["height"] >= 24, size
+    box.check()
+    page.fill("#hands-0-cards", "K 5")
+    page.fill("#hands-2-cards", "JK")
+    assert fits_width(page)
+    screenshot(page, f"published-close-said-out-360-{scheme}")
+    page.get_by_role("button", name="Close round 1").click()
+    page.wait_for_url(board_url)
+    expect(page.locator("#board .mark.one-turn")).to_have_count(1)
+    expect(page.locator("#board table.rounds tbody tr").first).to_contain_text("-10")
+    next(phones, None)
     next(pages, None)
 
 
