@@ -76,11 +76,10 @@ SEAT_COLUMNS = (
 def _played(seat: Any, rounds: int) -> tuple[int, int, bool]:
     """The rounds a seat played of a game of ``rounds``, the points it scored in them (its
     total but for the points it joined with) and whether it sat through the whole game."""
-    joined = getattr(seat, "joined_before", None)
-    left = getattr(seat, "left_after", None)
+    joined, left = seat.joined_before, seat.left_after
     first = joined if joined is not None else 1
     last = min(left, rounds) if left is not None else rounds
-    brought = (getattr(seat, "joined_total", 0) or 0) if joined is not None else 0
+    brought = (seat.joined_total or 0) if joined is not None else 0
     scored = (seat.total or 0) - brought
     return max(last - first + 1, 0), scored, joined is None and left is None
 
