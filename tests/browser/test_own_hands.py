@@ -174,9 +174,11 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
             break
         ben.wait_for_timeout(100)
     assert 'id="my-cards-text"' in kept
+    # The hand's POSTs that reached the server: one tried without signal (the outbox tries
+    # again 2 s after keeping a save, whatever the browser says) fails and is not counted.
     hand_posts: list[str] = []
     ben.on(
-        "request",
+        "requestfinished",
         lambda request: (
             hand_posts.append(request.post_data or "")
             if request.method == "POST" and request.url.endswith("/hand")
