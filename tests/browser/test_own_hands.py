@@ -124,10 +124,15 @@ def _table(scorer: Any, live_server: str, names: tuple[str, ...]) -> tuple[str, 
     scorer.click("button[name=start]")
     scorer.wait_for_url(re.compile(r"/games/\d+$"))
     board = scorer.url.removeprefix(live_server)
+    return board, _table_link(scorer, live_server)
+
+
+def _table_link(scorer: Any, live_server: str) -> str:
+    """A new table link made from the board ``scorer`` is on (its path)."""
     scorer.get_by_role("link", name="Let the table score").click()
     scorer.get_by_role("button", name="New table link").click()
     link = scorer.locator(".link-card input.copy-field").first.input_value()
-    return board, link.removeprefix(live_server)
+    return str(link).removeprefix(live_server)
 
 
 def _seated(phone: Any, link: str, board: str, name: str) -> None:

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import NARROW_PHONE, _page, fits_width, screenshot
-from .test_own_hands import _seated
+from .test_own_hands import _seated, _table_link
 
 pytestmark = pytest.mark.browser
 
@@ -162,12 +162,10 @@ def test_the_close_page_asks_about_one_turn_for_a_phone_that_only_said_out(
     names = ("Ines", "Jordi Montserrat-Villanueva", "Kike")
     board_url = start(page, "continental", "Continental (7 hands)", names)
     board = board_url.removeprefix(live_server)
-    page.get_by_role("link", name="Let the table score").click()
-    page.get_by_role("button", name="New table link").click()
-    link = page.locator(".link-card input.copy-field").first.input_value()
+    link = _table_link(page, live_server)
     phones = _page(browser, live_server, device)
     phone = next(phones)
-    _seated(phone, link.removeprefix(live_server), board, names[1])
+    _seated(phone, link, board, names[1])
     phone.get_by_role("button", name="I went out").click()
     expect(phone.locator(".went-out-state")).to_contain_text("You went out")
     page.goto(f"{board_url}/close")
