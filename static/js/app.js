@@ -493,7 +493,9 @@ const outbox = (() => {
 
   // A new round's form may come back as that round's correction (another phone stored it
   // meanwhile: this typing is merged into it), and the heading says so.
-  const swapIn = (form, fresh) => {
+  const swapIn = (sent, fresh) => {
+    // The form the save was sent from, or the one that took its place meanwhile.
+    const form = sent.isConnected ? sent : roundForm() || sent;
     const before = draftKey(form);
     abandon(form);
     form.replaceWith(fresh);
@@ -524,10 +526,27 @@ const outbox = (() => {
     if (!form || form.id !== ROUND_FORM || form.dataset.redrawnFrom === undefined) return;
     const from = form.dataset.redrawnFrom;
     delete form.dataset.redrawnFrom;
+    // A save sent meanwhile answers for this form (the scoreboard, or the form saying why), not
+    // this redraw: swapped in now, it would leave that answer a detached form to replace.
+    if (form.dataset.sending) {
+      event.detail.shouldSwap = false;
+      return;
+    }
     if (form.isConnected && from !== JSON.stringify(typed(form))) {
       event.detail.shouldSwap = false;
       redraw(form);
     }
+  });
+  // htmx sends a form's last focused button with the form's own requests (the redraw is the only
+  // one): a pad key or chip just tapped would be pressed again by it, and answered with that one
+  // hand in the whole form's place. A redraw presses nothing: the form's buttons are left out.
+  document.addEventListener("htmx:configRequest", (event) => {
+    const form = event.detail.elt;
+    if (!form || form.id !== ROUND_FORM) return;
+    form.querySelectorAll("button[name], input[type=submit][name]").forEach((button) => {
+      delete event.detail.parameters[button.name];
+    });
+    event.detail.path = form.getAttribute("action");
   });
   // A form replaced by the server's answer to a save: the previews its fields still had on
   // their way are for typing that answer already holds.
