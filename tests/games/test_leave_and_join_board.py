@@ -4,6 +4,9 @@ leave out a player not in the round."""
 
 from __future__ import annotations
 
+import io
+import json
+
 from flask.testing import FlaskClient
 
 from ..helpers import save_round, start_game
@@ -101,3 +104,35 @@ def test_a_round_the_table_changed_after_cannot_be_undone_or_deleted(
         as_text=True
     )
     assert len(client.get(f"/games/{other}/export").get_json()["rounds"]) == 1
+
+
+def test_the_rules_most_players_counts_those_at_the_table_at_once(client: FlaskClient) -> None:
+    """Carioca is for at most 5: a sixth player joins only when someone has left, and a game
+    file naming six of whom five play at once reads back."""
+    five = ["Amparo", "Bruno", "Celia", "Diego", "Elena"]
+    game_id = start_game(client, "carioca", five)
+    save_round(client, game_id, "Amparo", {"Bruno": "K", "Celia": "5", "Diego": "9", "Elena": "4"})
+    refused = client.post(
+        f"/games/{game_id}/join", data={"name": "Fermín", "points": "0"}, follow_redirects=True
+    )
+    assert "is for at most 5 players; this game has 6." in refused.get_data(as_text=True)
+    assert "joined" not in client.get(f"/games/{game_id}/export").get_json()
+
+    client.post(f"/games/{game_id}/leave", data={"seat": "4", "sure": "yes"})
+    joined = client.post(f"/games/{game_id}/join", data={"name": "Fermín", "points": "0"})
+    assert joined.status_code == 302, joined.get_data(as_text=True)
+    save_round(client, game_id, "Fermín", {"Amparo": "K", "Bruno": "5", "Celia": "5", "Diego": "5"})
+    exported = client.get(f"/games/{game_id}/export").get_json()
+    assert list(exported["rounds"][1]["players"]) == ["Amparo", "Bruno", "Celia", "Diego", "Fermín"]
+    # Six names, five at once: the file goes out and comes back the same.
+    again = client.post(
+        "/games/import",
+        data={"file": (io.BytesIO(json.dumps(exported).encode()), "carioca.json")},
+        content_type="multipart/form-data",
+    )
+    assert again.status_code == 302, again.get_data(as_text=True)
+    # A seventh, with five at the table, is refused again.
+    refused = client.post(
+        f"/games/{game_id}/join", data={"name": "Gloria", "points": "0"}, follow_redirects=True
+    )
+    assert "this game has 6." in refused.get_data(as_text=True)

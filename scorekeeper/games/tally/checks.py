@@ -23,6 +23,7 @@ from scorekeeper.rules import (
 )
 
 from .values import (
+    EVERYONE,
     MAX_TYPED_TOTAL,
     PLAYERS_FIELD,
     ROUND_FIELD,
@@ -30,6 +31,7 @@ from .values import (
     WENT_OUT_FIELD,
     HandEntry,
     HandResult,
+    Lineup,
     Problem,
     RoundEntry,
     cards_field,
@@ -88,10 +90,21 @@ def typed_total_problem(number: int, name: str, seat: int, entered: str | int) -
     )
 
 
-def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> list[Problem]:
-    """The refusals about who plays: too few or too many for the rules, or a name twice."""
+def check_table(
+    rules: RuleSet,
+    names: Sequence[str],
+    first_dealer: int = 0,
+    lineup: Lineup = EVERYONE,
+    rounds: int = 0,
+) -> list[Problem]:
+    """The refusals about who plays: too few or too many for the rules, or a name twice. The
+    rules' most players counts those at the table at once (``lineup``, over the ``rounds``
+    played and the next one): one who left makes room for one who joins."""
     problems: list[Problem] = []
     count = len(names)
+    at_once = max(
+        (len(lineup.seats_in(number, count)) for number in range(1, rounds + 2)), default=count
+    )
     if count < max(2, rules.min_players):
         fewest = max(2, rules.min_players)
         problems.append(
@@ -118,7 +131,7 @@ def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> 
                 ),
             )
         )
-    elif rules.max_players is not None and count > rules.max_players:
+    elif rules.max_players is not None and at_once > rules.max_players:
         problems.append(
             Problem(
                 None,
@@ -127,7 +140,7 @@ def check_table(rules: RuleSet, names: Sequence[str], first_dealer: int = 0) -> 
                     "%(rules)s is for at most %(most)s players; this game has %(count)s.",
                     rules=rules.name,
                     most=rules.max_players,
-                    count=count,
+                    count=at_once,
                 ),
             )
         )

@@ -44,7 +44,7 @@ def tally_game(
     total starts at the points they brought, and a leaver never wins."""
     names = tuple(names)
     players = len(names)
-    problems = check_table(rules, names, first_dealer)
+    problems = check_table(rules, names, first_dealer, lineup, len(rounds))
     last = len(rules.contracts)
     totals = [lineup.starting_total(seat) for seat in range(players)]
     made = [0] * players
