@@ -808,6 +808,7 @@ const outbox = (() => {
     const field = cardsField();
     if (!form || !field) return;
     write(keyOf(form), { cards: field.value, pending: true });
+    withdrawOffer();
     window.clearTimeout(timer);
     timer = window.setTimeout(sendCards, 400);
   };
@@ -993,8 +994,49 @@ const outbox = (() => {
     }).catch(() => {});
   };
 
+  // --- a seat another phone took over, and taken back ---------------------------------------
+  // While another phone holds the seat, what this phone had typed is kept, marked as left
+  // behind: taken back, it is offered (one tap puts it in), never sent over the other phone's.
+  const leftBehind = () => {
+    const stem = `${PREFIX}${window.location.pathname}#`;
+    try {
+      for (const name of Object.keys(localStorage)) {
+        const kept = name.startsWith(stem) ? read(name) : null;
+        if (kept && !kept.lost) write(name, { cards: kept.cards, pending: false, lost: true });
+      }
+    } catch { /* storage off */ }
+  };
+  const offerBack = (key, cards) => {
+    const form = handForm();
+    if (!form || document.getElementById("typed-back")) return;
+    const offer = document.createElement("div");
+    offer.id = "typed-back";
+    offer.className = "flash flash-warning typed-back";
+    offer.setAttribute("role", "status");
+    const text = document.createElement("p");
+    text.textContent = say("typedBefore", { cards });
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "button block";
+    button.textContent = say("putTypedBack", { cards });
+    button.addEventListener("click", () => {
+      const field = cardsField();
+      if (!field) return;
+      field.value = cards;
+      stale(true);
+      typed();
+    });
+    offer.append(text, button);
+    (form.querySelector(".my-state") || form.firstElementChild).after(offer);
+  };
+  const withdrawOffer = () => {
+    const offer = document.getElementById("typed-back");
+    if (offer) offer.remove();
+  };
+
   // --- a page opened (or a hand redrawn by its poll): the typing kept here comes back ---------
   function restore() {
+    if (document.querySelector("#my-hand form.lost-seat")) leftBehind();
     const form = handForm();
     if (!form) return;
     const key = keyOf(form);
@@ -1008,7 +1050,11 @@ const outbox = (() => {
     } catch { /* storage off */ }
     const field = cardsField();
     const kept = read(key);
-    if (field && kept && kept.pending) {
+    if (field && kept && kept.lost) {
+      // Taken back from another phone: what that phone put in stands, this one's is offered.
+      if (kept.cards.trim() && kept.cards !== field.value) offerBack(key, kept.cards);
+      else write(key, { cards: field.value, pending: false });
+    } else if (field && kept && kept.pending) {
       if (kept.cards !== field.value) {
         field.value = kept.cards;
         stale(true);
@@ -1043,7 +1089,10 @@ const outbox = (() => {
         roundShown = now;
       }
     }
-    if (!handForm()) return;
+    if (!handForm()) {
+      if (document.querySelector("#my-hand form.lost-seat")) leftBehind();
+      return;
+    }
     restore();
     if (event.target && event.target.id === "my-hand") keepPage();
   });

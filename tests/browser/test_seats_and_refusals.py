@@ -61,9 +61,27 @@ def test_a_seat_on_another_phone_is_taken_over_only_when_asked(
     expect(ben.get_by_role("button", name="Add K")).to_have_count(0)
     assert fits_width(ben)
     screenshot(ben, "own-hand-seat-lost-360")
-    # Taking it back asks as well.
+    # The fifth phone changes the hand meanwhile.
+    with fifth.expect_response(lambda answer: answer.request.method == "POST"):
+        fifth.get_by_role("button", name="Add Q").click()
+    expect(fifth.get_by_label("Your cards left")).to_have_value("K K Q")
+    # Taking it back asks as well; then what the fifth phone put in stands, and what this phone
+    # had typed is offered, put back with one tap.
     ben.get_by_role("button", name="Take Ben's seat back…").click()
     expect(ben.locator("#take-over")).to_be_visible()
+    ben.get_by_role("button", name="Yes, this phone is Ben").click()
+    ben.wait_for_url(re.compile(r"/hand$"))
+    expect(ben.get_by_label("Your cards left")).to_have_value("K K Q")
+    offer = ben.locator("#typed-back")
+    expect(offer).to_contain_text("Before another phone took this seat, this phone had typed K K.")
+    assert fits_width(ben)
+    screenshot(ben, "own-hand-seat-taken-back-360")
+    with ben.expect_response(lambda answer: answer.request.method == "POST"):
+        ben.get_by_role("button", name="Put back K K").click()
+    expect(offer).to_have_count(0)
+    ben.reload()
+    expect(ben.get_by_label("Your cards left")).to_have_value("K K")
+    expect(ben.locator("#typed-back")).to_have_count(0)
     for context in (*contexts, fifths, scorers):
         next(context, None)
 
