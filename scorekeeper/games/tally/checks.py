@@ -102,9 +102,9 @@ def check_table(
     played and the next one): one who left makes room for one who joins."""
     problems: list[Problem] = []
     count = len(names)
-    at_once = max(
-        (len(lineup.seats_in(number, count)) for number in range(1, rounds + 2)), default=count
-    )
+    at_once = count
+    if lineup.left or lineup.joined:
+        at_once = max(len(lineup.seats_in(number, count)) for number in range(1, rounds + 2))
     if count < max(2, rules.min_players):
         fewest = max(2, rules.min_players)
         problems.append(
