@@ -21,9 +21,11 @@ from scorekeeper import scope
 from scorekeeper.extensions import db
 from scorekeeper.games.gamefile import GameFileError, read_game_file
 from scorekeeper.games.gamefile_out import write_game_file
+from scorekeeper.games.tally import Lineup, check_table
 from scorekeeper.games.transfer import export_game, import_game
 from scorekeeper.history import backup
 from scorekeeper.models import Game, Hand, Seat
+from scorekeeper.rules import get_ruleset
 
 from ..conftest import household_id
 from ..helpers import import_lines
@@ -316,3 +318,29 @@ def test_the_game_s_pages_show_it(app: Flask, client: FlaskClient) -> None:
     ):
         response = client.get(f"/games/{game_id}{page}", follow_redirects=True)
         assert response.status_code == 200, (page, response.status_code)
+
+
+@pytest.mark.parametrize(
+    ("left", "joined", "at_once"),
+    [
+        ({}, {}, 6),
+        ({5: 1}, {}, 6),  # all six in round 1
+        ({4: 1, 5: 2}, {4: (1, 0)}, 6),
+        ({0: 1, 1: 1}, {4: (2, 0), 5: (3, 0)}, 4),  # two leave, then two join
+        ({0: 1}, {5: (2, 0)}, 5),  # one leaves, one joins in their place
+        ({}, {5: (4, 0)}, 6),  # one joins late: six from round 4
+    ],
+)
+def test_the_rules_most_players_counts_the_fullest_round(
+    left: dict[int, int], joined: dict[int, tuple[int, int]], at_once: int
+) -> None:
+    """Carioca is for at most 5: the table is refused only where some round, played or next,
+    deals more than 5."""
+    rules = get_ruleset("carioca")
+    names = ["Ann", "Ben", "Cy", "Dee", "Eve", "Flo"]
+    # Those at once in the fullest of rounds 1 to 5 (four played, and the next).
+    lineup = Lineup(left=left, joined=joined)
+    assert max(len(lineup.seats_in(number, 6)) for number in range(1, 6)) == at_once
+    refused = [str(problem) for problem in check_table(rules, names, 0, lineup, 4)]
+    says = f"Carioca (Chile, 8 rounds) is for at most 5 players; this game has {at_once}."
+    assert refused == ([says] if at_once > 5 else [])

@@ -104,7 +104,9 @@ def check_table(
     count = len(names)
     at_once = count
     if lineup.left or lineup.joined:
-        at_once = max(len(lineup.seats_in(number, count)) for number in range(1, rounds + 2))
+        # The table grows only when someone joins: its most is in round 1 or a joiner's first.
+        firsts = {1, *(first for first, _ in lineup.joined.values() if first <= rounds + 1)}
+        at_once = max(len(lineup.seats_in(number, count)) for number in firsts)
     if count < max(2, rules.min_players):
         fewest = max(2, rules.min_players)
         problems.append(
