@@ -105,15 +105,34 @@ def test_a_pick_from_the_board_is_shown_changeable_and_assumes_nothing_else(
     expect(page.get_by_role("link", name="Enter round 1", exact=True)).to_be_visible()
 
 
-def test_a_tap_while_the_kept_typing_is_redrawn_is_not_taken_back(scorer: Any) -> None:
-    """A slow signal: the form opened from the board with typing kept on the phone asks the
-    server to redraw it; a tap on who went out before that answer came wins over the answer."""
-    page = scorer
+def _board_with_typing_kept(page: Any) -> None:
+    """A new game's board, with typing kept on this phone for round 1 (Cy holds K): the round
+    form opened from it asks the server to redraw that typing."""
     board = _new_game(page)
     page.get_by_role("link", name="Ben went out", exact=True).click()
     page.get_by_role("button", name="Add K to Cy", exact=True).click()
     expect(page.locator("#hands-2-cards")).to_have_value("K")
     page.goto(board)
+
+
+def _until_held(page: Any, held: list[Route]) -> None:
+    """Until a route's handler has held a request: it runs as Playwright hears of it."""
+    while not held:
+        page.wait_for_timeout(20)
+
+
+def _settled(page: Any) -> None:
+    """Until htmx has no request on its way and nothing being swapped in."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+
+
+def test_a_tap_while_the_kept_typing_is_redrawn_is_not_taken_back(scorer: Any) -> None:
+    """A slow signal: the form opened from the board with typing kept on the phone asks the
+    server to redraw it; a tap on who went out before that answer came wins over the answer."""
+    page = scorer
+    _board_with_typing_kept(page)
     held: list[Route] = []
 
     def hold_the_first_redraw(route: Route) -> None:
@@ -132,8 +151,7 @@ def test_a_tap_while_the_kept_typing_is_redrawn_is_not_taken_back(scorer: Any) -
         """() => { window.answered = 0;
             document.addEventListener("htmx:afterRequest", () => { window.answered += 1; }); }"""
     )
-    while not held:  # the route's handler runs as Playwright hears of the request
-        page.wait_for_timeout(20)
+    _until_held(page, held)
     page.get_by_role("radio", name="Ann", exact=True).click()
     held[0].continue_()
     page.wait_for_function("() => window.answered >= 1")
@@ -150,11 +168,7 @@ def test_a_pad_key_tapped_while_the_kept_typing_is_redrawn_is_pressed_once(score
     hand's answer took the whole form's place (CI, under load). The form stays whole, the card
     typed once."""
     page = scorer
-    board = _new_game(page)
-    page.get_by_role("link", name="Ben went out", exact=True).click()
-    page.get_by_role("button", name="Add K to Cy", exact=True).click()
-    expect(page.locator("#hands-2-cards")).to_have_value("K")
-    page.goto(board)
+    _board_with_typing_kept(page)
     held: list[Route] = []
     redraws: list[str] = []
 
@@ -169,8 +183,7 @@ def test_a_pad_key_tapped_while_the_kept_typing_is_redrawn_is_pressed_once(score
 
     page.route(re.compile(r"/rounds/new$"), hold_the_first_redraw)
     page.get_by_role("link", name="Dee went out", exact=True).click()
-    while not held:  # the route's handler runs as Playwright hears of the request
-        page.wait_for_timeout(20)
+    _until_held(page, held)
     key = page.get_by_role("button", name="Add 5 to Ben", exact=True)
     key.click()
     expect(key).to_be_focused()
@@ -180,9 +193,7 @@ def test_a_pad_key_tapped_while_the_kept_typing_is_redrawn_is_pressed_once(score
         lambda answer: len(redraws) == 2 and answer.request.post_data == redraws[1]
     ):
         held[0].continue_()
-    page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
+    _settled(page)
     expect(page.locator("#round-form")).to_be_visible()
     expect(page.locator("#hands-1-cards")).to_have_value("5")
     expect(page.locator("#hand-1 .card-chip")).to_have_count(1)
@@ -197,11 +208,7 @@ def test_a_save_sent_while_the_kept_typing_is_redrawn_shows_its_own_answer(score
     was no longer on the page: nothing said why nothing was saved (CI, under load). The save's
     answer is the one shown."""
     page = scorer
-    board = _new_game(page)
-    page.get_by_role("link", name="Ben went out", exact=True).click()
-    page.get_by_role("button", name="Add K to Cy", exact=True).click()
-    expect(page.locator("#hands-2-cards")).to_have_value("K")
-    page.goto(board)
+    _board_with_typing_kept(page)
     redraw: list[Route] = []
     save: list[Route] = []
 
@@ -218,16 +225,12 @@ def test_a_save_sent_while_the_kept_typing_is_redrawn_shows_its_own_answer(score
 
     page.route(re.compile(r"/rounds/new$"), hold)
     page.get_by_role("link", name="Dee went out", exact=True).click()
-    while not redraw:  # the route's handler runs as Playwright hears of the request
-        page.wait_for_timeout(20)
+    _until_held(page, redraw)
     page.get_by_role("button", name="Save round 1", exact=True).click()
-    while not save:
-        page.wait_for_timeout(20)
+    _until_held(page, save)
     with page.expect_response(lambda answer: answer.request is redraw[0].request):
         redraw[0].continue_()
-    page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
+    _settled(page)
     save[0].continue_()
     # Ann and Ben left empty: refused, and said so on the page.
     expect(page.locator("#round-problems")).to_contain_text("Nothing was saved")
