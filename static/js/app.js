@@ -1006,7 +1006,7 @@ const outbox = (() => {
       }
     } catch { /* storage off */ }
   };
-  const offerBack = (key, cards) => {
+  const offerBack = (cards) => {
     const form = handForm();
     if (!form || document.getElementById("typed-back")) return;
     const offer = document.createElement("div");
@@ -1052,7 +1052,7 @@ const outbox = (() => {
     const kept = read(key);
     if (field && kept && kept.lost) {
       // Taken back from another phone: what that phone put in stands, this one's is offered.
-      if (kept.cards.trim() && kept.cards !== field.value) offerBack(key, kept.cards);
+      if (kept.cards.trim() && kept.cards !== field.value) offerBack(kept.cards);
       else write(key, { cards: field.value, pending: false });
     } else if (field && kept && kept.pending) {
       if (kept.cards !== field.value) {
