@@ -169,10 +169,9 @@ def _csrf(page: str) -> str:
     return match.group(1)
 
 
-def scorer(base: str, games: list[int], stop: threading.Event, tally: Tally, seed: int) -> None:
+def scorer(phone: Phone, games: list[int], stop: threading.Event, tally: Tally, seed: int) -> None:
     """Save round after round, moving to the next game when one ends."""
     chance = random.Random(seed)
-    phone = Phone(base)
     queue = list(games)
     while queue and not stop.is_set():
         game = queue[0]
@@ -217,10 +216,9 @@ def scorer(base: str, games: list[int], stop: threading.Event, tally: Tally, see
                 tally.errors.append(f"save answered HTTP {status}")
 
 
-def poller(base: str, games: list[int], stop: threading.Event, tally: Tally, seed: int) -> None:
+def poller(phone: Phone, games: list[int], stop: threading.Event, tally: Tally, seed: int) -> None:
     """A phone with the scoreboard open: poll often, reload the whole page now and then."""
     chance = random.Random(seed)
-    phone = Phone(base)
     game = chance.choice(games)
     version = ""
     while not stop.is_set():
@@ -353,23 +351,36 @@ def run(
             games = create_games(setup, scorers * 3)
             tally = Tally()
             stop = threading.Event()
-            ends = time.monotonic() + seconds
+            # Every phone signs in before the first kill: a busy machine's slow restarts
+            # otherwise left a phone outside for all of a short run, and it never saved.
             phones = [
-                threading.Thread(target=scorer, args=(base, games[n::scorers], stop, tally, n))
+                threading.Thread(
+                    target=scorer, args=(Phone(base), games[n::scorers], stop, tally, n)
+                )
                 for n in range(scorers)
             ] + [
-                threading.Thread(target=poller, args=(base, games, stop, tally, 1000 + n))
+                threading.Thread(target=poller, args=(Phone(base), games, stop, tally, 1000 + n))
                 for n in range(pollers)
             ]
+            ends = time.monotonic() + seconds
             for phone in phones:
                 phone.start()
             killed = 0
+            # Saves answered stored before a kill: what the audit checks survived one.
+            stored_before_a_kill = 0
             try:
                 if kill_every:
                     chance = random.Random(7)
-                    while time.monotonic() < ends or killed < kills:
+                    # Past ``seconds`` until killed ``kills`` times after a stored save (on a
+                    # busy machine saves are slow to come), and at most two minutes more.
+                    while time.monotonic() < ends or (
+                        (killed < kills or not stored_before_a_kill)
+                        and time.monotonic() < ends + 120
+                    ):
                         # A random moment, so the kill lands anywhere in a save.
                         time.sleep(kill_every * chance.uniform(0.5, 1.5))
+                        with tally.lock:
+                            stored_before_a_kill = tally.saves
                         server.kill()
                         killed += 1
                         server.start()
@@ -384,6 +395,7 @@ def run(
             "scorers": scorers,
             "pollers": pollers,
             "server_kills": killed,
+            "saves_stored_before_a_kill": stored_before_a_kill,
             "saves_answered_stored": tally.saves,
             "saves_refused_as_stale": tally.conflicts,
             "requests_cut_by_a_kill": tally.interrupted,

@@ -42,5 +42,6 @@ def test_server_killed_mid_save_leaves_every_game_whole() -> None:
     time: every round answered as stored is there, none is half-written."""
     report = run("sqlite", seconds=10, scorers=4, pollers=4, kill_every=0.6, kills=3)
     assert report["server_kills"] >= 3, report
+    assert report["saves_stored_before_a_kill"] > 0, report
     assert report["requests_cut_by_a_kill"] > 0, report
     assert_nothing_lost(report)
