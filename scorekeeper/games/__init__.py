@@ -2,10 +2,11 @@
 
 The arithmetic lives in ``tally`` (pure), the game file's format in ``gamefile`` (pure); the
 database work in ``services`` (start a game, read its tally), ``rounds`` (every round write)
-with ``changelog`` (its lines), ``drafts`` (a round typed hand by hand, stored through
-``rounds``) and ``transfer`` (a game file's import and export); the pages (``views``: start
-and scoreboard, ``round_views``, ``undo_views``, ``hand_views``, ``late_hands``, ``gamefile_views``)
-and ``cli`` are thin layers over them.
+with ``changelog`` (its lines), ``entering`` (a save of the round form, the close, a hand put
+in late, undo and put back: each one call that answers what happened), ``drafts`` (a round
+typed hand by hand, stored through ``rounds``) and ``transfer`` (a game file's import and
+export); the pages (``views``: start and scoreboard, ``round_views``, ``undo_views``,
+``hand_views``, ``late_hands``, ``gamefile_views``) and ``cli`` are thin layers over them.
 """
 
 from __future__ import annotations

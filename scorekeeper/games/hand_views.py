@@ -33,10 +33,21 @@ from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 from scorekeeper.words import words
 
-from . import bp, changelog, comings, drafts, late_hands, merging, rounds, scoreboard, services
+from . import (
+    bp,
+    changelog,
+    comings,
+    drafts,
+    entering,
+    late_hands,
+    merging,
+    rounds,
+    scoreboard,
+    services,
+)
 from .forms import PAD_RANKS, add_card, pad_key, read_hand, remove_card
 from .late_hands import what_got_stored
-from .merging import Sheet, SheetHand
+from .merging import Sheet
 from .seats import SEATS_KEPT, SEATS_KEY, held_elsewhere, lost_seat, seat_of_phone, take_seat
 from .tally import Tally, hand_problem
 from .views import game_or_404
@@ -528,70 +539,32 @@ def close_round(game_id: int) -> ResponseReturnValue:
 
 
 def _close(game: Game) -> ResponseReturnValue:
-    number = whole_number(request.form.get("number"))
-    fills = {
-        seat.position: request.form[f"cards-{seat.position}"][:800]
-        for seat in game.seats
-        if f"cards-{seat.position}" in request.form
-    }
+    fills = any(f"cards-{seat.position}" in request.form for seat in game.seats)
     if fills and visitor().user is None:
         return forbidden(visitor())
     draft = drafts.draft_of(game) if game.status == GameStatus.IN_PROGRESS else None
-    typing = late_hands.typed_over(draft, request.form)
-    if typing and request.form.get("close") != "over":
+    if late_hands.typed_over(draft, request.form) and request.form.get("close") != "over":
         # A hand being typed is closed over only when asked, as a second, deliberate choice.
         return _close_page(game, status=CONFLICT, as_sent=True, asked=True)
-    filling: int | None = None
-    try:
-        if fills and draft is not None and number not in (None, draft.number):
-            raise drafts.DraftClosed(drafts.stored_meanwhile(number, draft.number))
-        if draft is not None:
-            # A hand the scorer left as shown keeps what the player's phone holds now; one
-            # both changed differently is shown side by side, and nothing is stored until
-            # the scorer chooses: a phone's typing is never overwritten unseen.
-            out = "" if draft.went_out is None else str(draft.went_out.position)
-            held = tuple(SheetHand(s.cards, s.made_contract) for s in draft.seats)
-            merged, writes, clashes = merging.merge_close(Sheet(out, held), request.form)
-            if clashes:
-                return _close_page(game, status=CONFLICT, clashes=clashes, merged=merged)
-            for filling, hand in writes.items():
-                drafts.write_hand(
-                    game,
-                    filling,
-                    number=number,
-                    cards=hand.cards,
-                    made_contract=hand.made,
-                    done=True,
-                    closing=False,
-                )
-        one_turn = request.form.get("went_out_in_one_turn") == "y"
-        stored = drafts.close(game, number=number, went_out=_went_out_arg(game), one_turn=one_turn)
-    except drafts.DraftRefused as refused:
-        db.session.rollback()
-        game = game_or_404(game.id)
-        return _close_page(
-            game,
-            status=UNPROCESSABLE,
-            field_errors={} if filling is None else {filling: refused.message},
-            as_sent=True,
-        )
-    except rounds.RoundRefused as refused:
-        game = game_or_404(game.id)
-        return _close_page(
-            game,
-            status=UNPROCESSABLE,
-            problems=[problem.message for problem in refused.problems],
-            as_sent=True,
-        )
-    except drafts.DraftClosed as overtaken:
-        db.session.rollback()
-        game = game_or_404(game.id)
-        if game.status != GameStatus.IN_PROGRESS:
-            flash(rounds.no_more_rounds(game), "warning")
-            return redirect(url_for("games.show", game_id=game.id))
-        return _close_page(game, status=CONFLICT, problems=[str(overtaken)])
-    if stored is None:
-        flash(_("That round was stored already, on another phone."), "warning")
-    else:
-        flash(_("Round %(number)s stored.", number=stored.number), "success")
-    return redirect(url_for("games.show", game_id=game.id), code=303)
+    answer = entering.close(
+        game,
+        number=whole_number(request.form.get("number")),
+        went_out=_went_out_arg(game),
+        one_turn=request.form.get("went_out_in_one_turn") == "y",
+        sent=request.form,
+    )
+    happened = answer.happened
+    if happened in entering.SETTLED or happened in entering.ELSEWHERE:
+        flash(answer.said, answer.level)
+        return redirect(url_for("games.show", game_id=game.id), code=303)
+    if happened is entering.Happened.CLASH:
+        return _close_page(game, status=answer.status, clashes=answer.clashes, merged=answer.merged)
+    if happened is entering.Happened.MOVED_ON:
+        return _close_page(game, status=answer.status, problems=[answer.said])
+    return _close_page(
+        game,
+        status=answer.status,
+        problems=[problem.message for problem in answer.problems],
+        field_errors=answer.seat_errors,
+        as_sent=True,
+    )

@@ -1,7 +1,7 @@
 """A hand closed under its phone: what the phone is told when the round it was typing was
 stored (by the round form, the scorer's close, or the game ending), the one tap that puts in
 what it had typed (a correction of that hand, merged as corrections are:
-``drafts.put_in_late``), and the close page's question before it closes over a hand being
+``entering.put_in``), and the close page's question before it closes over a hand being
 typed (``drafts.Draft.still_typing``)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game
 from scorekeeper.words import words
 
-from . import bp, changelog, drafts, rounds, services
+from . import bp, changelog, drafts, entering, services
 from .forms import card_tokens
 from .seats import lost_seat, seat_of_phone
 from .views import game_or_404
@@ -125,39 +125,13 @@ def put_in_hand(game_id: int) -> ResponseReturnValue:
     if position is None or lost_seat(game) is not None or number is None:
         flash(_("This phone does not hold that seat now: nothing was saved."), "error")
         return back
-    cards = request.form.get("cards", "")[:800]
-    try:
-        changed = drafts.put_in_late(
-            game,
-            number,
-            position,
-            cards=cards,
-            made=request.form.get("done") == "made",
-            was=request.form.get("was", "")[:800],
-        )
-    except drafts.DraftRefused as refused:
-        flash(words(refused.message), "error")
-    except (drafts.DraftClosed, rounds.RoundConflict) as conflict:
-        flash(str(conflict), "error")
-    except rounds.RoundRefused as refused:
-        flash(
-            _(
-                "Round %(number)s cannot hold that hand: %(why)s Nothing was saved.",
-                number=number,
-                why=refused.in_words(),
-            ),
-            "error",
-        )
-    else:
-        if changed:
-            flash(
-                _(
-                    "Round %(number)s corrected: your hand is %(cards)s.",
-                    number=number,
-                    cards=" ".join(cards.split()),
-                ),
-                "success",
-            )
-        else:
-            flash(_("Round %(number)s holds that hand already.", number=number), "success")
+    answer = entering.put_in(
+        game,
+        number,
+        position,
+        cards=request.form.get("cards", "")[:800],
+        made=request.form.get("done") == "made",
+        was=request.form.get("was", "")[:800],
+    )
+    flash(answer.said, answer.level)
     return back

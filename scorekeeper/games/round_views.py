@@ -1,6 +1,8 @@
 """The round pages of a game: the round form with the card pad, saving and correcting rounds,
-undoing or deleting the last one, abandoning the game, and May I. Each reads the request, calls
-one service of ``rounds`` (which writes in one transaction) and answers.
+deleting the last one, abandoning the game, and May I. Each reads the request, calls one
+service (which writes in one transaction) and answers. A save of the round form is one call,
+``entering.save``, whose answer (stored, resent, merged, refused, clash...) ``_answer`` turns
+into a page; the form's other sends (a pad key, a live preview) only draw it again.
 
 htmx answers: a refused form is re-rendered with 422 (409 when another phone got there first,
 or the rounds changed since the form was made: the current totals and a "Re-apply my entries"
@@ -12,8 +14,7 @@ redirect, so that the script can tell a stored save from a refusal or a lost sig
 
 from __future__ import annotations
 
-import re
-import secrets
+from functools import partial
 from typing import Any
 
 from flask import Response, abort, flash, redirect, request, url_for
@@ -26,14 +27,11 @@ from scorekeeper.access import Permission, requires
 from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
-from scorekeeper.models import Game, Round
-from scorekeeper.rules import N_
-from scorekeeper.rules.messages import listing
+from scorekeeper.models import Game
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
-from scorekeeper.words import words
 
-from . import bp, changelog, merging, rounds, scoreboard, services
+from . import bp, changelog, entering, merging, rounds, scoreboard, services
 from .forms import (
     NOBODY,
     PAD_RANKS,
@@ -49,7 +47,6 @@ from .tally import (
     Problem,
     Tally,
     hand_problem,
-    typed_total_problem,
 )
 from .views import NO_CHANGE, game_or_404
 
@@ -58,11 +55,9 @@ CONFLICT = 409
 bp.add_app_template_filter(changelog.line, "log_line")
 
 
-def _fill_round_form(form: RoundForm, players: int, played: Round | None = None) -> None:
-    """Give the form one hand a player: as submitted, or from ``played`` (a stored round)."""
+def _fill_round_form(form: RoundForm, players: int) -> None:
+    """Give the form one hand a player, as submitted (empty on a GET)."""
     form.read_hands(players, request.form if request.method == "POST" else {})
-    if played is not None:
-        merging.put_sheet(form, merging.sheet_of_round(played, players))
 
 
 def _apply_pad(form: RoundForm) -> int | None:
@@ -124,6 +119,7 @@ def _hand_views(
 def _render_round(
     game: Game,
     form: RoundForm,
+    tally: Tally,
     *,
     number: int,
     editing: bool,
@@ -134,7 +130,6 @@ def _render_round(
     only_seat: int | None = None,
     preview_seat: int | None = None,
 ) -> Response:
-    tally = services.tally_of(game)
     contracts = round_contracts(tally, number)
     if editing:
         dealer = tally.rounds[number - 1].dealer
@@ -198,38 +193,46 @@ def _seat_arg(name: str, players: int) -> int | None:
     return whole_number(request.form.get(name), below=players)
 
 
-def _unless_saving(
-    game: Game, form: RoundForm, number: int, *, editing: bool
-) -> ResponseReturnValue | None:
-    """The answer to a round form sent for anything but a save (a pad key, a live preview, a
-    change of who went out), or refused before the rules are asked (nobody said who went
-    out); None when the round is to be saved."""
-    players = len(game.seats)
-    cleared = form.clear_went_out([seat.player.name for seat in game.seats])
+def _unsaved(game: Game, form: RoundForm, number: int, *, editing: bool) -> Response:
+    """The answer to a round form sent for anything but a save: a pad key (that hand's block),
+    a live preview (its points), a change of who went out (the form again)."""
+    tally = services.tally_of(game)
+    cleared = form.clear_went_out(list(tally.names))
+    draw = partial(_render_round, game, form, tally, number=number, editing=editing)
     pad_seat = _apply_pad(form)
     if pad_seat is not None:
-        return _render_round(game, form, number=number, editing=editing, only_seat=pad_seat)
-    preview = _seat_arg("preview", players)
+        return draw(only_seat=pad_seat)
+    preview = _seat_arg("preview", len(tally.names))
     if preview is not None:
-        return _render_round(game, form, number=number, editing=editing, preview_seat=preview)
-    if "save" not in request.form:
-        return _render_round(game, form, number=number, editing=editing, message=cleared)
-    if cleared:
-        flash(cleared, "warning")
-    problems = [
-        typed_total_problem(number, game.seats[seat].player.name, seat, hand.total)
-        for seat, hand in enumerate(form.hands)
-        if hand.total and typed_total(hand.total) is None
-    ]
-    if form.went_out_seat(players) == "":
-        problems.insert(
-            0, Problem(number, "went_out", N_("Round %(round)s: say who went out.", round=number))
-        )
-    if problems:
-        return _render_round(
-            game, form, number=number, editing=editing, problems=problems, status=UNPROCESSABLE
-        )
-    return None
+        return draw(preview_seat=preview)
+    return draw(message=cleared)
+
+
+def _answer(game: Game, form: RoundForm, answer: entering.Answer) -> ResponseReturnValue:
+    """The page for what a save came to: the scoreboard where the round is settled (told what
+    happened) or where no form is left to show (told why); else the form again, saying why
+    nothing was saved, with 422 or 409."""
+    if answer.cleared:
+        flash(answer.cleared, "warning")
+    if answer.happened in entering.ELSEWHERE:
+        flash(answer.said, "warning")
+        # A plain redirect even for app.js: nothing was stored, the typing stays kept.
+        return redirect(url_for("games.show", game_id=game.id))
+    if answer.happened in entering.SETTLED:
+        if answer.said:
+            flash(answer.said, answer.level)
+        return _to_board(game.id)
+    assert answer.tally is not None
+    return _render_round(
+        game,
+        form,
+        answer.tally,
+        number=answer.number,
+        editing=answer.editing,
+        problems=answer.problems,
+        status=answer.status,
+        conflict=answer.said or None,
+    )
 
 
 SAVE_FAILED = _l(
@@ -254,7 +257,13 @@ def _save_failed(game_id: int, number: int | None) -> ResponseReturnValue:
     elif not any(played.number == number for played in game.rounds):
         abort(404)
     return _render_round(
-        game, form, number=number, editing=editing, status=UNAVAILABLE, message=str(SAVE_FAILED)
+        game,
+        form,
+        services.tally_of(game),
+        number=number,
+        editing=editing,
+        status=UNAVAILABLE,
+        message=str(SAVE_FAILED),
     )
 
 
@@ -275,7 +284,7 @@ def _went_out_asked(game: Game) -> str:
     else picks nobody, and the form asks as usual."""
     asked = request.args.get("went_out", "")
     if asked == NOBODY:
-        return asked if services.tally_of(game).rules.nobody_out_allowed else ""
+        return asked if services.rules_of(game).nobody_out_allowed else ""
     seat = whole_number(asked, below=len(game.seats))
     return "" if seat is None else str(seat)
 
@@ -288,133 +297,21 @@ def _to_board(game_id: int) -> ResponseReturnValue:
     return redirect(address)
 
 
-# What ``secrets.token_urlsafe`` makes; anything else is no token of this app's forms (and
-# could collide with the ids that rounds closed from drafts are stored under).
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,43}")
-
-
-def _resent(form: RoundForm, game: Game) -> bool:
-    """Whether this form's round was stored already, from this very form: its one-time token
-    stored this round, with these hands. A token that is no token of ours, or that stored
-    another round than the one sent (a copy of an old form, kept on a phone without signal,
-    filled in for the next round), is replaced by a new one: the save is then checked as any
-    other, and stores its own round or is refused with the typing kept."""
-    token = form.token.data or ""
-    saved = rounds.saved_under(token) if _TOKEN.fullmatch(token) else None
-    number = whole_number(form.number.data)
-    if (
-        saved is not None
-        and number is not None
-        and saved == (game.id, number)
-        and rounds.same_round(game, number, form.entry(services.tally_of(game), number))
-    ):
-        return True
-    if saved is not None or not _TOKEN.fullmatch(token):
-        form.token.data = secrets.token_urlsafe(16)
-    return False
-
-
 def _new_round(game_id: int) -> ResponseReturnValue:
-    game = game_or_404(game_id, lock="save" in request.form)
-    players = len(game.seats)
+    saving = "save" in request.form
+    game = game_or_404(game_id, lock=saving)
     form = RoundForm()
-    _fill_round_form(form, players)
-    number = len(game.rounds) + 1
-    if "save" in request.form and _resent(form, game):
-        # A save sent again (its first answer lost, or queued offline and sent twice) is
-        # answered as stored, before any check that the first save itself made fail.
-        flash(_("That round was already saved."), "warning")
-        return _to_board(game.id)
-    opened_for = whole_number(form.number.data)
-    played = next((r for r in game.rounds if r.number == opened_for), None)
-    if "save" in request.form and played is not None:
-        # Another phone stored the round this form was opened for (and the game may have
-        # moved on, or ended, since): this typing is merged into it, never stored over it.
-        return _merged_new_round(game, form, played)
+    _fill_round_form(form, len(game.seats))
+    if saving:
+        return _answer(game, form, entering.save(game, form))
     if game.status != GameStatus.IN_PROGRESS:
         flash(rounds.no_more_rounds(game), "warning")
         return redirect(url_for("games.show", game_id=game.id))
+    number = len(game.rounds) + 1
     if request.method == "GET":
-        form.number.data = str(number)
-        form.token.data = secrets.token_urlsafe(16)
-        form.rounds_version.data = services.rounds_stamp(game)
-        form.went_out.data = _went_out_asked(game)
-        return _render_round(game, form, number=number, editing=False)
-
-    unsaved = _unless_saving(game, form, number, editing=False)
-    if unsaved is not None:
-        return unsaved
-    entry = form.entry(services.tally_of(game), number)
-    form_number = whole_number(form.number.data)
-    try:
-        saved = rounds.add_round(
-            game,
-            entry,
-            number=form_number,
-            submission=(form.token.data or None),
-            stamp=(form.rounds_version.data or None),
-        )
-    except rounds.RoundRefused as refused:
-        return _render_round(
-            game,
-            form,
-            number=number,
-            editing=False,
-            problems=refused.problems,
-            status=UNPROCESSABLE,
-        )
-    except rounds.RoundConflict as conflict:
-        game = game_or_404(game_id)
-        if game.status != GameStatus.IN_PROGRESS:
-            flash(f"{conflict} {words(services.tally_of(game).game_over)}", "warning")
-            # A plain redirect even for app.js: nothing was stored, the typing stays kept.
-            return redirect(url_for("games.show", game_id=game.id))
-        number = len(game.rounds) + 1
-        form.number.data = str(number)
-        form.rounds_version.data = services.rounds_stamp(game)
-        said = str(conflict)
-        if number != form_number:
-            said += " " + _("This form is now for round %(number)s.", number=number)
-        return _render_round(
-            game, form, number=number, editing=False, status=CONFLICT, conflict=said
-        )
-    if saved is None:
-        flash(_("That round was already saved."), "warning")
-    return _to_board(game.id)
-
-
-def _merged_new_round(game: Game, form: RoundForm, played: Round) -> ResponseReturnValue:
-    """A new round's form saved after another phone stored that round (``played``): merged
-    into it against the blank form it was opened as (``merging.merge_typed``). Typed the same
-    (hands left blank keep what is stored), there is nothing to do, and the phone is told so;
-    typed differently, nothing is saved and the form comes back as that round's correction,
-    as stored with this phone's typing on it, the parts that differ side by side to choose.
-    Saved from there, the choice goes through ``edit_round`` as any correction does."""
-    number = played.number
-    names = [seat.player.name for seat in game.seats]
-    stored = merging.sheet_of_round(played, len(names))
-    mine = merging.sheet_of_form(form)
-    merged, clashes = merging.merge_typed(stored, mine)
-    if not clashes:
-        said = _(
-            "Round %(number)s is stored as you typed it: another phone saved it first.",
-            number=number,
-        )
-        blank = merging.left_blank(mine, names)
-        flash(said if blank is None else f"{said} {words(blank)}", "success")
-        return _to_board(game.id)
-    merging.mark_clashes(form, stored, merged, clashes, played.version)
-    form.number.data = str(number)
-    form.rounds_version.data = services.rounds_stamp(game)
-    reads = words(changelog.describe_round(services.tally_of(game), number, cards=True))
-    said = _(
-        "Round %(number)s was stored on another phone meanwhile; nothing was saved. Round "
-        "%(number)s reads: %(reads)s. Where you typed something else, choose below: what is "
-        "stored now, or yours.",
-        number=number,
-        reads=reads,
-    )
-    return _render_round(game, form, number=number, editing=True, status=CONFLICT, conflict=said)
+        entering.open_new(game, form, went_out=_went_out_asked(game))
+        return _render_round(game, form, services.tally_of(game), number=number, editing=False)
+    return _unsaved(game, form, number, editing=False)
 
 
 @bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
@@ -433,126 +330,15 @@ def _edit_round(game_id: int, number: int) -> ResponseReturnValue:
     played = next((r for r in game.rounds if r.number == number), None)
     if played is None:
         abort(404)
-    players = len(game.seats)
     form = RoundForm()
     if request.method == "GET":
-        _fill_round_form(form, players, played)
-        form.version.data = str(played.version)
-        form.rounds_version.data = services.rounds_stamp(game)
-        form.base.data = merging.encode(merging.sheet_of_round(played, players))
-        return _render_round(game, form, number=number, editing=True)
-    _fill_round_form(form, players)
-    unsaved = _unless_saving(game, form, number, editing=True)
-    if unsaved is not None:
-        return unsaved
-    chose = bool(form.clashes.data)
-    unchosen = merging.take_choices(form, [seat.player.name for seat in game.seats], request.form)
-    if chose and not unchosen and merging.as_stored(form, played):
-        # Every clash settled as stored now: there is nothing to correct.
-        flash(_("Round %(number)s stays as it is stored.", number=number), "success")
-        return _to_board(game.id)
-    if unchosen:
-        return _render_round(
-            game,
-            form,
-            number=number,
-            editing=True,
-            status=CONFLICT,
-            conflict=_(
-                "Choose for %(parts)s: what is stored now, or yours. Nothing was saved.",
-                parts=words(listing(unchosen)),
-            ),
-        )
-    version = whole_number(form.version.data)
-    try:
-        rounds.edit_round(
-            game,
-            number,
-            form.entry(services.tally_of(game), number),
-            version=version,
-            stamp=(form.rounds_version.data or None),
-        )
-    except rounds.RoundRefused as refused:
-        return _render_round(
-            game, form, number=number, editing=True, problems=refused.problems, status=UNPROCESSABLE
-        )
-    except rounds.RoundConflict as conflict:
-        return _merged_conflict(game_id, number, form, conflict)
-    flash(_("Round %(number)s corrected.", number=number), "success")
-    return _to_board(game.id)
-
-
-def _merged_conflict(
-    game_id: int, number: int, form: RoundForm, conflict: rounds.RoundConflict
-) -> ResponseReturnValue:
-    """The conflict page after a correction another phone got in first: the form holds the
-    round as stored now with this phone's changes merged in hand by hand against the round it
-    started from (``merging.merge``), and the hands both changed side by side, to choose."""
-    game = game_or_404(game_id)
-    played = next((r for r in game.rounds if r.number == number), None)
-    if played is None:
-        flash(
-            _(
-                "Round %(number)s was deleted on another phone meanwhile; nothing was saved.",
-                number=number,
-            ),
-            "warning",
-        )
-        return redirect(url_for("games.show", game_id=game.id))
-    merged = merging.merge_correction(form, played)
-    merging.mark_clashes(form, merged.stored, merged.merged, merged.clashes, played.version)
-    form.rounds_version.data = services.rounds_stamp(game)
-    if not merged.clashes and not isinstance(conflict, rounds.StaleSave):
-        return _save_clean_merge(game, number, form, merged)
-    tally = services.tally_of(game)
-    now_reads = words(changelog.describe_round(tally, number, cards=True))
-    if isinstance(conflict, rounds.StaleSave):
-        said = [str(conflict)]
-    else:
-        said = [_("This round was changed on another phone meanwhile; nothing was saved.")]
-    said.append(_("Round %(number)s now reads: %(reads)s.", number=number, reads=now_reads))
-    if merged.clashes:
-        said.append(_("You and the other phone changed the same part: choose below."))
-    return _render_round(
-        game, form, number=number, editing=True, status=CONFLICT, conflict=" ".join(said)
-    )
-
-
-def _save_clean_merge(
-    game: Game, number: int, form: RoundForm, merged: merging.Correction
-) -> ResponseReturnValue:
-    """A correction merged with another phone's, nothing clashing: stored at once, and the
-    phone told what the other changed. Refused by the rules as merged, the form comes back
-    holding the merge (on the round as stored now), with the rules' reasons."""
-    names = [seat.player.name for seat in game.seats]
-    theirs = words(merging.parts_in_words(merged.stored, merged.theirs, names))
-    kept = _(
-        "Another phone had changed round %(number)s meanwhile, and that stays: %(theirs)s.",
-        number=number,
-        theirs=theirs,
-    )
-    try:
-        rounds.edit_round(
-            game,
-            number,
-            form.entry(services.tally_of(game), number),
-            version=whole_number(form.version.data),
-            stamp=form.rounds_version.data,
-        )
-    except rounds.RoundRefused as refused:
-        return _render_round(
-            game,
-            form,
-            number=number,
-            editing=True,
-            problems=refused.problems,
-            status=UNPROCESSABLE,
-            conflict=" ".join(
-                [kept, _("Your correction, merged with it, was not saved: see below.")]
-            ),
-        )
-    flash(" ".join([_("Round %(number)s corrected.", number=number), kept]), "success")
-    return _to_board(game.id)
+        _fill_round_form(form, len(game.seats))
+        entering.open_correction(game, played, form)
+        return _render_round(game, form, services.tally_of(game), number=number, editing=True)
+    _fill_round_form(form, len(game.seats))
+    if "save" in request.form:
+        return _answer(game, form, entering.save(game, form, number=number, picks=request.form))
+    return _unsaved(game, form, number, editing=True)
 
 
 @bp.post("/<int:game_id>/rounds/<int:number>/delete")

@@ -192,18 +192,19 @@ def _drop_drafts(game: Game, which: ColumnElement[bool]) -> None:
     )
 
 
-def same_round(game: Game, number: int, entry: RoundEntry) -> bool:
+def same_round(game: Game, number: int, entry: RoundEntry, *, stored: Tally | None = None) -> bool:
     """Whether ``entry`` is round ``number`` of ``game`` as stored: the same seat out and the
-    same hands (cards as read, contracts, points), whatever spacing the cards were typed in."""
+    same hands (cards as read, contracts, points), whatever spacing the cards were typed in.
+    ``stored``: the game's tally as read, where the caller has it."""
     entries = entries_of(game)
     if not 1 <= number <= len(entries):
         return False
     tally = replay(game, [*entries[: number - 1], entry])
     if tally.problems_of_round(number) or len(tally.rounds) < number:
         return False
-    stored = tally_of(game).rounds[number - 1]
+    kept = (tally_of(game) if stored is None else stored).rounds[number - 1]
     again = tally.rounds[number - 1]
-    return (stored.went_out, stored.went_out_in_one_turn, stored.hands) == (
+    return (kept.went_out, kept.went_out_in_one_turn, kept.hands) == (
         again.went_out,
         again.went_out_in_one_turn,
         again.hands,
@@ -241,13 +242,20 @@ def _round(game: Game, number: int) -> Round:
 
 
 def edit_round(
-    game: Game, number: int, entry: RoundEntry, *, version: int | None, stamp: str | None = None
+    game: Game,
+    number: int,
+    entry: RoundEntry,
+    *,
+    version: int | None,
+    stamp: str | None = None,
+    before: Tally | None = None,
 ) -> Round:
     """Correct round ``number``. ``version`` is the round's version the form was opened on:
     an older one means another phone changed it meanwhile (RoundConflict); ``stamp`` the
     ``rounds_stamp``: another round changed, added or deleted since is StaleSave (the totals
     the correction was made beside are not the game's any more). Raises RoundRefused when the
-    corrected game breaks the rules (for this round or a later one)."""
+    corrected game breaks the rules (for this round or a later one). ``before``: the game's
+    tally as read, where the caller has it."""
     played = _round(game, number)
     if version is not None and version != played.version:
         raise RoundConflict(_("This round was changed on another phone meanwhile."))
@@ -258,7 +266,8 @@ def edit_round(
                 "nothing was saved."
             )
         )
-    before = tally_of(game)
+    if before is None:
+        before = tally_of(game)
     rounds = entries_of(game)
     rounds[number - 1] = entry
     tally = replay(game, rounds)
