@@ -422,7 +422,8 @@ def close(
     """Store the draft as round ``number`` and delete it, in one transaction.
 
     ``went_out`` is the seat that went out where the draft names none (None: nobody, where
-    the rules allow it); "" takes the draft's own. ``one_turn``: the seat that went out
+    the rules allow it; a seat named here goes before a phone's "nobody"); "" takes the
+    draft's own. ``one_turn``: the seat that went out
     went down and out in one turn (as its own phone may have said already). Hands still
     being counted are stored as they stand. Returns the round, or None where another phone
     stored it first. Raises rounds.RoundRefused (nothing stored, the draft kept) and
@@ -433,7 +434,9 @@ def close(
     draft = draft_of(game)
     out = draft.went_out
     seat_out = out.position if out is not None else went_out
-    if draft.nobody_out and out is None:
+    if draft.nobody_out and out is None and went_out == "":
+        # A phone said nobody went out, and the close page left it so (the page may name
+        # someone instead: the scorer's choice at the close is the later word).
         seat_out = None
     if seat_out == "":
         raise rounds.RoundRefused([Problem(number, "went_out", N_("Say who went out."))])

@@ -454,6 +454,8 @@ def close(
         errors = {} if filling is None else {filling: refused.message}
         return Answer(Happened.REFUSED, number_now, seat_errors=errors)
     except rounds.RoundRefused as refused:
+        if went_out is None and draft is not None and not draft.out_said:
+            _keep_nobody(game, number)
         return Answer(Happened.REFUSED, number_now, problems=refused.problems)
     except drafts.DraftClosed as overtaken:
         db.session.rollback()
@@ -465,6 +467,16 @@ def close(
         return Answer(Happened.RESENT, number_now, said=said)
     said = _("Round %(number)s stored.", number=stored.number)
     return Answer(Happened.STORED, stored.number, said=said)
+
+
+def _keep_nobody(game: Game, number: int | None) -> None:
+    """A close that named nobody out, refused by the rules: the phones' draft says nobody went
+    out from now on, so that every phone shows why the round is refused, as when a phone says
+    it (the close page still offers the choice)."""
+    try:
+        drafts.nobody_out(game, number=number)
+    except (drafts.DraftClosed, drafts.DraftRefused, drafts.OutAlready):
+        db.session.rollback()
 
 
 def put_in(game: Game, number: int, position: int, *, cards: str, made: bool, was: str) -> Answer:

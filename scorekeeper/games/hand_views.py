@@ -416,6 +416,8 @@ def _close_page(
     # Who went out as the page was sent (not on a new round's page, after another phone's).
     kept = sent is not None or merged is not None
     went_out_chosen = request.form.get("went_out", "") if kept else ""
+    if not went_out_chosen and draft.nobody_out and draft.went_out is None:
+        went_out_chosen = "nobody"  # as a phone said, or the close refused said
     return render(
         "games/close.html",
         status=status,

@@ -80,3 +80,44 @@ def test_nobody_went_out_on_the_phones_and_each_enters_its_hand(
     assert points == dict(zip(names, (10, 5, 15), strict=True))
     for context in (*contexts, scorers):
         next(context, None)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_close_naming_nobody_refused_is_kept_on_the_phones(
+    browser: Any, live_server: str, scheme: str
+) -> None:
+    """Left from issue 42: with nothing said on the phones, the scorer types two hands on the
+    close page and closes with "Nobody"; the rules refuse it (the third player holds cards).
+    The phones now say nobody went out (the third is asked for its cards), and the close page
+    offers the choice again, "Nobody" checked: naming the third out there stores the round."""
+    device = {**SMALL_PHONE, "color_scheme": scheme}
+    scorers = _page(browser, live_server, device, sign_in_cookie(live_server))
+    scorer = next(scorers)
+    names = (f"Noor {scheme}", f"Bea {scheme}", f"Cyd {scheme}")
+    board, link = _contract_rummy_table(scorer, live_server, names)
+    contexts = [_page(browser, live_server, device) for _ in range(3)]
+    phones = [next(context) for context in contexts]
+    for phone, name in zip(phones, names, strict=True):
+        _seated(phone, link, board, name)
+    scorer.goto(f"{board}/close")
+    for seat, cards in enumerate(("K", "5")):
+        scorer.locator(f"#hand-{seat} input[name=cards-{seat}]").fill(cards)
+    scorer.get_by_label("Nobody", exact=True).check()
+    scorer.get_by_role("button", name="Close round 1", exact=True).click()
+    expect(scorer.locator("body")).to_contain_text(f"{names[2]} did not go out")
+    cyd = phones[2]
+    cyd.reload()
+    expect(cyd.locator(".my-state")).to_contain_text("Nobody went out.")
+    expect(cyd.get_by_label("Your cards left")).to_be_visible()
+    scorer.goto(f"{board}/close")
+    expect(scorer.get_by_label("Nobody", exact=True)).to_be_checked()
+    assert fits_width(scorer)
+    assert serious_accessibility_violations(scorer) == []
+    screenshot(scorer, f"i43-close-nobody-kept-360-{scheme}")
+    scorer.get_by_label(names[2], exact=True).check()
+    scorer.get_by_role("button", name="Close round 1", exact=True).click()
+    expect(scorer.locator(".flash")).to_contain_text("Round 1 stored.")
+    (played,) = _rounds(scorer, board)
+    assert played["went_out"] == names[2]
+    for context in (*contexts, scorers):
+        next(context, None)

@@ -54,3 +54,49 @@ def test_no_nobody_where_the_rules_want_someone_out(app: Flask, client: FlaskCli
     assert 'name="nobody"' not in text(phone.get(f"/games/{game_id}/hand"))
     status, page = hand_post(phone, game_id, 0, nobody="1")
     assert status == 422 and "needs someone to go out" in page
+
+
+def _closed_with_nobody_and_refused(
+    app: Flask, client: FlaskClient
+) -> tuple[int, list[FlaskClient]]:
+    """Ann and Ben are in; the scorer closes with "Nobody" before Cy typed anything, and the
+    rules refuse it: Cy did not go out, so Cy holds cards."""
+    game_id = start_game(client, "contract-rummy", THREE)
+    phones = [table_phone(app, game_id, seat) for seat in range(3)]
+    for seat, cards in enumerate(("K", "5 5")):
+        assert hand_post(phones[seat], game_id, seat, cards=cards, done="not")[0] == 303
+    form = {"number": "1", "close": "1", "went_out": "nobody"}
+    refused = client.post(f"/games/{game_id}/close", data=form)
+    assert refused.status_code == 422 and "Cy did not go out" in text(refused)
+    assert rounds_of(app, game_id) == []
+    return game_id, phones
+
+
+def test_a_close_naming_nobody_refused_is_kept_for_the_phones(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Left from issue 42: the nobody said on the close page, refused, is kept in the phones'
+    draft: the board and every phone say nobody went out, and Cy's hand, once in, closes the
+    round by itself."""
+    game_id, phones = _closed_with_nobody_and_refused(app, client)
+    board = text(client.get(f"/games/{game_id}"))
+    assert "Nobody went out." in board and "Counting: Cy." in board
+    page = text(phones[2].get(f"/games/{game_id}/hand"))
+    assert "<strong>Nobody</strong> went out. Tap your cards left" in page
+    assert hand_post(phones[2], game_id, 2, cards="9", done="not")[0] == 303
+    (stored,) = rounds_of(app, game_id)
+    assert stored.went_out_id is None and points_by_seat(stored) == {0: 10, 1: 10, 2: 9}
+
+
+def test_the_close_page_still_names_someone_over_a_nobody(app: Flask, client: FlaskClient) -> None:
+    """The close page offers who went out again, "Nobody" checked as the draft says; the
+    scorer's choice there goes before it."""
+    game_id, _ = _closed_with_nobody_and_refused(app, client)
+    close = text(client.get(f"/games/{game_id}/close"))
+    assert 'value="nobody" checked' in close and 'name="went_out" value="2"' in close
+    answer = client.post(
+        f"/games/{game_id}/close", data={"number": "1", "close": "1", "went_out": "2"}
+    )
+    assert answer.status_code == 303, text(answer)
+    (stored,) = rounds_of(app, game_id)
+    assert stored.went_out_id is not None and points_by_seat(stored) == {0: 10, 1: 10, 2: 0}
