@@ -42,22 +42,32 @@ def _contract_rummy_table(scorer: Any, live_server: str, names: tuple[str, ...])
     return board, link.removeprefix(live_server)
 
 
+def _seated_table(
+    browser: Any, live_server: str, scheme: str, names: tuple[str, ...]
+) -> tuple[list[Any], Any, str, list[Any]]:
+    """A scorer's 360 px phone in ``scheme`` with a new Contract Rummy game of ``names``, and a
+    phone seated as each player through its table link: every browser context (to close),
+    the scorer's page, the board's address and the players' pages."""
+    device = {**SMALL_PHONE, "color_scheme": scheme}
+    # A session of its own: the worker's shared owner session carries other tests' phones.
+    # Names of their own: the worker's household is shared with other tests, whose phones may
+    # hold a seat of a player called Ann for the signed-in owner.
+    scorers = _page(browser, live_server, device, sign_in_cookie(live_server))
+    scorer = next(scorers)
+    board, link = _contract_rummy_table(scorer, live_server, names)
+    contexts = [_page(browser, live_server, device) for _ in names]
+    phones = [next(context) for context in contexts]
+    for phone, name in zip(phones, names, strict=True):
+        _seated(phone, link, board, name)
+    return [*contexts, scorers], scorer, board, phones
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_nobody_went_out_on_the_phones_and_each_enters_its_hand(
     browser: Any, live_server: str, scheme: str
 ) -> None:
-    device = {**SMALL_PHONE, "color_scheme": scheme}
-    # A session of its own: the worker's shared owner session carries other tests' phones.
-    scorers = _page(browser, live_server, device, sign_in_cookie(live_server))
-    scorer = next(scorers)
-    # Names of their own: the worker's household is shared with other tests, whose phones may
-    # hold a seat of a player called Ann for the signed-in owner.
     names = (f"Noa {scheme}", f"Ben {scheme}", f"Cy {scheme}")
-    board, link = _contract_rummy_table(scorer, live_server, names)
-    contexts = [_page(browser, live_server, device) for _ in range(3)]
-    phones = [next(context) for context in contexts]
-    for phone, name in zip(phones, names, strict=True):
-        _seated(phone, link, board, name)
+    contexts, scorer, board, phones = _seated_table(browser, live_server, scheme, names)
     ann, ben, cy = phones
     nobody = ann.get_by_role("button", name="Nobody went out")
     expect(nobody).to_be_visible()
@@ -78,7 +88,7 @@ def test_nobody_went_out_on_the_phones_and_each_enters_its_hand(
     assert played["went_out"] is None
     points = {name: hand["points"] for name, hand in played["players"].items()}
     assert points == dict(zip(names, (10, 5, 15), strict=True))
-    for context in (*contexts, scorers):
+    for context in contexts:
         next(context, None)
 
 
@@ -90,15 +100,8 @@ def test_a_close_naming_nobody_refused_is_kept_on_the_phones(
     close page and closes with "Nobody"; the rules refuse it (the third player holds cards).
     The phones now say nobody went out (the third is asked for its cards), and the close page
     offers the choice again, "Nobody" checked: naming the third out there stores the round."""
-    device = {**SMALL_PHONE, "color_scheme": scheme}
-    scorers = _page(browser, live_server, device, sign_in_cookie(live_server))
-    scorer = next(scorers)
     names = (f"Noor {scheme}", f"Bea {scheme}", f"Cyd {scheme}")
-    board, link = _contract_rummy_table(scorer, live_server, names)
-    contexts = [_page(browser, live_server, device) for _ in range(3)]
-    phones = [next(context) for context in contexts]
-    for phone, name in zip(phones, names, strict=True):
-        _seated(phone, link, board, name)
+    contexts, scorer, board, phones = _seated_table(browser, live_server, scheme, names)
     scorer.goto(f"{board}/close")
     for seat, cards in enumerate(("K", "5")):
         scorer.locator(f"#hand-{seat} input[name=cards-{seat}]").fill(cards)
@@ -119,5 +122,5 @@ def test_a_close_naming_nobody_refused_is_kept_on_the_phones(
     expect(scorer.locator(".flash")).to_contain_text("Round 1 stored.")
     (played,) = _rounds(scorer, board)
     assert played["went_out"] == names[2]
-    for context in (*contexts, scorers):
+    for context in contexts:
         next(context, None)
