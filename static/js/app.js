@@ -1089,12 +1089,8 @@ const outbox = (() => {
         roundShown = now;
       }
     }
-    if (!handForm()) {
-      if (document.querySelector("#my-hand form.lost-seat")) leftBehind();
-      return;
-    }
-    restore();
-    if (event.target && event.target.id === "my-hand") keepPage();
+    restore();  // a seat lost to another phone marks the typing left behind, form or none
+    if (handForm() && event.target && event.target.id === "my-hand") keepPage();
   });
   window.addEventListener("online", sendCards);
   window.setInterval(sendCards, 30000);
