@@ -369,11 +369,14 @@ def go_out(
     return close_when_all_in(game) if went_out else False
 
 
-def nobody_out(game: Game, *, number: int | None, nobody: bool = True) -> bool:
+def nobody_out(
+    game: Game, *, number: int | None, nobody: bool = True, closing: bool = True
+) -> bool:
     """A phone says nobody went out this round (or, ``nobody=False``, that was wrong), where
     the rules allow it, and commits: every phone then counts its own hand. Raises OutAlready
     when a player went out, DraftRefused where the rules want someone out. Returns whether
-    the round was stored by this (every hand was in)."""
+    the round was stored by this (every hand was in; ``closing=False``: never, as after a
+    close the rules refused)."""
     number = _check_open(game, number)
     rules = services.rules_of(game)
     if nobody and not rules.nobody_out_allowed:
@@ -391,7 +394,7 @@ def nobody_out(game: Game, *, number: int | None, nobody: bool = True) -> bool:
         row.went_out = nobody
         bump(game, counts=False)  # a draft changes no statistic
     _commit(game, before)
-    return close_when_all_in(game) if nobody else False
+    return close_when_all_in(game) if nobody and closing else False
 
 
 def entry_of(game: Game, draft: Draft, went_out: int | None, one_turn: bool = False) -> RoundEntry:

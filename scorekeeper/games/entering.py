@@ -154,7 +154,9 @@ def save(
         answer = _save_new(game, form, tally, version)
     else:
         answer = _save_correction(game, number, form, picks, tally, version)
-    answer.cleared = cleared
+    if answer.happened in (Happened.STORED, Happened.REFUSED, Happened.MOVED_ON):
+        # Said where the typing was taken as this form's (not over another phone's round).
+        answer.cleared = cleared
     return answer
 
 
@@ -474,7 +476,8 @@ def _keep_nobody(game: Game, number: int | None) -> None:
     out from now on, so that every phone shows why the round is refused, as when a phone says
     it (the close page still offers the choice)."""
     try:
-        drafts.nobody_out(game, number=number)
+        # Not closed here: the round as the close sent it was refused (a later hand may close it).
+        drafts.nobody_out(game, number=number, closing=False)
     except (drafts.DraftClosed, drafts.DraftRefused, drafts.OutAlready):
         db.session.rollback()
 

@@ -556,9 +556,12 @@ def _close(game: Game) -> ResponseReturnValue:
         sent=request.form,
     )
     happened = answer.happened
-    if happened in entering.SETTLED or happened in entering.ELSEWHERE:
+    if happened in entering.SETTLED:
         flash(answer.said, answer.level)
         return redirect(url_for("games.show", game_id=game.id), code=303)
+    if happened in entering.ELSEWHERE:
+        flash(answer.said, answer.level)
+        return redirect(url_for("games.show", game_id=game.id))
     if happened is entering.Happened.CLASH:
         return _close_page(game, status=answer.status, clashes=answer.clashes, merged=answer.merged)
     if happened is entering.Happened.MOVED_ON:

@@ -100,3 +100,23 @@ def test_the_close_page_still_names_someone_over_a_nobody(app: Flask, client: Fl
     assert answer.status_code == 303, text(answer)
     (stored,) = rounds_of(app, game_id)
     assert stored.went_out_id is not None and points_by_seat(stored) == {0: 10, 1: 10, 2: 0}
+
+
+def test_a_refused_close_stores_nothing_when_every_hand_is_in(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The nobody kept after a refused close does not close the round by itself on the same
+    hands: the close sent "nobody" and a one-turn bonus (which nobody out cannot have), was
+    refused, and nothing is stored until the scorer closes again without it."""
+    game_id = start_game(client, "contract-rummy", THREE)
+    phones = [table_phone(app, game_id, seat) for seat in range(3)]
+    for seat, cards in enumerate(("K", "5 5", "9")):
+        assert hand_post(phones[seat], game_id, seat, cards=cards, done="not")[0] == 303
+    form = {"number": "1", "close": "1", "went_out": "nobody", "went_out_in_one_turn": "y"}
+    refused = client.post(f"/games/{game_id}/close", data=form)
+    assert refused.status_code == 422 and "one turn" in text(refused)
+    assert rounds_of(app, game_id) == []
+    form.pop("went_out_in_one_turn")
+    assert client.post(f"/games/{game_id}/close", data=form).status_code == 303
+    (stored,) = rounds_of(app, game_id)
+    assert stored.went_out_id is None and points_by_seat(stored) == {0: 10, 1: 10, 2: 9}
