@@ -244,7 +244,9 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
     # Its answer lost, the phone would send the "done" again: the stored round is shown.
     requeue(ben, queued[0])
     ben.reload()
-    expect(ben.get_by_text("Round 1 is stored already.")).to_be_visible()
+    # The outbox may send it twice before the first answer is back (a busy machine): each is
+    # answered so, and nothing is stored again (checked below).
+    expect(ben.get_by_text("Round 1 is stored already.").first).to_be_visible()
     assert _queued(ben) == [] and len(_rounds(scorer, board)) == 1
     for phone in (ben, ann, cy):
         phone.problems[:] = [p for p in phone.problems if not any(n in p for n in OFFLINE_NOISE)]
