@@ -299,6 +299,18 @@ def audit(database_uri: str, stored_tokens: set[str]) -> dict[str, int]:
     }
 
 
+def _first_save_of(tally: Tally, within: float) -> None:
+    """Wait until one more save is answered stored, or ``within`` seconds have passed."""
+    with tally.lock:
+        before = tally.saves
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        with tally.lock:
+            if tally.saves > before:
+                return
+        time.sleep(0.02)
+
+
 def _percentile(values: list[float], share: float) -> float:
     if not values:
         return 0.0
@@ -377,6 +389,11 @@ def run(
                         (killed < kills or not stored_before_a_kill)
                         and time.monotonic() < ends + 120
                     ):
+                        if killed % 2:
+                            # Every other server lives until it has stored a save: a busy
+                            # machine's fresh server (templates not compiled yet) is slower
+                            # than ``kill_every``, and a run of cold kills stored nothing.
+                            _first_save_of(tally, within=30)
                         # A random moment, so the kill lands anywhere in a save.
                         time.sleep(kill_every * chance.uniform(0.5, 1.5))
                         with tally.lock:
