@@ -241,3 +241,19 @@ def test_home_page_queries_do_not_grow_with_the_games_listed(app: Flask) -> None
         assert batch[0] in page
         counts.append(len(statements))
     assert len(set(counts)) == 1, counts
+
+
+def test_the_same_message_twice_is_said_once(client: FlaskClient) -> None:
+    """A save resent while its first answer was lost leaves the same line in the session
+    twice (the first answer's page never drawn); the page says it once, other lines still."""
+    with client.session_transaction() as session:
+        session["_flashes"] = [
+            ("warning", "Round 1 is stored already."),
+            ("warning", "Round 1 is stored already."),
+            ("success", "Round 1 is stored already."),
+            ("warning", "round 1 is stored already."),
+        ]
+    page = client.get("/login").get_data(as_text=True)
+    assert page.count('<p class="flash flash-warning" role="status">Round 1 is') == 1
+    assert page.count('<p class="flash flash-success" role="status">Round 1 is') == 1
+    assert page.count("round 1 is stored already.") == 1

@@ -244,8 +244,9 @@ def test_a_phone_without_signal_keeps_its_taps_and_sends_them_once(
     # Its answer lost, the phone would send the "done" again: the stored round is shown.
     requeue(ben, queued[0])
     ben.reload()
-    # The outbox may send it twice before the first answer is back (a busy machine): each is
-    # answered so, and nothing is stored again (checked below).
+    # The old page may send it too as the reload cuts its answer short (a busy machine): both
+    # are answered so, nothing is stored again (checked below), and the page says it once
+    # (test_app's test_the_same_message_twice_is_said_once); this test is about the outbox.
     expect(ben.get_by_text("Round 1 is stored already.").first).to_be_visible()
     assert _queued(ben) == [] and len(_rounds(scorer, board)) == 1
     for phone in (ben, ann, cy):
