@@ -7,6 +7,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.exceptions import (
     HTTPException,
     InternalServerError,
@@ -86,6 +87,13 @@ def init_app(app: Flask) -> None:
         app.logger.warning("database unavailable: %s", error)
         message = MESSAGES[503]
         return render("error.html", "_error.html", status=503, code=503, message=message)
+
+    @app.errorhandler(ObjectDeletedError)
+    def deleted_meanwhile(error: ObjectDeletedError) -> Response:
+        # What the request had read was deleted by another request (another server) before it
+        # read it again, after a rollback: as if it had never been there.
+        db.session.rollback()
+        return render("error.html", "_error.html", status=404, code=404, message=MESSAGES[404])
 
     @app.errorhandler(InternalServerError)
     def server_error(error: InternalServerError) -> Response:

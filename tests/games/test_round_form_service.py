@@ -19,9 +19,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import delete
 
-from scorekeeper.games import entering, services, tally
+from scorekeeper.extensions import db
+from scorekeeper.games import entering, rounds, services, tally
 from scorekeeper.games.entering import Happened
+from scorekeeper.models import Game
 
 from ..helpers import round_form, start_game
 from .test_drafts import hand_post, points_by_seat, rounds_of, table_phone
@@ -298,3 +301,27 @@ def test_the_close_the_put_in_undo_and_put_back_answer_the_same_way(
         Happened.STORED,
         Happened.MOVED_ON,
     ]
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
+def test_a_game_deleted_on_another_server_during_the_save_is_not_found(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, headers: dict[str, str]
+) -> None:
+    """The save's write finds the rounds changed, and by the time it reads the game again
+    another server has emptied it from the bin: the page says it is not there (404), not an
+    error of ours, and the server goes on answering."""
+    game = start_game(client, "twelve-step", SIX)
+    sent = {**opened(client, f"/games/{game}/rounds/new"), **hands("Cyrus", {}), "save": "1"}
+
+    def deleted_meanwhile(played: Game, *args: Any, **kwargs: Any) -> None:
+        db.session.execute(delete(Game).where(Game.id == played.id))
+        db.session.commit()
+        raise rounds.StaleSave("The rounds changed on another phone.")
+
+    monkeypatch.setattr(rounds, "add_round", deleted_meanwhile)
+    answer = client.post(f"/games/{game}/rounds/new", data=sent, headers=headers)
+    assert answer.status_code == 404, answer.get_data(as_text=True)
+    assert "There is nothing at this address" in answer.get_data(as_text=True)
+    monkeypatch.undo()
+    assert client.get(f"/games/{game}").status_code == 404
+    assert client.get("/").status_code == 200
