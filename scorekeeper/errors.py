@@ -91,7 +91,7 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(ObjectDeletedError)
     def deleted_meanwhile(error: ObjectDeletedError) -> Response:
         # What the request had read was deleted by another request (another server) before it
-        # read it again, after a rollback: as if it had never been there.
+        # read it again (a commit or rollback had expired it): as if it had never been there.
         db.session.rollback()
         return render("error.html", "_error.html", status=404, code=404, message=MESSAGES[404])
 

@@ -556,12 +556,11 @@ def _close(game: Game) -> ResponseReturnValue:
         sent=request.form,
     )
     happened = answer.happened
-    if happened in entering.SETTLED:
+    if happened in entering.SETTLED or happened in entering.ELSEWHERE:
         flash(answer.said, answer.level)
-        return redirect(url_for("games.show", game_id=game.id), code=303)
-    if happened in entering.ELSEWHERE:
-        flash(answer.said, answer.level)
-        return redirect(url_for("games.show", game_id=game.id))
+        # A game that ended meanwhile is left with a plain 302, as before the service.
+        code = 303 if happened in entering.SETTLED else 302
+        return redirect(url_for("games.show", game_id=game.id), code=code)
     if happened is entering.Happened.CLASH:
         return _close_page(game, status=answer.status, clashes=answer.clashes, merged=answer.merged)
     if happened is entering.Happened.MOVED_ON:

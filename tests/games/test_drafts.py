@@ -591,3 +591,22 @@ def test_a_phone_on_its_pad_learns_its_round_was_stored_elsewhere(
     assert client.post(f"/games/{game_id}/abandon").status_code == 302
     ended = text(ben.get(f"/games/{game_id}/hand?open=2&cards=7", headers=HTMX))
     assert "Round 2 was not stored: the game ended. You had typed: 7." in ended
+
+
+def test_a_close_sent_after_the_game_ended_goes_to_the_board_and_says_so(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The close page open on the scorer's phone while another abandoned the game: the close
+    stores nothing, and leads to the board (a plain 302, as before the service) saying why."""
+    game_id = start_game(client, "contract-rummy", ("Annabelle", "Bartholomew", "Cyrus"))
+    phones = [table_phone(app, game_id, seat) for seat in range(3)]
+    for seat, cards in enumerate(("K", "5", "9")):
+        hand_post(phones[seat], game_id, seat, cards=cards, done="not")
+    assert client.post(f"/games/{game_id}/abandon").status_code == 302
+    form = {"number": "1", "close": "1", "went_out": "nobody"}
+    answer = client.post(f"/games/{game_id}/close", data=form)
+    assert answer.status_code == 302, text(answer)
+    assert answer.headers["Location"].endswith(f"/games/{game_id}")
+    assert rounds_of(app, game_id) == []
+    board = text(client.get(answer.headers["Location"]))
+    assert "No more rounds can be entered." in board, board
