@@ -33,7 +33,7 @@ from scorekeeper.rules.messages import Value
 from scorekeeper.status import GameStatus
 from scorekeeper.versions import bump
 
-from . import rounds, services
+from . import round_entry, rounds, services
 from .forms import card_tokens
 from .tally import (
     TABLE_CARDS_FIELD,
@@ -575,9 +575,7 @@ def put_in_late(
                 number=number,
             )
         )
-    hands = list(entry.hands)
-    hands[position] = HandEntry(cards=text, made_contract=made)
-    rounds.edit_round(
-        game, number, RoundEntry(went_out=entry.went_out, hands=tuple(hands)), version=None
-    )
+    # That one hand changes: every other part of the round (the bonus too) stays as stored.
+    late = round_entry.with_hand(entry, position, HandEntry(cards=text, made_contract=made))
+    rounds.edit_round(game, number, late, version=None)
     return True

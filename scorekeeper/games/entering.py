@@ -134,7 +134,7 @@ def open_new(game: Game, form: RoundForm, went_out: str) -> None:
 def open_correction(game: Game, played: Round, form: RoundForm) -> None:
     """Make ``form`` the correction of round ``played`` as stored, carrying that round as the
     phone first sees it (its base, for merging with another phone's correction)."""
-    sheet = merging.sheet_of_round(played, len(game.seats))
+    sheet = merging.sheet_of_round(played)
     merging.put_sheet(form, sheet)
     form.version.data = str(played.version)
     form.rounds_version.data = services.rounds_stamp(game)
@@ -272,7 +272,7 @@ def _merged_new(game: Game, form: RoundForm, played: Round, tally: Tally) -> Ans
     on it, the parts that differ side by side to choose."""
     number = played.number
     names = tally.names
-    stored = merging.sheet_of_round(played, len(names))
+    stored = merging.sheet_of_round(played)
     mine = merging.sheet_of_form(form)
     merged, clashes = merging.merge_typed(stored, mine)
     if not clashes:

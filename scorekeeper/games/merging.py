@@ -20,11 +20,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorekeeper.inputs import whole_number
+from scorekeeper.models import Round
 from scorekeeper.rules import N_, Message, N_plural
 from scorekeeper.rules.messages import Value
 
+from . import round_entry
 from .forms import NOBODY, HandInput, RoundForm, card_tokens
-from .tally import one_after_another, owners_of
+from .tally import RoundEntry, one_after_another, owners_of
 
 # The part of a sheet that says who went out; hands are parts 0, 1, ... (their seat).
 WENT_OUT = -1
@@ -253,14 +255,25 @@ def sheet_of_form(form: RoundForm) -> Sheet:
     )
 
 
-def sheet_of_round(played: Any, players: int) -> Sheet:
-    """A stored round (a ``models.Round``) as its correction form first holds it."""
-    hands = [SheetHand()] * players
-    for stored in played.hands:
-        typed = str(stored.points) if stored.typed_total else ""
-        hands[stored.seat.position] = SheetHand(stored.cards, bool(stored.made_contract), typed)
-    went_out = NOBODY if played.went_out is None else str(played.went_out.position)
-    return Sheet(went_out=went_out, hands=tuple(hands), one_turn=played.went_out_in_one_turn)
+def sheet_of_round(played: Round) -> Sheet:
+    """A stored round as its correction form first holds it: what it says
+    (``round_entry.entry_of``), as a sheet."""
+    return sheet_of_entry(round_entry.entry_of(played, round_entry.positions_of(played.game.seats)))
+
+
+def sheet_of_entry(entry: RoundEntry) -> Sheet:
+    """A round's entry as a form holds it: who went out as text, each hand's cards and a total
+    typed as typed."""
+    return Sheet(
+        went_out=NOBODY if entry.went_out is None else str(entry.went_out),
+        hands=tuple(
+            SheetHand(
+                hand.cards, bool(hand.made_contract), "" if hand.total is None else str(hand.total)
+            )
+            for hand in entry.hands
+        ),
+        one_turn=entry.went_out_in_one_turn,
+    )
 
 
 def put_part(form: RoundForm, sheet: Sheet, part: int) -> None:
@@ -369,7 +382,7 @@ def as_stored(form: RoundForm, played: Any) -> bool:
     """Whether the form holds round ``played`` as stored now, part for part, on the version
     it was made on (so that a round corrected since is still found changed)."""
     players = len(form.hands)
-    stored, typed = sheet_of_round(played, players), sheet_of_form(form)
+    stored, typed = sheet_of_round(played), sheet_of_form(form)
     return whole_number(form.version.data) == played.version and all(
         typed.same_part(stored, part) for part in [WENT_OUT, *range(players)]
     )
@@ -392,7 +405,7 @@ def merge_correction(form: RoundForm, played: Any) -> Correction:
     was made (another round changed) is the base, whatever the form carries (a page from
     before bases were carried has none)."""
     players = len(form.hands)
-    stored = sheet_of_round(played, players)
+    stored = sheet_of_round(played)
     if whole_number(form.version.data) == played.version:
         base: Sheet | None = stored
     else:

@@ -34,7 +34,7 @@ from scorekeeper.rules import N_, Message, N_plural
 from scorekeeper.versions import bump
 from scorekeeper.words import words
 
-from . import changelog
+from . import changelog, round_entry
 from .services import (
     UNDO_WINDOW,
     append_round,
@@ -49,7 +49,7 @@ from .services import (
     tally_of,
     undo_deadline,
 )
-from .tally import IN_PROGRESS, HandEntry, Problem, RoundEntry, Tally
+from .tally import IN_PROGRESS, Problem, RoundEntry, Tally
 
 __all__ = [
     "RoundConflict",
@@ -139,7 +139,7 @@ def add_round(
         raise RoundRefused(problems)
     seats = list(game.seats)
     try:
-        played = append_round(game, seats, entry, tally.rounds[-1], submission)
+        played = append_round(game, seats, tally.rounds[-1], submission)
         game.undone = None  # a round saved in its place: the one undone is not put back
         _drop_drafts(game, DraftHand.number <= next_number)
         db.session.flush()
@@ -202,13 +202,9 @@ def same_round(game: Game, number: int, entry: RoundEntry, *, stored: Tally | No
     tally = replay(game, [*entries[: number - 1], entry])
     if tally.problems_of_round(number) or len(tally.rounds) < number:
         return False
+    # Every part of the round as the tally worked it out (the rounds before it are the same).
     kept = (tally_of(game) if stored is None else stored).rounds[number - 1]
-    again = tally.rounds[number - 1]
-    return (kept.went_out, kept.went_out_in_one_turn, kept.hands) == (
-        again.went_out,
-        again.went_out_in_one_turn,
-        again.hands,
-    )
+    return kept == tally.rounds[number - 1]
 
 
 def saved_under(submission: str) -> tuple[int, int] | None:
@@ -275,15 +271,7 @@ def edit_round(
         raise RoundRefused(tally.problems)
     seats = list(game.seats)
     try:
-        played.went_out = None if entry.went_out is None else seats[entry.went_out]
-        played.went_out_in_one_turn = tally.rounds[number - 1].went_out_in_one_turn
-        by_seat = {hand.seat_id: hand for hand in played.hands}
-        for seat, hand in zip(seats, tally.rounds[number - 1].hands, strict=True):
-            stored = by_seat[seat.id]
-            stored.cards = hand.cards
-            stored.made_contract = hand.made_contract
-            stored.points = hand.points
-            stored.typed_total = hand.typed_total
+        round_entry.store(played, seats, tally.rounds[number - 1])
         played.version += 1
         recompute(game, tally)
         changelog.log(
@@ -430,38 +418,14 @@ def delete_last_round(
 
 
 def _kept(game: Game, played: Round) -> dict[str, object]:
-    """Round ``played`` as ``Game.undone`` keeps it: everything ``put_back`` stores again."""
-    position = {seat.id: seat.position for seat in game.seats}
-    hands = sorted(played.hands, key=lambda hand: position[hand.seat_id])
-    return {
-        "number": played.number,
-        "saved": played.created_at.isoformat(),
-        "submission": played.submission,
-        "went_out": None if played.went_out_id is None else position[played.went_out_id],
-        "hands": [
-            {
-                "cards": hand.cards,
-                "made": hand.made_contract,
-                "points": hand.points,
-                "total": hand.typed_total,
-            }
-            for hand in hands
-        ],
-    }
-
-
-def _entry_of_kept(kept: dict[str, object]) -> RoundEntry:
-    hands = kept["hands"]
-    assert isinstance(hands, list)
-    went_out = kept["went_out"]
-    return RoundEntry(
-        went_out=went_out if isinstance(went_out, int) else None,
-        hands=tuple(
-            HandEntry(total=hand["points"], made_contract=hand["made"])
-            if hand["total"]
-            else HandEntry(cards=hand["cards"], made_contract=hand["made"])
-            for hand in hands
-        ),
+    """Round ``played`` as ``Game.undone`` keeps it: everything ``put_back`` stores again (its
+    entry whole, when it was saved, the form's token)."""
+    entry = round_entry.entry_of(played, round_entry.positions_of(game.seats))
+    return round_entry.kept(
+        entry,
+        number=played.number,
+        saved=played.created_at.isoformat(),
+        submission=played.submission,
     )
 
 
@@ -493,7 +457,7 @@ def put_back(game: Game, number: int, now: datetime | None = None) -> bool:
         )
     kept = game.undone
     assert kept is not None
-    entry = _entry_of_kept(kept)
+    entry = round_entry.entry_of_kept(kept)
     tally = replay(game, [*entries_of(game), entry])
     problems = tally.problems_of_round(number)
     if problems:
@@ -502,7 +466,7 @@ def put_back(game: Game, number: int, now: datetime | None = None) -> bool:
     if isinstance(submission, str) and saved_under(submission) is not None:
         submission = None
     try:
-        played = append_round(game, list(game.seats), entry, tally.rounds[-1], submission or None)
+        played = append_round(game, list(game.seats), tally.rounds[-1], submission or None)
         played.created_at = datetime.fromisoformat(str(kept["saved"]))
         game.undone = None
         _drop_drafts(game, DraftHand.number <= number)

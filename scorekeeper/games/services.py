@@ -27,7 +27,6 @@ from scorekeeper import house_rules
 from scorekeeper.extensions import Kept, db
 from scorekeeper.models import (
     Game,
-    Hand,
     Player,
     Round,
     Seat,
@@ -39,11 +38,11 @@ from scorekeeper.rules import N_, RuleSet, get_ruleset
 from scorekeeper.rules.messages import listing
 from scorekeeper.versions import bump
 
-from . import changelog
+from . import changelog, round_entry
 from .tally import (
     ABANDONED,
     IN_PROGRESS,
-    HandEntry,
+    Comeback,
     Lineup,
     Problem,
     RoundEntry,
@@ -110,33 +109,9 @@ def tidily_named(rules: RuleSet) -> RuleSet:
 
 
 def entries_of(game: Game) -> list[RoundEntry]:
-    """The game's rounds as the tally reads them."""
-    position = {seat.id: seat.position for seat in game.seats}
-    entries: list[RoundEntry] = []
-    for played in game.rounds:
-        by_seat = {position[hand.seat_id]: hand for hand in played.hands}
-        out = None if played.went_out_id is None else position[played.went_out_id]
-        entries.append(
-            RoundEntry(
-                went_out=out,
-                hands=tuple(
-                    _entry_of(by_seat[seat], went_out=seat == out)
-                    if seat in by_seat
-                    else HandEntry()
-                    for seat in range(len(game.seats))
-                ),
-                went_out_in_one_turn=played.went_out_in_one_turn,
-            )
-        )
-    return entries
-
-
-def _entry_of(hand: Hand, *, went_out: bool) -> HandEntry:
-    if hand.typed_total:
-        # Whoever went out typed 0: a stored bonus is in the points, not in what was typed.
-        total = 0 if went_out else hand.points
-        return HandEntry(total=total, made_contract=hand.made_contract)
-    return HandEntry(cards=hand.cards, made_contract=hand.made_contract)
+    """The game's rounds as the tally reads them (``round_entry.entry_of``)."""
+    positions = round_entry.positions_of(game.seats)
+    return [round_entry.entry_of(played, positions) for played in game.rounds]
 
 
 def rounds_stamp(game: Game) -> str:
@@ -167,7 +142,22 @@ def lineup_of(game: Game) -> Lineup:
             for seat in game.seats
             if seat.joined_before is not None
         },
+        returns={seat.position: comebacks_of(seat.returns) for seat in game.seats if seat.returns},
     )
+
+
+def comebacks_of(stored: list[list[int | None]]) -> tuple[Comeback, ...]:
+    """A seat's ``returns`` column as the tally's comebacks."""
+    return tuple(
+        Comeback(int(left or 0), int(back or 0), None if total is None else int(total))
+        for left, back, total in stored
+    )
+
+
+def stored_returns(lineup: Lineup, position: int) -> list[list[int | None]] | None:
+    """The ``returns`` column of the seat at ``position`` (None: it never came back)."""
+    aways = lineup.returns.get(position)
+    return [list(away) for away in aways] if aways else None
 
 
 def replay(
@@ -225,16 +215,8 @@ def recompute(game: Game, tally: Tally | None = None) -> Tally:
         seat.contracts_made = standing.contracts_made
         seat.place = standing.place
         seat.is_winner = standing.is_winner
-    seat_ids = {seat.id: seat.position for seat in seats}
     for played, result in zip(game.rounds, tally.rounds, strict=False):
-        played.went_out_in_one_turn = result.went_out_in_one_turn
-        for hand in played.hands:
-            computed = result.hands[seat_ids[hand.seat_id]]
-            hand.contract = computed.contract
-            hand.made_contract = computed.made_contract
-            hand.cards = computed.cards
-            hand.points = computed.points
-            hand.typed_total = computed.typed_total
+        round_entry.store(played, seats, result)
     was_over = game.status != IN_PROGRESS
     game.status = tally.status
     game.round_count = len(tally.rounds)
@@ -293,6 +275,7 @@ def _new_game(
                 left_after=lineup.left.get(position),
                 joined_before=None if joined is None else joined[0],
                 joined_total=0 if joined is None else joined[1],
+                returns=stored_returns(lineup, position),
             )
         )
     db.session.add(game)
@@ -331,32 +314,14 @@ def start_game(
 def append_round(
     game: Game,
     seats: Sequence[Seat],
-    entry: RoundEntry,
     result: RoundResult,
     submission: str | None = None,
 ) -> Round:
-    """Add the next round to ``game`` as the tally worked it out (``result``): who went out,
-    and each player's contract, cards and points. Does not flush or commit."""
-    played = Round(
-        number=len(game.rounds) + 1,
-        submission=submission or None,
-        went_out=None if entry.went_out is None else seats[entry.went_out],
-        went_out_in_one_turn=result.went_out_in_one_turn,
-    )
+    """Add the next round to ``game`` as the tally worked it out (``result``:
+    ``round_entry.store``). Does not flush or commit."""
+    played = Round(number=len(game.rounds) + 1, submission=submission or None)
     game.rounds.append(played)
-    for seat, hand in zip(seats, result.hands, strict=True):
-        if not hand.in_round:
-            continue
-        played.hands.append(
-            Hand(
-                seat=seat,
-                contract=hand.contract,
-                made_contract=hand.made_contract,
-                cards=hand.cards,
-                points=hand.points,
-                typed_total=hand.typed_total,
-            )
-        )
+    round_entry.store(played, seats, result)
     return played
 
 

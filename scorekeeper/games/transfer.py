@@ -98,8 +98,8 @@ def store_game_file(checked: GameFile) -> Game:
             checked.tally.lineup,
         )
         seats = list(game.seats)
-        for entry, result in zip(checked.rounds, checked.tally.rounds, strict=True):
-            append_round(game, seats, entry, result)
+        for result in checked.tally.rounds:
+            append_round(game, seats, result)
         db.session.flush()
         recompute(game, checked.tally)
         # ``recompute`` ends a game that is over now: an imported one ended when it started.

@@ -18,6 +18,8 @@ from ..db import insert_rows
 from ..extensions import db
 from ..games.gamefile import GameFile
 from ..games.gamefile_out import imported_end
+from ..games.round_entry import hand_columns, round_columns
+from ..games.services import stored_returns
 from ..games.transfer import import_log_line
 from ..models import Game, GameEvent, Hand, Player, Round, Seat, new_uid, utcnow
 from ..names import name_key, tidy_name
@@ -75,16 +77,14 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
         seats_of = [[next(seat_ids) for _ in files[index].names] for index in fresh]
         round_rows: list[dict[str, Any]] = []
         for index, game_id, game_seats in zip(fresh, game_ids, seats_of, strict=True):
-            for number, (entry, result) in enumerate(
-                zip(files[index].rounds, files[index].tally.rounds, strict=True), start=1
-            ):
-                out = None if entry.went_out is None else game_seats[entry.went_out]
+            for number, result in enumerate(files[index].tally.rounds, start=1):
+                out = None if result.went_out is None else game_seats[result.went_out]
                 round_rows.append(
                     {
                         "game_id": game_id,
                         "number": number,
                         "went_out_id": out,
-                        "went_out_in_one_turn": result.went_out_in_one_turn,
+                        **round_columns(result),
                         "version": 1,
                         "submission": None,
                         "created_at": now,
@@ -98,11 +98,7 @@ def store_game_files(files: Sequence[GameFile]) -> list[tuple[bool, int]]:
             {
                 "round_id": round_id,
                 "seat_id": game_seats[position],
-                "contract": hand.contract,
-                "made_contract": hand.made_contract,
-                "cards": hand.cards,
-                "points": hand.points,
-                "typed_total": hand.typed_total,
+                **hand_columns(hand),
             }
             for index, game_seats in zip(fresh, seats_of, strict=True)
             for result in files[index].tally.rounds
@@ -268,6 +264,7 @@ def _seat_row(
     joined = checked.tally.lineup.joined.get(position)
     if joined is not None:
         row.update(joined_before=joined[0], joined_total=joined[1])
+    row["returns"] = stored_returns(checked.tally.lineup, position)
     for standing in checked.tally.standings:
         if standing.seat == position:
             row.update(
