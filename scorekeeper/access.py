@@ -349,7 +349,8 @@ def links_held() -> list[tuple[int, str]]:
 
 def link_in_session() -> Link | None:
     """The live link this browser was let in by (``accounts.links.open_in_session``) for this
-    request: the one of the game its address names, else the newest that still works."""
+    request: of the game its address names, else of the newest that still works, the one that
+    may do most (a phone's rights only grow by its own links)."""
     held = links_held()
     if not held:
         return None
@@ -370,10 +371,19 @@ def link_in_session() -> Link | None:
     ]
     if not live:
         return None
+    # Of the links held for the game this request names (else the newest link's game), the
+    # one that may do most, the newest of those: a watch link opened on a table's phone (its
+    # own Share's, a relative's) holds beside the table link and takes nothing from it.
     named = _game_named()
-    link = next((each for each in live if each.game_id == named), live[0])
+    game_id = named if any(each.game_id == named for each in live) else live[0].game_id
+    link = max((each for each in live if each.game_id == game_id), key=_rights)
     good_until(link_lasts_until(link))
     return link
+
+
+def _rights(link: Link) -> int:
+    """How much a link lets its phone do (a table link more than a watch link)."""
+    return len(LINK_PERMISSIONS.get(LinkKind(link.kind), frozenset()))
 
 
 def _find_visitor() -> Visitor:
