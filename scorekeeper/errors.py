@@ -18,6 +18,7 @@ from werkzeug.exceptions import (
 from .access import signed_in_or_let_in
 from .extensions import db
 from .limits import size_in_words
+from .security import refused
 from .web import is_htmx, render
 
 # Every error page in the page's language: Werkzeug's own descriptions are English. A code not
@@ -47,6 +48,7 @@ SERVER_FAILED = _l("Something went wrong.")
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError) -> Response:
+        refused()  # nothing a member or a phone holds changes: not even their cookie
         message = _(
             "This form has expired or did not come from this app. "
             "Reload the page and try again; nothing was saved."

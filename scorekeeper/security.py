@@ -1,12 +1,12 @@
 """Response headers that keep the pages from being framed, sniffed or scripted from elsewhere,
 kept out of caches and on HTTPS, and the session cookie, signed again only when it changes or
-grows old."""
+grows old, and never set by a refusal."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from flask import Flask, Request, Response, current_app, request, session
+from flask import Flask, Request, Response, current_app, g, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 
@@ -114,6 +114,17 @@ class RenewedNowAndThen(SecureCookieSessionInterface):
         session.signed_at = signed_at
         return session
 
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        if response.status_code >= 400 and (g.get(REFUSED) or not _came_with(session)):
+            # A refusal touches no session: no cookie is set, renewed or cleared. Above all,
+            # a request that came without the browser's session (a form another website
+            # posted, which the SameSite cookie stays away from) must not answer with a new
+            # one, which would take the place of the member's or the table phone's.
+            if session.accessed:
+                response.vary.add("Cookie")
+            return
+        super().save_session(app, session, response)
+
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
         if session.modified:
             return True
@@ -121,3 +132,18 @@ class RenewedNowAndThen(SecureCookieSessionInterface):
             return False
         signed_at = getattr(session, "signed_at", None)
         return signed_at is None or datetime.now(UTC) - signed_at >= COOKIE_RENEWED_AFTER
+
+
+# Set in ``g`` by a refusal made before any view ran (the CSRF check's, ``errors``): its answer
+# leaves the session as the request found it, whoever sent it (``RenewedNowAndThen``).
+REFUSED = "refused_untouched"
+
+
+def refused() -> None:
+    """This request is refused before any view ran: its answer changes no session."""
+    g.setdefault(REFUSED, True)
+
+
+def _came_with(session: SessionMixin) -> bool:
+    """Whether the request carried a good session cookie (``open_session`` read its time)."""
+    return getattr(session, "signed_at", None) is not None
