@@ -12,10 +12,22 @@ from datetime import UTC, datetime
 
 MEGABYTE = 1024 * 1024
 
-# A game (shared/spec/game-format.md, "Limits").
+# A game (shared/spec/game-format.md, "Limits"): players at the table in any one round, and
+# names seated in all (those who left and those who joined count among the names, not at the
+# table once gone or before they come).
 MAX_PLAYERS = 16
+MAX_NAMES = 64
 MAX_ROUNDS = 500
 MAX_HAND_CARDS = 60
+# The most a card may score under any house rules (the rules engine refuses more, either way:
+# ``card_values`` from -1000 to 1000), and so the most a hand scores: a full hand of such cards
+# (a typed total, at most 9,999, and the down-and-out bonus, at most 1,000, are less).
+MOST_CARD_POINTS = 1000
+MOST_HAND_POINTS = MAX_HAND_CARDS * MOST_CARD_POINTS
+# The most points a total the app computes can reach, and so the most a joiner may bring (a
+# joiner is brought in at 0 or at the highest total so far): every round's highest hand, in the
+# most rounds a game has.
+MAX_TOTAL = MAX_ROUNDS * MOST_HAND_POINTS
 
 # The columns' lengths: a name (player, house rules) and a leftover hand in card notation.
 NAME_LENGTH = 60

@@ -393,6 +393,11 @@ class Seat(HouseholdOwned, Model):
     left_after: Mapped[int | None] = mapped_column(Integer)
     joined_before: Mapped[int | None] = mapped_column(Integer)
     joined_total: Mapped[int] = mapped_column(Integer, default=0)
+    # Comebacks (issue 49): each leave the player came back from, in order, as
+    # ``[left_after, back_before, total or None]`` (None: back with the total they had); then
+    # ``left_after`` is the last leave, where they did not come back, and ``joined_before`` the
+    # first join. None where the player never came back.
+    returns: Mapped[list[list[int | None]] | None] = mapped_column(JSON, default=None)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats", lazy="selectin")

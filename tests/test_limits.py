@@ -23,6 +23,7 @@ from scorekeeper.limits import (
     BACKUP_LINE_BYTES,
     GAME_FILE_BYTES,
     MAX_HAND_CARDS,
+    MAX_NAMES,
     MAX_PLAYERS,
     MAX_ROUNDS,
     TEXT_LENGTH,
@@ -64,10 +65,20 @@ class CountingStream(io.RawIOBase):
 
 
 def test_a_game_file_of_more_players_than_the_limit_is_refused_by_name() -> None:
+    """At most MAX_PLAYERS at the table at once, and MAX_NAMES names in all (issue 49)."""
     document = game_document("contract-rummy", names(MAX_PLAYERS + 1), [])
     with pytest.raises(GameFileError) as refused:
         read_game_file(document)
-    assert f"at most {MAX_PLAYERS} players; this file has {MAX_PLAYERS + 1}" in str(refused.value)
+    assert refused.value.problems == [
+        f"A game has at most {MAX_PLAYERS} players at the table at once; this one has "
+        f"{MAX_PLAYERS + 1}."
+    ]
+    document = game_document("contract-rummy", names(MAX_NAMES + 1), [])
+    with pytest.raises(GameFileError) as refused:
+        read_game_file(document)
+    assert refused.value.problems == [
+        f"A game seats at most {MAX_NAMES} names in all; this file has {MAX_NAMES + 1}."
+    ]
 
 
 def test_the_new_game_form_refuses_more_players_than_the_limit(

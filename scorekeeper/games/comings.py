@@ -8,14 +8,15 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player, Seat
+from scorekeeper.limits import MAX_TOTAL
+from scorekeeper.models import DraftHand, Game, Player, Seat
 from scorekeeper.names import name_key, tidy_name, too_long
 from scorekeeper.rules import N_, Message, N_plural
 
 from . import changelog
-from .rounds import RoundRefused, _commit
+from .rounds import RoundRefused, _commit, _drop_drafts
 from .services import lineup_of, recompute, replay, tally_of
-from .tally import IN_PROGRESS, Problem, Tally
+from .tally import IN_PROGRESS, Lineup, Problem, Tally
 
 __all__ = ["highest_total", "join_game", "leave_game", "left_words"]
 
@@ -42,8 +43,13 @@ def leave_game(game: Game, position: int) -> Seat:
                 name=name,
             )
         )
-    if not lineup_of(game).plays(position, rounds + 1):
+    lineup = lineup_of(game)
+    if not lineup.plays(position, rounds + 1):
         raise _refused(N_("%(name)s is not at the table.", name=name))
+    if _first_round_now(lineup, position) == rounds + 1:
+        # Not a round played since joining (or coming back): the join is taken back, as if it
+        # never was (a leave comes after a round played: game-format.md).
+        return _take_back(game, seat, rounds)
     try:
         seat.left_after = rounds
         tally = replay(game)
@@ -61,10 +67,70 @@ def leave_game(game: Game, position: int) -> Seat:
     return seat
 
 
+def _first_round_now(lineup: Lineup, position: int) -> int:
+    """The first round of the seat's stretch at the table now: 1, or the round it joined or
+    came back before."""
+    aways = lineup.returns.get(position)
+    if aways:
+        return aways[-1].before_round
+    joined = lineup.joined.get(position)
+    return 1 if joined is None else joined[0]
+
+
+def _take_back(game: Game, seat: Seat, rounds: int) -> Seat:
+    """Take back the join (or the comeback) of ``seat`` before round ``rounds`` + 1, which it
+    has played no round since: a comeback is undone (the player is away as before), a joiner
+    is unseated, the last seat (a seat after it stays where its phone knows it)."""
+    name = seat.player.name
+    seats = list(game.seats)
+    position = seat.position
+    if not seat.returns and position != len(seats) - 1:
+        after = seats[-1].player.name
+        raise _refused(
+            N_(
+                "%(name)s has played no round yet: take back %(after)s's joining first "
+                "(%(after)s leaves the same way).",
+                name=name,
+                after=after,
+            )
+        )
+    try:
+        if seat.returns:
+            gone = seat.returns[-1][0]
+            seat.returns = seat.returns[:-1] or None
+            seat.left_after = gone
+        else:
+            _drop_drafts(game, DraftHand.position == position)
+            game.seats.remove(seat)
+        db.session.flush()
+        tally = replay(game)
+        if tally.problems:
+            raise RoundRefused(list(tally.problems))
+        recompute(game, tally)
+        changelog.log(
+            game,
+            N_(
+                "%(name)s does not join before round %(round)s after all.",
+                name=name,
+                round=rounds + 1,
+            ),
+        )
+        _commit(game, tally)
+    except Exception:
+        db.session.rollback()
+        raise
+    return seat
+
+
 def highest_total(game: Game) -> int:
-    """The highest total so far of the players at the table: the points a joiner may bring."""
+    """The highest total so far of the players at the table: the points a joiner may bring (0
+    where every total is below it, as the game file takes no less; never more than
+    ``MAX_TOTAL``, the most a total the app computes reaches)."""
     staying = tally_of(game).standings
-    return max((standing.total for standing in staying if standing.left_after is None), default=0)
+    highest = max(
+        (standing.total for standing in staying if standing.left_after is None), default=0
+    )
+    return min(max(highest, 0), MAX_TOTAL)
 
 
 def join_game(game: Game, name: str, total: int) -> Seat:

@@ -27,7 +27,7 @@ from scorekeeper.limits import (
     EARLIEST_YEAR,
     GAME_FILE_BYTES,
     LATEST_YEAR,
-    MAX_PLAYERS,
+    MAX_NAMES,
     MAX_ROUNDS,
     NAME_LENGTH,
     size_in_words,
@@ -314,11 +314,12 @@ def _read_names(players: Any, problems: list[str]) -> list[str]:
                 )
             )
             good = False
-    if len(names) > MAX_PLAYERS:
+    if len(names) > MAX_NAMES:
+        # Those at the table at once (at most MAX_PLAYERS) are the tally's to count.
         problems.append(
             N_(
-                "A game has at most %(most)s players; this file has %(count)s.",
-                most=MAX_PLAYERS,
+                "A game seats at most %(most)s names in all; this file has %(count)s.",
+                most=MAX_NAMES,
                 count=len(names),
             )
         )

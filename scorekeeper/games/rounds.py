@@ -375,8 +375,12 @@ def delete_last_round(
         )
     for seat in game.seats:
         # The table changed after this round: it stands, or the leave or join would point
-        # at a round that is not there (and the game file would not read again).
-        if seat.left_after is not None and seat.left_after >= number:
+        # at a round that is not there (and the game file would not read again). A comeback
+        # is a leave and a join.
+        aways = seat.returns or ()
+        gone = [seat.left_after, *(away[0] for away in aways)]
+        came = [seat.joined_before, *(away[1] for away in aways)]
+        if any(last is not None and last >= number for last in gone):
             raise RoundConflict(
                 _(
                     "Round %(number)s cannot be taken back: %(name)s left the game after it.",
@@ -384,7 +388,7 @@ def delete_last_round(
                     name=seat.player.name,
                 )
             )
-        if seat.joined_before is not None and seat.joined_before > number:
+        if any(first is not None and first > number for first in came):
             raise RoundConflict(
                 _(
                     "Round %(number)s cannot be taken back: %(name)s joined the game after it.",

@@ -42,6 +42,7 @@ from . import changelog, round_entry
 from .tally import (
     ABANDONED,
     IN_PROGRESS,
+    Comeback,
     Lineup,
     Problem,
     RoundEntry,
@@ -141,7 +142,22 @@ def lineup_of(game: Game) -> Lineup:
             for seat in game.seats
             if seat.joined_before is not None
         },
+        returns={seat.position: comebacks_of(seat.returns) for seat in game.seats if seat.returns},
     )
+
+
+def comebacks_of(stored: list[list[int | None]]) -> tuple[Comeback, ...]:
+    """A seat's ``returns`` column as the tally's comebacks."""
+    return tuple(
+        Comeback(int(left or 0), int(back or 0), None if total is None else int(total))
+        for left, back, total in stored
+    )
+
+
+def stored_returns(lineup: Lineup, position: int) -> list[list[int | None]] | None:
+    """The ``returns`` column of the seat at ``position`` (None: it never came back)."""
+    aways = lineup.returns.get(position)
+    return [list(away) for away in aways] if aways else None
 
 
 def replay(
@@ -259,6 +275,7 @@ def _new_game(
                 left_after=lineup.left.get(position),
                 joined_before=None if joined is None else joined[0],
                 joined_total=0 if joined is None else joined[1],
+                returns=stored_returns(lineup, position),
             )
         )
     db.session.add(game)

@@ -19,6 +19,7 @@ from ..extensions import db
 from ..games.gamefile import GameFile
 from ..games.gamefile_out import imported_end
 from ..games.round_entry import hand_columns, round_columns
+from ..games.services import stored_returns
 from ..games.transfer import import_log_line
 from ..models import Game, GameEvent, Hand, Player, Round, Seat, new_uid, utcnow
 from ..names import name_key, tidy_name
@@ -263,6 +264,7 @@ def _seat_row(
     joined = checked.tally.lineup.joined.get(position)
     if joined is not None:
         row.update(joined_before=joined[0], joined_total=joined[1])
+    row["returns"] = stored_returns(checked.tally.lineup, position)
     for standing in checked.tally.standings:
         if standing.seat == position:
             row.update(

@@ -24,6 +24,7 @@ from scorekeeper.games.gamefile_out import write_game_file
 from scorekeeper.games.tally import Lineup, check_table
 from scorekeeper.games.transfer import export_game, import_game
 from scorekeeper.history import backup
+from scorekeeper.limits import MAX_TOTAL
 from scorekeeper.models import Game, Hand, Seat
 from scorekeeper.rules import get_ruleset
 
@@ -173,7 +174,7 @@ def test_six_players_two_leave_and_one_joins() -> None:
         ),
         (
             {"joined": {"Eve": {"before_round": 3, "total": -5}}},
-            '"joined": Eve joined with -5 points; give a whole number from 0 to 999999.',
+            f'"joined": Eve joined with -5 points; give a whole number from 0 to {MAX_TOTAL}.',
         ),
         (
             {"joined": {"Eve": {"before_round": 3, "total": 2.5}}},

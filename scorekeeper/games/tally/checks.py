@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from scorekeeper.limits import CARDS_LENGTH, MAX_HAND_CARDS, MAX_PLAYERS
+from scorekeeper.limits import CARDS_LENGTH, MAX_HAND_CARDS, MAX_NAMES, MAX_PLAYERS
 from scorekeeper.names import name_key
 from scorekeeper.rules import (
     N_,
@@ -98,14 +98,16 @@ def check_table(
     rounds: int = 0,
 ) -> list[Problem]:
     """The refusals about who plays: too few or too many for the rules, or a name twice. The
-    rules' most players counts those at the table at once (``lineup``, over the ``rounds``
-    played and the next one): one who left makes room for one who joins."""
+    most players (the rules', and ``MAX_PLAYERS``) counts those at the table at once
+    (``lineup``, over the ``rounds`` played and the next one): one who left makes room for one
+    who joins. Names ever seated count against ``MAX_NAMES``."""
     problems: list[Problem] = []
     count = len(names)
     at_once = count
-    if lineup.left or lineup.joined:
-        # The table grows only when someone joins: its most is in round 1 or a joiner's first.
-        firsts = {1, *(first for first, _ in lineup.joined.values() if first <= rounds + 1)}
+    if lineup.changes and count <= MAX_NAMES:
+        # The table grows only when someone joins or comes back: its most is in round 1 or the
+        # first round of a joiner or of one back.
+        firsts = {first for first in lineup.arrivals() if first <= rounds + 1}
         at_once = max(len(lineup.seats_in(number, count)) for number in firsts)
     if count < max(2, rules.min_players):
         fewest = max(2, rules.min_players)
@@ -121,15 +123,28 @@ def check_table(
                 ),
             )
         )
-    if count > MAX_PLAYERS:
+    if count > MAX_NAMES:
         problems.append(
             Problem(
                 None,
                 PLAYERS_FIELD,
                 N_(
-                    "A game has at most %(most)s players; this one has %(count)s.",
-                    most=MAX_PLAYERS,
+                    "A game seats at most %(most)s names in all; this one has %(count)s.",
+                    most=MAX_NAMES,
                     count=count,
+                ),
+            )
+        )
+    elif at_once > MAX_PLAYERS:
+        problems.append(
+            Problem(
+                None,
+                PLAYERS_FIELD,
+                N_(
+                    "A game has at most %(most)s players at the table at once; this one has "
+                    "%(count)s.",
+                    most=MAX_PLAYERS,
+                    count=at_once,
                 ),
             )
         )

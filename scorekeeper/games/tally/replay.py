@@ -47,6 +47,13 @@ def tally_game(
     problems = check_table(rules, names, first_dealer, lineup, len(rounds))
     last = len(rules.contracts)
     totals = [lineup.starting_total(seat) for seat in range(players)]
+    # Where a player comes back with a total of their own (the family's choice), from then on.
+    restarts = {
+        (away.before_round, seat): away.total
+        for seat, aways in lineup.returns.items()
+        for away in aways
+        if away.total is not None and seat < players
+    }
     made = [0] * players
     results: list[RoundResult] = []
     ended_after: int | None = None
@@ -82,6 +89,9 @@ def tally_game(
         else:
             contracts = [min(number, last)] * players
         seats = lineup.seats_in(number, players)
+        for (back, seat), total in restarts.items():
+            if back == number:
+                totals[seat] = total
         if players >= 2 and len(seats) < 2:
             problems.append(_too_few(number, len(seats)))
         hands, round_problems = check_round(rules, names, number, entry, contracts, seats)
@@ -343,6 +353,12 @@ def _standings(
     else:
         totals = tuple(lineup.starting_total(seat) for seat in range(players))
         made = (0,) * players
+    following = len(results) + 1
+    # One back before the next round with a total of their own has it already.
+    totals = tuple(
+        total if (back := lineup.comeback_total(seat, following)) is None else back
+        for seat, total in enumerate(totals)
+    )
     keeps = rules.contract_order is ContractOrder.OWN
     contracts: list[int] = []
     for seat in range(players):

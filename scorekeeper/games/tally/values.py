@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from scorekeeper.rules import N_, Message, N_plural, RuleSet
 from scorekeeper.rules.messages import Value, listing
@@ -92,22 +93,59 @@ def owners_of(names: Sequence[str]) -> Value:
     return listing([N_("%(name)s's", name=name) for name in names])
 
 
+class Comeback(NamedTuple):
+    """A player back at the table (``game-format.md``: a join after that player's leave): they
+    left after round ``left_after`` and are back before round ``before_round`` with ``total``
+    points (None: the total they had when they left), on the contract they were working on."""
+
+    left_after: int
+    before_round: int
+    total: int | None = None
+
+
 @dataclass(frozen=True)
 class Lineup:
     """Who comes and goes (issue 43): ``left`` maps a seat to the last round it played (it is
     in no later round); ``joined`` maps a seat to the round it joined before and the points it
-    brought (it is in no earlier round). A seat in neither plays every round."""
+    brought (it is in no earlier round). A seat in neither plays every round. ``returns`` maps
+    a seat to the leaves it came back from, in order (``Comeback``): it is in no round between
+    each such leave and its return. ``left`` is a seat's last leave, where it did not come back
+    (still away at the end), and ``joined`` its first join, made before any leave."""
 
     left: Mapping[int, int] = field(default_factory=dict)
     joined: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    returns: Mapping[int, tuple[Comeback, ...]] = field(default_factory=dict)
+
+    @property
+    def changes(self) -> bool:
+        """Whether anyone left, joined or came back (else everyone plays every round)."""
+        return bool(self.left or self.joined or self.returns)
 
     def plays(self, seat: int, number: int) -> bool:
         """Whether ``seat`` is dealt into round ``number``."""
         first = self.joined[seat][0] if seat in self.joined else 1
-        return first <= number <= self.left.get(seat, number)
+        if not first <= number <= self.left.get(seat, number):
+            return False
+        return not any(
+            away.left_after < number < away.before_round for away in self.returns.get(seat, ())
+        )
 
     def starting_total(self, seat: int) -> int:
         return self.joined[seat][1] if seat in self.joined else 0
+
+    def comeback_total(self, seat: int, number: int) -> int | None:
+        """The total ``seat`` comes back with before round ``number`` (None: it does not come
+        back then, or comes back with the total it had)."""
+        for away in self.returns.get(seat, ()):
+            if away.before_round == number:
+                return away.total
+        return None
+
+    def arrivals(self) -> set[int]:
+        """The rounds the table may grow at: the first, and each join's and comeback's."""
+        firsts = {1, *(first for first, _ in self.joined.values())}
+        firsts.update(away.before_round for aways in self.returns.values() for away in aways)
+        return firsts
 
     def seats_in(self, number: int, players: int) -> tuple[int, ...]:
         return tuple(seat for seat in range(players) if self.plays(seat, number))
