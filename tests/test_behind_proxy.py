@@ -440,3 +440,108 @@ def test_a_trusted_proxy_that_is_not_an_address_stops_the_start(tmp_path: Path, 
     assert started.returncode == 2
     assert "SCOREKEEPER_TRUSTED_PROXY=" in started.stderr
     assert "expected the IP address the proxy connects from" in started.stderr
+
+
+# --- issue 48: another website, and a table phone that opens a watch link ----------------------
+
+
+def test_another_website_and_a_watch_link_take_nothing_behind_caddy(
+    tmp_path: Path, caddy_installed: None
+) -> None:
+    """The attack review's scripts, through the deployment as written: a form another website
+    posts to any route (it comes without the SameSite cookie, or with it and without the
+    form's token) is refused and sets no cookie, so the member stays signed in and the table's
+    phone keeps its game (issue 48 item 2); and that phone, having opened the watch link its
+    own Share gave, still scores (item 3)."""
+    from .test_refusals_keep_sessions import every_form_route
+
+    instance = tmp_path / "instance"
+    https_port = free_port()
+    with served(
+        command=unit_command(),
+        environment=deploy_environment(instance),
+        ready_path="/healthz",
+        log_folder=tmp_path,
+    ) as server:
+        config, host = deploy_caddyfile(https_port, port_of(server), tmp_path)
+        context = ssl.create_default_context()
+
+        def through_caddy() -> ThroughCaddy:
+            return ThroughCaddy(https_port, host=host, context=context)
+
+        owner = through_caddy()
+
+        def answers() -> bool:
+            root = tmp_path / "caddy-data" / "pki" / "authorities" / "local" / "root.crt"
+            if not root.exists():
+                return False
+            context.load_verify_locations(root)
+            return owner.ask("GET", "/healthz")[0] == 200
+
+        with running_caddy(config, tmp_path, answers):
+            code = (instance / "setup_code").read_text().strip()
+            status, _headers, page = owner.post_form(
+                "/setup",
+                {
+                    "household": "The Deployed",
+                    "username": "ann",
+                    "password": PASSWORD,
+                    "confirm": PASSWORD,
+                    "setup_code": code,
+                },
+            )
+            assert status == 303, page[:2000]
+            assert owner.cookie.startswith("__Host-session=")
+            game = {"rules": "twelve-step", "start": "Start the game", "first_dealer": "0"}
+            game |= {"players-0": "Ann", "players-1": "Ben"}
+            status, headers, page = owner.post_form("/games/new", game)
+            assert status == 302, page[:2000]
+            board = headers["Location"].removeprefix(owner.origin()).rstrip("/")
+            game_id = int(board.rsplit("/", 1)[1])
+            status, headers, _page = owner.post_form(f"{board}/links", {"kind": "table"})
+            assert status == 303
+            _status, _headers, page = owner.ask("GET", headers["Location"].split("#")[0])
+            table_path = re.search(r"https://scores\.example\.org(/t/[A-Za-z0-9_-]{43})", page)
+            assert table_path is not None
+            table = through_caddy()
+            assert table.ask("GET", table_path[1])[0] == 303
+            held = {"owner": owner.cookie, "table": table.cookie}
+
+            elsewhere = {
+                "Origin": "https://elsewhere.example",
+                "Referer": "https://elsewhere.example/",
+            }
+            routes = every_form_route(tmp_path, game_id)
+            assert "/logout" in routes and f"{board}/may-i" in routes
+            for route in routes:
+                # Without the cookie (SameSite=Lax stays home), then with it but no token.
+                for phone in (through_caddy(), owner, table):
+                    cookie = phone.cookie
+                    status, headers, page = phone.ask(
+                        "POST", route, {"seat": "0", "change": "1", "name": "Mallory"}, **elsewhere
+                    )
+                    assert status == 400 and "did not come from this app" in page, (route, status)
+                    assert headers.get_all("Set-Cookie") is None, (route, headers)
+                    assert phone.cookie == cookie
+            assert (owner.cookie, table.cookie) == (held["owner"], held["table"])
+            status, _headers, _page = owner.ask("GET", "/members")
+            assert status == 200
+            assert table.ask("GET", f"{board}/rounds/new")[0] == 200
+
+            # The table phone shares the game, and opens the watch link it was handed.
+            _status, _headers, page = table.ask("GET", board)
+            token = hidden_fields(page)["csrf_token"]
+            status, _headers, shared = table.ask("POST", f"{board}/share", {"csrf_token": token})
+            assert status == 200, shared
+            watch = re.search(r"https://scores\.example\.org(/w/[A-Za-z0-9_-]{43})", shared)
+            assert watch is not None
+            for opened in (watch[1], f"{watch[1]}/result"):
+                assert table.ask("GET", opened)[0] == 200
+                assert table.ask("GET", f"{board}/rounds/new")[0] == 200
+                status, _headers, page = table.ask(
+                    "POST", f"{board}/may-i", {"csrf_token": token, "seat": "0", "change": "1"}
+                )
+                assert status == 302, page[:2000]
+                table.ask(
+                    "POST", f"{board}/may-i", {"csrf_token": token, "seat": "0", "change": "-1"}
+                )

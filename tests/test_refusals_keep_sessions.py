@@ -11,7 +11,9 @@ tests/test_behind_proxy.py."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -36,6 +38,19 @@ def posted_routes(app: Flask, game_id: int) -> list[tuple[str, str]]:
         found.extend((method, url) for method in sorted((rule.methods or set()) & STATE_CHANGING))
     assert ("POST", "/logout") in found and ("POST", f"/games/{game_id}/may-i") in found
     return found
+
+
+def every_form_route(folder: Path, game_id: int) -> list[str]:
+    """Every route of the URL map a form can post to (as ``posted_routes``), read from an app
+    made on a database of its own in ``folder``: for the tests of a real server."""
+    from scorekeeper import create_app
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SCOREKEEPER_INSTANCE_PATH", str(folder / "instance"))
+        app = create_app(
+            {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/routes.db"}
+        )
+    return [url for method, url in posted_routes(app, game_id) if method == "POST"]
 
 
 def _no_cookie(answer: TestResponse, what: object) -> None:
