@@ -16,7 +16,7 @@ SECTIONS: tuple[tuple[str, LazyString, tuple[str, ...]], ...] = (
     (
         "packs",
         _l("Packs and deal"),
-        ("min_players", "max_players", "packs", "cards_dealt", "nobody_out_allowed"),
+        ("deck", "min_players", "max_players", "packs", "cards_dealt", "nobody_out_allowed"),
     ),
     (
         "wild",

@@ -1,10 +1,16 @@
-"""Cards and the card notation: ``10H``, ``q♠``, ``JK``, a rank alone (``K``).
+"""Cards and the standard deck's notation: ``10H``, ``q♠``, ``JK``, a rank alone (``K``).
 
-A card is written rank then suit, in any case: the ranks ``A 2 … 10 J Q K``
+A card is a rank and a suit, a rank alone (suit not known), or a special card (a joker; a
+Phase 10 deck's Wild and Skip). Which ranks, suits and special cards exist, how many copies a
+pack holds and how cards are written is the deck's (``decks.py``): the standard deck's ranks
+and suits are ``Rank`` and ``Suit``, a Phase 10 deck's numbers and colours ``Number`` and
+``Colour``.
+
+The standard notation: rank then suit, in any case: the ranks ``A 2 … 10 J Q K``
 (``T`` for ten too) and the suits ``S H D C`` or ``♠ ♥ ♦ ♣``. A joker is ``JK``,
 ``Joker`` or ``*``. A rank alone is a card whose suit is not known: enough to
 score it and to read it in a set, not in a run. Cards are separated by spaces,
-commas or hyphens.
+commas or hyphens. ``parse_cards(text, rules)`` reads the notation of the rule set's deck.
 """
 
 from __future__ import annotations
@@ -14,14 +20,26 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .messages import N_, Message, Value, listing
 
+if TYPE_CHECKING:
+    from .decks import Deck
+    from .ruleset import RulesLike
+
 __all__ = [
     "JOKER",
+    "SKIP",
+    "WILD",
+    "AnyRank",
+    "AnySuit",
     "Card",
     "CardError",
+    "Colour",
+    "Number",
     "Rank",
+    "Special",
     "Suit",
     "as_cards",
     "format_cards",
@@ -147,49 +165,190 @@ _SUITS_BY_TEXT = (
 )
 
 
+class Number(enum.IntEnum):
+    """A Phase 10 card's number, 1 to 12 (its deck has no ace, no court cards)."""
+
+    ONE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    ELEVEN = 11
+    TWELVE = 12
+
+    @property
+    def symbol(self) -> str:
+        """The number as written: ``"1"`` … ``"12"``."""
+        return str(int(self))
+
+    @property
+    def plural(self) -> Message:
+        """The number in words, many of it: ``"7s"``."""
+        return _NUMBER_PLURALS[self]
+
+
+# Each its own message, as the ranks' are.
+_NUMBER_PLURALS = {
+    Number.ONE: N_("1s"),
+    Number.TWO: N_("2s"),
+    Number.THREE: N_("3s"),
+    Number.FOUR: N_("4s"),
+    Number.FIVE: N_("5s"),
+    Number.SIX: N_("6s"),
+    Number.SEVEN: N_("7s"),
+    Number.EIGHT: N_("8s"),
+    Number.NINE: N_("9s"),
+    Number.TEN: N_("10s"),
+    Number.ELEVEN: N_("11s"),
+    Number.TWELVE: N_("12s"),
+}
+
+
+class Colour(enum.Enum):
+    """A Phase 10 card's colour, in the order red, blue, yellow, green. The letters are the
+    same in every language (``B`` is never "blanco")."""
+
+    RED = "R"
+    BLUE = "B"
+    YELLOW = "Y"
+    GREEN = "G"
+
+    @property
+    def letter(self) -> str:
+        """The colour's letter: ``"R"``, ``"B"``, ``"Y"``, ``"G"``."""
+        return self.value
+
+    @property
+    def symbol(self) -> str:
+        """The colour as a card shows it: its letter (a colour has no sign)."""
+        return self.value
+
+    @property
+    def index(self) -> int:
+        """0 for red … 3 for green (the order cards sort in)."""
+        return _COLOUR_ORDER[self]
+
+    @property
+    def plural(self) -> Message:
+        """The colour in words: ``"red"``."""
+        return _COLOUR_WORDS[self]
+
+
+_COLOUR_ORDER = {colour: number for number, colour in enumerate(Colour)}
+_COLOUR_WORDS = {
+    Colour.RED: N_("red"),
+    Colour.BLUE: N_("blue"),
+    Colour.YELLOW: N_("yellow"),
+    Colour.GREEN: N_("green"),
+}
+
+AnyRank = Rank | Number
+"""A card's rank in any deck: a standard rank, or a Phase 10 number."""
+AnySuit = Suit | Colour
+"""A card's suit in any deck: a standard suit, or a Phase 10 colour."""
+
+
+@dataclass(frozen=True, slots=True)
+class Special:
+    """A card of no rank and no suit: a joker, a Phase 10 Wild or Skip.
+
+    ``key`` names it in ``card_values`` (``"joker"``, ``"wild"``, ``"skip"``); ``notation``
+    and ``label`` are how it is written and shown; ``wild`` says it stands for any card in a
+    meld; ``in_melds`` False says it is never part of a meld (a Skip); ``order`` is its place
+    after the numbered cards when cards are sorted; ``word`` the card in words ("a Wild"),
+    ``plural`` many of it ("Wilds")."""
+
+    key: str
+    notation: str
+    label: str
+    wild: bool
+    in_melds: bool
+    order: int
+    word: Message
+    plural: Message
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+JOKER_CARD = Special("joker", "JK", "Joker", True, True, 14, N_("a joker"), N_("jokers"))
+WILD_CARD = Special("wild", "W", "Wild", True, True, 14, N_("a Wild"), N_("Wilds"))
+SKIP_CARD = Special("skip", "S", "Skip", False, False, 15, N_("a Skip"), N_("Skips"))
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One card: a rank and a suit, a rank alone (suit not known), or a joker (neither).
+    """One card: a rank and a suit, a rank alone (suit not known), or a special card (a joker,
+    a Wild, a Skip: ``special``, no rank, no suit). ``Card(None)`` is the joker.
 
-    Cards are ordered by rank (ace low), then suit (♠ ♥ ♦ ♣, unknown first),
-    jokers last; equal cards (two decks hold two 7♥) compare equal.
+    Cards are ordered by rank (ace low), then suit (♠ ♥ ♦ ♣, unknown first; a Phase 10
+    deck's colours R B Y G), special cards last; equal cards (two decks hold two 7♥) compare
+    equal.
     """
 
-    rank: Rank | None
-    suit: Suit | None = None
+    rank: AnyRank | None
+    suit: AnySuit | None = None
+    special: Special | None = None
 
     def __post_init__(self) -> None:
-        if self.rank is None and self.suit is not None:
-            raise ValueError("a joker has no suit")
+        if self.rank is None:
+            if self.suit is not None:
+                raise ValueError("a joker has no suit")
+            if self.special is None:
+                object.__setattr__(self, "special", JOKER_CARD)
+        elif self.special is not None:
+            raise ValueError("a card with a rank is no special card")
 
     @property
     def is_joker(self) -> bool:
-        """True for a joker."""
+        """True for a card that is only ever wild: a joker (a Phase 10 Wild too)."""
+        return self.rank is None and self.special is not None and self.special.wild
+
+    @property
+    def is_special(self) -> bool:
+        """True for a card of no rank: a joker, a Wild, a Skip."""
         return self.rank is None
 
     @property
     def label(self) -> str:
-        """The card for people: ``"10♥"``, ``"K"`` (suit unknown), ``"Joker"``."""
-        if self.rank is None:
-            return "Joker"
+        """The card for people: ``"10♥"``, ``"K"`` (suit unknown), ``"Joker"``, ``"7R"``."""
+        if self.special is not None:
+            return self.special.label
+        assert self.rank is not None
         return self.rank.symbol + (self.suit.symbol if self.suit else "")
 
     @property
     def notation(self) -> str:
-        """The card in notation: ``"10H"``, ``"K"``, ``"JK"``."""
-        if self.rank is None:
-            return "JK"
+        """The card in notation: ``"10H"``, ``"K"``, ``"JK"``, ``"7R"``, ``"W"``."""
+        if self.special is not None:
+            return self.special.notation
+        assert self.rank is not None
         return self.rank.symbol + (self.suit.letter if self.suit else "")
 
     @property
     def short(self) -> str:
-        """The card with its suit sign, a joker as ``"JK"``: ``"10♥"``, ``"K"``."""
-        return "JK" if self.rank is None else self.label
+        """The card with its suit sign, a special card in notation: ``"10♥"``, ``"K"``,
+        ``"JK"``, ``"W"``."""
+        return self.special.notation if self.special is not None else self.label
+
+    @property
+    def value_key(self) -> str:
+        """The card's key in ``card_values``: its rank as written, or its special card's key
+        (``"joker"``, ``"wild"``, ``"skip"``)."""
+        if self.special is not None:
+            return self.special.key
+        assert self.rank is not None
+        return self.rank.symbol
 
     def sort_key(self) -> tuple[int, int]:
-        """The key cards sort by: rank (ace low, jokers last), then suit."""
+        """The key cards sort by: rank (ace low, special cards last), then suit."""
         return (
-            14 if self.rank is None else int(self.rank),
+            self.special.order if self.special is not None else int(self.rank or 0),
             -1 if self.suit is None else self.suit.index,
         )
 
@@ -213,11 +372,14 @@ class Card:
 
     @classmethod
     def parse(cls, token: str) -> Card:
-        """The card written ``token``; raises CardError naming it if it is no card."""
+        """The card written ``token`` in the standard notation; raises CardError naming it
+        if it is no card."""
         return parse_card(token)
 
 
-JOKER = Card(None, None)
+JOKER = Card(None, None, JOKER_CARD)
+WILD = Card(None, None, WILD_CARD)
+SKIP = Card(None, None, SKIP_CARD)
 
 _SEPARATORS = re.compile(r"[\s,\-]+")
 _JOKERS = {"JK", "JOKER", "*", "🃏"}
@@ -260,28 +422,43 @@ def parse_card(token: str) -> Card:
     return Card(rank, suit)
 
 
-def parse_cards(text: str) -> list[Card]:
-    """Read cards separated by spaces, commas or hyphens (``"5S 2C JK"``, ``"3-4-5-6♥"``).
+def parse_cards(text: str, rules: RulesLike | None = None) -> list[Card]:
+    """Read cards separated by spaces, commas or hyphens (``"5S 2C JK"``, ``"3-4-5-6♥"``),
+    in the notation of the deck of ``rules`` (a preset slug, house rules or a RuleSet; none:
+    the standard deck): ``"7R 12g W S"`` for a Phase 10 deck.
 
     Returns them in the order written; an empty text gives no cards. Raises
     CardError naming the first token that is not a card.
     """
-    return [parse_card(token) for token in _SEPARATORS.split(text) if token]
+    if rules is None:
+        return [parse_card(token) for token in _SEPARATORS.split(text) if token]
+    # Imported here: the rule set module imports this one.
+    from .ruleset import get_ruleset
+
+    return get_ruleset(rules).deck.parse(text)
+
+
+def split_tokens(text: str) -> list[str]:
+    """The tokens of card notation in ``text``, split at spaces, commas and hyphens."""
+    return [token for token in _SEPARATORS.split(text) if token]
 
 
 def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
-    """Write cards in notation, space separated: ``"10H QS JK"``.
+    """Write cards in notation, space separated: ``"10H QS JK"``, ``"7R 12G W S"``.
 
     With ``symbols``, suits are signs: ``"10♥ Q♠ JK"``. ``parse_cards`` reads
-    either back to the same cards.
+    either back to the same cards (in the deck's notation).
     """
     return " ".join(card.short if symbols else card.notation for card in cards)
 
 
-def as_cards(cards: str | Iterable[Card]) -> list[Card]:
-    """Cards given as notation text or as Card values, as a list of cards."""
+def as_cards(cards: str | Iterable[Card], deck: Deck | None = None) -> list[Card]:
+    """Cards given as notation text (in the notation of ``deck``, a ``decks.Deck``; none:
+    the standard deck) or as Card values, as a list of cards."""
     if isinstance(cards, str):
-        return parse_cards(cards)
+        if deck is None:
+            return parse_cards(cards)
+        return deck.parse(cards)
     result = list(cards)
     for card in result:
         if not isinstance(card, Card):

@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .cards import Card, Rank, as_cards, card_list
+from .cards import AnyRank, Card, as_cards, card_list
 from .contracts import MeldKind, MeldRequirement
 from .melds import Meld, RunReading, read_run, read_set
 from .messages import N_, Message, N_plural, Value, listing
@@ -63,7 +63,7 @@ _LAYDOWN_CHECKS = (
 )
 
 
-def _set_rank(meld: Meld) -> Rank | None:
+def _set_rank(meld: Meld) -> AnyRank | None:
     return next((placed.card.rank for placed in meld.placements if not placed.is_wild), None)
 
 
@@ -90,10 +90,10 @@ def _laydown_ok(combination: Sequence[_Option], rules: RuleSet, checks: frozense
     return True
 
 
-def _cards_of(melds: Sequence[CardsLike]) -> list[list[Card]]:
+def _cards_of(melds: Sequence[CardsLike], rules: RuleSet) -> list[list[Card]]:
     if isinstance(melds, str):
         raise TypeError("give the melds as a list, one entry a meld")
-    return [as_cards(meld) for meld in melds]
+    return [as_cards(meld, rules.deck) for meld in melds]
 
 
 def _assignments(
@@ -120,7 +120,7 @@ def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number
     """
     rules = get_ruleset(rules)
     contract = rules.contract(contract_number)
-    groups = _cards_of(melds)
+    groups = _cards_of(melds, rules)
     wanted = len(contract.melds)
     number, asked = contract.number, contract.description
     problems: list[Reason] = []
@@ -291,9 +291,7 @@ def _laydown_words(check: str, groups: Sequence[Sequence[Card]], rules: RuleSet)
     if check == "exact_meld_sizes":
         return N_("Each meld of a contract goes down exactly as long as the contract asks")
     if check == "same_rank_sets_allowed":
-        return N_(
-            "One lay-down may not hold two sets of one rank: each set needs a rank of its own"
-        )
+        return rules.deck.wording.two_sets
     if check == "max_wilds_per_laydown":
         most = rules.max_wilds_per_laydown or 0
         wild = sum(1 for group in groups for card in group if rules.is_wild(card))

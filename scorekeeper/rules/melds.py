@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import JOKER, Card, Rank, Suit, card_list
+from .cards import JOKER, AnyRank, AnySuit, Card, Rank, Suit, card_list
 from .contracts import MeldKind
 from .messages import N_, Message, N_plural, listing
 from .ruleset import Aces, RuleSet, Spacing
@@ -86,7 +86,7 @@ def rank_at(position: int) -> Rank:
     return Rank((position - 1) % 13 + 1)
 
 
-def position_of(rank: Rank, lo: int, hi: int) -> int | None:
+def position_of(rank: AnyRank, lo: int, hi: int) -> int | None:
     """Where a card of ``rank`` sits in the run window lo…hi, or None if outside. A window
     holds each rank at most once (13 places at most), so there is one place or none."""
     first = int(rank)
@@ -251,14 +251,14 @@ class RunReading:
     """One legal arrangement of cards as a run: its suit, its places lo…hi (1 is the
     ace low, 14 the ace high) and the meld."""
 
-    suit: Suit
+    suit: AnySuit
     lo: int
     hi: int
     meld: Meld
 
 
 def arrange_run(
-    cards: Sequence[Card], rules: RuleSet, suit: Suit, lo: int, hi: int
+    cards: Sequence[Card], rules: RuleSet, suit: AnySuit, lo: int, hi: int
 ) -> tuple[RunReading | None, str | None]:
     """Place ``cards`` as the run of ``suit`` over places lo…hi, if they fit.
 
@@ -357,7 +357,7 @@ def read_run(
                 N_("not a run because %(cards)s are not of one suit", cards=card_list(by_suit)),
             )
         )
-    candidates: list[Suit] = suits[:1] if len(suits) == 1 else []
+    candidates: list[AnySuit] = suits[:1] if len(suits) == 1 else []
     if not suits and not suitless and rules.wild_as_itself:
         candidates = list(
             dict.fromkeys(
@@ -491,7 +491,8 @@ def _real_needed(cards: Sequence[Card], rules: RuleSet) -> Message:
     )
     if not cards or not all(rules.is_wild(card) for card in cards):
         return needs
-    wild_words = listing([N_("jokers"), *(rank.plural for rank in rules.wild_ranks)])
+    wilds = [special.plural for special in rules.deck.specials if special.wild]
+    wild_words = listing([*wilds, *(rank.plural for rank in rules.wild_rank_list)])
     return N_plural(
         "%(cards)s is wild (%(wild)s are wild); %(needs)s",
         "%(cards)s are all wild (%(wild)s are wild); %(needs)s",

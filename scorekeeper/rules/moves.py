@@ -152,10 +152,19 @@ def check_layoff(
 def _check_layoff(
     meld_on_table: CardsLike, added: CardsLike, rules: RuleSet, lay_off: Reason
 ) -> Ruling:
-    table = as_cards(meld_on_table)
-    extra = as_cards(added)
+    table = as_cards(meld_on_table, rules.deck)
+    extra = as_cards(added, rules.deck)
     if not extra:
         return Ruling(False, None, (_reason(rules, "melds", N_("There are no cards to lay off")),))
+    never = [
+        _reason(rules, "lay_off", N_("%(card)s never goes on a meld", card=special.word))
+        for special in dict.fromkeys(
+            card.special for card in extra if card.special is not None and not card.special.in_melds
+        )
+        if special is not None
+    ]
+    if never:
+        return Ruling(False, None, tuple(never))
     # A meld on the table may have grown past the wild-card count limits where they do not
     # hold on laying off; where they do, the meld it grows into keeps them too.
     limits = rules.wild_limits_on_layoff
@@ -338,8 +347,8 @@ def check_liberation(
     ``freed`` the wild.
     """
     rules = get_ruleset(rules)
-    table = as_cards(meld_on_table)
-    card = as_cards(real_card)[0] if isinstance(real_card, str) else real_card
+    table = as_cards(meld_on_table, rules.deck)
+    card = as_cards(real_card, rules.deck)[0] if isinstance(real_card, str) else real_card
     problems: list[Reason] = []
     if rules.liberation is Liberation.OFF:
         problems.append(_reason(rules, "liberation", N_("Liberating a wild card is not allowed")))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .decks import DECKS
 from .messages import N_, Message, N_plural
 from .parts import (
     ACES,
@@ -50,6 +51,15 @@ class OptionInfo:
 _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
     "slug": (N_("Short name"), "text", (), N_("The name the app files these rules under.")),
     "name": (N_("Name"), "text", (), N_("The name shown for these rules.")),
+    "deck": (
+        N_("Deck"),
+        "choice",
+        tuple(DECKS),
+        N_(
+            "Which cards the game is played with: standard cards, or a Phase 10 deck. The card "
+            "notation, the card values, the copies of each card and every ruling follow it."
+        ),
+    ),
     "contracts": (
         N_("Contracts"),
         "contracts",
@@ -349,6 +359,8 @@ def _described(rules: RuleSet, key: str) -> str:
                 one if described is None else N_("%(first)s; %(rest)s", first=one, rest=described)
             )
         return described or ""
+    if key == "deck":
+        return rules.deck.name
     if key == "packs":
         return rules.pack_rule.describe()
     if key == "may_i":
@@ -358,7 +370,7 @@ def _described(rules: RuleSet, key: str) -> str:
             [
                 N_(
                     "%(card)s %(points)s",
-                    card=N_("joker") if card == "joker" else card,
+                    card=_SPECIAL_WORDS.get(card, card),
                     points=value,
                 )
                 for card, value in rules.card_values
@@ -390,6 +402,9 @@ def _described(rules: RuleSet, key: str) -> str:
         return CHOICE_WORDS[value]
     return value if isinstance(value, str) else str(value)
 
+
+# The special cards' keys of card_values in words (a rank's or a number's key is itself).
+_SPECIAL_WORDS: dict[str, Message] = {"joker": N_("joker"), "wild": N_("Wild"), "skip": N_("Skip")}
 
 _CHOICE_KEYS = (
     "contract_order",

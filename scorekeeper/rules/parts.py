@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .cards import Card, Rank
+from .cards import AnyRank, Card
+from .decks import STANDARD, Deck
 from .messages import N_, Message, N_plural, Value, listing
 
 
@@ -98,14 +99,14 @@ class PackRule:
     jokers_per_player: int
     jokers_extra: int
 
-    def for_players(self, players: int) -> Packs:
-        """The packs for ``players`` players."""
+    def for_players(self, players: int, deck: Deck = STANDARD) -> Packs:
+        """The packs of ``deck`` for ``players`` players."""
         decks = self.decks
         extra_players = players - self.decks_up_to_players
         if extra_players > 0 and self.players_per_extra_deck > 0:
             decks += math.ceil(extra_players / self.players_per_extra_deck)
         jokers = self.jokers_per_deck * decks + self.jokers_per_player * players + self.jokers_extra
-        return Packs(decks=decks, jokers=max(0, jokers))
+        return Packs(decks=decks, jokers=max(0, jokers), deck=deck)
 
     def to_dict(self) -> dict[str, Any]:
         """The rule as house-rule data."""
@@ -165,39 +166,55 @@ class PackRule:
 
 @dataclass(frozen=True, slots=True)
 class Packs:
-    """The cards a game holds: ``decks`` standard decks and ``jokers`` jokers."""
+    """The cards a game holds: ``decks`` packs of ``deck`` (standard decks unless it says
+    otherwise) and ``jokers`` jokers."""
 
     decks: int
     jokers: int
+    deck: Deck = STANDARD
 
     @property
     def total(self) -> int:
         """How many cards in all."""
-        return 52 * self.decks + self.jokers
+        return self.deck.cards_per_pack * self.decks + self.jokers
 
     def overflow(self, cards: Iterable[Card]) -> list[Message]:
         """What in ``cards`` the packs cannot hold, e.g. ``"3 × 7♥, but 2 decks hold only 2"``.
 
-        Rank-alone cards count with every card of their rank. Empty when all is possible.
+        Rank-alone cards count with every card of their rank; each special card (a Wild, a
+        Skip) against the copies its packs hold, jokers against ``jokers``. Empty when all is
+        possible.
         """
         cards = list(cards)
         problems: list[Message] = []
         by_card: dict[Card, int] = {}
-        by_rank: dict[Rank, int] = {}
+        by_rank: dict[AnyRank, int] = {}
+        specials: dict[str, int] = {}
         jokers = 0
         for card in cards:
             if card.rank is None:
-                jokers += 1
+                special = card.special
+                if special is None or special.key == "joker":
+                    jokers += 1
+                else:
+                    specials[special.key] = specials.get(special.key, 0) + 1
                 continue
             by_rank[card.rank] = by_rank.get(card.rank, 0) + 1
             if card.suit is not None:
                 by_card[card] = by_card.get(card, 0) + 1
+        copies = self.deck.copies * self.decks
         for card in sorted(by_card):
-            if by_card[card] > self.decks:
-                problems.append(self._too_many(by_card[card], card.label, self.decks))
+            if by_card[card] > copies:
+                problems.append(self._too_many(by_card[card], card.label, copies))
+        of_rank = self.deck.copies_of_rank * self.decks
         for rank in sorted(by_rank):
-            if by_rank[rank] > 4 * self.decks:
-                problems.append(self._too_many(by_rank[rank], rank.symbol, 4 * self.decks))
+            if by_rank[rank] > of_rank:
+                problems.append(self._too_many(by_rank[rank], rank.symbol, of_rank))
+        for special in self.deck.specials:
+            count = specials.get(special.key, 0)
+            held = self.deck.specials_per_pack.get(special.key, 0) * self.decks
+            if special.key != "joker" and count > held:
+                problems.append(self._too_many(count, special.label, held))
         if jokers > self.jokers:
             problems.append(
                 N_plural(
@@ -220,7 +237,8 @@ class Packs:
         )
 
 
-CARD_VALUE_KEYS: tuple[str, ...] = ("joker", *(rank.symbol for rank in Rank))
+CARD_VALUE_KEYS: tuple[str, ...] = STANDARD.value_keys
+"""The keys of a standard deck's ``card_values`` (a rule set's own are its deck's)."""
 
 
 class Aces(StrEnum):

@@ -518,3 +518,8 @@ for _slug in tuple(PRESET_DATA):
     PRESET_SOURCES[_slug] = {key: DEFAULT for key in _FAMILY_DEFAULTS} | PRESET_SOURCES[_slug]
 PRESET_DATA.update(PUBLISHED_DATA)
 PRESET_SOURCES.update(PUBLISHED_SOURCES)
+# Every game so far is played with standard cards: what the packs' sentence says of the decks
+# is where the deck comes from.
+for _slug in tuple(PRESET_DATA):
+    PRESET_DATA[_slug] = {"deck": "standard"} | PRESET_DATA[_slug]
+    PRESET_SOURCES[_slug] = {"deck": PRESET_SOURCES[_slug]["packs"]} | PRESET_SOURCES[_slug]

@@ -26,6 +26,7 @@ __all__ = [
     "Ruling",
     "check_meld",
     "meld_ruling",
+    "never_in_melds",
 ]
 
 CardsLike = str | Sequence[Card]
@@ -133,11 +134,12 @@ def _explain_set(meld: Meld, rules: RuleSet) -> list[Reason]:
     )
     shown = str(meld)
     pair = meld.kind is MeldKind.PAIR
+    wording = rules.deck.wording
     if rank is None:
         what = (
             N_("A pair of one rank: cards of one rank, suits free (%(meld)s)", meld=shown)
             if pair
-            else N_("A set of one rank: cards of one rank, suits free (%(meld)s)", meld=shown)
+            else wording.set_of_one(shown)
         )
     elif pair:
         what = N_(
@@ -146,11 +148,7 @@ def _explain_set(meld: Meld, rules: RuleSet) -> list[Reason]:
             meld=shown,
         )
     else:
-        what = N_(
-            "A set of %(rank)s: cards of one rank, suits free (%(meld)s)",
-            rank=rank.plural,
-            meld=shown,
-        )
+        what = wording.set_of(rank.plural, shown)
     reasons = [_reason(rules, "melds", what)]
     if pair:
         reasons.append(
@@ -169,7 +167,7 @@ def _explain_wild(meld: Meld, rules: RuleSet, kind: str) -> list[Reason]:
         assert placed.stands_for is not None
         card, stands_for = placed.card.short, placed.stands_for.short
         if kind == "set" and placed.stands_for.rank:
-            text = N_("%(card)s is wild and stands for a %(rank)s", card=card, rank=stands_for)
+            text = rules.deck.wording.stands_for(card, stands_for)
         else:
             text = N_(
                 "%(card)s is wild and stands for %(stands_for)s", card=card, stands_for=stands_for
@@ -298,6 +296,20 @@ def _meld_readings(
     return set_meld, pair_meld, runs, set_problems, pair_problems, run_problems
 
 
+def never_in_melds(cards: Sequence[Card], rules: RuleSet) -> list[Reason]:
+    """Why ``cards`` make no meld whatever the rest, for each kind of special card among them
+    that is never part of a meld (a Phase 10 deck's Skip); empty when there is none."""
+    kinds = list(
+        dict.fromkeys(
+            card.special for card in cards if card.special is not None and not card.special.in_melds
+        )
+    )
+    return [
+        _reason(rules, "melds", N_("%(card)s is never part of a meld", card=special.word))
+        for special in kinds
+    ]
+
+
 def check_meld(cards: CardsLike, rules: RulesLike) -> Ruling:
     """Rule whether ``cards`` (in any order) make one meld: a set, a run, or a pair where
     a contract asks for one.
@@ -312,9 +324,12 @@ def check_meld(cards: CardsLike, rules: RulesLike) -> Ruling:
 def meld_ruling(cards: CardsLike, rules: RuleSet, limits: bool = True) -> Ruling:
     """``check_meld``, the wild-card count limits holding only where ``limits`` says (a meld
     on the table, grown by laying off, reads them as ``wild_limits_on_layoff`` says)."""
-    cards = as_cards(cards)
+    cards = as_cards(cards, rules.deck)
     if not cards:
         return Ruling(False, None, (_reason(rules, "melds", N_("there are no cards to rule on")),))
+    never = never_in_melds(cards, rules)
+    if never:
+        return Ruling(False, None, tuple(never))
     set_meld, pair_meld, runs, set_problems, pair_problems, run_problems = _meld_readings(
         cards, rules, limits
     )

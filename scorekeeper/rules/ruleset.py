@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .cards import Card, Rank
+from .cards import AnyRank, Card, Rank
 from .contracts import Contract, MeldKind
+from .decks import DECKS, STANDARD, Deck, deck_named
 from .messages import N_, Message
 from .parts import (
-    CARD_VALUE_KEYS,
     Aces,
     ContractOrder,
     FreedWild,
@@ -152,7 +152,10 @@ class RuleSet:
     liberation_before_contract: LiberationBeforeContract
     discard_after_contract: bool
     down_and_out_bonus: int
-    sources: Mapping[str, Source] = field(compare=False, repr=False, hash=False)
+    deck: Deck = STANDARD
+    sources: Mapping[str, Source] = field(
+        compare=False, repr=False, hash=False, default_factory=dict
+    )
 
     def contract(self, number: int) -> Contract:
         """Contract ``number`` (from 1); raises ContractNumberError if there is none."""
@@ -192,7 +195,7 @@ class RuleSet:
         """The decks and jokers for ``players`` players; ValueError below one player."""
         if isinstance(players, bool) or not isinstance(players, int) or players < 1:
             raise ValueError(f"{players!r} is not a number of players")
-        return self.pack_rule.for_players(players)
+        return self.pack_rule.for_players(players, self.deck)
 
     def cards_dealt(self, round_number: int) -> int:
         """How many cards each player is dealt in round ``round_number`` (from 1).
@@ -209,21 +212,29 @@ class RuleSet:
 
     def card_points(self, card: Card) -> int:
         """What ``card`` counts when left in hand at the end of a round."""
-        key = "joker" if card.rank is None else card.rank.symbol
-        return self.values_by_key[key]
+        return self.values_by_key[card.value_key]
 
     @cached_property
     def values_by_key(self) -> dict[str, int]:
-        """The card values by key (``"joker"``, ``"A"``, ``"2"`` … ``"K"``)."""
+        """The card values by key, the deck's cards (``"joker"``, ``"A"``, ``"2"`` … ``"K"``;
+        ``"1"`` … ``"12"``, ``"wild"``, ``"skip"``)."""
         return dict(self.card_values)
 
-    def is_wild(self, card: Card) -> bool:
-        """True for a joker and for a card of a wild rank."""
-        return card.rank is None or card.rank in self.wild_ranks
+    @cached_property
+    def wild_rank_list(self) -> tuple[Rank, ...]:
+        """The ranks that are wild in this rule set's deck: ``wild_ranks``, where the deck's
+        ranks may be wild at all (in a Phase 10 deck only the Wilds are wild)."""
+        return self.wild_ranks if self.deck.ranks_may_be_wild else ()
 
-    def is_wild_rank(self, rank: Rank) -> bool:
+    def is_wild(self, card: Card) -> bool:
+        """True for a joker (a Wild) and for a card of a wild rank."""
+        if card.rank is None:
+            return card.special is None or card.special.wild
+        return card.rank in self.wild_rank_list
+
+    def is_wild_rank(self, rank: AnyRank) -> bool:
         """True when cards of ``rank`` are wild."""
-        return rank in self.wild_ranks
+        return rank in self.wild_rank_list
 
     def real_cards_needed(self, kind: MeldKind, size: int) -> int:
         """The fewest cards that are not wild a meld of ``kind`` and ``size`` cards holds:
@@ -260,6 +271,18 @@ def _merge(base: Any, override: Any) -> Any:
 def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) -> RuleSet:
     """A RuleSet from full option data; RuleSetError lists every problem."""
     read = Reader()
+    deck = deck_named(data["deck"])
+    if deck is None:
+        read.fail(
+            "deck",
+            data["deck"],
+            N_(
+                "%(value)s is not one of %(choices)s",
+                value=repr(data["deck"]),
+                choices=tuple(repr(slug) for slug in DECKS),
+            ),
+        )
+        deck = STANDARD
     contracts = read.contracts(data["contracts"])
     min_players = read.integer("min_players", data["min_players"], 1, 100)
     max_players: int | None = None
@@ -319,12 +342,13 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
         discard=read.boolean("may_i.discard", may_i_data.get("discard")),
         limit_per=read.option("may_i.limit_per", may_i_data.get("limit_per", "contract"), LimitPer),
     )
-    values_data = read.mapping("card_values", data["card_values"], (*CARD_VALUE_KEYS, "JK", "T"))
+    aliases = deck.value_aliases
+    values_data = read.mapping("card_values", data["card_values"], (*deck.value_keys, *aliases))
     values: dict[str, int] = {}
     for key, value in values_data.items():
-        canonical = {"JK": "joker", "T": "10"}.get(key, key)
+        canonical = aliases.get(key, key)
         values[canonical] = read.integer(f"card_values.{canonical}", value, -1000, 1000)
-    for key in CARD_VALUE_KEYS:
+    for key in deck.value_keys:
         if key not in values:
             read.fail(
                 "card_values",
@@ -332,9 +356,22 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
                 N_(
                     "%(value)s has no value (every rank and the joker need one)",
                     value=repr(key),
+                )
+                if deck.has_jokers
+                else N_(
+                    "%(value)s has no value (every card of the deck needs one)",
+                    value=repr(key),
                 ),
             )
             values[key] = 0
+    if not deck.has_jokers:
+        for key in ("jokers_per_deck", "jokers_per_player", "jokers_extra"):
+            if packs.get(key):
+                read.fail(
+                    f"packs.{key}",
+                    packs[key],
+                    N_("%(value)s jokers: this deck has no jokers", value=repr(packs[key])),
+                )
     wild_data = data["wild_ranks"]
     wild_ranks: list[Rank] = []
     if not isinstance(wild_data, list | tuple):
@@ -378,7 +415,7 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
         dealt=dealt,
         nobody_out_allowed=read.boolean("nobody_out_allowed", data["nobody_out_allowed"]),
         may_i=may_i,
-        card_values=tuple((key, values[key]) for key in CARD_VALUE_KEYS),
+        card_values=tuple((key, values[key]) for key in deck.value_keys),
         wild_ranks=tuple(sorted(wild_ranks)),
         wild_as_itself=read.boolean("wild_as_itself", data["wild_as_itself"]),
         wild_spacing=spacing,
@@ -424,6 +461,7 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
         down_and_out_bonus=read.integer(
             "down_and_out_bonus", data["down_and_out_bonus"], -1000, 1000
         ),
+        deck=deck,
         sources=dict(sources),
     )
     if read.problems:
@@ -443,6 +481,7 @@ _PACK_KEYS = (
 _OPTION_OUT: dict[str, Any] = {
     "slug": lambda r: r.slug,
     "name": lambda r: r.name,
+    "deck": lambda r: r.deck.slug,
     "contracts": lambda r: [contract.to_dict() for contract in r.contracts],
     "contract_order": lambda r: r.contract_order.value,
     "winner": lambda r: r.winner.value,
@@ -530,6 +569,11 @@ def get_ruleset(rules: RulesLike) -> RuleSet:
             for problem in [N_("%(key)s is not an option of a rule set", key=repr(key))]
         )
     data = copy.deepcopy(preset_data)
+    deck = deck_named(rules.get("deck", data["deck"]))
+    if deck is not None and deck is not deck_named(data["deck"]):
+        # Another deck: its cards' values and packs, unless the house rules give their own.
+        data["card_values"] = dict(deck.values)
+        data["packs"] = dict(deck.packs)
     for key in OPTION_KEYS:
         if key in rules:
             data[key] = _merge(data[key], copy.deepcopy(rules[key]))

@@ -17,4 +17,4 @@ def score_cards(cards: str | Sequence[Card], rules: RulesLike) -> int:
     notation and RuleSetError for bad rules.
     """
     ruleset = get_ruleset(rules)
-    return sum(ruleset.card_points(card) for card in as_cards(cards))
+    return sum(ruleset.card_points(card) for card in as_cards(cards, ruleset.deck))

@@ -141,7 +141,7 @@ class _Search:
             for i in range(len(self.needs))
         ]
         self.wild_rank = [False] * 15
-        for rank in rules.wild_ranks:
+        for rank in rules.wild_rank_list:
             self.wild_rank[int(rank)] = True
         self.wild_rank[14] = self.wild_rank[1]
         self.run_spacing = rules.wild_spacing.run == "not adjacent"
@@ -561,6 +561,11 @@ def _search(
     return None
 
 
+def _meldable(cards: list[Card]) -> list[Card]:
+    """The cards that may go into a meld: all but a deck's cards that never do (a Skip)."""
+    return [card for card in cards if card.special is None or card.special.in_melds]
+
+
 def find_contract(
     hand: str | Sequence[Card], rules: RulesLike, contract_number: int
 ) -> list[list[Card]] | None:
@@ -576,7 +581,7 @@ def find_contract(
     """
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
-    cards = as_cards(hand)
+    cards = _meldable(as_cards(hand, ruleset.deck))
     found = _search(cards, ruleset, contract, 0, _Work(contract, WORK_BUDGET))
     return None if found is None else found.melds()
 
@@ -589,7 +594,7 @@ def cards_short(hand: str | Sequence[Card], rules: RulesLike, contract_number: i
     SearchBudgetExceeded when its searches together pass ``WORK_BUDGET`` steps."""
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
-    cards = as_cards(hand)
+    cards = _meldable(as_cards(hand, ruleset.deck))
     work = _Work(contract, WORK_BUDGET)
     probe = _Search(cards, ruleset, contract, work)
     for budget in range(max(0, contract.size - len(cards)), contract.size + 1):

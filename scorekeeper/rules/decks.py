@@ -1,0 +1,282 @@
+"""The decks a rule set may name (option ``deck``): which cards exist, how many copies one pack
+holds, how they are written and what they are called.
+
+A deck is a value, and everything in the engine that reads cards asks the rule set's deck
+rather than assuming one: ``parse_cards`` reads its notation, ``Packs.overflow`` counts its
+copies, ``card_values`` are keyed by its cards, and the rulings use its words ("rank" and
+"suit" in a standard deck, "number" and "colour" in a Phase 10 deck). A new deck (an Uno-like
+numbers deck, a Spanish 40- or 48-card deck) is a new ``Deck`` here: its ranks and suits (an
+enum each, in ``cards.py``), its special cards, its copies, its notation (one function reading
+one token) and its card values.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .cards import (
+    JOKER_CARD,
+    SKIP,
+    SKIP_CARD,
+    WILD,
+    WILD_CARD,
+    AnyRank,
+    AnySuit,
+    Card,
+    CardError,
+    Colour,
+    Number,
+    Rank,
+    Special,
+    Suit,
+    parse_card,
+    split_tokens,
+)
+from .messages import N_, Message, Value
+
+__all__ = ["DECKS", "PHASE_10", "STANDARD", "Deck", "Wording", "deck_named"]
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """The words a deck's rulings use where decks differ: the sentences that say "rank" and
+    "suit" in a standard deck say "number" and "colour" in a Phase 10 deck. Each is a whole
+    sentence (a language words it as it likes); the rulings give the values."""
+
+    set_of: Callable[[Value, str], Message]
+    """A set explained: its rank in words and the meld (``"A set of 7s: …"``)."""
+    set_of_one: Callable[[str], Message]
+    """A set of wild cards only explained, the meld given."""
+    stands_for: Callable[[str, str], Message]
+    """A wild card in a set: the card, and the rank alone it stands for."""
+    two_sets: Message
+    """A lay-down that may not hold two sets of one rank."""
+
+
+STANDARD_WORDING = Wording(
+    set_of=lambda rank, meld: N_(
+        "A set of %(rank)s: cards of one rank, suits free (%(meld)s)", rank=rank, meld=meld
+    ),
+    set_of_one=lambda meld: N_(
+        "A set of one rank: cards of one rank, suits free (%(meld)s)", meld=meld
+    ),
+    stands_for=lambda card, rank: N_(
+        "%(card)s is wild and stands for a %(rank)s", card=card, rank=rank
+    ),
+    two_sets=N_("One lay-down may not hold two sets of one rank: each set needs a rank of its own"),
+)
+
+PHASE_10_WORDING = Wording(
+    set_of=lambda rank, meld: N_(
+        "A set of %(rank)s: cards of one number, colours free (%(meld)s)", rank=rank, meld=meld
+    ),
+    set_of_one=lambda meld: N_(
+        "A set of one number: cards of one number, colours free (%(meld)s)", meld=meld
+    ),
+    stands_for=lambda card, rank: N_(
+        "%(card)s is a Wild and stands for a %(number)s", card=card, number=rank
+    ),
+    two_sets=N_(
+        "One lay-down may not hold two sets of one number: each set needs a number of its own"
+    ),
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Deck:
+    """A kind of deck: its cards, one pack's copies of them, its notation and its words.
+
+    ``ranks`` and ``suits`` in their order (a card is one of each, or a rank alone);
+    ``specials`` the cards of no rank (a joker; a Wild, a Skip); ``copies`` how many of each
+    card of a rank and a suit one pack holds, and ``specials_per_pack`` how many of each special
+    card (a joker is not counted here: the rule set's ``packs`` say how many jokers a game
+    adds). ``read_card`` reads one token of the deck's notation (a CardError names a token
+    that is no card). ``value_keys`` are the keys of ``card_values`` (every one needs a value),
+    ``value_aliases`` other spellings read as them, and ``values`` the values a rule set that
+    changes to this deck starts from, as ``packs`` the packs. ``ranks_may_be_wild``: the option
+    ``wild_ranks`` may make ranks wild (a Phase 10 deck has its Wilds and nothing else is
+    wild). ``wording``: the sentences that differ from deck to deck.
+    """
+
+    slug: str
+    name: Message
+    ranks: tuple[AnyRank, ...]
+    suits: tuple[AnySuit, ...]
+    specials: tuple[Special, ...]
+    copies: int
+    specials_per_pack: Mapping[str, int]
+    read_card: Callable[[str], Card]
+    value_keys: tuple[str, ...]
+    value_aliases: Mapping[str, str]
+    values: Mapping[str, int]
+    packs: Mapping[str, int]
+    ranks_may_be_wild: bool
+    wording: Wording
+    _rank_by_symbol: Mapping[str, AnyRank] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "_rank_by_symbol", MappingProxyType({rank.symbol: rank for rank in self.ranks})
+        )
+
+    @property
+    def has_jokers(self) -> bool:
+        """Whether the deck's games may add jokers (the rule set's ``packs`` count them)."""
+        return JOKER_CARD in self.specials
+
+    @property
+    def cards_per_pack(self) -> int:
+        """How many cards one pack holds, jokers apart."""
+        return self.copies * len(self.ranks) * len(self.suits) + sum(
+            self.specials_per_pack.values()
+        )
+
+    @property
+    def copies_of_rank(self) -> int:
+        """How many cards of one rank one pack holds, every suit together."""
+        return self.copies * len(self.suits)
+
+    def rank(self, symbol: str) -> AnyRank | None:
+        """The rank written ``symbol`` (``"A"``, ``"10"``; ``"12"``), or None."""
+        return self._rank_by_symbol.get(symbol.strip().upper())
+
+    def parse(self, text: str) -> list[Card]:
+        """Read cards separated by spaces, commas or hyphens in this deck's notation; raises
+        CardError naming the first token that is not a card."""
+        return [self.read_card(token) for token in split_tokens(text)]
+
+    def every_card(self) -> list[Card]:
+        """One of each card of a rank and a suit, then one of each special card: every card
+        the deck has (as ``sort_key`` orders them)."""
+        cards = [Card(rank, suit) for rank in self.ranks for suit in self.suits]
+        return cards + [Card(None, None, special) for special in self.specials]
+
+    def __repr__(self) -> str:
+        return f"<Deck {self.slug!r}>"
+
+
+# The Phase 10 notation: a number 1 to 12 then a colour letter, or a number alone; W (Wild,
+# also "Wild", "*" and the old coloured Wilds "WR"…), S (Skip, also "Skip").
+_PHASE_10_TOKEN = re.compile(r"(\d+)([A-Z]*)")
+_PHASE_10_SPECIAL = {"W": WILD, "WILD": WILD, "*": WILD, "S": SKIP, "SKIP": SKIP} | {
+    "W" + colour.letter: WILD for colour in Colour
+}
+_COLOUR_BY_LETTER = {colour.letter: colour for colour in Colour}
+
+
+@functools.lru_cache(maxsize=1024)
+def read_phase_10_card(token: str) -> Card:
+    """Read one Phase 10 card (``"7R"``, ``"12g"``, ``"7"``, ``"W"``, ``"S"``).
+
+    Raises CardError, whose message quotes ``token`` and says what is wrong.
+    """
+    text = token.strip().replace("\ufe0f", "")
+    if not text:
+        raise CardError(token, N_("it is empty"))
+    upper = text.upper()
+    if upper in _PHASE_10_SPECIAL:
+        return _PHASE_10_SPECIAL[upper]
+    if upper in ("JK", "JOKER", "🃏"):
+        raise CardError(token, N_("this deck has no jokers: write W for a Wild"))
+    found = _PHASE_10_TOKEN.fullmatch(upper)
+    if found is None:
+        raise CardError(
+            token,
+            N_("write a number 1 to 12, then a colour (R, B, Y, G); W for a Wild, S for a Skip"),
+        )
+    digits, letters = found.groups()
+    if not 1 <= int(digits) <= 12:
+        raise CardError(
+            token, N_("%(number)s is not a number (the numbers are 1 to 12)", number=digits)
+        )
+    number = Number(int(digits))
+    if not letters:
+        return Card(number, None)
+    colour = _COLOUR_BY_LETTER.get(letters)
+    if colour is None:
+        if len(letters) == 1:
+            raise CardError(
+                token,
+                N_("%(colour)s is not a colour (the colours are R, B, Y, G)", colour=letters),
+            )
+        raise CardError(
+            token,
+            N_("write a number 1 to 12, then a colour (R, B, Y, G); W for a Wild, S for a Skip"),
+        )
+    return Card(number, colour)
+
+
+def _standard_values() -> dict[str, int]:
+    # rules.md's most usual table (12-Step's): a deck changed to the standard one starts here.
+    values = {"joker": 50, "A": 20, "2": 50}
+    values.update({str(number): 5 for number in range(3, 10)})
+    return values | {"10": 10, "J": 10, "Q": 10, "K": 10}
+
+
+STANDARD = Deck(
+    slug="standard",
+    name=N_("standard (52 cards, with jokers as the rules say)"),
+    ranks=tuple(Rank),
+    suits=tuple(Suit),
+    specials=(JOKER_CARD,),
+    copies=1,
+    specials_per_pack=MappingProxyType({}),
+    read_card=parse_card,
+    value_keys=("joker", *(rank.symbol for rank in Rank)),
+    value_aliases=MappingProxyType({"JK": "joker", "T": "10"}),
+    values=MappingProxyType(_standard_values()),
+    packs=MappingProxyType(
+        {
+            "decks": 2,
+            "decks_up_to_players": 5,
+            "players_per_extra_deck": 2,
+            "jokers_per_deck": 2,
+            "jokers_per_player": 0,
+            "jokers_extra": 0,
+        }
+    ),
+    ranks_may_be_wild=True,
+    wording=STANDARD_WORDING,
+)
+
+PHASE_10 = Deck(
+    slug="phase-10",
+    name=N_("Phase 10 (108 cards: 1 to 12 in four colours, 8 Wilds, 4 Skips)"),
+    ranks=tuple(Number),
+    suits=tuple(Colour),
+    specials=(WILD_CARD, SKIP_CARD),
+    copies=2,
+    specials_per_pack=MappingProxyType({"wild": 8, "skip": 4}),
+    read_card=read_phase_10_card,
+    value_keys=(*(number.symbol for number in Number), "wild", "skip"),
+    value_aliases=MappingProxyType({}),
+    values=MappingProxyType(
+        {number.symbol: 5 if number <= 9 else 10 for number in Number} | {"wild": 25, "skip": 15}
+    ),
+    packs=MappingProxyType(
+        {
+            "decks": 1,
+            "decks_up_to_players": 6,
+            "players_per_extra_deck": 6,
+            "jokers_per_deck": 0,
+            "jokers_per_player": 0,
+            "jokers_extra": 0,
+        }
+    ),
+    ranks_may_be_wild=False,
+    wording=PHASE_10_WORDING,
+)
+
+DECKS: Mapping[str, Deck] = MappingProxyType({deck.slug: deck for deck in (STANDARD, PHASE_10)})
+"""Every deck, by the slug the option ``deck`` names it with."""
+
+
+def deck_named(slug: object) -> Deck | None:
+    """The deck ``slug`` names (``"standard"``, ``"phase-10"``, any case), or None."""
+    if not isinstance(slug, str):
+        return None
+    return DECKS.get(slug.strip().lower().replace("_", "-").replace(" ", "-"))
