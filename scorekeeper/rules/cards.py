@@ -310,11 +310,6 @@ class Card:
         return self.rank is None and self.special is not None and self.special.wild
 
     @property
-    def is_special(self) -> bool:
-        """True for a card of no rank: a joker, a Wild, a Skip."""
-        return self.rank is None
-
-    @property
     def label(self) -> str:
         """The card for people: ``"10♥"``, ``"K"`` (suit unknown), ``"Joker"``, ``"7R"``."""
         if self.special is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from .cards import (
@@ -116,12 +116,6 @@ class Deck:
     packs: Mapping[str, int]
     ranks_may_be_wild: bool
     wording: Wording
-    _rank_by_symbol: Mapping[str, AnyRank] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "_rank_by_symbol", MappingProxyType({rank.symbol: rank for rank in self.ranks})
-        )
 
     @property
     def has_jokers(self) -> bool:
@@ -140,20 +134,10 @@ class Deck:
         """How many cards of one rank one pack holds, every suit together."""
         return self.copies * len(self.suits)
 
-    def rank(self, symbol: str) -> AnyRank | None:
-        """The rank written ``symbol`` (``"A"``, ``"10"``; ``"12"``), or None."""
-        return self._rank_by_symbol.get(symbol.strip().upper())
-
     def parse(self, text: str) -> list[Card]:
         """Read cards separated by spaces, commas or hyphens in this deck's notation; raises
         CardError naming the first token that is not a card."""
         return [self.read_card(token) for token in split_tokens(text)]
-
-    def every_card(self) -> list[Card]:
-        """One of each card of a rank and a suit, then one of each special card: every card
-        the deck has (as ``sort_key`` orders them)."""
-        cards = [Card(rank, suit) for rank in self.ranks for suit in self.suits]
-        return cards + [Card(None, None, special) for special in self.specials]
 
     def __repr__(self) -> str:
         return f"<Deck {self.slug!r}>"

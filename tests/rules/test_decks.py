@@ -102,7 +102,8 @@ def test_phase_10_cards_are_written_back_and_sorted_as_the_spec_says() -> None:
     cards = parse_cards("S W 12g 7 7R 7G 1y 7B", P10)
     assert format_cards(sorted(cards)) == "1Y 7 7R 7B 7G 12G W S"
     assert format_cards(parse_cards("7R 12G W S", P10)) == "7R 12G W S"
-    for one in PHASE_10.every_card() + [card(number) for number in range(1, 13)]:
+    every = [Card(number, colour) for number in PHASE_10.ranks for colour in PHASE_10.suits]
+    for one in [*every, WILD, SKIP, *(card(number) for number in range(1, 13))]:
         assert parse_cards(format_cards([one]), P10) == [one]
         assert parse_cards(format_cards([one], symbols=True), P10) == [one]
 
