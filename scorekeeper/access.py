@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 
 from flask import Flask, Response, abort, current_app, g, redirect, request, session, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
@@ -33,6 +32,7 @@ from .extensions import db
 from .hosts import host_allowed
 from .inputs import whole_number
 from .models import Link, LinkKind, Role, User, access_version_now, utcnow
+from .text import lazy_gettext as _l
 from .web import is_htmx, render
 
 F = TypeVar("F", bound=Callable[..., Any])

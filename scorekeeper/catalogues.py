@@ -105,11 +105,23 @@ def _placeholders(text: str) -> set[str]:
     return found
 
 
+# What would be markup in an HTML page, not text: a quote that ends an attribute, an angle
+# bracket that opens an element. The templates write every translation as text (escaped), so
+# none of these can change a page; a translation still never holds one (« », ’ and the like
+# are a language's own), so that no way of putting one into a page ever could.
+MARKUP = frozenset("\"'<>")
+
+
+def markup_in(text: str) -> str:
+    """The characters of ``text`` that are markup in an HTML page, in order; empty if none."""
+    return "".join(sorted(set(text) & MARKUP))
+
+
 def entry_problems(message: Message) -> Iterator[str]:
-    """What is wrong with one translated entry: empty, fuzzy, or its placeholders not the
-    msgid's. Each form of a plural takes only the msgid's placeholders and keeps those both
-    English forms have; the count (``num``, or one only the plural names, as "a pair" beside
-    "%(many)s pairs") may be left out of a form."""
+    """What is wrong with one translated entry: empty, fuzzy, markup in it (``MARKUP``), or
+    its placeholders not the msgid's. Each form of a plural takes only the msgid's
+    placeholders and keeps those both English forms have; the count (``num``, or one only the
+    plural names, as "a pair" beside "%(many)s pairs") may be left out of a form."""
     shown = message.id if isinstance(message.id, str) else message.id[0]
     forms = _forms(message)
     if not all(forms):
@@ -117,6 +129,9 @@ def entry_problems(message: Message) -> Iterator[str]:
         return
     if message.fuzzy:
         yield f"fuzzy: {shown!r}"
+    for form in forms:
+        if markup_in(form):
+            yield f"markup ({markup_in(form)}) in the translation: {shown!r} → {form!r}"
     if isinstance(message.id, str):
         wanted = _placeholders(message.id)
         if _placeholders(forms[0]) != wanted:
@@ -130,11 +145,21 @@ def entry_problems(message: Message) -> Iterator[str]:
             yield f"placeholders differ from the msgid's: {shown!r} → {form!r}"
 
 
+def code_problems(template: Catalog) -> Iterator[str]:
+    """Messages of the code that hold an element (``<strong>``): markup is the template's,
+    around the message (or a value given to it), never the translator's to copy."""
+    for message in template:
+        for text in (message.id,) if isinstance(message.id, str) else message.id:
+            if text and set(text) & set("<>"):
+                yield f"markup in a message of the code: {text!r}"
+
+
 def problems(language: str, template: Catalog) -> list[str]:
     """Everything ``check`` reports for ``language`` against the code's messages."""
     path = catalogue_of(language)
     catalogue = read(path, language)
     found: list[str] = []
+    found.extend(code_problems(template))
     for message in template:
         if message.id and message.id not in catalogue:
             found.append(f"missing from {path.name}: {message.id!r}")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import Flask, Response, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.exc import ObjectDeletedError
@@ -19,6 +18,7 @@ from .access import signed_in_or_let_in
 from .extensions import db
 from .limits import size_in_words
 from .security import refused
+from .text import lazy_gettext as _l
 from .web import is_htmx, render
 
 # Every error page in the page's language: Werkzeug's own descriptions are English. A code not

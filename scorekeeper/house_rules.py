@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import get_locale
-from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -23,6 +22,7 @@ from .extensions import db
 from .models import HouseRules
 from .names import name_key, tidy_name
 from .rules import N_, PRESETS, RuleSet, get_ruleset
+from .text import lazy_gettext as _l
 
 
 class UnknownRules(LookupError):

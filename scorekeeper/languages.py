@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel import Locale, numbers
 from babel.support import NullTranslations, Translations
@@ -43,7 +44,11 @@ from flask import (
     has_request_context,
     request,
 )
-from flask_babel import force_locale, get_locale, refresh
+from flask_babel import force_locale, get_locale, get_translations, refresh
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from wtforms.i18n import messages_path
@@ -286,6 +291,68 @@ def _wtforms_messages() -> None:
     request.wtforms_translations = WTFORMS_MESSAGES  # type: ignore[attr-defined]
 
 
+# --- translations in templates are text --------------------------------------------------------
+
+
+def _as_text(translated: str, variables: dict[str, Any], autoescape: bool) -> str:
+    """A message as a template writes it: the translation is text, whatever a translator typed
+    (a straight quote, an angle bracket), so it cannot end an attribute or open an element;
+    its values are escaped unless they are markup already (a link built of escaped parts).
+    Jinja's own newstyle gettext trusts the catalogue's text as markup instead."""
+    if autoescape:
+        return escape(translated) % variables
+    return translated % variables
+
+
+def _text_gettext(translate: Callable[[str], str]) -> Callable[..., str]:
+    @pass_context
+    def gettext(context: Context, message: str, /, **variables: Any) -> str:
+        return _as_text(translate(message), variables, context.eval_ctx.autoescape)
+
+    return gettext
+
+
+def _text_ngettext(translate: Callable[[str, str, int], str]) -> Callable[..., str]:
+    @pass_context
+    def ngettext(
+        context: Context, singular: str, plural: str, count: int, /, **variables: Any
+    ) -> str:
+        variables.setdefault("num", count)
+        translated = translate(singular, plural, count)
+        return _as_text(translated, variables, context.eval_ctx.autoescape)
+
+    return ngettext
+
+
+def _text_pgettext(translate: Callable[[str, str], str]) -> Callable[..., str]:
+    @pass_context
+    def pgettext(context: Context, where: str, message: str, /, **variables: Any) -> str:
+        translated = translate(where, message)
+        return _as_text(translated, variables, context.eval_ctx.autoescape)
+
+    return pgettext
+
+
+def _text_npgettext(translate: Callable[[str, str, str, int], str]) -> Callable[..., str]:
+    @pass_context
+    def npgettext(
+        context: Context, where: str, singular: str, plural: str, count: int, /, **variables: Any
+    ) -> str:
+        variables.setdefault("num", count)
+        translated = translate(where, singular, plural, count)
+        return _as_text(translated, variables, context.eval_ctx.autoescape)
+
+    return npgettext
+
+
+def script_words(words: dict[str, str]) -> Markup:
+    """Words handed to ``app.js`` as JSON (``_script_words.html``): the text of each, not its
+    HTML, since the script puts them in as text."""
+    return htmlsafe_json_dumps(
+        {key: word.unescape() if isinstance(word, Markup) else word for key, word in words.items()}
+    )
+
+
 # --- in the app ----------------------------------------------------------------------------------
 
 
@@ -306,6 +373,16 @@ FILTERS: dict[str, Callable[..., str]] = {
 
 
 def init_app(app: Flask) -> None:
+    """After Flask-Babel's ``init_app``: its gettext in templates, with every translation text."""
+    app.jinja_env.globals.update(
+        gettext=_text_gettext(lambda text: get_translations().ugettext(text)),
+        ngettext=_text_ngettext(lambda one, many, n: get_translations().ungettext(one, many, n)),
+        pgettext=_text_pgettext(lambda where, text: get_translations().upgettext(where, text)),
+        npgettext=_text_npgettext(
+            lambda where, one, many, n: get_translations().unpgettext(where, one, many, n)
+        ),
+    )
+    app.add_template_filter(script_words, "script_words")
     app.jinja_env.globals["current_language"] = current
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     for name, fn in FILTERS.items():

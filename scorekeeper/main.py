@@ -8,7 +8,6 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
@@ -19,6 +18,7 @@ from .assets import HTMX_FILE
 from .extensions import db
 from .models import AccessVersion, Game
 from .status import GameStatus
+from .text import lazy_gettext as _l
 from .web import render
 
 bp = Blueprint("main", __name__)

@@ -5,6 +5,7 @@ lasting one, never the table's."""
 
 from __future__ import annotations
 
+import html
 import re
 from datetime import timedelta
 
@@ -49,7 +50,7 @@ def test_revoking_the_table_link_revokes_what_its_phone_shared(app: Flask) -> No
     relative = app.test_client()
     assert relative.get(shared).status_code == 200
     page = owner.get(f"/games/{game_id}/links").text
-    assert "ends when that phone's table link ends" in page
+    assert "ends when that phone's table link ends" in html.unescape(page)
     assert owner.post(f"/links/{table_id}/revoke").status_code == 303
     assert app.test_client().get(shared).status_code == 404
     assert relative.get(f"/games/{game_id}").status_code == 302  # its session ends too

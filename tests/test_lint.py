@@ -357,3 +357,16 @@ def test_every_event_listener_is_installed_in_one_place() -> None:
             if isinstance(node, ast.Attribute) and node.attr in ("listen", "listens_for"):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.attr}")
     assert not found, "register the listener in scorekeeper/hooks.py:\n" + "\n".join(found)
+
+
+def test_translations_made_at_import_are_text() -> None:
+    """Flask-Babel's lazy strings say they are HTML (``__html__``): a quote in a translation
+    would end an attribute. Every module takes ``scorekeeper.text``'s, which are text."""
+    wrong = []
+    for path in sorted((ROOT / "scorekeeper").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("flask_babel"):
+                names = {alias.name for alias in node.names}
+                if names & {"lazy_gettext", "lazy_ngettext", "lazy_pgettext"}:
+                    wrong.append(str(path.relative_to(ROOT)))
+    assert wrong == []

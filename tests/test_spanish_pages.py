@@ -65,11 +65,18 @@ MEMBERS = {"owner": "ana", "scorer": "beto", "viewer": "coco"}
 PLAYERS = ["Ana", "Beto", "Coco", "Dani", "Eli", "Fer"]
 
 
-def _make_world(uri: str, instance: Path) -> World:
+def _make_world(
+    uri: str,
+    instance: Path,
+    household: str = HOUSEHOLD,
+    players: list[str] = PLAYERS,
+    rules_name: str = "Reglas de Gran",
+) -> World:
     """One household, Los Rojas: a game of six in progress (three rounds in), two finished
     games (six players and three), house rules, a spare member and link, an invitation, table,
     watch and review links; in ``test_access.World``'s shape, so that its addresses are built
-    by ``test_access._address``."""
+    by ``test_access._address``. Another household's, players' or house rules' name may be
+    given (``test_words_are_text``)."""
     os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(instance)
     app = create_app(
         {
@@ -83,39 +90,34 @@ def _make_world(uri: str, instance: Path) -> World:
         }
     )
     for role, name in MEMBERS.items():
-        add_member(app, name, role, household=HOUSEHOLD)
-    add_member(app, "dora", "viewer", household=HOUSEHOLD)
+        add_member(app, name, role, household=household)
+    add_member(app, "dora", "viewer", household=household)
     owner = app.test_client()
     conftest.sign_in(app, owner, MEMBERS["owner"])
-    playing = start_game(owner, "twelve-step", PLAYERS)
+    playing = start_game(owner, "twelve-step", players)
+    hands = dict(zip(players[1:], ["K", "5 5", "JK", "9", "Q 3"], strict=True))
     for _ in range(3):
-        save_round(
-            owner,
-            playing,
-            "Ana",
-            {"Beto": "K", "Coco": "5 5", "Dani": "JK", "Eli": "9", "Fer": "Q 3"},
-            {"Beto"},
-        )
+        save_round(owner, playing, players[0], hands, {players[1]})
     tokens: dict[str, str] = {}
     with app.app_context():
-        home = accounts.household_named(HOUSEHOLD)
+        home = accounts.household_named(household)
         assert home is not None
         home_id = home.id
         db.session.remove()
     with app.test_request_context(), scope.household(home_id):
-        house_rules.save("Reglas de Gran", {"base": "twelve-step"})
+        house_rules.save(rules_name, {"base": "twelve-step"})
         finished = import_game(
-            game_document("twelve-step", PLAYERS, twelve_step_to_the_end(PLAYERS))
+            game_document("twelve-step", players, twelve_step_to_the_end(players))
         ).id
-        import_game(game_document("twelve-step", PLAYERS[:3], twelve_step_to_the_end(PLAYERS[:3])))
+        import_game(game_document("twelve-step", players[:3], twelve_step_to_the_end(players[:3])))
         game = db.session.get(Game, playing)
         for kind in (LinkKind.TABLE, LinkKind.WATCH):
             _, tokens[kind.value] = links.make_link(kind, "ana", game=game)
         spare_link = links.make_link(LinkKind.TABLE, "ana", game=game)[0].id
         _, tokens["review"] = links.make_link(LinkKind.REVIEW, "ana", year=YEAR)
-        spare_game = import_game(game_document("contract-rummy", ["Ana", "Beto"], [])).id
+        spare_game = import_game(game_document("contract-rummy", players[:2], [])).id
         _, tokens["invite"] = links.make_link(LinkKind.INVITE, "ana", role=Role.VIEWER)
-        player = db.session.scalar(select(Player.id).where(Player.name == "Ana"))
+        player = db.session.scalar(select(Player.id).where(Player.name == players[0]))
         member = db.session.scalar(select(User.id).where(User.username == "dora"))
         slug = db.session.scalar(select(HouseRules.slug))
         db.session.remove()

@@ -60,6 +60,10 @@ def test_the_code_marks_messages(code: Catalog) -> None:
     assert "Show my pages in" in ids  # a form's label, made at import (_l)
 
 
+def test_no_message_of_the_code_holds_markup(code: Catalog) -> None:
+    assert list(catalogues.code_problems(code)) == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_message_of_the_code_is_in_the_catalogue(code: Catalog, language: str) -> None:
     catalogue = catalogues.read(catalogues.catalogue_of(language), language)
@@ -104,6 +108,14 @@ def test_the_committed_mo_is_the_compile_of_the_po(language: str) -> None:
         (Message("%(name)s went out", "cerró"), "placeholders"),
         (Message("%(name)s went out", "%(nombre)s cerró"), "placeholders"),
         (Message("Round %d", "Ronda"), "placeholders"),
+        # Markup a translator typed: a straight quote ends an attribute, a bracket opens a tag.
+        (Message("Take back a May I for %(name)s", 'Retirar un "¿Puedo?" de %(name)s'), "markup"),
+        (Message("Edit", "Edit'ar"), "markup"),
+        (Message("%(name)s went out", "<b>%(name)s</b> cerró"), "markup"),
+        (
+            Message(("%(num)d game", "%(num)d games"), ("una partida", '%(num)d "partidas"')),
+            "markup",
+        ),
         (Message(("%(num)d game", "%(num)d games"), ("%(num)d partida", "")), "empty"),
         (
             Message(
@@ -133,6 +145,8 @@ def test_the_entry_checks_find_each_kind_of_problem(message: Message, problem: s
         Message("Save", "Guardar"),
         Message("%(name)s went out", "%(name)s cerró"),
         Message("100%% sure", "100%% seguro"),
+        Message("Take back a May I for %(name)s", "Retirar un «¿Puedo?» de %(name)s"),
+        Message("Ann's turn", "Au tour d’Ann"),
         # A plural's singular may leave the count out ("una partida"), never another value.
         Message(("%(num)d game", "%(num)d games"), ("una partida", "%(num)d partidas")),
         # A count English writes in its plural only ("a pair", "3 pairs").
@@ -198,3 +212,11 @@ def test_add_makes_a_new_language_s_catalogue(quiet_app: Flask, copied: Path) ->
     assert again.exit_code != 0 and "is there already" in again.output
     wrong = quiet_app.test_cli_runner().invoke(args=["translations", "add", "../x"])
     assert wrong.exit_code != 0 and "a language's code" in wrong.output
+
+
+def test_a_message_with_markup_in_the_code_is_found() -> None:
+    template = Catalog()
+    template.add("<strong>You went out</strong> ★ 0 points.")
+    template.add(("<b>%(num)d</b> game", "%(num)d games"))
+    template.add('Ann\'s turn: a "quote" is text')
+    assert len(list(catalogues.code_problems(template))) == 2

@@ -6,8 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_babel import lazy_ngettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, PasswordField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
@@ -17,6 +15,8 @@ from .. import local_time
 from ..languages import DEFAULT as DEFAULT_LANGUAGE
 from ..languages import LANGUAGES
 from ..models import USERNAME_LENGTH, LinkKind, Role
+from ..text import lazy_gettext as _l
+from ..text import lazy_ngettext
 from .passwords import MAX_LENGTH, MIN_LENGTH
 
 ROLE_CHOICES = [

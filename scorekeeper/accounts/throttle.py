@@ -25,12 +25,12 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from sqlalchemy import delete, func, select
 
 from ..extensions import db
 from ..models import SignInAttempt, utcnow
+from ..text import lazy_gettext as _l
 
 WINDOW = timedelta(minutes=15)
 PER_ACCOUNT = 10

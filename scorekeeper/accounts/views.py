@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 from flask import Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from sqlalchemy import func, select
 
@@ -21,6 +20,7 @@ from ..hosts import from_this_machine
 from ..households import households as all_households
 from ..models import Household, LinkKind, Role, User, utcnow
 from ..names import name_key
+from ..text import lazy_gettext as _l
 from ..web import UNPROCESSABLE, render
 from . import bp, devices, links, passwords, services, throttle
 from . import setup as setup_code

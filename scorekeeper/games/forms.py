@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from flask_babel import gettext
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import FieldList, HiddenField, SelectField, StringField
@@ -24,6 +23,7 @@ from scorekeeper.limits import CARDS_LENGTH, NAME_LENGTH
 from scorekeeper.rules import Card, CardError, RuleSet, parse_cards
 from scorekeeper.words import words
 
+from ..text import lazy_gettext as _l
 from .tally import MAX_TYPED_TOTAL, HandEntry, RoundEntry, Tally, points_of
 
 # The pad's keys, in the order a hand is usually read: joker, ace, court cards, then down.

@@ -19,7 +19,6 @@ from typing import Any
 from flask import Response, current_app, flash, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import OperationalError
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -33,6 +32,7 @@ from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 from scorekeeper.words import words
 
+from ..text import lazy_gettext as _l
 from . import (
     bp,
     changelog,

@@ -20,7 +20,6 @@ from typing import Any
 from flask import Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper.access import Permission, requires
@@ -31,6 +30,7 @@ from scorekeeper.models import Game
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
+from ..text import lazy_gettext as _l
 from . import bp, changelog, entering, merging, rounds, scoreboard, services
 from .forms import (
     NOBODY,

@@ -23,7 +23,6 @@ from typing import Any, BinaryIO, Literal
 
 from flask import current_app, has_app_context
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from sqlalchemy import and_, func, select
 from sqlalchemy.orm import selectinload
 
@@ -34,6 +33,7 @@ from ..games.transfer import AlreadyStored, check_game_document, export_game, st
 from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
 from ..models import Game, Hand, Player, Round, Seat
 from ..rules import RuleSet
+from ..text import lazy_gettext as _l
 from . import household_file, restore_end
 from .bulk_loader import store_game_files
 from .words import grouped, ngettext

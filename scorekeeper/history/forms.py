@@ -6,13 +6,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import DateField, Form, IntegerField, SelectField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 
+from ..text import lazy_gettext as _l
 from ..words import rules_name
 from .queries import STATUSES
 

@@ -3,9 +3,8 @@ statistics (``history.stats``)."""
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
-
 from ..status import GameStatus
+from ..text import lazy_gettext as _l
 
 FINISHED = GameStatus.FINISHED
 # Each status as the history's filter and badges name it, in the page's language.

@@ -27,6 +27,7 @@ from .. import local_time
 from ..extensions import db
 from ..limits import size_in_words
 from ..models import RestoreJob
+from ..text import LazyText
 from ..web import UNPROCESSABLE, not_modified, page_etag, render, validated
 from . import (
     backup,
@@ -53,7 +54,7 @@ bp.add_app_template_global(services.restore_under_way, "restore_under_way")
 
 
 @bp.app_context_processor
-def status_labels() -> dict[str, dict[str, str]]:
+def status_labels() -> dict[str, dict[str, LazyText]]:
     return {"status_labels": STATUS_LABELS}
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, ValidationError
 
 from ..limits import NAME_LENGTH
+from ..text import lazy_gettext as _l
 
 
 class RenameForm(FlaskForm):

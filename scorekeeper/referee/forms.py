@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -23,6 +22,7 @@ from wtforms.validators import NumberRange, Optional
 
 from ..limits import REFEREE_MAX_CARDS, REFEREE_MAX_MELDS
 from ..rules import Card, CardError, parse_cards
+from ..text import lazy_gettext as _l
 from ..words import words
 
 # What the referee can rule on, and the fields each question uses.

@@ -14,7 +14,6 @@ from functools import cached_property
 
 from flask import abort
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from sqlalchemy import select
 
@@ -41,6 +40,7 @@ from ..rules import (
     get_ruleset,
     score_cards,
 )
+from ..text import lazy_gettext as _l
 from ..words import words
 from .forms import MELD_SEPARATOR, RefereeForm, refuse
 

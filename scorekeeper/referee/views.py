@@ -12,13 +12,13 @@ from typing import Any
 
 from flask import Blueprint, Response, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from wtforms.fields.choices import SelectChoice
 
 from scorekeeper.access import Permission, requires
 
 from .. import house_rules
 from ..rules import PRESETS
+from ..text import lazy_gettext as _l
 from ..web import UNPROCESSABLE, is_htmx, render
 from ..words import words
 from .forms import MODES, RefereeForm, refuse

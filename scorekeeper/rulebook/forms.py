@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -36,6 +35,7 @@ from ..inputs import whole_number
 from ..limits import NAME_LENGTH, TEXT_LENGTH
 from ..names import tidy_name
 from ..rules import OptionProblem, Rank, RuleSet, describe_options
+from ..text import lazy_gettext as _l
 from ..words import words
 
 CARD_VALUE_KEYS = ("joker", *(rank.symbol for rank in Rank))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
 from ..rules import RuleSet, Source
+from ..text import lazy_gettext as _l
 
 # Every option of a rule set, in the page's sections ("slug" is the app's filing name only).
 SECTIONS: tuple[tuple[str, LazyString, tuple[str, ...]], ...] = (

@@ -3,6 +3,7 @@ as a draft one seat at a time, and the round closes when every hand is in."""
 
 from __future__ import annotations
 
+import html
 import re
 import threading
 from typing import Any
@@ -79,7 +80,7 @@ def test_four_phones_enter_their_own_hands_and_the_round_closes_itself(
     game_id = start_game(client, "twelve-step", FOUR)
     phones = [table_phone(app, game_id, seat) for seat in range(4)]
     page = text(phones[1].get(f"/games/{game_id}/hand"))
-    assert "Ben's hand" in page and "I went out" in page
+    assert "Ben's hand" in html.unescape(page) and "I went out" in page
 
     assert hand_post(phones[0], game_id, 0, went_out="1")[0] == 303
     board = text(client.get(f"/games/{game_id}"))
@@ -273,10 +274,10 @@ def test_a_table_link_phone_picks_its_seat_once(app: Flask, client: FlaskClient)
     answer = phone.get(f"/games/{game_id}/hand")
     assert answer.status_code == 303 and answer.headers["Location"].endswith("/seat")
     page = text(phone.get(f"/games/{game_id}/seat"))
-    assert re.search(r"I'm Cy", page)
+    assert re.search(r"I'm Cy", html.unescape(page))
     assert phone.post(f"/games/{game_id}/seat", data={"seat": "9"}).status_code == 422
     assert phone.post(f"/games/{game_id}/seat", data={"seat": "2"}).status_code == 303
-    assert "Cy's hand" in text(phone.get(f"/games/{game_id}/hand"))
+    assert "Cy's hand" in html.unescape(text(phone.get(f"/games/{game_id}/hand")))
     # A waiting phone's poll: 204 while nothing changed, the new state once someone went out.
     with app.app_context(), scope.household(family_id(app)):
         version = db.session.scalar(select(Game.version).where(Game.id == game_id))

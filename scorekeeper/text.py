@@ -1,0 +1,31 @@
+"""Translations made at import (a form's label, a table of a module), as text.
+
+Flask-Babel's lazy strings say they are HTML already (``__html__``), so Jinja and WTForms write
+them into a page unescaped: a quote or an angle bracket in a translation would end an attribute
+or open an element. These write their text, escaped, wherever they land; the templates'
+``_()`` does the same (``languages``). Import ``lazy_gettext`` and ``lazy_ngettext`` from here,
+never from Flask-Babel (``tests/test_lint.py`` checks it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext, ngettext
+from flask_babel.speaklater import LazyString
+from markupsafe import Markup, escape
+
+
+class LazyText(LazyString):
+    """A message translated when it is written, in the language of the page then drawn."""
+
+    def __html__(self) -> Markup:
+        return escape(str(self))
+
+
+def lazy_gettext(message: str, **variables: Any) -> LazyText:
+    return LazyText(gettext, message, **variables)
+
+
+def lazy_ngettext(singular: str, plural: str, num: int, **variables: Any) -> LazyText:
+    return LazyText(ngettext, singular, plural, num, **variables)
