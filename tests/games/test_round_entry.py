@@ -27,7 +27,7 @@ from sqlalchemy import select
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
-from scorekeeper.games import drafts, entering, rounds, services, transfer
+from scorekeeper.games import drafts, entering, round_entry, rounds, services, transfer
 from scorekeeper.games.forms import HandInput, RoundForm
 from scorekeeper.games.tally import HandEntry, RoundEntry
 from scorekeeper.history import backup
@@ -258,3 +258,35 @@ def test_a_round_closed_from_the_phones_draft_is_stored_as_the_phones_said_it(
             drafts.go_out(game, entry.went_out, number=1, in_one_turn=entry.went_out_in_one_turn)
         assert _lost(_as_stored(entry), _read(game.id)) == []
         db.session.remove()
+
+
+@given(entry=entries())
+def test_an_entry_kept_by_an_undo_reads_back_whole(entry: RoundEntry) -> None:
+    """``Game.undone`` keeps the entry as JSON: every part, as it was."""
+    kept = json.loads(json.dumps(round_entry.kept(entry, number=1)))
+    assert kept["number"] == 1
+    assert _lost(entry, round_entry.entry_of_kept(kept)) == []
+
+
+def test_a_round_undone_before_entries_were_kept_whole_reads_as_its_hands() -> None:
+    """An undo made by the version before keeps the round's hands as stored: put back after
+    an update, it reads as they say."""
+    kept = {
+        "number": 1,
+        "saved": "2026-12-07T18:00:00+00:00",
+        "submission": None,
+        "went_out": 0,
+        "hands": [
+            {"cards": "", "made": True, "points": 0, "total": False},
+            {"cards": "K", "made": False, "points": 10, "total": False},
+            {"cards": "", "made": True, "points": 35, "total": True},
+        ],
+    }
+    assert round_entry.entry_of_kept(kept) == RoundEntry(
+        0,
+        (
+            HandEntry(made_contract=True),
+            HandEntry("K", False),
+            HandEntry(total=35, made_contract=True),
+        ),
+    )
