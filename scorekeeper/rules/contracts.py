@@ -17,11 +17,13 @@ _COUNT_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N
 
 
 class MeldKind(enum.StrEnum):
-    """What a meld is: a set (one rank), a run (one suit, in sequence) or a pair (a set of two)."""
+    """What a meld is: a set (one rank), a run (one suit, in sequence), a pair (a set of two) or
+    a colour group (cards of one colour, any ranks: Phase 10's phase 8)."""
 
     SET = "set"
     RUN = "run"
     PAIR = "pair"
+    COLOR = "color"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,14 @@ class MeldRequirement:
                 num=count,
                 many=many,
                 rank=rank.plural,
+            )
+        if self.kind is MeldKind.COLOR:
+            return N_plural(
+                "%(size)s cards of one colour",
+                "%(many)s groups of %(size)s cards of one colour",
+                num=count,
+                many=many,
+                size=size,
             )
         if self.kind is MeldKind.SET:
             if rank is None:

@@ -55,6 +55,13 @@ class Wording:
     """A wild card in a set: the card, and the rank alone it stands for."""
     two_sets: Message
     """A lay-down that may not hold two sets of one rank."""
+    run_free: Callable[[str], Message] | None = None
+    """A run of a deck whose runs are of any suits explained, the meld given."""
+    repeated_in_run: Callable[[Value], Message] | None = None
+    """A run of any suits refused for a rank it holds twice (the ranks given)."""
+    not_neighbours: Callable[[str, str], Message] | None = None
+    """A run refused for holding the deck's highest and lowest ranks, which are not
+    neighbours where runs do not turn the corner (the highest and the lowest given)."""
 
 
 STANDARD_WORDING = Wording(
@@ -83,6 +90,19 @@ PHASE_10_WORDING = Wording(
     two_sets=N_(
         "One lay-down may not hold two sets of one number: each set needs a number of its own"
     ),
+    run_free=lambda meld: N_(
+        "A run: cards of consecutive numbers, colours free (%(meld)s)", meld=meld
+    ),
+    repeated_in_run=lambda numbers: N_(
+        "not a run: a run holds each number once, and this has %(numbers)s twice",
+        numbers=numbers,
+    ),
+    not_neighbours=lambda high, low: N_(
+        "not a run: %(high)s and %(low)s are not neighbours (a run stops at %(low)s and at "
+        "%(high)s)",
+        high=high,
+        low=low,
+    ),
 )
 
 
@@ -99,7 +119,10 @@ class Deck:
     ``value_aliases`` other spellings read as them, and ``values`` the values a rule set that
     changes to this deck starts from, as ``packs`` the packs. ``ranks_may_be_wild``: the option
     ``wild_ranks`` may make ranks wild (a Phase 10 deck has its Wilds and nothing else is
-    wild). ``wording``: the sentences that differ from deck to deck.
+    wild). ``ace``: the lowest rank is an ace, which a run may also put above the highest (as
+    the option ``aces`` says); otherwise a run stops at the lowest and the highest rank.
+    ``runs_of_one_suit``: a run is of one suit (a Phase 10 run's colours are free).
+    ``wording``: the sentences that differ from deck to deck.
     """
 
     slug: str
@@ -115,6 +138,8 @@ class Deck:
     values: Mapping[str, int]
     packs: Mapping[str, int]
     ranks_may_be_wild: bool
+    ace: bool
+    runs_of_one_suit: bool
     wording: Wording
 
     @property
@@ -128,6 +153,11 @@ class Deck:
         return self.copies * len(self.ranks) * len(self.suits) + sum(
             self.specials_per_pack.values()
         )
+
+    @property
+    def period(self) -> int:
+        """How many ranks a run may hold at most: one of each (13; 12 in a Phase 10 deck)."""
+        return len(self.ranks)
 
     @property
     def copies_of_rank(self) -> int:
@@ -224,6 +254,8 @@ STANDARD = Deck(
         }
     ),
     ranks_may_be_wild=True,
+    ace=True,
+    runs_of_one_suit=True,
     wording=STANDARD_WORDING,
 )
 
@@ -252,6 +284,8 @@ PHASE_10 = Deck(
         }
     ),
     ranks_may_be_wild=False,
+    ace=False,
+    runs_of_one_suit=False,
     wording=PHASE_10_WORDING,
 )
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .cards import AnyRank, Card, as_cards, card_list
 from .contracts import MeldKind, MeldRequirement
-from .melds import Meld, RunReading, read_run, read_set
+from .melds import Meld, RunReading, read_color, read_run, read_set
 from .messages import N_, Message, N_plural, Value, listing
 from .referee import CardsLike, Ruling, _reason, _within, check_meld
 from .ruleset import RuleSet, RulesLike, get_ruleset
@@ -34,6 +34,9 @@ def _options(
     if requirement.kind is MeldKind.RUN:
         runs, _ = read_run(cards, rules)
         return [_Option(run.meld, run) for run in runs]
+    if requirement.kind is MeldKind.COLOR:
+        group, _ = read_color(cards, rules, requirement.size)
+        return [] if group is None else [_Option(group, None)]
     meld, _ = read_set(cards, rules, kind=requirement.kind, rank=requirement.rank)
     return [] if meld is None else [_Option(meld, None)]
 

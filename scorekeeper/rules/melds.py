@@ -11,8 +11,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import JOKER, AnyRank, AnySuit, Card, Rank, Suit, card_list
+from .cards import AnyRank, AnySuit, Card, Rank, card_list
 from .contracts import MeldKind
+from .decks import STANDARD, Deck
 from .messages import N_, Message, N_plural, listing
 from .ruleset import Aces, RuleSet, Spacing
 
@@ -22,8 +23,10 @@ __all__ = [
     "Problem",
     "RunReading",
     "arrange_run",
+    "color_least",
     "position_of",
     "rank_at",
+    "read_color",
     "read_run",
     "read_set",
     "wild_limit_problems",
@@ -76,21 +79,26 @@ class Meld:
 
     def __str__(self) -> str:
         """The meld, each wild shown as the card it stands for with itself in brackets:
-        ``"J♣(2♣)-Q♣-K♣-A♣"``."""
+        ``"J♣(2♣)-Q♣-K♣-A♣"`` (in cards of one colour, a wild stands for no one card:
+        ``"2R-4R-W"``)."""
+        if self.kind is MeldKind.COLOR:
+            return "-".join(placed.card.short for placed in self.placements)
         return "-".join(str(placed) for placed in self.placements)
 
 
-def rank_at(position: int) -> Rank:
+def rank_at(position: int, deck: Deck = STANDARD) -> AnyRank:
     """The rank at a run position: 1 to 13 are ace (low) to king, 14 is the ace high; a run
-    that turns the corner goes on past 14 (15 is the 2 after the ace, and so on)."""
-    return Rank((position - 1) % 13 + 1)
+    that turns the corner goes on past 14 (15 is the 2 after the ace, and so on). In a deck of
+    another number of ranks (Phase 10's 1 to 12), the same with its own count."""
+    return deck.ranks[(position - 1) % deck.period]
 
 
-def position_of(rank: AnyRank, lo: int, hi: int) -> int | None:
+def position_of(rank: AnyRank, lo: int, hi: int, period: int = 13) -> int | None:
     """Where a card of ``rank`` sits in the run window lo…hi, or None if outside. A window
-    holds each rank at most once (13 places at most), so there is one place or none."""
+    holds each rank at most once (``period`` places at most: 13 ranks in a standard deck), so
+    there is one place or none."""
     first = int(rank)
-    for where in (first, first + 13, first - 13):
+    for where in (first, first + period, first - period):
         if lo <= where <= hi:
             return where
     return None
@@ -99,10 +107,14 @@ def position_of(rank: AnyRank, lo: int, hi: int) -> int | None:
 def windows(length: int, rules: RuleSet) -> list[tuple[int, int]]:
     """Every run window of ``length`` places the ace rule allows: never turning the corner,
     or, where runs may (``runs_may_wrap``), starting at any rank, the ace then anywhere."""
-    if length > 13 or length < 1:
+    period = rules.deck.period
+    if length > period or length < 1:
         return []
     if rules.runs_may_wrap:
-        return [(lo, lo + length - 1) for lo in range(1, 14)]
+        return [(lo, lo + length - 1) for lo in range(1, period + 1)]
+    if not rules.deck.ace:
+        # No ace: a run stops at the lowest rank and at the highest.
+        return [(lo, lo + length - 1) for lo in range(1, period - length + 2)]
     low = 1 if rules.aces in (Aces.HIGH_OR_LOW, Aces.LOW) else 2
     high = 14 if rules.aces in (Aces.HIGH_OR_LOW, Aces.HIGH) else 13
     return [(lo, lo + length - 1) for lo in range(low, high - length + 2)]
@@ -228,8 +240,8 @@ def read_set(
     if problems:
         return None, problems
     the_rank = ranks[0] if ranks else rank
-    # Wild cards alone (min_real_cards 0) stand for any one rank: shown as the joker.
-    stands = Card(the_rank, None) if the_rank is not None else JOKER
+    # Wild cards alone (min_real_cards 0) stand for any one rank: shown as the joker (a Wild).
+    stands = Card(the_rank, None) if the_rank is not None else _any_wild(rules.deck)
     placed_real = [Placed(card) for card in real]
     placed_wild = [Placed(card, stands) for card in wild]
     if rules.wild_spacing.set is Spacing.FREE:
@@ -246,21 +258,29 @@ def read_set(
     return Meld(kind, tuple(order)), []
 
 
+def _any_wild(deck: Deck) -> Card:
+    """The card that shows "any card" where wild cards stand alone: the deck's first wild
+    special card (a joker; a Wild)."""
+    special = next(special for special in deck.specials if special.wild)
+    return Card(None, None, special)
+
+
 @dataclass(frozen=True, slots=True)
 class RunReading:
-    """One legal arrangement of cards as a run: its suit, its places lo…hi (1 is the
-    ace low, 14 the ace high) and the meld."""
+    """One legal arrangement of cards as a run: its suit (None where a run's suits are free),
+    its places lo…hi (1 is the ace low, 14 the ace high) and the meld."""
 
-    suit: AnySuit
+    suit: AnySuit | None
     lo: int
     hi: int
     meld: Meld
 
 
 def arrange_run(
-    cards: Sequence[Card], rules: RuleSet, suit: AnySuit, lo: int, hi: int
+    cards: Sequence[Card], rules: RuleSet, suit: AnySuit | None, lo: int, hi: int
 ) -> tuple[RunReading | None, str | None]:
-    """Place ``cards`` as the run of ``suit`` over places lo…hi, if they fit.
+    """Place ``cards`` as the run of ``suit`` over places lo…hi, if they fit (``suit`` None:
+    a run whose suits are free, Phase 10's).
 
     Real cards go to their places, a wild-rank card of the suit to its own place
     if free (read as itself), the other wild cards fill the gaps. Returns the
@@ -270,6 +290,8 @@ def arrange_run(
     slots: dict[int, Placed] = {}
     wild: list[Card] = []
     naturals: list[Card] = []
+    deck = rules.deck
+    period = deck.period
     for card in sorted(cards):
         if card.rank is None or rules.is_wild_rank(card.rank):
             if card.rank is not None and card.suit is suit and rules.wild_as_itself:
@@ -277,13 +299,13 @@ def arrange_run(
             else:
                 wild.append(card)
             continue
-        where = position_of(card.rank, lo, hi)
-        if where is None or where in slots or card.suit is not suit:
+        where = position_of(card.rank, lo, hi, period)
+        if where is None or where in slots or (suit is not None and card.suit is not suit):
             return None, "span"
         slots[where] = Placed(card)
     for card in naturals:
         assert card.rank is not None
-        where = position_of(card.rank, lo, hi)
+        where = position_of(card.rank, lo, hi, period)
         if where is None or where in slots:
             wild.append(card)
         else:
@@ -302,7 +324,7 @@ def arrange_run(
             return None, "span"
         if previous_wild and rules.wild_spacing.run is Spacing.NOT_ADJACENT:
             return None, "wild_spacing"
-        placements.append(Placed(wild.pop(0), Card(rank_at(where), suit)))
+        placements.append(Placed(wild.pop(0), Card(rank_at(where, deck), suit)))
         previous_wild = True
     if wild:
         return None, "span"
@@ -333,7 +355,8 @@ def read_run(
             )
         )
     real = [card for card in cards if not rules.is_wild(card)]
-    suitless = [card for card in real if card.suit is None]
+    one_suit = rules.deck.runs_of_one_suit
+    suitless = [card for card in real if card.suit is None] if one_suit else []
     if suitless:
         problems.append(
             (
@@ -349,7 +372,7 @@ def read_run(
             )
         )
     suits = list(dict.fromkeys(card.suit for card in real if card.suit is not None))
-    if len(suits) > 1:
+    if len(suits) > 1 and one_suit:
         by_suit = [next(card for card in real if card.suit is suit) for suit in suits]
         problems.append(
             (
@@ -357,16 +380,24 @@ def read_run(
                 N_("not a run because %(cards)s are not of one suit", cards=card_list(by_suit)),
             )
         )
-    candidates: list[AnySuit] = suits[:1] if len(suits) == 1 else []
+    candidates: list[AnySuit | None] = [*suits[:1]] if len(suits) == 1 else []
+    if not one_suit:
+        candidates = [None]
     if not suits and not suitless and rules.wild_as_itself:
         candidates = list(
             dict.fromkeys(
                 card.suit for card in cards if card.suit is not None and card.rank is not None
             )
         )
-    if rules.runs_may_wrap and size > 13:
+    if rules.runs_may_wrap and size > 13 and one_suit:
         problems.append(("runs_may_wrap", N_("a run holds each rank once, so 13 cards at most")))
-    if len(suits) == 1:
+    if not one_suit:
+        twice = Counter(card.rank for card in real if card.rank is not None)
+        repeated_ranks = sorted(rank for rank, count in twice.items() if count > 1)
+        wording = rules.deck.wording.repeated_in_run
+        if repeated_ranks and wording is not None:
+            problems.append(("melds", wording(listing([rank.symbol for rank in repeated_ranks]))))
+    elif len(suits) == 1:
         repeated = [card for card, count in Counter(real).items() if count > 1]
         if repeated:
             problems.append(
@@ -378,10 +409,10 @@ def read_run(
                     ),
                 )
             )
-    if not real and not candidates:
+    if not real and (not candidates or not one_suit):
         if rules.min_real_cards == 0:
             # Wild cards alone make a run of any suit.
-            candidates = list(Suit)
+            candidates = list(rules.deck.suits) if one_suit else [None]
         else:
             problems.append(("min_real_cards", _real_needed(cards, rules)))
     if problems:
@@ -445,7 +476,13 @@ def _run_preference(reading: RunReading) -> tuple[int, int, int]:
 
 def _span_problem(real: Sequence[Card], size: int, rules: RuleSet) -> Problem:
     ranks = sorted({int(card.rank) for card in real if card.rank is not None})
-    has_ace = 1 in ranks
+    deck = rules.deck
+    if not deck.ace:
+        low, high = deck.ranks[0], deck.ranks[-1]
+        words = deck.wording.not_neighbours
+        if words is not None and not rules.runs_may_wrap and {int(low), int(high)} <= set(ranks):
+            return ("runs_may_wrap", words(high.symbol, low.symbol))
+    has_ace = 1 in ranks and deck.ace
     others = [rank for rank in ranks if rank != 1]
     if has_ace and others and rules.aces is Aces.HIGH_OR_LOW and not rules.runs_may_wrap:
         low_fits = max(others) <= size
@@ -501,3 +538,75 @@ def _real_needed(cards: Sequence[Card], rules: RuleSet) -> Message:
         wild=wild_words,
         needs=needs,
     )
+
+
+def color_least(rules: RuleSet) -> int | None:
+    """The fewest cards of one colour that make a meld outside a contract: as many as the
+    smallest group of one colour the rule set's contracts ask for (7 in Phase 10), or None
+    where no contract asks for one (then cards of one colour are no meld)."""
+    sizes = [
+        requirement.size
+        for contract in rules.contracts
+        for requirement in contract.melds
+        if requirement.kind is MeldKind.COLOR
+    ]
+    return min(sizes) if sizes else None
+
+
+def read_color(
+    cards: Sequence[Card], rules: RuleSet, least: int, *, limits: bool = True
+) -> tuple[Meld | None, list[Problem]]:
+    """Read ``cards`` as a group of one colour (one suit), any ranks in any order, repeats
+    allowed, at least ``least`` cards; a wild card stands for a card of the group's colour.
+
+    Returns the arrangement (real cards first, then the wild cards) or None with every
+    problem found. ``limits`` as for ``read_set``.
+    """
+    problems: list[Problem] = []
+    unknown = [card for card in cards if not rules.is_wild(card) and card.suit is None]
+    cards = sorted(cards)
+    wild = [card for card in cards if rules.is_wild(card)]
+    real = [card for card in cards if not rules.is_wild(card)]
+    if len(cards) < least:
+        problems.append(
+            (
+                "contracts",
+                N_plural(
+                    "cards of one colour need at least %(num)s card here, and these are %(count)s",
+                    "cards of one colour need at least %(num)s cards here, and these are %(count)s",
+                    num=least,
+                    count=len(cards),
+                ),
+            )
+        )
+    if unknown:
+        problems.append(
+            (
+                "melds",
+                N_plural(
+                    "the colour of %(cards)s is not known (write it, like 7R)",
+                    "the colours of %(cards)s are not known (write them, like 7R)",
+                    num=len(unknown),
+                    cards=card_list(unknown),
+                ),
+            )
+        )
+    colours = list(dict.fromkeys(card.suit for card in real if card.suit is not None))
+    if len(colours) > 1:
+        each = [
+            N_(
+                "%(card)s is %(colour)s",
+                card=next(card for card in real if card.suit is colour).short,
+                colour=colour.plural,
+            )
+            for colour in colours
+        ]
+        problems.append(("melds", N_("not cards of one colour: %(cards)s", cards=listing(each))))
+    if len(real) < rules.min_real_cards:
+        problems.append(("min_real_cards", _real_needed(wild, rules)))
+    if limits:
+        problems.extend(wild_limit_problems(len(wild), len(real), rules))
+    if problems:
+        return None, problems
+    placements = [Placed(card) for card in real] + [Placed(card, card) for card in wild]
+    return Meld(MeldKind.COLOR, tuple(placements)), []

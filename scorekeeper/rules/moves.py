@@ -13,8 +13,10 @@ from .melds import (
     Placed,
     Problem,
     RunReading,
+    color_least,
     position_of,
     rank_at,
+    read_color,
     read_set,
     wild_limit_problems,
     windows,
@@ -29,6 +31,8 @@ from .referee import (
     _problems,
     _reason,
     _within,
+    color_reading,
+    explain_color,
     meld_ruling,
 )
 from .ruleset import (
@@ -56,13 +60,17 @@ def _extend_run(
     failures: set[str] = set()
     count = len(added)
     suit = table.suit
+    deck = rules.deck
+    period = deck.period
     allowed = set(windows(len(table.meld) + count, rules))
+    # A wild card goes on top where it can (the ruling says which rank it stands for): the
+    # fewest cards below first.
     for below in range(count + 1):
         lo, hi = table.lo - below, table.hi + count - below
         if rules.runs_may_wrap and lo < 1:
             # Past the ace low, round the corner: the same run, read a turn higher.
-            table = RunReading(suit, table.lo + 13, table.hi + 13, table.meld)
-            lo, hi = lo + 13, hi + 13
+            table = RunReading(suit, table.lo + period, table.hi + period, table.meld)
+            lo, hi = lo + period, hi + period
         if (lo, hi) not in allowed:
             failures.add("ace")
             continue
@@ -71,7 +79,7 @@ def _extend_run(
         wild: list[Card] = []
         fits = True
         for card in sorted(added):
-            where = None if card.rank is None else position_of(card.rank, lo, hi)
+            where = None if card.rank is None else position_of(card.rank, lo, hi, period)
             if card.rank is None or rules.is_wild_rank(card.rank):
                 natural = card.suit is suit and rules.wild_as_itself
                 if natural and where in free and where not in slots:
@@ -80,7 +88,8 @@ def _extend_run(
                 else:
                     wild.append(card)
                 continue
-            if card.suit is not suit or where is None or where not in free or where in slots:
+            wrong_suit = suit is not None and card.suit is not suit
+            if wrong_suit or where is None or where not in free or where in slots:
                 inside = where is not None and table.lo <= where <= table.hi
                 failures.add("inside" if inside else "span")
                 fits = False
@@ -95,7 +104,7 @@ def _extend_run(
             elif where in slots:
                 placements.append(slots[where])
             else:
-                placements.append(Placed(wild.pop(0), Card(rank_at(where), suit)))
+                placements.append(Placed(wild.pop(0), Card(rank_at(where, deck), suit)))
         if rules.wild_spacing.run is Spacing.NOT_ADJACENT and any(
             a.is_wild and b.is_wild for a, b in itertools.pairwise(placements)
         ):
@@ -200,6 +209,14 @@ def _check_layoff(
             return Ruling(True, MeldKind.RUN, tuple(reasons), (grown_run.meld,))
     if runs:
         problems.extend(_layoff_run_problems(runs[0], extra, rules, failures))
+    group, _ = color_reading(table, rules, limits)
+    least = color_least(rules)
+    if group is not None and least is not None:
+        grown_group, group_problems = read_color([*table, *extra], rules, least, limits=limits)
+        if grown_group is not None:
+            reasons = [lay_off, *explain_color(grown_group, rules)]
+            return Ruling(True, MeldKind.COLOR, tuple(reasons), (grown_group,))
+        problems.extend(group_problems)
     return Ruling(False, None, tuple(_problems(rules, problems)))
 
 
@@ -251,7 +268,7 @@ def _layoff_run_problems(
     problems: list[Problem] = []
     run = reading.meld
     for card in extra:
-        if rules.is_wild(card):
+        if rules.is_wild(card) or reading.suit is None:
             continue
         if card.suit is None:
             problems.append(
@@ -307,7 +324,33 @@ def _layoff_run_problems(
     if "limits" in failures:
         wild = len(run.wild_cards) + sum(1 for card in extra if rules.is_wild(card))
         problems.extend(wild_limit_problems(wild, len(run) + len(extra) - wild, rules))
-    if "ace" in failures and rules.runs_may_wrap:
+    deck = rules.deck
+    if "ace" in failures and not deck.ace and len(run) + len(extra) > deck.period:
+        problems.append(
+            (
+                "lay_off",
+                N_(
+                    "a run holds each number once, so %(most)s cards at most, and %(run)s has "
+                    "%(count)s",
+                    most=deck.period,
+                    run=str(run),
+                    count=len(run),
+                ),
+            )
+        )
+    elif "ace" in failures and not deck.ace and not rules.runs_may_wrap:
+        problems.append(
+            (
+                "runs_may_wrap",
+                N_(
+                    "a run stops at %(low)s and at %(high)s (%(run)s)",
+                    low=deck.ranks[0].symbol,
+                    high=deck.ranks[-1].symbol,
+                    run=str(run),
+                ),
+            )
+        )
+    elif "ace" in failures and rules.runs_may_wrap:
         problems.append(("runs_may_wrap", N_("a run holds each rank once, so 13 cards at most")))
     elif "ace" in failures and (reading.lo == 1 or reading.hi == 14):
         problems.append(("aces", N_("a run does not go past an ace (%(run)s)", run=str(run))))
@@ -492,6 +535,6 @@ def _liberate(table: Sequence[Card], card: Card, rules: RuleSet) -> tuple[Meld, 
 def _stands_for(placed: Placed, card: Card, kind: MeldKind) -> bool:
     target = placed.stands_for
     assert target is not None
-    if kind is MeldKind.RUN:
+    if kind is MeldKind.RUN and target.suit is not None:
         return target == card
-    return target.rank == card.rank
+    return target.rank is not None and target.rank == card.rank

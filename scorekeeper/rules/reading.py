@@ -141,7 +141,7 @@ class Reader:
             if isinstance(value, Mapping):
                 self.fail(option, value, N_("%(value)s needs a kind and a size", value=repr(value)))
             return None
-        kind_text = self.choice(f"{option}.kind", data.get("kind"), ("set", "run", "pair"))
+        kind_text = self.choice(f"{option}.kind", data.get("kind"), ("set", "run", "pair", "color"))
         kind = MeldKind(kind_text)
         high = 13 if kind is MeldKind.RUN else 40
         low = 2 if kind is MeldKind.PAIR else 1
@@ -154,11 +154,16 @@ class Reader:
             )
         rank = None
         if data.get("rank") is not None:
-            if kind is MeldKind.RUN:
+            if kind in (MeldKind.RUN, MeldKind.COLOR):
                 self.fail(
                     f"{option}.rank",
                     data["rank"],
-                    N_("%(value)s makes no sense for a run", value=repr(data["rank"])),
+                    N_("%(value)s makes no sense for a run", value=repr(data["rank"]))
+                    if kind is MeldKind.RUN
+                    else N_(
+                        "%(value)s makes no sense for cards of one colour",
+                        value=repr(data["rank"]),
+                    ),
                 )
             else:
                 rank = self.rank(f"{option}.rank", data["rank"])

@@ -13,7 +13,9 @@ from .melds import (
     Meld,
     Problem,
     RunReading,
+    color_least,
     position_of,
+    read_color,
     read_run,
     read_set,
 )
@@ -166,7 +168,20 @@ def _explain_wild(meld: Meld, rules: RuleSet, kind: str) -> list[Reason]:
     for placed in wild:
         assert placed.stands_for is not None
         card, stands_for = placed.card.short, placed.stands_for.short
-        if kind == "set" and placed.stands_for.rank:
+        if kind == "color":
+            colour = next(
+                (p.card.suit for p in meld.placements if not p.is_wild and p.card.suit), None
+            )
+            text = (
+                N_("%(card)s is wild and stands for a card of any colour", card=card)
+                if colour is None
+                else N_(
+                    "%(card)s is wild and stands for a card of the group's colour (%(colour)s)",
+                    card=card,
+                    colour=colour.plural,
+                )
+            )
+        elif kind == "set" and placed.stands_for.rank:
             text = rules.deck.wording.stands_for(card, stands_for)
         else:
             text = N_(
@@ -174,7 +189,9 @@ def _explain_wild(meld: Meld, rules: RuleSet, kind: str) -> list[Reason]:
             )
         reasons.append(_reason(rules, "wild_ranks", text))
     spacing = rules.wild_spacing.set if kind == "set" else rules.wild_spacing.run
-    if spacing is Spacing.FREE:
+    if kind == "color":
+        pass
+    elif spacing is Spacing.FREE:
         if kind == "set":
             text = N_("Wild cards may sit side by side in a set")
         else:
@@ -185,7 +202,8 @@ def _explain_wild(meld: Meld, rules: RuleSet, kind: str) -> list[Reason]:
         )
     else:
         text = N_("In a run wild cards must be separated by a real card")
-    reasons.append(_reason(rules, "wild_spacing", text))
+    if kind != "color":
+        reasons.append(_reason(rules, "wild_spacing", text))
     reasons.append(
         _reason(
             rules,
@@ -203,18 +221,30 @@ def _explain_wild(meld: Meld, rules: RuleSet, kind: str) -> list[Reason]:
 def _explain_run(reading: RunReading, rules: RuleSet) -> list[Reason]:
     meld = reading.meld
     suit = reading.suit
-    reasons = [
-        _reason(
-            rules,
-            "melds",
-            N_(
-                "A run of %(suit)s: consecutive cards of one suit (%(meld)s)",
-                suit=suit.plural,
-                meld=str(meld),
-            ),
+    deck = rules.deck
+    if suit is None:
+        assert deck.wording.run_free is not None
+        what = deck.wording.run_free(str(meld))
+    else:
+        what = N_(
+            "A run of %(suit)s: consecutive cards of one suit (%(meld)s)",
+            suit=suit.plural,
+            meld=str(meld),
         )
-    ]
-    ace = position_of(Rank.ACE, reading.lo, reading.hi)
+    reasons = [_reason(rules, "melds", what)]
+    if not deck.ace and reading.hi > deck.period:
+        reasons.append(
+            _reason(
+                rules,
+                "runs_may_wrap",
+                N_(
+                    "Runs may turn the corner: here %(high)s and %(low)s are neighbours",
+                    high=deck.ranks[-1].symbol,
+                    low=deck.ranks[0].symbol,
+                ),
+            )
+        )
+    ace = position_of(Rank.ACE, reading.lo, reading.hi) if deck.ace else None
     has_ace = ace is not None
     if ace is not None:
         allowed = {
@@ -242,6 +272,8 @@ def _explain_run(reading: RunReading, rules: RuleSet) -> list[Reason]:
         reasons.append(Reason(str(message), rule, source, message))
     for placed in meld.placements:
         card = placed.card
+        if suit is None:
+            continue
         if not placed.is_wild and card.rank is not None and rules.is_wild_rank(card.rank):
             reasons.append(
                 _reason(
@@ -277,6 +309,33 @@ def _explain_run(reading: RunReading, rules: RuleSet) -> list[Reason]:
             )
     reasons.extend(_explain_wild(meld, rules, "run"))
     return reasons
+
+
+def explain_color(meld: Meld, rules: RuleSet) -> list[Reason]:
+    """Why ``meld`` is a group of one colour, and what its wild cards stand for."""
+    colour = next((p.card.suit for p in meld.placements if not p.is_wild and p.card.suit), None)
+    what = (
+        N_(
+            "Cards of one colour: %(colour)s, numbers free (%(meld)s)",
+            colour=colour.plural,
+            meld=str(meld),
+        )
+        if colour is not None
+        else N_("Cards of one colour, numbers free (%(meld)s)", meld=str(meld))
+    )
+    return [_reason(rules, "melds", what), *_explain_wild(meld, rules, "color")]
+
+
+def color_reading(
+    cards: Sequence[Card], rules: RuleSet, limits: bool = True
+) -> tuple[Meld | None, list[Problem]]:
+    """``cards`` read as a group of one colour outside a contract (as many cards as the
+    smallest such group the contracts ask for); nothing where no contract asks for one."""
+    least = color_least(rules)
+    if least is None or len(cards) < least:
+        # Too few cards to be a group of one colour: no reading, and nothing to say of it.
+        return None, []
+    return read_color(cards, rules, least, limits=limits)
 
 
 def _meld_readings(
@@ -339,6 +398,9 @@ def meld_ruling(cards: CardsLike, rules: RuleSet, limits: bool = True) -> Ruling
         return Ruling(True, MeldKind.PAIR, tuple(_explain_set(pair_meld, rules)), (pair_meld,))
     if runs:
         return Ruling(True, MeldKind.RUN, tuple(_explain_run(runs[0], rules)), (runs[0].meld,))
+    color_meld, color_problems = color_reading(cards, rules, limits)
+    if color_meld is not None:
+        return Ruling(True, MeldKind.COLOR, tuple(explain_color(color_meld, rules)), (color_meld,))
     # A pair refused only for its wild card says so; its other problems (no pair of aces in
     # this contract) would only repeat the set's.
     wild_pair = [problem for problem in pair_problems if problem[0] == "pair_all_real"]
@@ -346,5 +408,6 @@ def meld_ruling(cards: CardsLike, rules: RuleSet, limits: bool = True) -> Ruling
         *_problems(rules, wild_pair),
         *_problems(rules, set_problems),
         *_problems(rules, run_problems),
+        *_problems(rules, color_problems),
     ]
     return Ruling(False, None, tuple(reasons))

@@ -72,6 +72,30 @@ class SearchBudgetExceeded(ValueError):
         self.contract = contract
 
 
+class SearchNotYet(SearchBudgetExceeded):
+    """The hand check does not search this contract yet: a run whose suits are free (a Phase
+    10 deck's) or cards of one colour. Neither yes nor no, as when the budget runs out."""
+
+    def __init__(self, contract: Contract) -> None:
+        super().__init__(contract)
+        self.message = N_(
+            "the hand check cannot decide contract %(number)s (%(contract)s) with this deck "
+            "yet: check by hand",
+            number=contract.number,
+            contract=contract.description,
+        )
+        self.args = (str(self.message),)
+
+
+def _searchable(contract: Contract, rules: RuleSet) -> None:
+    """Raise SearchNotYet for a contract the search does not know how to look for."""
+    for requirement in contract.melds:
+        if requirement.kind is MeldKind.COLOR or (
+            requirement.kind is MeldKind.RUN and not rules.deck.runs_of_one_suit
+        ):
+            raise SearchNotYet(contract)
+
+
 class _Work:
     """The steps left to one question (a ``cards_short`` shares it between its searches)."""
 
@@ -582,6 +606,7 @@ def find_contract(
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
     cards = _meldable(as_cards(hand, ruleset.deck))
+    _searchable(contract, ruleset)
     found = _search(cards, ruleset, contract, 0, _Work(contract, WORK_BUDGET))
     return None if found is None else found.melds()
 
@@ -595,6 +620,7 @@ def cards_short(hand: str | Sequence[Card], rules: RulesLike, contract_number: i
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
     cards = _meldable(as_cards(hand, ruleset.deck))
+    _searchable(contract, ruleset)
     work = _Work(contract, WORK_BUDGET)
     probe = _Search(cards, ruleset, contract, work)
     for budget in range(max(0, contract.size - len(cards)), contract.size + 1):
