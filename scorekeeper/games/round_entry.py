@@ -87,7 +87,10 @@ def store(played: Round, seats: Sequence[Seat], result: RoundResult) -> None:
     """Write round ``played`` (a new one, or one stored, corrected) as the tally worked its
     entry out (``result``): who went out and the round's columns, and a hand for each seat
     dealt in (none for a seat that is not). Does not flush or commit."""
-    played.went_out = None if result.went_out is None else seats[result.went_out]
+    out = None if result.went_out is None else seats[result.went_out]
+    if played.went_out_id != (None if out is None else out.id):
+        # Set only where it changes: every save stores every round again (``recompute``).
+        played.went_out = out
     for name, value in round_columns(result).items():
         setattr(played, name, value)
     by_seat = {hand.seat_id: hand for hand in played.hands}
