@@ -623,7 +623,10 @@ def cards_short(hand: str | Sequence[Card], rules: RulesLike, contract_number: i
     _searchable(contract, ruleset)
     work = _Work(contract, WORK_BUDGET)
     probe = _Search(cards, ruleset, contract, work)
-    for budget in range(max(0, contract.size - len(cards)), contract.size + 1):
+    # The most cards the contract may take: its melds at the sizes the rules make them (a run
+    # of 4 is 5 cards where runs are at least 5), more than the contract's own sizes say.
+    most = max(contract.size, sum(need.sizes[0] for need in probe.needs))
+    for budget in range(max(0, contract.size - len(cards)), most + 1):
         if not probe._bound_ok(0, budget, 0):
             continue
         if _search(cards, ruleset, contract, budget, work) is not None:
