@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .cards import (
@@ -141,6 +141,11 @@ class Deck:
     ace: bool
     runs_of_one_suit: bool
     wording: Wording
+    period: int = field(init=False)
+    """How many ranks a run may hold at most: one of each (13; 12 in a Phase 10 deck)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "period", len(self.ranks))
 
     @property
     def has_jokers(self) -> bool:
@@ -153,11 +158,6 @@ class Deck:
         return self.copies * len(self.ranks) * len(self.suits) + sum(
             self.specials_per_pack.values()
         )
-
-    @property
-    def period(self) -> int:
-        """How many ranks a run may hold at most: one of each (13; 12 in a Phase 10 deck)."""
-        return len(self.ranks)
 
     @property
     def copies_of_rank(self) -> int:

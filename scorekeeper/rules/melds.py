@@ -541,16 +541,9 @@ def _real_needed(cards: Sequence[Card], rules: RuleSet) -> Message:
 
 
 def color_least(rules: RuleSet) -> int | None:
-    """The fewest cards of one colour that make a meld outside a contract: as many as the
-    smallest group of one colour the rule set's contracts ask for (7 in Phase 10), or None
-    where no contract asks for one (then cards of one colour are no meld)."""
-    sizes = [
-        requirement.size
-        for contract in rules.contracts
-        for requirement in contract.melds
-        if requirement.kind is MeldKind.COLOR
-    ]
-    return min(sizes) if sizes else None
+    """The fewest cards of one colour that make a meld outside a contract (``RuleSet.
+    smallest_color_group``), or None where cards of one colour are no meld."""
+    return rules.smallest_color_group
 
 
 def read_color(

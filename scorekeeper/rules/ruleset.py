@@ -212,7 +212,11 @@ class RuleSet:
 
     def card_points(self, card: Card) -> int:
         """What ``card`` counts when left in hand at the end of a round."""
-        return self.values_by_key[card.value_key]
+        special = card.special
+        if special is not None:
+            return self.values_by_key[special.key]
+        assert card.rank is not None
+        return self.values_by_key[card.rank.symbol]
 
     @cached_property
     def values_by_key(self) -> dict[str, int]:
@@ -225,6 +229,19 @@ class RuleSet:
         """The ranks that are wild in this rule set's deck: ``wild_ranks``, where the deck's
         ranks may be wild at all (in a Phase 10 deck only the Wilds are wild)."""
         return self.wild_ranks if self.deck.ranks_may_be_wild else ()
+
+    @cached_property
+    def smallest_color_group(self) -> int | None:
+        """The fewest cards of one colour that make a meld outside a contract: the smallest
+        group of one colour the contracts ask for (7 in Phase 10); None where none asks for
+        one (then cards of one colour are no meld)."""
+        sizes = [
+            requirement.size
+            for contract in self.contracts
+            for requirement in contract.melds
+            if requirement.kind is MeldKind.COLOR
+        ]
+        return min(sizes) if sizes else None
 
     def is_wild(self, card: Card) -> bool:
         """True for a joker (a Wild) and for a card of a wild rank."""
