@@ -331,15 +331,6 @@ class Card:
         ``"JK"``, ``"W"``."""
         return self.special.notation if self.special is not None else self.label
 
-    @property
-    def value_key(self) -> str:
-        """The card's key in ``card_values``: its rank as written, or its special card's key
-        (``"joker"``, ``"wild"``, ``"skip"``)."""
-        if self.special is not None:
-            return self.special.key
-        assert self.rank is not None
-        return self.rank.symbol
-
     def sort_key(self) -> tuple[int, int]:
         """The key cards sort by: rank (ace low, special cards last), then suit."""
         return (
