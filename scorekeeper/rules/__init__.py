@@ -27,9 +27,16 @@ liberation
 going out
     Getting rid of the last card, which ends the round; the others score what
     they still hold.
+deck
+    The cards a rule set is played with (option ``deck``, ``decks.py``): the standard 52
+    and their jokers, or a Phase 10 deck (1 to 12 in four colours, Wilds and Skips), where
+    a rank is a "number", a suit a "colour", a run's colours are free and cards of one colour
+    are a meld of their own (``MeldKind.COLOR``). The notation, the copy check, the card
+    values and the rulings' words follow it; a new deck is a ``Deck`` value.
 
 Everything here is pure Python (no web, no database). The app uses only the
-names exported below: ``parse_cards``/``format_cards`` for the card notation,
+names exported below: ``parse_cards``/``format_cards`` for the card notation (in the
+deck of the rules given: ``parse_cards("7R 12g W", rules)``; ``RuleSet.deck`` says which),
 ``get_ruleset`` for a preset or house rules, the ``check_*`` rulings,
 ``find_contract`` and ``cards_short`` for a hand (``SearchBudgetExceeded`` when a hand
 is too much to decide), and ``score_cards``.
@@ -59,8 +66,22 @@ Words in any language
 
 from __future__ import annotations
 
-from .cards import JOKER, Card, CardError, Rank, Suit, format_cards, parse_cards
+from .cards import (
+    JOKER,
+    SKIP,
+    WILD,
+    Card,
+    CardError,
+    Colour,
+    Number,
+    Rank,
+    Special,
+    Suit,
+    format_cards,
+    parse_cards,
+)
 from .contracts import Contract, MeldKind, MeldRequirement
+from .decks import DECKS, PHASE_10, STANDARD, Deck
 from .laydown import check_contract
 from .melds import Meld, Placed
 from .messages import N_, Message, N_plural
@@ -93,20 +114,27 @@ from .ruleset import (
     get_ruleset,
 )
 from .scoring import score_cards
-from .search import SearchBudgetExceeded, cards_short, find_contract
+from .search import SearchBudgetExceeded, SearchNotYet, cards_short, find_contract
 from .sources import Reason, Source
 
 __all__ = [
+    "DECKS",
     "JOKER",
     "N_",
     "OPTION_KEYS",
+    "PHASE_10",
     "PRESETS",
+    "SKIP",
+    "STANDARD",
+    "WILD",
     "Aces",
     "Card",
     "CardError",
+    "Colour",
     "Contract",
     "ContractNumberError",
     "ContractOrder",
+    "Deck",
     "FreedWild",
     "GoingOut",
     "Liberation",
@@ -119,6 +147,7 @@ __all__ = [
     "MeldRequirement",
     "Message",
     "N_plural",
+    "Number",
     "OptionInfo",
     "OptionProblem",
     "PackRule",
@@ -130,8 +159,10 @@ __all__ = [
     "RuleSetError",
     "Ruling",
     "SearchBudgetExceeded",
+    "SearchNotYet",
     "Source",
     "Spacing",
+    "Special",
     "Suit",
     "TieBreak",
     "UnknownRulesError",

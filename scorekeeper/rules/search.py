@@ -32,7 +32,7 @@ from .melds import windows
 from .messages import N_
 from .ruleset import RuleSet, RulesLike, get_ruleset
 
-__all__ = ["WORK_BUDGET", "SearchBudgetExceeded", "cards_short", "find_contract"]
+__all__ = ["WORK_BUDGET", "SearchBudgetExceeded", "SearchNotYet", "cards_short", "find_contract"]
 
 _SUITS = tuple(Suit)
 _RANKS = range(1, 14)
