@@ -16,7 +16,9 @@ from __future__ import annotations
 import io
 import re
 import tempfile
+import tomllib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -145,6 +147,129 @@ def entry_problems(message: Message) -> Iterator[str]:
             yield f"placeholders differ from the msgid's: {shown!r} → {form!r}"
 
 
+def plural_problems(message: Message, plurals: int) -> Iterator[str]:
+    """A plural whose forms are not the language's number of them (its header's
+    ``Plural-Forms``), or a single message given forms."""
+    forms = _forms(message)
+    shown = message.id if isinstance(message.id, str) else message.id[0]
+    wanted = 1 if isinstance(message.id, str) else plurals
+    if len(forms) != wanted:
+        yield f"plural forms: {len(forms)} where the language has {wanted}: {shown!r}"
+
+
+@dataclass(frozen=True)
+class Term:
+    """A glossary's term: its English, the language's word for it, and the words the
+    translation of a message saying it may not use."""
+
+    english: str
+    spanish: str
+    when: re.Pattern[str] | None = None
+    unless: re.Pattern[str] | None = None
+    never: tuple[re.Pattern[str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Glossary:
+    """A language's glossary (``translations/<code>/glossary.toml``)."""
+
+    terms: tuple[Term, ...]
+    same: frozenset[str]  # words the language writes too: never English left
+    names: tuple[str, ...]  # names kept as they are (the games', places')
+
+
+def glossary_of(language: str) -> Path:
+    return languages.CATALOGUES / language / "glossary.toml"
+
+
+def glossary(language: str) -> Glossary | None:
+    """``language``'s glossary, None where it has none."""
+    path = glossary_of(language)
+    if not path.is_file():
+        return None
+    return parse_glossary(path.read_text(encoding="utf-8"))
+
+
+def parse_glossary(text: str) -> Glossary:
+    data = tomllib.loads(text)
+
+    def pattern(value: str | None) -> re.Pattern[str] | None:
+        return re.compile(value, re.IGNORECASE) if value else None
+
+    terms = tuple(
+        Term(
+            english=term["english"],
+            spanish=term.get("spanish", ""),
+            when=pattern(term.get("when")),
+            unless=pattern(term.get("except")),
+            never=tuple(re.compile(word, re.IGNORECASE) for word in term.get("never", ())),
+        )
+        for term in data.get("term", ())
+    )
+    return Glossary(
+        terms,
+        frozenset(word.lower() for word in data.get("same", ())),
+        tuple(sorted(data.get("names", ()), key=len, reverse=True)),
+    )
+
+
+_WORD = re.compile(r"[A-Za-zÀ-ÿ]+")
+_PLACEHOLDER = re.compile(r"%\(\w+\)\w|\{\w+\}")
+# What is not a word of either language in a message: placeholders (``%(name)s``, ``{wait}``),
+# quotes of a file's keys or values (« », “ ”), names with a sign in them (``went_out``,
+# ``America/New_York``, ``.jsonl``, ``5S``).
+_NOT_WORDS = re.compile(r"%\(\w+\)\w|%\w|\{\w+\}|«[^»]*»|“[^”]*”|\S*\w[_/.]\w\S*|\S*\d\S*|\.\w+")
+
+
+def _words_of(text: str, names: tuple[str, ...]) -> set[str]:
+    for name in names:
+        text = text.replace(name, " ")
+    return {word.lower() for word in _WORD.findall(_NOT_WORDS.sub(" ", text))}
+
+
+def word_problems(message: Message, words: Glossary) -> Iterator[str]:
+    """Where a translation strays from the language's glossary: a word a term rules out for
+    the message's English, or a word of the English left in it (not one the language writes
+    too, nor a name)."""
+    english = (message.id,) if isinstance(message.id, str) else tuple(message.id)
+    shown = english[0]
+    forms = [form for form in _forms(message) if form]
+    for term in words.terms:
+        if term.when is None or not term.never:
+            continue
+        if not any(term.when.search(text) for text in english):
+            continue
+        if term.unless is not None and any(term.unless.search(text) for text in english):
+            continue
+        for form in forms:
+            text = _PLACEHOLDER.sub(" ", form)
+            ruled_out = [found.group(0) for word in term.never for found in word.finditer(text)]
+            if ruled_out:
+                yield (
+                    f"ruled out ({', '.join(ruled_out)}) for {term.english!r}, "
+                    f"say {term.spanish!r}: {shown!r} → {form!r}"
+                )
+                break
+    said = set().union(*(_words_of(text, words.names) for text in english))
+    said = {word for word in said if word.isascii() and len(word) > 1} - words.same
+    for form in forms:
+        left = sorted(said & _words_of(form, words.names))
+        if left:
+            yield f"english left ({', '.join(left)}): {shown!r} → {form!r}"
+            break
+
+
+def language_problems(message: Message, plurals: int, words: Glossary | None) -> Iterator[str]:
+    """Everything wrong with one translated entry of a catalogue whose language has
+    ``plurals`` plural forms: ``entry_problems``, its plural forms, and (where the language
+    has a glossary) ``word_problems``."""
+    yield from entry_problems(message)
+    if all(_forms(message)):
+        yield from plural_problems(message, plurals)
+        if words is not None:
+            yield from word_problems(message, words)
+
+
 def code_problems(template: Catalog) -> Iterator[str]:
     """Messages of the code that hold an element (``<strong>``): markup is the template's,
     around the message (or a value given to it), never the translator's to copy."""
@@ -163,9 +288,10 @@ def problems(language: str, template: Catalog) -> list[str]:
     for message in template:
         if message.id and message.id not in catalogue:
             found.append(f"missing from {path.name}: {message.id!r}")
+    words = glossary(language)
     for message in catalogue:
         if message.id:
-            found.extend(entry_problems(message))
+            found.extend(language_problems(message, catalogue.num_plurals, words))
     # Babel's own checks too (the number of plural forms, the kinds of placeholders).
     for message, errors in catalogue.check():
         found.extend(f"{error}: {message.id!r}" for error in errors)

@@ -296,7 +296,7 @@ _SPANISH_TOO = """
     a no me he son solo sin era once red come dice pie fin mar par van ve sea has ten total
     final local real general normal error base color club hotel plan idea radio chat online
     ok app tv csv png pdf qr url wifi wi fi ctrl extra joker jokers mesa es el la de en un una
-    los las as json jk utc provisional roles rating ratings openskill jsonl
+    los las as json jk utc provisional roles openskill jsonl
 """
 SPANISH_TOO = set(_SPANISH_TOO.split())
 # The fixture's data and the app's own name: never words of the page's language.

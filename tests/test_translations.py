@@ -77,11 +77,12 @@ def test_every_message_of_the_code_is_in_the_catalogue(code: Catalog, language: 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_entry_is_empty_or_fuzzy_and_placeholders_match(language: str) -> None:
     catalogue = catalogues.read(catalogues.catalogue_of(language), language)
+    words = catalogues.glossary(language)
     found = [
         problem
         for message in catalogue
         if message.id
-        for problem in catalogues.entry_problems(message)
+        for problem in catalogues.language_problems(message, catalogue.num_plurals, words)
     ]
     found += [
         f"{error}: {message.id!r}" for message, errors in catalogue.check() for error in errors
@@ -158,6 +159,100 @@ def test_the_entry_checks_find_each_kind_of_problem(message: Message, problem: s
 )
 def test_the_entry_checks_let_a_right_translation_be(message: Message) -> None:
     assert list(catalogues.entry_problems(message)) == []
+
+
+# --- the glossary: one word for each thing, and no English left ---------------------------------
+
+SPANISH_WORDS = catalogues.parse_glossary(
+    """
+    same = ["no", "total"]
+    names = ["Contract Rummy", "Carioca"]
+    [[term]]
+    english = "rating"
+    spanish = "nivel"
+    when = '\\b(rating|ratings|rated)\\b'
+    never = ['\\bratings?\\b', '\\bclasifica\\w*']
+    [[term]]
+    english = "seat"
+    spanish = "puesto"
+    when = '\\bseats?\\b'
+    never = ['\\basientos?\\b', '\\blugar(es)?\\b']
+    [[term]]
+    english = "close a round"
+    spanish = "terminar la ronda"
+    when = '\\bclose\\b'
+    except = 'devices'
+    never = ['\\bcerr\\w*']
+    """
+)
+
+
+def test_the_glossary_of_each_language_reads() -> None:
+    """Every language with a catalogue has a glossary, and Spanish's rules out its words."""
+    for language in LANGUAGES:
+        words = catalogues.glossary(language)
+        assert words is not None, language
+    spanish = catalogues.glossary("es")
+    assert spanish is not None
+    ruled_out = {term.english: term for term in spanish.terms if term.never}
+    assert {"rating", "seat", "ruling", "real card", "made the contract"} <= set(ruled_out)
+
+
+def _kinds(message: Message, plurals: int = 2) -> list[str]:
+    found = catalogues.language_problems(message, plurals, SPANISH_WORDS)
+    return [problem.split(" ")[0] for problem in found]
+
+
+@pytest.mark.parametrize(
+    ("message", "problem"),
+    [
+        # A word the glossary rules out for what the English says.
+        (Message("Rating", "Rating"), "ruled"),
+        (Message("Ratings by season", "Clasificaciones por temporada"), "ruled"),
+        (Message("Pick another seat", "Elegir otro asiento"), "ruled"),
+        (
+            Message("This phone does not hold that seat", "Este teléfono no tiene ese lugar"),
+            "ruled",
+        ),
+        (Message("Close round %(number)s", "Cerrar ronda %(number)s"), "ruled"),
+        # An English word of the msgid left in the translation.
+        (
+            Message("Ratings after game %(number)s", "Niveles after la partida %(number)s"),
+            "english",
+        ),
+        (Message("Done: did you make it?", "Done: ¿lo cumpliste?"), "english"),
+        # A straight quote, a placeholder, a plural form out of step.
+        (Message("Take back a May I", 'Retirar un "¿Puedo?"'), "markup"),
+        (Message("%(name)s went out", "%(nombre)s cerró"), "placeholders"),
+        (Message(("%(num)d game", "%(num)d games"), ("%(num)d partida",)), "plural"),
+        (Message("Save", ("Guardar", "Guardar")), "plural"),
+    ],
+)
+def test_the_language_checks_find_each_kind_of_problem(message: Message, problem: str) -> None:
+    # "Rating" left as it is is both a word ruled out and an English word left.
+    assert problem in _kinds(message) and set(_kinds(message)) <= {problem, "english"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        Message("Rating", "Nivel"),
+        Message("Pick another seat", "Elegir otro puesto"),
+        # The same word where the English means something else: a place, a closed door.
+        Message("Keep it somewhere safe", "Guárdala en un lugar seguro"),
+        Message(
+            "closed to new devices until %(when)s", "cerrada a dispositivos nuevos hasta %(when)s"
+        ),
+        Message("%(name)s went out", "%(name)s cerró"),
+        # Words Spanish writes too, names kept, placeholders and quoted keys are not English.
+        Message("No total for %(rating)s", "No hay total para %(rating)s"),
+        Message("Contract Rummy (7 hands)", "Contract Rummy (7 manos)"),
+        Message('"went_out" names nobody', "«went_out» no nombra a nadie"),
+        Message(("%(num)d game", "%(num)d games"), ("una partida", "%(num)d partidas")),
+    ],
+)
+def test_the_language_checks_let_a_right_translation_be(message: Message) -> None:
+    assert _kinds(message) == []
 
 
 # --- the command line -----------------------------------------------------------------------
