@@ -33,7 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from babel import Locale, numbers
+from babel import Locale, localedata, numbers
 from babel.support import NullTranslations, Translations
 from flask import (
     Flask,
@@ -183,13 +183,41 @@ def _read(key: tuple[object, ...], read: Callable[[], str | None]) -> str | None
 
 
 def select_locale() -> str:
-    """The page's language: the member's choice, the browser's, the household's, English."""
-    return members_choice() or best_of_browser() or households_choice() or DEFAULT
+    """The page's locale: its language (the member's choice, the browser's, the household's,
+    English), with the browser's region where it names one Babel can write numbers and dates
+    for (``es_MX``): the catalogue is the language's, the numbers and dates the region's."""
+    return regional(members_choice() or best_of_browser() or households_choice() or DEFAULT)
+
+
+def regional(language: str) -> str:
+    """``language`` with the region of the first tag the browser names in it that Babel knows
+    (``es-MX`` → ``es_MX``, ``es-419`` → ``es_419``), else ``language`` itself: outside a
+    request, where the language's catalogue names a region already (``pt_BR``), and where the
+    browser names none. The answer then varies on the header."""
+    if "_" in language or not has_request_context():
+        return language
+    for value, quality in request.accept_languages:
+        parts = value.strip().replace("_", "-").split("-")
+        if quality <= 0 or len(parts) < 2 or parts[0].lower() != language:
+            continue
+        g.language_from_browser = True
+        region = parts[1].upper()
+        if localedata.exists(f"{language}_{region}"):
+            return f"{language}_{region}"
+    return language
+
+
+def locale() -> str:
+    """The locale numbers and dates are written in: the page's language with its region
+    (``es_MX``, ``es``). Whatever is kept with numbers or dates in it is kept per locale."""
+    return str(get_locale() or DEFAULT)
 
 
 def current() -> str:
-    """The language the page being drawn speaks, as ``<html lang>`` names it."""
-    return str(get_locale() or DEFAULT)
+    """The language the page being drawn speaks, as ``<html lang>`` names it: its catalogue's
+    code (``es``, whatever the region its numbers are written for)."""
+    found = locale()
+    return found if found in LANGUAGES else found.split("_")[0]
 
 
 @contextmanager
@@ -218,7 +246,7 @@ def number(value: float | None) -> str:
     """A whole number, grouped as the page's language groups it: 1,250 / 1.250."""
     if value is None:
         return NOTHING
-    return numbers.format_decimal(value, format="#,##0", locale=current())
+    return numbers.format_decimal(value, format="#,##0", locale=locale())
 
 
 def decimal(value: float | None, places: int = 1) -> str:
@@ -227,8 +255,8 @@ def decimal(value: float | None, places: int = 1) -> str:
     if value is None:
         return NOTHING
     pattern = "#,##0." + "0" * places if places > 0 else "#,##0"
-    text = numbers.format_decimal(value, format=pattern, locale=current())
-    zero = numbers.format_decimal(0, format=pattern, locale=current())
+    text = numbers.format_decimal(value, format=pattern, locale=locale())
+    zero = numbers.format_decimal(0, format=pattern, locale=locale())
     return zero if text.lstrip("-\u2212") == zero else text
 
 
@@ -237,7 +265,7 @@ def percent(value: float | None, places: int = 0) -> str:
     ``places`` decimal places; an en dash for nothing."""
     if value is None:
         return NOTHING
-    language = current()
+    language = locale()
     pattern = Locale.parse(language).percent_formats[None].pattern
     if places > 0:
         # The language's own pattern ("#,##0 %"), its last digit given the decimal places.

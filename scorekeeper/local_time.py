@@ -202,6 +202,9 @@ def _written(value: datetime, *skeletons: str) -> str:
     """``value`` (in the household's zone already) as the page's language writes each part,
     the parts one space apart."""
     language = languages.current()
+    # English as the app has always written it; another language in its region's way.
+    if language != languages.DEFAULT:
+        language = languages.locale()
     return " ".join(
         dates.format_datetime(value, pattern(skeleton, language), locale=language)
         for skeleton in skeletons

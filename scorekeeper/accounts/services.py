@@ -86,9 +86,11 @@ def check_household_name(name: str, own: Household | None = None) -> str:
     return tidy
 
 
-def add_household(name: str) -> Household:
+def add_household(name: str, language: str | None = None) -> Household:
+    """A new household named ``name``, speaking ``language`` where no browser asks (None:
+    English), committed."""
     tidy = check_household_name(name)
-    household = Household(name=tidy, name_key=name_key(tidy))
+    household = Household(name=tidy, name_key=name_key(tidy), language=language)
     db.session.add(household)
     db.session.commit()
     return household

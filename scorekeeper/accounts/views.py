@@ -150,11 +150,15 @@ def setup() -> ResponseReturnValue:
                     form.password.data or "", username, form.household.data or ""
                 )
                 household = adopted
+                # The household speaks the first-run page's language (shared/spec/languages.md).
+                spoken = languages.current()
+                language = spoken if spoken != languages.DEFAULT else None
                 if household is None:
-                    household = services.add_household(form.household.data or "")
+                    household = services.add_household(form.household.data or "", language)
                 else:
                     name = services.check_household_name(form.household.data or "", household)
                     household.name, household.name_key = name, name_key(name)
+                    household.language = household.language or language
                 owner = services.add_user(
                     form.username.data or "", form.password.data or "", household, Role.OWNER
                 )

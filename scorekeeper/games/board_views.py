@@ -175,7 +175,7 @@ def card(game_id: int) -> ResponseReturnValue:
     version and the language alone."""
     stamp = _stamp_or_404(game_id)
     created = f"{stamp.created.timestamp():.6f}"
-    etag = f"card.{stamp.game_id}.{stamp.version}.{created}.{languages.current()}"
+    etag = f"card.{stamp.game_id}.{stamp.version}.{created}.{languages.locale()}"
     png = None
     if not request.if_none_match.contains_weak(etag):
         _result_words, png = result_card(game_id, with_png=True, stamp=stamp)

@@ -255,7 +255,7 @@ def result_card(
     version changes with every change, and the creation time tells apart two games of one id
     (a database restored under a running server). The scoreboard has read the game's stamp
     already (``stamp``): no query while it is kept."""
-    language = languages.current()
+    language = languages.locale()
     if stamp is not None:
         key = ("result", game_id, stamp.version, stamp.created, language)
     else:

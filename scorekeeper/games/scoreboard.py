@@ -201,7 +201,7 @@ def drawn_board(stamp: Stamp, can: Can) -> Markup:
 
 
 def _board_key(stamp: Stamp, can: Can, address: Address) -> tuple[Any, ...]:
-    return ("board", stamp.game_id, stamp.version, stamp.created, can, address, languages.current())
+    return ("board", stamp.game_id, stamp.version, stamp.created, can, address, languages.locale())
 
 
 # Where the app is reached, as the pages' absolute links name it: scheme, host (as werkzeug

@@ -174,7 +174,7 @@ def review_of(number: int, version: str) -> Review:
     """The year ``number`` of the household in scope, kept under its data version ``version``
     (read by the caller for its ETag), its zone (which the version names too) and the page's
     language."""
-    key = ("review", scope.current(), number, version, languages.current())
+    key = ("review", scope.current(), number, version, languages.locale())
     made = Kept.of().get_or_make(key, lambda: compute(number, version))
     # The rating leader and climber where the household shows ratings, up to date (the
     # version names both: ``rating_reads.state``); never on the page or its card otherwise.

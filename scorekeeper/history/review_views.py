@@ -178,7 +178,7 @@ def review_link(token: str) -> Response:
         household = _household_name()
         year_review = review.review_of(link.year, version)
         # In the page's language: the browser's, else the household's (``languages``).
-        shown = (_opaque(link, year_review, household), languages.current())
+        shown = (_opaque(link, year_review, household), languages.locale())
         etag = etag_text("p", ("review-link", *shown), "")
         unchanged = not_modified(etag)
         if unchanged is not None:

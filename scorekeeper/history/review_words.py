@@ -42,7 +42,7 @@ def _day_and_month(day: date) -> str:
     """ "24 December" ("24 de diciembre"): English as the app has always written it, any other
     language as its CLDR data writes a day of a month."""
     language = current_language()
-    if language == "en":
+    if language.split("_")[0] == "en":
         return str(format_date(day, "d MMMM"))
     skeleton = Locale.parse(language).datetime_skeletons.get("MMMMd")
     return str(format_date(day, skeleton.pattern if skeleton is not None else "d MMMM"))
@@ -296,7 +296,7 @@ def draw_review_card(review: Review, household: str) -> bytes:
 
 def review_card(number: int, version: str, household: str) -> bytes:
     """The year's card, kept under the same key as the review, and the household's name."""
-    key = ("review-card", scope.current(), number, version, household, languages.current())
+    key = ("review-card", scope.current(), number, version, household, languages.locale())
     return Kept.of().get_or_make(
         key, lambda: draw_review_card(review_of(number, version), household)
     )

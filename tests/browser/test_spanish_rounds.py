@@ -173,7 +173,7 @@ def test_the_own_hand_page_in_spanish_fits_holds_still_and_keeps_done_without_si
     # The scorer's close page meanwhile, in Spanish: Ben still counting, as it stands.
     closer, closer_contexts = _spanish(browser, live_server, owner_cookie)
     closer.goto(f"{board}/close")
-    expect(closer.locator("h1")).to_have_text("Cerrar ronda 1")
+    expect(closer.locator("h1")).to_have_text("Terminar la ronda 1")
     expect(closer.locator(".lede")).to_have_text("Aún contando: Ben.")
     assert fits_width(closer)
     screenshot(closer, "i41-close-es-360")

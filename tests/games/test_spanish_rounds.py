@@ -176,12 +176,12 @@ def test_the_own_hand_page_the_close_page_and_the_seat_picker_speak_spanish(
     status, page = hand_post(phones[1], game_id, 1, cards="K Q", done="made")
     said = words(phones[1].get(f"/games/{game_id}/hand"))
     assert "Tu mano está anotada: K Q = 20 puntos, contrato cumplido ✓." in said
-    assert "Cambiar mi mano" in said and "Cerrar ronda 1…" in said
+    assert "Cambiar mi mano" in said and "Terminar la ronda 1…" in said
 
     close = client.get(f"/games/{game_id}/close")
     said = words(close)
     for expected in (
-        "Cerrar ronda 1",
+        "Terminar la ronda 1",
         "Aún contando: Cy, Dee.",
         "Cartas que le quedan a Cy (aún contando)",
         "K Q = 20 puntos, contrato cumplido ✓",

@@ -126,7 +126,7 @@ RULINGS = [
         [
             "Permitido",
             "Poner 5♥ en lugar del comodín, en la combinación de otro jugador",
-            "El JK liberado se debe jugar enseguida",
+            "El JK cambiado se debe jugar enseguida",
         ],
     ),
     (
