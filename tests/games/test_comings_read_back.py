@@ -13,12 +13,13 @@ import json
 import re
 from typing import Any
 
+import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
@@ -27,7 +28,7 @@ from scorekeeper.games.gamefile_out import write_game_file
 from scorekeeper.games.tally import Comeback, Lineup, check_table
 from scorekeeper.history import backup
 from scorekeeper.limits import MAX_NAMES, MAX_PLAYERS, MAX_TOTAL, MOST_CARD_POINTS
-from scorekeeper.models import Game, Seat
+from scorekeeper.models import DraftHand, Game, Hand, Seat
 from scorekeeper.rules import RuleSetError, get_ruleset
 
 from ..conftest import household_id
@@ -150,6 +151,40 @@ def test_a_join_before_another_is_taken_back_after_it(app: Flask, client: FlaskC
         assert left.status_code == 302
     out = reads_back(app, client, game_id)
     assert out["players"] == ["Ann", "Ben", "Cy"] and "joined" not in out
+
+
+def test_a_seat_joined_and_left_before_playing_is_taken_off_by_the_migration(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Before the board took a join back, "Eve leaves" stored Eve joined before round 2 and left
+    after round 1 (the file it exported was refused): migration 0030 takes her seat off, Fay's
+    seat and her phone's draft move up one, and the game reads back."""
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben", "Cy"])
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5"})
+    for name in ("Eve", "Fay"):
+        client.post(f"/games/{game_id}/join", data={"name": name, "points": "zero"})
+    save_round(client, game_id, "Ben", {"Ann": "5", "Cy": "5", "Eve": "5", "Fay": "Q"})
+    with app.app_context(), scope.household(household_id(app, "Family")):
+        # As the board stored it before: Eve (after round 2 now) never played.
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        eve = game.seats[3]
+        db.session.execute(delete(Hand).where(Hand.seat_id == eve.id))
+        eve.joined_before, eve.left_after = 3, 2
+        game.version += 1
+        db.session.add(DraftHand(game_id=game_id, number=3, position=4, cards="K"))
+        db.session.commit()
+        db.session.remove()
+        directory = app.extensions["migrate"].directory
+        flask_migrate.downgrade(directory=directory, revision="0029")
+        flask_migrate.upgrade(directory=directory)
+    out = reads_back(app, client, game_id)
+    assert out["players"] == ["Ann", "Ben", "Cy", "Fay"]
+    assert out["joined"] == {"Fay": {"before_round": 2, "total": 0}}
+    assert "left" not in out
+    with app.app_context(), scope.household(household_id(app, "Family")):
+        draft = db.session.scalars(select(DraftHand)).one()
+        assert (draft.number, draft.position, draft.cards) == (3, 3, "K")
 
 
 def thousand_a_card() -> dict[str, Any]:
