@@ -333,10 +333,9 @@ class Card:
 
     def sort_key(self) -> tuple[int, int]:
         """The key cards sort by: rank (ace low, special cards last), then suit."""
-        return (
-            self.special.order if self.special is not None else int(self.rank or 0),
-            -1 if self.suit is None else self.suit.index,
-        )
+        if self.rank is None:
+            return (self.special.order if self.special is not None else 14, -1)
+        return (int(self.rank), -1 if self.suit is None else self.suit.index)
 
     def __lt__(self, other: Card) -> bool:
         return self.sort_key() < other.sort_key()

@@ -143,9 +143,12 @@ class Deck:
     wording: Wording
     period: int = field(init=False)
     """How many ranks a run may hold at most: one of each (13; 12 in a Phase 10 deck)."""
+    all_in_melds: bool = field(init=False)
+    """Whether every card may be part of a meld (not in a Phase 10 deck: its Skips)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "period", len(self.ranks))
+        object.__setattr__(self, "all_in_melds", all(special.in_melds for special in self.specials))
 
     @property
     def has_jokers(self) -> bool:

@@ -104,9 +104,18 @@ def position_of(rank: AnyRank, lo: int, hi: int, period: int = 13) -> int | None
     return None
 
 
-def windows(length: int, rules: RuleSet) -> list[tuple[int, int]]:
+def windows(length: int, rules: RuleSet) -> tuple[tuple[int, int], ...]:
     """Every run window of ``length`` places the ace rule allows: never turning the corner,
-    or, where runs may (``runs_may_wrap``), starting at any rank, the ace then anywhere."""
+    or, where runs may (``runs_may_wrap``), starting at any rank, the ace then anywhere.
+    Worked out once per rule set and length (a rule set is a value)."""
+    cache = rules.window_cache
+    found = cache.get(length)
+    if found is None:
+        found = cache[length] = tuple(_windows(length, rules))
+    return found
+
+
+def _windows(length: int, rules: RuleSet) -> list[tuple[int, int]]:
     period = rules.deck.period
     if length > period or length < 1:
         return []
@@ -300,7 +309,7 @@ def arrange_run(
                 wild.append(card)
             continue
         where = position_of(card.rank, lo, hi, period)
-        if where is None or where in slots or (suit is not None and card.suit is not suit):
+        if where is None or where in slots or (card.suit is not suit and suit is not None):
             return None, "span"
         slots[where] = Placed(card)
     for card in naturals:

@@ -358,6 +358,8 @@ def _meld_readings(
 def never_in_melds(cards: Sequence[Card], rules: RuleSet) -> list[Reason]:
     """Why ``cards`` make no meld whatever the rest, for each kind of special card among them
     that is never part of a meld (a Phase 10 deck's Skip); empty when there is none."""
+    if rules.deck.all_in_melds:
+        return []
     kinds = list(
         dict.fromkeys(
             card.special for card in cards if card.special is not None and not card.special.in_melds

@@ -231,6 +231,12 @@ class RuleSet:
         return self.wild_ranks if self.deck.ranks_may_be_wild else ()
 
     @cached_property
+    def window_cache(self) -> dict[int, tuple[tuple[int, int], ...]]:
+        """The run windows of each length, as ``melds.windows`` works them out (kept here:
+        a rule set never changes)."""
+        return {}
+
+    @cached_property
     def smallest_color_group(self) -> int | None:
         """The fewest cards of one colour that make a meld outside a contract: the smallest
         group of one colour the contracts ask for (7 in Phase 10); None where none asks for

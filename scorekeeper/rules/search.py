@@ -585,8 +585,10 @@ def _search(
     return None
 
 
-def _meldable(cards: list[Card]) -> list[Card]:
+def _meldable(cards: list[Card], rules: RuleSet) -> list[Card]:
     """The cards that may go into a meld: all but a deck's cards that never do (a Skip)."""
+    if rules.deck.all_in_melds:
+        return cards
     return [card for card in cards if card.special is None or card.special.in_melds]
 
 
@@ -605,7 +607,7 @@ def find_contract(
     """
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
-    cards = _meldable(as_cards(hand, ruleset.deck))
+    cards = _meldable(as_cards(hand, ruleset.deck), ruleset)
     _searchable(contract, ruleset)
     found = _search(cards, ruleset, contract, 0, _Work(contract, WORK_BUDGET))
     return None if found is None else found.melds()
@@ -619,7 +621,7 @@ def cards_short(hand: str | Sequence[Card], rules: RulesLike, contract_number: i
     SearchBudgetExceeded when its searches together pass ``WORK_BUDGET`` steps."""
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
-    cards = _meldable(as_cards(hand, ruleset.deck))
+    cards = _meldable(as_cards(hand, ruleset.deck), ruleset)
     _searchable(contract, ruleset)
     work = _Work(contract, WORK_BUDGET)
     probe = _Search(cards, ruleset, contract, work)
