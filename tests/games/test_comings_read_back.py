@@ -223,6 +223,27 @@ def test_a_joiner_at_the_highest_total_under_a_thousand_a_card(
             get_ruleset({**rules, "card_values": {**rules["card_values"], "K": value}})
 
 
+def test_a_joiner_at_the_highest_total_when_every_total_is_below_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    """House rules where every card scores -5 and going down and out in one turn -10: every
+    total is below 0, and a joiner brought in at "the highest total" brings 0, the fewest the
+    file takes."""
+    rules = get_ruleset("continental").to_dict()
+    values = dict.fromkeys(rules["card_values"], -5)
+    document = game_document(
+        {"base": "continental", "card_values": values},
+        ["Ann", "Ben", "Cy"],
+        [("Ann", {"Ben": "K", "Cy": "5 5"}, set())],
+    )
+    document["rounds"][0]["went_out_in_one_turn"] = True
+    game_id = upload(client, document)
+    totals = [standing["total"] for standing in exported(client, game_id)["standings"]]
+    assert sorted(totals) == [-10, -10, -5]
+    client.post(f"/games/{game_id}/join", data={"name": "Eve", "points": "highest"})
+    assert reads_back(app, client, game_id)["joined"] == {"Eve": {"before_round": 2, "total": 0}}
+
+
 def test_sixty_four_names_sixteen_at_the_table(app: Flask, client: FlaskClient) -> None:
     """Four at the table, and thirteen players who each join, play a round and leave: seventeen
     names, never more than five at once."""
