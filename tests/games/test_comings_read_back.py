@@ -366,6 +366,29 @@ def test_a_comeback_pending_before_the_next_round_has_its_total() -> None:
     assert {standing.name: standing.total for standing in game.tally.standings}["Dee"] == 30
 
 
+def test_a_comeback_before_the_next_round_is_taken_back_by_a_leave(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Dee, back before round 5 (as a file says), "leaves" before playing it: she is away again
+    since round 2, as before her comeback, and the game reads back."""
+    document = comeback_document()
+    document["joined"]["Dee"][1]["before_round"] = 5
+    document["rounds"][3]["players"].pop("Dee")
+    game_id = upload(client, document)
+    assert exported(client, game_id)["left"] == {"Cy": 1, "Dee": 2}
+    left = client.post(f"/games/{game_id}/leave", data={"seat": "3", "sure": "yes"})
+    assert left.status_code == 302, left.get_data(as_text=True)
+    out = reads_back(app, client, game_id)
+    assert out["left"] == {"Cy": 1, "Dee": 2}
+    assert out["joined"]["Dee"] == {"before_round": 2, "total": 10}
+    assert {standing["player"]: standing.get("left_after") for standing in out["standings"]} == {
+        "Ann": None,
+        "Ben": None,
+        "Cy": None,
+        "Dee": 2,
+    }
+
+
 @pytest.mark.parametrize(
     ("left", "joined", "says"),
     [
