@@ -44,6 +44,12 @@ def _tidy(name: str) -> str:
 _tidy_kept = lru_cache(maxsize=4096)(_tidy)
 
 
+def tidy_field(text: object) -> object:
+    """A form's name field filter (WTForms ``filters``): the text as it will be stored, so the
+    form's checks (required, length) and the page it gives back read the name's one form."""
+    return tidy_name(text) if isinstance(text, str) else text
+
+
 def name_key(name: str) -> str:
     """What two spellings of one name share ("ann", " Ann ", "A\u200bnn")."""
     return tidy_name(name).casefold()

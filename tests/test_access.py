@@ -1116,7 +1116,7 @@ def test_setup_refuses_at_the_field_and_leaves_nothing_half_made(fresh: Flask) -
     client = fresh.test_client()
     blank = client.post("/setup", data={**SETUP, "household": " \u200b "})
     assert blank.status_code == 422
-    assert re.search(r'id="household-error"[^>]*>\s*<p>Give the household a name', blank.text)
+    assert re.search(r'id="household-error"[^>]*>\s*<p>Name your household', blank.text)
     long_name = client.post("/setup", data={**SETUP, "username": "x" * 61})
     assert long_name.status_code == 422 and 'id="username-error"' in long_name.text
     with fresh.app_context():

@@ -15,6 +15,7 @@ from .. import local_time
 from ..languages import DEFAULT as DEFAULT_LANGUAGE
 from ..languages import LANGUAGES
 from ..models import USERNAME_LENGTH, LinkKind, Role
+from ..names import tidy_field
 from ..text import lazy_gettext as _l
 from ..text import lazy_ngettext
 from .passwords import MAX_LENGTH, MIN_LENGTH
@@ -34,6 +35,7 @@ _password_length = Length(
         max=MAX_LENGTH,
     ),
 )
+# Of a name as it will be stored: each name field tidies its text first (``tidy_field``).
 _name_length = Length(
     max=USERNAME_LENGTH,
     message=lazy_ngettext(
@@ -63,10 +65,14 @@ class NewPasswordFields(FlaskForm):
 
 class SetupForm(NewPasswordFields):
     household = StringField(
-        _l("Your household's name"), [DataRequired(_l("Name your household.")), _name_length]
+        _l("Your household's name"),
+        [DataRequired(_l("Name your household.")), _name_length],
+        filters=[tidy_field],
     )
     username = StringField(
-        _l("Your username"), [DataRequired(_l("Choose a username.")), _name_length]
+        _l("Your username"),
+        [DataRequired(_l("Choose a username.")), _name_length],
+        filters=[tidy_field],
     )
     setup_code = StringField(_l("Setup code"), [Length(max=64)])
 
@@ -79,7 +85,9 @@ class PasswordForm(NewPasswordFields):
 
 
 class MemberForm(FlaskForm):
-    username = StringField(_l("Username"), [DataRequired(_l("Choose a username.")), _name_length])
+    username = StringField(
+        _l("Username"), [DataRequired(_l("Choose a username.")), _name_length], filters=[tidy_field]
+    )
     role = SelectField(_l("Role"), choices=ROLE_CHOICES, default=Role.SCORER.value)
     password = PasswordField(
         _l("First password"), [DataRequired(_l("Choose a password.")), _password_length]
@@ -99,7 +107,9 @@ class RoleForm(FlaskForm):
 
 class AcceptInviteForm(NewPasswordFields):
     username = StringField(
-        _l("Choose a username"), [DataRequired(_l("Choose a username.")), _name_length]
+        _l("Choose a username"),
+        [DataRequired(_l("Choose a username.")), _name_length],
+        filters=[tidy_field],
     )
 
 
@@ -115,10 +125,14 @@ class LinkForm(FlaskForm):
 
 class HouseholdForm(NewPasswordFields):
     name = StringField(
-        _l("Household name"), [DataRequired(_l("Name the household.")), _name_length]
+        _l("Household name"),
+        [DataRequired(_l("Name the household.")), _name_length],
+        filters=[tidy_field],
     )
     username = StringField(
-        _l("Its owner's username"), [DataRequired(_l("Choose a username.")), _name_length]
+        _l("Its owner's username"),
+        [DataRequired(_l("Choose a username.")), _name_length],
+        filters=[tidy_field],
     )
 
 

@@ -48,7 +48,9 @@ def join(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id, lock=True)
     total = comings.highest_total(game) if request.form.get("points") == "highest" else 0
     try:
-        seat = comings.join_game(game, request.form.get("name", "")[:200], total)
+        # The whole name as typed (the form is held to FORM_BYTES): cut before it is tidied,
+        # "Zed" and a few hundred invisible characters and "Lee" would be stored as "Zed".
+        seat = comings.join_game(game, request.form.get("name", ""), total)
     except RoundRefused as refused:
         flash(refused.in_words(), "error")
         return redirect(url_for("games.show", game_id=game.id) + "#add-player")

@@ -184,8 +184,9 @@ def read_game_file(document: Any, resolve_rules: RulesResolver = get_ruleset) ->
     elif not isinstance(document["rules"], str | Mapping):
         problems.append(N_('"rules" must be a rule set\'s name or an object {"base": …}.'))
     else:
+        named = _tidily_named(document["rules"], problems)
         try:
-            rules = resolve_rules(document["rules"])
+            rules = None if named is None else resolve_rules(named)
         except (ValueError, LookupError) as error:
             problems.append(_rules_refused(error))
 
@@ -294,6 +295,32 @@ def _unknown_slug(error: BaseException) -> object | None:
     return getattr(error, "slug", None) if isinstance(error, LookupError) else None
 
 
+def _tidily_named(rules: str | Mapping[str, Any], problems: list[str]) -> Any:
+    """The file's ``rules`` with their own name (house rules' object) tidied as every name is
+    (``names.tidy_name``) before the rules engine reads it, so the name checked, stored and
+    shown is the one form; without it where nothing is left (the base preset's name then).
+    None, with the problem, where the name is longer than a name may be."""
+    name = rules.get("name") if isinstance(rules, Mapping) else None
+    if not isinstance(rules, Mapping) or not isinstance(name, str):
+        return rules
+    tidy = tidy_name(name)
+    if too_long(tidy):
+        problems.append(N_("The rules cannot be read: %(reason)s", reason=_too_long(tidy)))
+        return None
+    if not tidy:
+        return {key: value for key, value in rules.items() if key != "name"}
+    return rules if tidy == name else {**rules, "name": tidy}
+
+
+def _too_long(name: str) -> Message:
+    return N_plural(
+        "The name %(name)s… is too long (at most %(num)s letter).",
+        "The name %(name)s… is too long (at most %(num)s letters).",
+        num=NAME_LENGTH,
+        name=repr(name[:20]),
+    )
+
+
 def _read_names(players: Any, problems: list[str]) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         problems.append(N_('"players" must be a list of names, in seating order.'))
@@ -305,14 +332,7 @@ def _read_names(players: Any, problems: list[str]) -> list[str]:
             problems.append(N_("A player's name is empty."))
             good = False
         elif too_long(name):
-            problems.append(
-                N_plural(
-                    "The name %(name)s… is too long (at most %(num)s letter).",
-                    "The name %(name)s… is too long (at most %(num)s letters).",
-                    num=NAME_LENGTH,
-                    name=repr(name[:20]),
-                )
-            )
+            problems.append(_too_long(name))
             good = False
     if len(names) > MAX_NAMES:
         # Those at the table at once (at most MAX_PLAYERS) are the tally's to count.

@@ -286,20 +286,26 @@ def _new_game(
 def start_game(
     rules: RuleSet, names: Sequence[str], first_dealer: int = 0, started: datetime | None = None
 ) -> Game:
-    """Start a game at this table; raises GameRefused for too few/many players or a name twice."""
+    """Start a game at this table; raises GameRefused for too few/many players or a name twice.
+
+    The names are tidied as every name is (``names.tidy_name``) before anything reads them, and
+    the change log's line names the players as their rows hold them (a name typed as another
+    player's, in other letters, is that player's), never as typed."""
+    names = [tidy_name(name) for name in names]
     problems = check_table(rules, names, first_dealer)
     if problems:
         raise GameRefused(problems)
     try:
         game = _new_game(rules, names, first_dealer, started)
         tally = recompute(game)
+        seated = names_of(game)
         changelog.log(
             game,
             N_(
                 "Game started: %(rules)s; %(names)s; %(dealer)s deals first.",
-                rules=rules.name,
-                names=listing(list(names)),
-                dealer=names[first_dealer],
+                rules=tidily_named(rules).name,
+                names=listing(seated),
+                dealer=seated[game.first_dealer],
             ),
         )
         game_id, version = game.id, game.version

@@ -28,7 +28,7 @@ from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.limits import NAME_LENGTH
 from scorekeeper.models import Game, Player
-from scorekeeper.names import tidy_name, too_long
+from scorekeeper.names import name_key, tidy_name, too_long
 from scorekeeper.rules import RuleSet
 from scorekeeper.web import UNPROCESSABLE, render
 
@@ -70,7 +70,9 @@ def game_or_404(game_id: int, *, lock: bool = False) -> Game:
 
 
 def _seat_names(form: NewGameForm) -> list[str]:
-    return [(entry.data or "").strip() for entry in form.players]
+    """The names typed, each as it will be stored (``names.tidy_name``): what the page gives
+    back, checks and starts the game with is the one form of the name."""
+    return [tidy_name(entry.data or "") for entry in form.players]
 
 
 def _set_seats(form: NewGameForm, names: list[str]) -> None:
@@ -99,8 +101,8 @@ def new() -> ResponseReturnValue:
 
     if action is not None:
         button, value = action
-        if button == "add_player" and value:
-            if value.casefold() not in {name.casefold() for name in names}:
+        if button == "add_player" and (value := tidy_name(value)):
+            if name_key(value) not in {name_key(name) for name in names}:
                 empty = next((seat for seat, name in enumerate(names) if not name), None)
                 if empty is None:
                     names.append(value)
@@ -126,11 +128,11 @@ def new() -> ResponseReturnValue:
     if dealer_seat >= len(names):
         dealer_seat = 0
     rules = _rules_or_none(form.rules.data) or _rules_or_none("twelve-step")
-    seated = {name.casefold() for name in names if name}
+    seated = {name_key(name) for name in names if name}
     family = [
         name
         for name in db.session.scalars(select(Player.name).order_by(Player.name)).all()
-        if name.casefold() not in seated
+        if name_key(name) not in seated
     ]
     filled = [name for name in names if name]
     status = UNPROCESSABLE if problems else 200
@@ -157,7 +159,7 @@ def _start(
     if rules is None:
         problems.setdefault("rules", []).append(_("Choose the rules you play."))
     for seat, name in enumerate(names):
-        if too_long(tidy_name(name)):
+        if too_long(name):
             problems.setdefault(f"players-{seat}", []).append(
                 ngettext(
                     "A name has at most %(num)s letter.",

@@ -119,7 +119,9 @@ def household_name(document: object) -> str | None:
     name = household.get("name") if isinstance(household, dict) else None
     if not isinstance(name, str):
         return None
-    return tidy_name(name)[:NAME_LENGTH] or None
+    # Never cut to a name's length: the first letters of a long name may be another
+    # household's whole name (``add_household`` refuses one too long).
+    return tidy_name(name) or None
 
 
 def apply(document: dict[str, Any]) -> Applied:
@@ -202,10 +204,18 @@ def _rules(items: list[dict[str, Any]], applied: Applied) -> None:
     for item in items:
         name = item.get("name")
         rules = item.get("rules")
-        if not isinstance(name, str) or not " ".join(name.split()) or not isinstance(rules, dict):
+        if not isinstance(name, str) or not tidy_name(name) or not isinstance(rules, dict):
             applied.problems.append(f"House rules {str(name)[:80]!r} have no name or no rules.")
             continue
-        name = " ".join(name.split())[:80]
+        # Tidied as every name is, and held to a name's length as the rule book's form holds
+        # it: never cut, which would store a name nobody gave.
+        name = tidy_name(name)
+        if too_long(name):
+            applied.problems.append(
+                f"House rules {name[:80]!r}… have a name longer than {NAME_LENGTH} characters: "
+                "left out."
+            )
+            continue
         try:
             house_rules.check_name_free(name, None)
         except house_rules.NameTaken:
@@ -306,7 +316,14 @@ def _merges(items: list[dict[str, Any]], applied: Applied) -> None:
             applied.problems.append("A merge names no player or no merged name: left out.")
             continue
         kept = db.session.scalar(select(Player).where(Player.name_key == name_key(kept_name)))
+        merged_name = tidy_name(merged_name)
         merged_key = name_key(merged_name)
+        if too_long(merged_name):
+            applied.problems.append(
+                f"The merged name {merged_name[:80]!r}… is longer than {NAME_LENGTH} "
+                "characters: left out."
+            )
+            continue
         if kept is None or not merged_key or merged_key == kept.name_key:
             applied.problems.append(
                 f"The merge of {merged_name[:80]!r} into {kept_name[:80]!r} names no player "
@@ -330,8 +347,8 @@ def _merges(items: list[dict[str, Any]], applied: Applied) -> None:
             db.session.add(
                 PlayerMerge(
                     player_id=kept.id,
-                    absorbed_name=tidy_name(merged_name)[:NAME_LENGTH],
-                    absorbed_key=merged_key[:NAME_LENGTH],
+                    absorbed_name=merged_name,
+                    absorbed_key=merged_key,
                 )
             )
             db.session.commit()

@@ -7,12 +7,14 @@ from wtforms import BooleanField, SelectField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, ValidationError
 
 from ..limits import NAME_LENGTH
+from ..names import tidy_field
 from ..text import lazy_gettext as _l
 
 
 class RenameForm(FlaskForm):
     name = StringField(
         _l("New name"),
+        filters=[tidy_field],
         validators=[
             DataRequired(_l("Type a name.")),
             Length(

@@ -33,7 +33,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional, Va
 
 from ..inputs import whole_number
 from ..limits import NAME_LENGTH, TEXT_LENGTH
-from ..names import tidy_name
+from ..names import tidy_field
 from ..rules import OptionProblem, Rank, RuleSet, describe_options
 from ..text import lazy_gettext as _l
 from ..words import words
@@ -144,7 +144,7 @@ class HouseRulesForm(FlaskForm):
     name = StringField(
         _l("Name"),
         [DataRequired(_l("Give these rules a name.")), Length(max=NAME_LENGTH)],
-        filters=[lambda text: tidy_name(text) if isinstance(text, str) else text],
+        filters=[tidy_field],
     )
     base = HiddenField()
     contracts = TextAreaField(
