@@ -276,7 +276,8 @@ def _tidy(cards: str, game: Game) -> str:
     text = " ".join(cards.split())
     if len(text) > CARDS_LENGTH:
         raise DraftRefused(N_("At most %(most)s letters of cards.", most=CARDS_LENGTH))
-    problem = hand_problem(services.rules_of(game), len(game.seats), text)
+    tally = services.tally_of(game)
+    problem = hand_problem(tally.rules, tally.table_size(len(tally.rounds) + 1), text)
     if problem is not None:
         raise DraftRefused(problem.capitalized())
     return text
@@ -524,7 +525,7 @@ def why_refused(game: Game, draft: Draft) -> Refusal | None:
 def _overflowing(game: Game, draft: Draft) -> list[int]:
     """The hands holding a card the table has more of than the packs hold: the table without
     them is short of the packs by something else."""
-    packs = services.rules_of(game).packs(len(draft.seats))
+    packs = services.tally_of(game).next_packs
     try:
         hands = [parse_cards(seat.cards) if not seat.went_out else [] for seat in draft.seats]
     except CardError:

@@ -147,7 +147,7 @@ def _my_hand(
         if wrong is None and cards:
             # Cards the packs cannot hold are said at the field as they are typed; Done
             # refuses them (drafts).
-            problem = hand_problem(tally.rules, len(draft.seats), text)
+            problem = hand_problem(tally.rules, tally.table_size(draft.number), text)
             wrong = problem and problem.capitalized()
         card_error = card_error or wrong
         context |= {

@@ -83,7 +83,7 @@ def _hand_views(
         if card_error is None and cards and seat != went_out:
             # Cards the packs cannot hold are said as they are typed, as on a phone's own
             # hand; Save refuses them.
-            card_error = hand_problem(rules, len(tally.names), text)
+            card_error = hand_problem(rules, tally.table_size(len(tally.rounds) + 1), text)
         if seat == went_out and card_error is None:
             points = rules.down_and_out_bonus if form.one_turn and rules.has_bonus else 0
         if total_text:

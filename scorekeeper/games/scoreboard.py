@@ -138,7 +138,7 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
         "game": game,
         "tally": tally,
         "rules": rules,
-        "packs": rules.packs(len(tally.names)),
+        "packs": tally.next_packs,
         "may_i": may_i,
         "events": list(reversed(game.events)),
         "charts": charts.game_charts(game),

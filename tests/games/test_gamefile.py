@@ -143,8 +143,8 @@ def round_doc(**players: Any) -> dict[str, Any]:
                 Ann={"made_contract": False, "cards": "7 7 7 7 7"},
                 Cy={"made_contract": False, "cards": "7 7 7 7"},
             ),
-            "Round 1: more cards are entered across the table than the game's packs hold: "
-            "9 × 7, but 2 decks hold only 8.",
+            "Round 1: more cards are entered across the table than the game's packs "
+            "(2 decks and 4 jokers) hold: 9 × 7, but 2 decks hold only 8.",
         ),
     ],
 )

@@ -283,8 +283,8 @@ def test_refused_more_cards_than_the_packs_hold(client: FlaskClient) -> None:
     )
     assert status == 422
     assert errors == [
-        "Round 1: more cards are entered across the table than the game's packs hold: "
-        "5 × Joker, but these packs hold only 4 jokers."
+        "Round 1: more cards are entered across the table than the game's packs "
+        "(2 decks and 4 jokers) hold: 5 × Joker, but these packs hold only 4 jokers."
     ]
 
 

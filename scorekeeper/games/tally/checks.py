@@ -16,6 +16,7 @@ from scorekeeper.rules import (
     CardError,
     Message,
     N_plural,
+    Packs,
     RuleSet,
     format_cards,
     parse_cards,
@@ -61,6 +62,15 @@ def hand_problem(rules: RuleSet, players: int, text: str) -> Message | None:
     if overflow:
         return N_("%(problems)s.", problems=one_after_another(overflow))
     return None
+
+
+def packs_words(packs: Packs) -> Message:
+    """The packs in words: "3 decks and 6 jokers"."""
+    return N_(
+        "%(decks)s and %(jokers)s",
+        decks=N_plural("%(num)s deck", "%(num)s decks", num=packs.decks),
+        jokers=N_plural("%(num)s joker", "%(num)s jokers", num=packs.jokers),
+    )
 
 
 def _too_many_cards(count: int) -> Message:
@@ -195,9 +205,12 @@ def check_round(
     entry: RoundEntry,
     contracts: list[int],
     seats: Sequence[int] | None = None,
+    packs_for: int | None = None,
 ) -> tuple[list[HandResult], list[Problem]]:
     """One round's hands checked and scored; ``seats`` are those dealt into it (None: every
-    seat). A seat not dealt in gets an empty hand outside the round, whatever was entered."""
+    seat). A seat not dealt in gets an empty hand outside the round, whatever was entered.
+    ``packs_for``: the most players at the table in any round so far, whom the packs are for
+    (None: those dealt into this round)."""
     problems: list[Problem] = []
     players = len(names)
     present = set(range(players) if seats is None else seats)
@@ -371,7 +384,7 @@ def check_round(
             )
         )
     if present:
-        packs = rules.packs(len(present))
+        packs = rules.packs(max(packs_for or 0, len(present)))
         overflow = packs.overflow(table)
         # Where one hand alone holds more than the packs do, it is said at that hand; only
         # a table over (rarely) pays for looking hand by hand.
@@ -400,8 +413,9 @@ def check_round(
                     TABLE_CARDS_FIELD,
                     N_(
                         "Round %(round)s: more cards are entered across the table than the "
-                        "game's packs hold: %(problems)s.",
+                        "game's packs (%(packs)s) hold: %(problems)s.",
                         round=number,
+                        packs=packs_words(packs),
                         problems=one_after_another(overflow),
                     ),
                 )

@@ -55,6 +55,8 @@ def tally_game(
         if away.total is not None and seat < players
     }
     made = [0] * players
+    # The most players at the table so far: the packs are shuffled for them (game-format.md).
+    most = 0
     results: list[RoundResult] = []
     ended_after: int | None = None
 
@@ -94,7 +96,10 @@ def tally_game(
                 totals[seat] = total
         if players >= 2 and len(seats) < 2:
             problems.append(_too_few(number, len(seats)))
-        hands, round_problems = check_round(rules, names, number, entry, contracts, seats)
+        most = max(most, len(seats))
+        hands, round_problems = check_round(
+            rules, names, number, entry, contracts, seats, packs_for=most
+        )
         problems.extend(round_problems)
         for seat, hand in enumerate(hands):
             totals[seat] += hand.points

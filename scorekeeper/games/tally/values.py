@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from scorekeeper.rules import N_, Message, N_plural, RuleSet
+from scorekeeper.rules import N_, Message, N_plural, Packs, RuleSet
 from scorekeeper.rules.messages import Value, listing
 from scorekeeper.status import GameStatus
 
@@ -150,6 +150,13 @@ class Lineup:
     def seats_in(self, number: int, players: int) -> tuple[int, ...]:
         return tuple(seat for seat in range(players) if self.plays(seat, number))
 
+    def most_at_table(self, number: int, players: int) -> int:
+        """The most players at the table in any round up to ``number``: whom the packs were
+        made up for (a leave never shrinks them; a join may need more, game-format.md)."""
+        if not self.changes:
+            return players
+        return max((len(self.seats_in(n, players)) for n in range(1, number + 1)), default=0)
+
 
 EVERYONE = Lineup()
 
@@ -250,6 +257,29 @@ class Tally:
             return None
         previous = self.rounds[-1].dealer if self.rounds else None
         return deal_of(previous, self.first_dealer, self.lineup.seats_in(number, len(self.names)))
+
+    def table_size(self, number: int) -> int:
+        """Whom round ``number``'s packs are for: the most players at the table in any round
+        up to it (a leave never shrinks the packs; at least one)."""
+        return max(self.lineup.most_at_table(number, len(self.names)), 1)
+
+    def packs_of(self, number: int) -> Packs:
+        """The packs of round ``number`` (``table_size``)."""
+        return self.rules.packs(self.table_size(number))
+
+    @property
+    def next_packs(self) -> Packs:
+        """The packs of the next round (of the last one, once the game is over)."""
+        return self.packs_of(self.next_round or max(len(self.rounds), 1))
+
+    @property
+    def more_packs(self) -> int | None:
+        """Where the next round needs more packs than the round before (a join): how many
+        players are at the table for it; else None."""
+        number = self.next_round
+        if number is None or number == 1 or self.next_packs == self.packs_of(number - 1):
+            return None
+        return len(self.lineup.seats_in(number, len(self.names)))
 
     @property
     def cards_to_deal(self) -> int | None:
