@@ -30,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.models import DraftHand, Game, GameEvent, Round, Seat, utcnow
-from scorekeeper.rules import N_, Message, N_plural
+from scorekeeper.rules import N_, LimitPer, Message, N_plural
 from scorekeeper.versions import bump
 from scorekeeper.words import words
 
@@ -217,8 +217,11 @@ def saved_under(submission: str) -> tuple[int, int] | None:
 
 
 def _reset_may_i(game: Game, tally: Tally) -> None:
-    """A new round starts every May I count afresh, except where the limit is per contract and
-    a player is still on the contract they had (a kept-contract game, contract not made)."""
+    """A new round starts every May I count afresh, except where the limit is for the whole
+    game, or per contract and a player is still on the contract they had (a kept-contract
+    game, contract not made)."""
+    if tally.rules.may_i.limit_per is LimitPer.GAME:
+        return
     last = tally.rounds[-1] if tally.rounds else None
     for seat in game.seats:
         still_on_it = (
@@ -536,6 +539,13 @@ def use_may_i(game: Game, position: int, change: int) -> Seat:
                     None,
                     f"may_i-{position}",
                     N_plural(
+                        "%(name)s has used their one May I for this game.",
+                        "%(name)s has used all %(num)s May I for this game.",
+                        num=limit,
+                        name=name,
+                    )
+                    if rules.may_i.limit_per is LimitPer.GAME
+                    else N_plural(
                         "%(name)s has used their one May I for this contract.",
                         "%(name)s has used all %(num)s May I for this contract.",
                         num=limit,

@@ -191,7 +191,7 @@ def _decide(
         if len(makers) == 1:
             return (makers[0],), None
         if makers:
-            return _break_tie_of_makers(rules, names, final, makers)
+            return _break_tie_of_makers(rules, names, played, makers)
     lowest = min(totals[seat] for seat in everyone)
     winners = tuple(seat for seat in everyone if totals[seat] == lowest)
     if len(winners) == 1:
@@ -220,9 +220,6 @@ def _most_rounds_won(
 ) -> tuple[tuple[int, ...], Message]:
     """Players level on the lowest total: whoever went out in the most rounds wins; level on
     that too, they share the win. One sentence: the tie, then the rounds won."""
-    won = {seat: sum(1 for result in played if result.went_out == seat) for seat in tied}
-    most = max(won.values())
-    winners = tuple(seat for seat in tied if won[seat] == most)
     level_names = listing([names[seat] for seat in tied])
     if len(tied) == 2:
         opening = N_plural(
@@ -238,41 +235,51 @@ def _most_rounds_won(
             num=lowest,
             names=level_names,
         )
+    winners, outcome = _rounds_won(names, played, tied)
+    return winners, _tie_sentence(opening, outcome)
+
+
+def _rounds_won(
+    names: tuple[str, ...], played: Sequence[RoundResult], tied: Sequence[int]
+) -> tuple[tuple[int, ...], Message]:
+    """Of the ``tied`` seats, whoever went out in the most rounds: the winners, and the
+    clause that says so."""
+    won = {seat: sum(1 for result in played if result.went_out == seat) for seat in tied}
+    most = max(won.values())
+    winners = tuple(seat for seat in tied if won[seat] == most)
     others = sorted((seat for seat in tied if seat not in winners), key=lambda seat: -won[seat])
     if len(winners) == 1:
         # "Ben's 3": how many rounds each of the others went out in.
         beaten = [N_("%(name)s's %(count)s", name=names[seat], count=won[seat]) for seat in others]
-        outcome = N_plural(
+        return winners, N_plural(
             "%(name)s went out in %(num)s round to %(beaten)s and wins",
             "%(name)s went out in %(num)s rounds to %(beaten)s and wins",
             num=most,
             name=names[winners[0]],
             beaten=listing(beaten),
         )
-        return winners, _tie_sentence(opening, outcome)
-    level = listing([names[seat] for seat in winners])
     if others:
-        outcome = N_plural(
+        return winners, N_plural(
             "%(names)s each went out in %(num)s round, the most, and share the win",
             "%(names)s each went out in %(num)s rounds, the most, and share the win",
             num=most,
-            names=level,
+            names=listing([names[seat] for seat in winners]),
         )
-    else:
-        outcome = N_plural(
-            "each went out in %(num)s round, so they share the win",
-            "each went out in %(num)s rounds, so they share the win",
-            num=most,
-        )
-    return winners, _tie_sentence(opening, outcome)
+    return winners, N_plural(
+        "each went out in %(num)s round, so they share the win",
+        "each went out in %(num)s rounds, so they share the win",
+        num=most,
+    )
 
 
 def _break_tie_of_makers(
-    rules: RuleSet, names: tuple[str, ...], final: RoundResult, makers: list[int]
+    rules: RuleSet, names: tuple[str, ...], played: Sequence[RoundResult], makers: list[int]
 ) -> tuple[tuple[int, ...], Message]:
     """Two or more made the last contract in the round that ended the game: they share the
-    win, or the lowest total among them wins (shared where they are level). One sentence of
-    two clauses: who made it, then what follows."""
+    win, or the lowest total among them wins; level on that too, whoever went out in the most
+    rounds wins where the tie-break says so, or else they share. One sentence of two clauses:
+    who made it, then what follows."""
+    final = played[-1]
     totals = final.totals
     makers_text = listing([names[seat] for seat in makers])
     values = {"names": makers_text, "contract": len(rules.contracts), "round": final.number}
@@ -294,6 +301,24 @@ def _break_tie_of_makers(
             beaten=listing([totals[seat] for seat in others]),
         )
         return winners, _tie_sentence(opening, outcome)
+    if rules.tie_break is TieBreak.MOST_ROUNDS_WON:
+        level_names = listing([names[seat] for seat in winners])
+        if len(winners) == 2:
+            level = N_plural(
+                "%(names)s both have %(num)s point",
+                "%(names)s both have %(num)s points",
+                num=lowest,
+                names=level_names,
+            )
+        else:
+            level = N_plural(
+                "%(names)s all have %(num)s point",
+                "%(names)s all have %(num)s points",
+                num=lowest,
+                names=level_names,
+            )
+        winners, won = _rounds_won(names, played, winners)
+        return winners, _tie_sentence(opening, N_("%(level)s, and %(won)s", level=level, won=won))
     return winners, _tie_sentence(opening, _level_winners(names, totals, winners, others))
 
 
