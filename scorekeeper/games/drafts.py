@@ -525,9 +525,12 @@ def why_refused(game: Game, draft: Draft) -> Refusal | None:
 def _overflowing(game: Game, draft: Draft) -> list[int]:
     """The hands holding a card the table has more of than the packs hold: the table without
     them is short of the packs by something else."""
+    rules = services.rules_of(game)
     packs = services.tally_of(game).next_packs
     try:
-        hands = [parse_cards(seat.cards) if not seat.went_out else [] for seat in draft.seats]
+        hands = [
+            parse_cards(seat.cards, rules) if not seat.went_out else [] for seat in draft.seats
+        ]
     except CardError:
         return []
     whole = packs.overflow(card for hand in hands for card in hand)

@@ -73,7 +73,7 @@ def read_hand(text: str, rules: RuleSet) -> tuple[list[Card], int | None, str | 
     """A cards field as the cards block (``games/_cards.html``) shows it: its cards, their
     points, and what is wrong with them (no cards and no points then)."""
     try:
-        return parse_cards(text), points_of(text, rules), None
+        return parse_cards(text, rules), points_of(text, rules), None
     except CardError as error:
         return [], None, words(error)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import gettext as _
@@ -21,7 +21,7 @@ from wtforms import (
 from wtforms.validators import NumberRange, Optional
 
 from ..limits import REFEREE_MAX_CARDS, REFEREE_MAX_MELDS
-from ..rules import Card, CardError, parse_cards
+from ..rules import Card, CardError, RuleSet, parse_cards
 from ..text import lazy_gettext as _l
 from ..words import words
 
@@ -99,21 +99,23 @@ class RefereeForm(FlaskForm):
             for name in self.card_fields
         )
 
-    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
-        """Check the numbers, then read the cards of the fields this question uses, each
-        problem at its field (the card that is not a card is quoted)."""
-        valid = super().validate(extra_validators)
+    def read_cards(self, rules: RuleSet) -> bool:
+        """Read the cards of the fields this question uses in the notation of the deck of
+        ``rules`` (the table's: ``7R 12g W S`` on a Phase 10 deck), each problem at its field
+        (the card that is not a card is quoted). Called once the numbers are checked
+        (``validate``) and the table, and so its rules, is known."""
+        valid = True
         for name in self.card_fields:
             field: Field = self[name]
             if name == "melds":
-                valid = self._read_melds(field) and valid
+                valid = self._read_melds(field, rules) and valid
             else:
-                valid = self._read_cards(field) and valid
+                valid = self._read_cards(field, rules) and valid
         return valid
 
-    def _read_cards(self, field: Field) -> bool:
+    def _read_cards(self, field: Field, rules: RuleSet) -> bool:
         try:
-            cards = parse_cards(field.data or "")
+            cards = parse_cards(field.data or "", rules)
         except CardError as error:
             return refuse(field, words(error))
         if len(cards) > MAX_CARDS:
@@ -131,7 +133,7 @@ class RefereeForm(FlaskForm):
         self.parsed[field.name] = cards
         return True
 
-    def _read_melds(self, field: Field) -> bool:
+    def _read_melds(self, field: Field, rules: RuleSet) -> bool:
         texts = [text for text in MELD_SEPARATOR.split(field.data or "") if text.strip()]
         if len(texts) > MAX_MELDS:
             return refuse(
@@ -147,7 +149,7 @@ class RefereeForm(FlaskForm):
         ok = True
         for number, text in enumerate(texts, start=1):
             try:
-                melds.append(parse_cards(text))
+                melds.append(parse_cards(text, rules))
             except CardError as error:
                 ok = refuse(
                     field, _("Meld %(number)d: %(error)s", number=number, error=words(error))

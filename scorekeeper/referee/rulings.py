@@ -29,6 +29,7 @@ from ..rules import (
     RuleSet,
     Ruling,
     SearchBudgetExceeded,
+    Suit,
     cards_short,
     check_contract,
     check_layoff,
@@ -369,7 +370,7 @@ def _reasons(ruling: Ruling) -> tuple[Reason, ...]:
 
 def describe_meld(meld: Meld) -> str:
     """A meld in words, in the page's language: "A set of 5s", "A run of spades, ace high",
-    "A pair of aces"."""
+    "A pair of aces", "Cards of one colour: red" (a Phase 10 run's colours are free: "A run")."""
     cards = [placed.stands_for or placed.card for placed in meld.placements]
     kind = str(getattr(meld.kind, "value", meld.kind))
     if kind in ("set", "pair"):
@@ -382,7 +383,12 @@ def describe_meld(meld: Meld) -> str:
             if kind == "pair"
             else _("A set of %(rank)s", rank=rank)
         )
-    suits = [card.suit for card in cards if card.suit is not None]
+    if kind == "color":
+        colours = [card.suit for card in cards if card.suit is not None]
+        if not colours:
+            return _("Cards of one colour")
+        return _("Cards of one colour: %(colour)s", colour=words(colours[0].plural))
+    suits = [card.suit for card in cards if isinstance(card.suit, Suit)]
     aces = [index for index, card in enumerate(cards) if card.rank is not None and card.rank == 1]
     if not suits:
         return _("A run")

@@ -57,6 +57,7 @@ def index() -> Response:
         form.rules.data = PRESETS[0]
         form.game.data = ""
         table = table_for(form)
+    form.read_cards(table.rules)
     verdict = None if form.rules.errors else rule(form, table)
     if status == 200 and form_refused(form):
         status = UNPROCESSABLE

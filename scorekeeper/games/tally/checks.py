@@ -44,7 +44,7 @@ from .values import (
 
 def points_of(text: str, rules: RuleSet) -> int:
     """What leftover cards written ``text`` score; raises CardError."""
-    return score_cards(parse_cards(text), rules)
+    return score_cards(parse_cards(text, rules), rules)
 
 
 def hand_problem(rules: RuleSet, players: int, text: str) -> Message | None:
@@ -53,7 +53,7 @@ def hand_problem(rules: RuleSet, players: int, text: str) -> Message | None:
     or more jokers than the game's packs hold), or None when they can. The round's check
     (``check_round``) says the same of every hand together."""
     try:
-        cards = parse_cards(text)
+        cards = parse_cards(text, rules)
     except CardError as error:
         return error.message
     if len(cards) > MAX_HAND_CARDS:
@@ -287,7 +287,7 @@ def check_round(
         # Whether what was entered could be read (a refusal is already listed when not).
         readable = True
         try:
-            cards = parse_cards(hand.cards)
+            cards = parse_cards(hand.cards, rules)
         except CardError as error:
             problems.append(
                 Problem(
