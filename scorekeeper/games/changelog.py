@@ -102,21 +102,27 @@ def _decode(raw: object) -> Value:
 
 
 def describe_round(tally: Tally, number: int, *, cards: bool = False) -> Message:
-    """Round ``number`` in a line: who went out, then each other player's points (or, with
-    ``cards``, the cards they were left holding)."""
+    """Round ``number`` in a line: who went out (down and out in one turn, with the points it
+    scored), then each other player's points (or, with ``cards``, the cards they were left
+    holding)."""
     played = tally.rounds[number - 1]
     names = tally.names
-    out = (
-        N_("nobody went out")
-        if played.went_out is None
-        else N_("%(name)s went out", name=names[played.went_out])
-    )
+    if played.went_out is None:
+        out = N_("nobody went out")
+    elif played.went_out_in_one_turn:
+        out = _one_turn(names[played.went_out], played.hands[played.went_out])
+    else:
+        out = N_("%(name)s went out", name=names[played.went_out])
     parts = tuple(
         _hand_line(names[seat], hand, cards=cards)
         for seat, hand in enumerate(played.hands)
         if seat != played.went_out
     )
     return N_("%(out)s; %(hands)s", out=out, hands=parts)
+
+
+def _one_turn(name: str, hand: HandResult) -> Message:
+    return N_("%(name)s went down and out in one turn (%(points)s)", name=name, points=hand.points)
 
 
 def _hand_line(name: str, hand: HandResult, *, cards: bool) -> Message:
@@ -156,8 +162,22 @@ def changes(before: Tally, after: Tally, number: int) -> Value:
         was = N_("nobody") if old.went_out is None else names[old.went_out]
         now = N_("nobody") if new.went_out is None else names[new.went_out]
         changes.append(N_("went out %(was)s → %(now)s", was=was, now=now))
+    bonus_only = None  # the seat whose points changed by the bonus alone
+    if new.went_out is not None and old.went_out_in_one_turn != new.went_out_in_one_turn:
+        name = names[new.went_out]
+        if new.went_out_in_one_turn:
+            changes.append(_one_turn(name, new.hands[new.went_out]))
+        else:
+            changes.append(N_("%(name)s did not go down and out in one turn", name=name))
+        if old.went_out == new.went_out:
+            bonus_only = new.went_out
     for seat, (was_hand, hand) in enumerate(zip(old.hands, new.hands, strict=True)):
-        if (was_hand.cards, was_hand.typed_total, was_hand.points) != (
+        if seat == bonus_only and (was_hand.cards, was_hand.typed_total) == (
+            hand.cards,
+            hand.typed_total,
+        ):
+            pass
+        elif (was_hand.cards, was_hand.typed_total, was_hand.points) != (
             hand.cards,
             hand.typed_total,
             hand.points,
