@@ -128,6 +128,10 @@ class SeatStat(HouseholdOwned, Model):
     # counts its rounds and the points scored in them (``round_count``, ``total``: what points
     # a round add up), never among the best and worst totals.
     whole: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # The rounds the seat was dealt into where it did not play the whole game, as
+    # [[first, last], ...] (``history.played``): whom it shared a round with (head to head,
+    # ratings). None for a whole game.
+    stretches: Mapped[list[list[int]] | None] = mapped_column(JSON, default=None)
 
 
 class SeatContract(HouseholdOwned, Model):

@@ -15,6 +15,8 @@ from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
+from .played import Stretches, last_round, plays
+
 # The pool of every rule set; any other pool is one rule set's slug.
 ALL = ""
 ALL_NAME = "All rules"
@@ -59,13 +61,17 @@ def rating_of(mu: float, sigma: float, games: int, pool_name: str) -> Rated:
 
 class Played(NamedTuple):
     """A finished game as the replay rates it: where it stands in the order of play, its rules,
-    and each player's place (by player id; None where the game gave none)."""
+    and each player's place (by player id; None where the game gave none); its rounds, and the
+    rounds each player who left, joined or came back was dealt into (``away``, by player id:
+    a player not in it sat through the whole game)."""
 
     game_id: int
     started: datetime
     rules_slug: str
     rules_name: str
     places: list[tuple[int, int | None]]
+    rounds: int = 0
+    away: dict[int, Stretches] = {}  # noqa: RUF012 (a NamedTuple's default, never changed)
 
     @property
     def position(self) -> Position:
@@ -76,31 +82,67 @@ class Played(NamedTuple):
         return [(player, pool) for player, _ in self.places for pool in (ALL, self.rules_slug)]
 
 
+def _rank(place: int | None, last: int) -> float:
+    return float(place if place is not None else last)
+
+
 def rate_game(
     game: Played, ratings: dict[Pair, Rated], pool: str, pool_name: str
 ) -> list[dict[str, Any]]:
-    """Rate one game in one pool: update ``ratings`` and return the steps it makes. Each seat is
-    a team of one, ranked by its place in the game (equal places are a tie); a seat with no
-    place comes last."""
-    before = [ratings.get((player, pool)) for player, _ in game.places]
-    teams = [[MODEL.rating() if was is None else was.rating] for was in before]
-    ranks = [float(place if place is not None else len(game.places)) for _, place in game.places]
-    after = MODEL.rate(teams, ranks=ranks)
+    """Rate one game in one pool: update ``ratings`` and return the steps it makes. The
+    players of the game's last round are rated on their standings among themselves: each seat
+    a team of one, ranked by its place (equal places are a tie; a seat with no place comes
+    last). A player who left before the end is rated as last among the players dealt into
+    their own last round, from everyone's rating before the game; that match moves the
+    leaver's rating alone. A player is never rated against one they shared no round with."""
+    before = {player: ratings.get((player, pool)) for player, _ in game.places}
+
+    def team(player: int) -> list[Any]:
+        was = before[player]
+        return [MODEL.rating() if was is None else was.rating]
+
+    ends = {player: last_round(game.away.get(player), game.rounds) for player, _ in game.places}
+    stayed = [(player, place) for player, place in game.places if ends[player] == game.rounds]
+    new: dict[int, Any] = {}
+    if len(stayed) >= 2:
+        ranks = [_rank(place, len(stayed)) for _, place in stayed]
+        after = MODEL.rate([team(player) for player, _ in stayed], ranks=ranks)
+        new.update((player, rated) for (player, _), (rated,) in zip(stayed, after, strict=True))
+    for player, _ in game.places:
+        end = ends[player]
+        if end == game.rounds or end == 0:
+            continue
+        table = [
+            (other, place)
+            for other, place in game.places
+            if other != player and plays(game.away.get(other), end)
+        ]
+        if not table:
+            continue
+        ranks = [_rank(place, len(game.places)) for _, place in table]
+        after = MODEL.rate(
+            [team(player), *(team(other) for other, _ in table)],
+            ranks=[max(ranks) + 1, *ranks],
+        )
+        new[player] = after[0][0]
     steps = []
-    for (player, _), was, (new,) in zip(game.places, before, after, strict=True):
+    for player, _ in game.places:
+        if player not in new:
+            continue
+        was, rated = before[player], new[player]
         games = (was.games if was else 0) + 1
         old_shown = shown(was.mu, was.sigma) if was else shown(MODEL.mu, MODEL.sigma)
-        ratings[(player, pool)] = Rated(new, games, pool_name)
+        ratings[(player, pool)] = Rated(rated, games, pool_name)
         steps.append(
             {
                 "game_id": game.game_id,
                 "player_id": player,
                 "pool": pool,
                 "started": game.started,
-                "mu": new.mu,
-                "sigma": new.sigma,
+                "mu": rated.mu,
+                "sigma": rated.sigma,
                 "games": games,
-                "change": shown(new.mu, new.sigma) - old_shown,
+                "change": shown(rated.mu, rated.sigma) - old_shown,
             }
         )
     return steps

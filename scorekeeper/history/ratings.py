@@ -49,6 +49,7 @@ from ..derived import (
 from ..extensions import db
 from ..models import Game, Household, Seat
 from ..status import GameStatus
+from .played import Stretches, stretches_of
 from .rating_model import (
     ALL,
     ALL_NAME,
@@ -215,9 +216,13 @@ def _rated_as_kept(connection: Connection, household_id: int, start: Position) -
             seat_stats.c.started,
             seat_stats.c.rules_slug,
             seat_stats.c.rules_name,
+            game_stats.c.round_count,
             seat_stats.c.player_id,
             seat_stats.c.place,
-        ).where(
+            seat_stats.c.stretches,
+        )
+        .join(game_stats, game_stats.c.game_id == seat_stats.c.game_id)
+        .where(
             household.owns(seat_stats),
             seat_stats.c.game_id == game_id,
             seat_stats.c.status == FINISHED,
@@ -225,9 +230,10 @@ def _rated_as_kept(connection: Connection, household_id: int, start: Position) -
     ).all()
     if not kept or len(rows) < 2:
         return False
-    started, rules_slug, rules_name = rows[0][:3]
-    places = sorted((player, place) for *_, player, place in rows)
-    game = Played(game_id, started, rules_slug, rules_name, places)
+    started, rules_slug, rules_name, rounds = rows[0][:4]
+    places = sorted((row.player_id, row.place) for row in rows)
+    away = {row.player_id: row.stretches for row in rows if row.stretches is not None}
+    game = Played(game_id, started, rules_slug, rules_name, places, rounds or 0, away)
     steps = rate_in_both_pools(game, _before(connection, household, game.pairs(), game.position))
     made = sorted(
         (s["player_id"], s["pool"], s["started"], s["mu"], s["sigma"], s["games"], s["change"])
@@ -284,7 +290,13 @@ def _games(
     if from_games:
         assert start is None and most is None, "a replay from the games is a whole one"
         games = connection.execute(
-            select(games_t.c.id, games_t.c.started, games_t.c.rules_slug, games_t.c.rules_name)
+            select(
+                games_t.c.id,
+                games_t.c.started,
+                games_t.c.rules_slug,
+                games_t.c.rules_name,
+                games_t.c.round_count,
+            )
             .where(
                 household.owns(games_t),
                 games_t.c.status == FINISHED,
@@ -305,6 +317,7 @@ def _games(
                 game_stats.c.started,
                 game_stats.c.rules_slug,
                 game_stats.c.rules_name,
+                game_stats.c.round_count,
             )
             .where(
                 household.owns(game_stats),
@@ -325,17 +338,43 @@ def _games(
 def _seated(
     connection: Connection, games: Sequence[Any], source: Any, condition: tuple[Any, ...]
 ) -> Iterator[Played]:
-    """``games`` (id, started, rules' slug and name) with their players' places, read from
-    ``source`` (the seats, or their kept rows) in one statement."""
+    """``games`` (id, started, rules' slug and name, rounds) with their players' places and
+    the rounds of those who came or went, read from ``source`` (the seats, or their kept rows)
+    in one statement."""
     seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
-    for game_id, player_id, place in connection.execute(
-        select(source.c.game_id, source.c.player_id, source.c.place).where(
+    away: dict[int, dict[int, Stretches]] = defaultdict(dict)
+    rounds = {game[0]: game[4] or 0 for game in games}
+    if source is seats_t:
+        columns: tuple[Any, ...] = (
+            source.c.joined_before,
+            source.c.left_after,
+            source.c.returns,
+        )
+    else:
+        columns = (source.c.stretches,)
+    for game_id, player_id, place, *coming in connection.execute(
+        select(source.c.game_id, source.c.player_id, source.c.place, *columns).where(
             *condition, source.c.game_id.in_([game[0] for game in games])
         )
     ):
         seats[game_id].append((player_id, place))
-    for game_id, started, rules_slug, rules_name in games:
-        yield Played(game_id, started, rules_slug, rules_name, sorted(seats.get(game_id, [])))
+        if len(coming) == 1:
+            stretches = coming[0]
+        else:
+            joined_before, left_after, returns = coming
+            stretches = stretches_of(joined_before, left_after, returns, rounds[game_id])
+        if stretches is not None:
+            away[game_id][player_id] = stretches
+    for game_id, started, rules_slug, rules_name, count in games:
+        yield Played(
+            game_id,
+            started,
+            rules_slug,
+            rules_name,
+            sorted(seats.get(game_id, [])),
+            count or 0,
+            away.get(game_id, {}),
+        )
 
 
 def _before(

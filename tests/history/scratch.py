@@ -4,7 +4,7 @@ numbers must equal."""
 
 from __future__ import annotations
 
-from sqlalchemy import CTE, ColumnElement, case, func, or_, select
+from sqlalchemy import CTE, ColumnElement, Text, case, cast, func, or_, select
 from sqlalchemy.orm import aliased
 
 from scorekeeper.extensions import db
@@ -17,7 +17,7 @@ from scorekeeper.history.records import (
     Records,
     Streak,
 )
-from scorekeeper.models import Game, Hand, HouseRules, Player, Seat
+from scorekeeper.models import Game, Hand, HouseRules, Player, Round, Seat
 from scorekeeper.players.services import (
     ContractRecord,
     GameResult,
@@ -50,24 +50,36 @@ def kept_contract() -> ColumnElement[bool]:
 
 
 def whole_seat() -> ColumnElement[bool]:
-    """A condition on ``Seat``: the player sat from the game's first round to its last."""
-    return Seat.left_after.is_(None) & Seat.joined_before.is_(None)
-
-
-def scored_points() -> ColumnElement[int]:
-    """A ``Seat``'s points scored in the rounds it played: its total but for the points it
-    joined with."""
-    return Seat.total - case((Seat.joined_before.is_not(None), Seat.joined_total), else_=0)
-
-
-def rounds_played() -> ColumnElement[int]:
-    """The rounds a ``Seat`` played of its ``Game``'s."""
-    last = case(
-        (Seat.left_after.is_not(None) & (Seat.left_after < Game.round_count), Seat.left_after),
-        else_=Game.round_count,
+    """A condition on ``Seat``: the player sat from the game's first round to its last (never
+    left, joined or came back)."""
+    return (
+        Seat.left_after.is_(None)
+        & Seat.joined_before.is_(None)
+        & (func.coalesce(cast(Seat.returns, Text), "null") == "null")
     )
-    played = last - func.coalesce(Seat.joined_before, 1) + 1
-    return case((played > 0, played), else_=0)
+
+
+def _hands_of(seat_ids: list[int]) -> dict[int, list[tuple[int, int]]]:
+    """Per seat: (round number, points) of each hand it was dealt, in its game's rounds: the
+    rounds it played, read from the hands themselves."""
+    found: dict[int, list[tuple[int, int]]] = {seat_id: [] for seat_id in seat_ids}
+    rows = db.session.execute(
+        select(Hand.seat_id, Round.number, Hand.points)
+        .join(Round, Round.id == Hand.round_id)
+        .join(Game, Game.id == Round.game_id)
+        .where(Hand.seat_id.in_(seat_ids), Round.number <= Game.round_count)
+    )
+    for seat_id, number, points in rows:
+        found[seat_id].append((number, points))
+    return found
+
+
+def _scored(seat: Seat, hands: list[tuple[int, int]]) -> int:
+    """A seat's points scored in the rounds it played: its total but for the points it joined
+    with, or where a comeback set its total anew, its hands' points."""
+    if any(len(away) > 2 and away[2] is not None for away in seat.returns or ()):
+        return sum(points for _, points in hands)
+    return seat.total - (seat.joined_total if seat.joined_before is not None else 0)
 
 
 def game_summaries(*conditions: ColumnElement[bool], name: str = "game_summary") -> CTE:
@@ -128,31 +140,24 @@ def profile(player: Player) -> Profile:
     """Everything the profile page shows, in five aggregate queries."""
     records: dict[str, RulesRecord] = {}
     statuses: dict[str, int] = {}
-    rows = db.session.execute(
-        select(
-            Game.rules_slug,
-            Game.status,
-            func.max(Game.rules_name),
-            func.count(Seat.id),
-            func.count(case((Seat.is_winner, 1))),
-            func.coalesce(func.sum(scored_points()), 0),
-            func.coalesce(func.sum(rounds_played()), 0),
-        )
+    seats = db.session.execute(
+        select(Seat, Game.rules_slug, Game.status, Game.rules_name)
         .join(Game, Game.id == Seat.game_id)
         .where(Seat.player_id == player.id)
-        .group_by(Game.rules_slug, Game.status)
-    )
-    for slug, status, name, games, wins, points, rounds in rows:
-        statuses[status] = statuses.get(status, 0) + games
+    ).all()
+    hands = _hands_of([seat.id for seat, *_ in seats])
+    for seat, slug, status, name in seats:
+        statuses[status] = statuses.get(status, 0) + 1
         was = records.get(slug) or RulesRecord(slug, name, 0, 0, 0, 0, 0)
+        finished = status == FINISHED
         records[slug] = RulesRecord(
             slug,
-            name,
-            was.games + games,
-            was.finished + (games if status == FINISHED else 0),
-            was.wins + wins,
-            was.points + (points if status == FINISHED else 0),
-            was.rounds + (rounds if status == FINISHED else 0),
+            max(was.name, name) if was.games else name,
+            was.games + 1,
+            was.finished + finished,
+            was.wins + bool(seat.is_winner),
+            was.points + (_scored(seat, hands[seat.id]) if finished else 0),
+            was.rounds + (len(hands[seat.id]) if finished else 0),
         )
     by_rules = sorted(records.values(), key=lambda r: (-r.games, r.name))
     overall = RulesRecord(
@@ -207,27 +212,45 @@ def _extreme_game(player: Player, *, best: bool) -> GameResult | None:
 
 
 def _head_to_head(player: Player) -> list[HeadToHead]:
-    """For each other player: finished games played together, and who finished ahead."""
+    """For each other player: finished games where the two were dealt into a round together
+    (read from their hands; two who sat through a whole game sat together even without a
+    round), and who finished ahead."""
     mine = aliased(Seat)
     theirs = aliased(Seat)
-    stmt = (
+    whole = whole_seat()
+    rows = db.session.execute(
         select(
+            mine.id,
+            theirs.id,
             Player.id,
             Player.name,
-            func.count(theirs.id),
-            func.count(case((mine.place < theirs.place, 1))),
-            func.count(case((mine.place > theirs.place, 1))),
-            func.count(case((mine.place == theirs.place, 1))),
+            mine.place,
+            theirs.place,
         )
         .select_from(mine)
         .join(Game, Game.id == mine.game_id)
         .join(theirs, (theirs.game_id == mine.game_id) & (theirs.player_id != mine.player_id))
         .join(Player, Player.id == theirs.player_id)
         .where(mine.player_id == player.id, Game.status == FINISHED)
-        .group_by(Player.id, Player.name)
-        .order_by(func.count(theirs.id).desc(), Player.name)
-    )
-    return [HeadToHead(*row) for row in db.session.execute(stmt)]
+    ).all()
+    ids = {seat_id for row in rows for seat_id in row[:2]}
+    hands = _hands_of(sorted(ids))
+    wholes = set(db.session.scalars(select(Seat.id).where(Seat.id.in_(ids), whole)))
+    counts: dict[tuple[int, str], list[int]] = {}
+    for my_seat, their_seat, pid, name, my_place, their_place in rows:
+        together = {n for n, _ in hands[my_seat]} & {n for n, _ in hands[their_seat]}
+        if not together and not {my_seat, their_seat} <= wholes:
+            continue
+        count = counts.setdefault((pid, name), [0, 0, 0, 0])
+        count[0] += 1
+        if my_place is not None and their_place is not None:
+            count[1] += my_place < their_place
+            count[2] += my_place > their_place
+            count[3] += my_place == their_place
+    return [
+        HeadToHead(pid, name, *count)
+        for (pid, name), count in sorted(counts.items(), key=lambda item: (-item[1][0], item[0][1]))
+    ]
 
 
 def _contracts(player: Player) -> list[ContractRecord]:

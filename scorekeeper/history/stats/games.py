@@ -19,6 +19,7 @@ from sqlalchemy import (
 
 from ... import scope
 from .. import ratings
+from ..played import rounds_in, stretches_of
 from .players import Moves, pairs_moved, refresh_players
 from .tables import (
     FINISHED,
@@ -28,6 +29,7 @@ from .tables import (
     game_stats,
     games_t,
     hands_t,
+    rounds_t,
     seat_contracts,
     seat_stats,
     seats_t,
@@ -70,22 +72,58 @@ SEAT_COLUMNS = (
     seats_t.c.left_after,
     seats_t.c.joined_before,
     seats_t.c.joined_total,
+    seats_t.c.returns,
 )
 
 
-def _played(seat: Any, rounds: int) -> tuple[int, int, bool]:
+def _played(seat: Any, rounds: int, points: dict[int, int]) -> tuple[int, int, Any]:
     """The rounds a seat played of a game of ``rounds``, the points it scored in them (its
-    total but for the points it joined with) and whether it sat through the whole game."""
-    joined, left = seat.joined_before, seat.left_after
-    first = joined if joined is not None else 1
-    last = min(left, rounds) if left is not None else rounds
-    brought = (seat.joined_total or 0) if joined is not None else 0
+    total but for the points it joined with) and its stretches at the table (None: it sat
+    through the whole game). A seat that came back is counted over the rounds it played, its
+    gaps left out; where a comeback set its total anew, its points are those of its hands
+    (``points``, by seat: the total no longer adds them up)."""
+    returns = getattr(seat, "returns", None)
+    stretches = stretches_of(seat.joined_before, seat.left_after, returns, rounds)
+    brought = (seat.joined_total or 0) if seat.joined_before is not None else 0
     scored = (seat.total or 0) - brought
-    return max(last - first + 1, 0), scored, joined is None and left is None
+    if seat.id in points:
+        scored = points[seat.id]
+    return rounds_in(stretches, rounds), scored, stretches
+
+
+def reset_seats(seats: list[Any]) -> list[int]:
+    """The seats whose total a comeback set anew: their points scored are read from their
+    hands."""
+    return [
+        seat.id
+        for seat in seats
+        if any(len(away) > 2 and away[2] is not None for away in seat.returns or ())
+    ]
+
+
+def points_of(
+    connection: Connection, seat_ids: list[int], rounds: dict[int, int]
+) -> dict[int, int]:
+    """Per seat of ``seat_ids``: the points of its hands in its game's rounds (by seat, the
+    game's round count in ``rounds``)."""
+    if not seat_ids:
+        return {}
+    found: dict[int, int] = defaultdict(int)
+    for seat_id, number, points in connection.execute(
+        select(hands_t.c.seat_id, rounds_t.c.number, hands_t.c.points)
+        .join(rounds_t, rounds_t.c.id == hands_t.c.round_id)
+        .where(hands_t.c.seat_id.in_(seat_ids))
+    ):
+        if number <= rounds.get(seat_id, number):
+            found[seat_id] += int(points or 0)
+    return {seat_id: found.get(seat_id, 0) for seat_id in seat_ids}
 
 
 def rows_of_game(
-    game: Any, seats: list[Any], contracts: dict[int, list[list[int]]]
+    game: Any,
+    seats: list[Any],
+    contracts: dict[int, list[list[int]]],
+    points: dict[int, int] | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """The ``game_stats`` row, the ``seat_stats`` rows and the ``seat_contracts`` rows of one
     game, but for their household (``scope.for_household``'s ``rows`` gives it)."""
@@ -108,14 +146,15 @@ def rows_of_game(
     }
     seat_rows = []
     for seat in seats:
-        rounds, scored, whole = _played(seat, common["round_count"])
+        rounds, scored, stretches = _played(seat, common["round_count"], points or {})
         seat_rows.append(
             {
                 **common,
                 "player_id": seat.player_id,
                 "round_count": rounds,
                 "total": scored,
-                "whole": whole,
+                "whole": stretches is None,
+                "stretches": stretches,
                 "place": seat.place,
                 "is_winner": bool(seat.is_winner),
                 "kept_contract": kept,
@@ -188,15 +227,23 @@ def _refresh_game(
             seat_stats.c.player_id,
             seat_stats.c.status,
             seat_stats.c.place,
-        ).where(seat_stats.c.game_id == game_id)
+            seat_stats.c.stretches,
+            game_stats.c.round_count,
+        )
+        .join(game_stats, game_stats.c.game_id == seat_stats.c.game_id)
+        .where(seat_stats.c.game_id == game_id)
     ).all()
-    for household_id, player_id, status, _place in before:
+    for household_id, player_id, status, *_rest in before:
         touched[household_id].add(player_id)
         if status == FINISHED:
             finished[household_id].add(player_id)
     for household_id in {row.household_id for row in before if row.status == FINISHED}:
-        places = [(row.player_id, row.place) for row in before if row.household_id == household_id]
-        pairs_moved(moved[household_id], places, -1)
+        places = [
+            (row.player_id, row.place, row.stretches)
+            for row in before
+            if row.household_id == household_id
+        ]
+        pairs_moved(moved[household_id], places, -1, before[0].round_count)
     for table in (seat_contracts, seat_stats, game_stats):
         connection.execute(delete(table).where(table.c.game_id == game_id))
     game = connection.execute(
@@ -206,7 +253,9 @@ def _refresh_game(
         return
     seats = connection.execute(select(*SEAT_COLUMNS).where(seats_t.c.game_id == game_id)).all()
     contracts = _contracts_of(connection, hands_t.c.seat_id.in_([seat.id for seat in seats]))
-    game_row, seat_rows, contract_rows = rows_of_game(game, list(seats), contracts)
+    reset = reset_seats(list(seats))
+    points = points_of(connection, reset, dict.fromkeys(reset, game.round_count or 0))
+    game_row, seat_rows, contract_rows = rows_of_game(game, list(seats), contracts, points)
     theirs = scope.for_household(game.household_id)
     connection.execute(insert(game_stats), theirs.rows([game_row]))
     if seat_rows:
@@ -217,5 +266,5 @@ def _refresh_game(
     touched[game.household_id] |= players
     if game.status == FINISHED:
         finished[game.household_id] |= players
-        seats_now = [(row["player_id"], row["place"]) for row in seat_rows]
-        pairs_moved(moved[game.household_id], seats_now, 1)
+        seats_now = [(row["player_id"], row["place"], row["stretches"]) for row in seat_rows]
+        pairs_moved(moved[game.household_id], seats_now, 1, game.round_count or 0)

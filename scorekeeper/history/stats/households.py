@@ -26,7 +26,7 @@ from ...extensions import db
 from ...models import (
     Household,
 )
-from .games import GAME_COLUMNS, SEAT_COLUMNS, kept_contract, rows_of_game
+from .games import GAME_COLUMNS, SEAT_COLUMNS, kept_contract, points_of, reset_seats, rows_of_game
 from .players import insert_players, player_rows
 from .tables import (
     bump_version,
@@ -126,11 +126,20 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
         keeping = [game.id for game in games if kept_contract(game.rules, game.rules_slug)]
         if keeping:
             _insert_contracts(connection, household_id, keeping)
+        # Seats whose total a comeback set anew (rare): their points are their hands'.
+        counts = {game.id: game.round_count or 0 for game in games}
+        reset = {
+            seat.id: counts.get(seat.game_id, 0)
+            for seats in seats_by_game.values()
+            for seat in seats
+            if seat.id in set(reset_seats(seats))
+        }
+        points = points_of(connection, list(reset), reset)
         game_rows: list[dict[str, Any]] = []
         seat_rows: list[dict[str, Any]] = []
         for game in games:
             # No contracts given: they are in already.
-            game_row, its_seats, _ = rows_of_game(game, seats_by_game.get(game.id, []), {})
+            game_row, its_seats, _ = rows_of_game(game, seats_by_game.get(game.id, []), {}, points)
             game_rows.append(game_row)
             seat_rows += its_seats
         insert_rows(connection, game_stats, household.rows(game_rows))

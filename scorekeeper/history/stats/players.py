@@ -18,10 +18,12 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    or_,
     select,
 )
 
 from ... import scope
+from ..played import Stretches, shared
 from .tables import (
     ABANDONED,
     FINISHED,
@@ -230,8 +232,10 @@ def _finished_of(
     rows.close()
     mine = seat_stats.alias("mine")
     theirs = seat_stats.alias("theirs")
-    head_to_head: dict[int, list[list[int]]] = defaultdict(list)
-    for player_id, *counts in connection.execute(
+    head_to_head: dict[int, dict[int, list[int]]] = defaultdict(dict)
+    # Pairs where one sat through the whole game: they shared a round wherever the other
+    # played one. Pairs that both came or went are read apart (few) and their rounds compared.
+    for player_id, opponent, *counts in connection.execute(
         select(
             mine.c.player_id,
             theirs.c.player_id,
@@ -249,14 +253,53 @@ def _finished_of(
             household.owns(mine),
             mine.c.status == FINISHED,
             *chosen(mine.c.player_id),
+            or_(
+                and_(mine.c.whole, or_(theirs.c.whole, theirs.c.round_count > 0)),
+                and_(theirs.c.whole, mine.c.round_count > 0),
+            ),
         )
         .group_by(mine.c.player_id, theirs.c.player_id)
-        .order_by(mine.c.player_id, theirs.c.player_id)
     ):
-        head_to_head[player_id].append([int(value) for value in counts])
+        head_to_head[player_id][opponent] = [int(value) for value in counts]
+    partial: Moves = {}
+    for player_id, opponent, my_place, their_place, my_rounds, their_rounds in connection.execute(
+        select(
+            mine.c.player_id,
+            theirs.c.player_id,
+            mine.c.place,
+            theirs.c.place,
+            mine.c.stretches,
+            theirs.c.stretches,
+        )
+        .select_from(mine)
+        .join(
+            theirs,
+            and_(theirs.c.game_id == mine.c.game_id, theirs.c.player_id != mine.c.player_id),
+        )
+        .where(
+            household.owns(mine),
+            mine.c.status == FINISHED,
+            *chosen(mine.c.player_id),
+            mine.c.whole.is_(False),
+            theirs.c.whole.is_(False),
+        )
+    ):
+        if not shared(my_rounds, their_rounds, 0):
+            continue
+        counts = partial.setdefault((player_id, opponent), [0, 0, 0, 0])
+        counts[0] += 1
+        if my_place is not None and their_place is not None:
+            counts[1] += my_place < their_place
+            counts[2] += my_place > their_place
+            counts[3] += my_place == their_place
+    for (player_id, opponent), counts in partial.items():
+        was = head_to_head[player_id].get(opponent, [0, 0, 0, 0])
+        head_to_head[player_id][opponent] = [a + b for a, b in zip(was, counts, strict=True)]
     for player_id in player_ids:
         parts = found.setdefault(player_id, _finished_parts([]))
-        parts["head_to_head"] = head_to_head.get(player_id, [])
+        parts["head_to_head"] = [
+            [opponent, *counts] for opponent, counts in sorted(head_to_head[player_id].items())
+        ]
     return found
 
 
@@ -264,13 +307,17 @@ def _finished_of(
 Moves = dict[tuple[int, int], list[int]]
 
 
-def pairs_moved(moved: Moves, seats: Iterable[tuple[int, int | None]], sign: int) -> None:
+def pairs_moved(
+    moved: Moves, seats: Iterable[tuple[int, int | None, Stretches]], sign: int, rounds: int
+) -> None:
     """Add (``sign`` 1) or take away (-1) to ``moved`` one finished game's head to head from
-    its seats (player, place): what the aggregate of ``_finished_of`` counts for it."""
+    its seats (player, place, stretches) in a game of ``rounds``: what the aggregate of
+    ``_finished_of`` counts for it. Two players count only where they were dealt into a round
+    together."""
     seats = list(seats)
-    for mine, my_place in seats:
-        for theirs, their_place in seats:
-            if theirs == mine:
+    for mine, my_place, my_rounds in seats:
+        for theirs, their_place, their_rounds in seats:
+            if theirs == mine or not shared(my_rounds, their_rounds, rounds):
                 continue
             counts = moved.setdefault((mine, theirs), [0, 0, 0, 0])
             counts[0] += sign

@@ -7,7 +7,7 @@ from sqlalchemy import Connection, update
 
 from ... import scope
 from ...derived import GameStat, PlayerStat, SeatContract, SeatStat, StatsVersion
-from ...models import Game, Hand, Player, Seat
+from ...models import Game, Hand, Player, Round, Seat
 from ...status import GameStatus
 
 FINISHED = GameStatus.FINISHED.value
@@ -24,6 +24,7 @@ TOP = 3
 games_t = Game.__table__
 seats_t = Seat.__table__
 hands_t = Hand.__table__
+rounds_t = Round.__table__
 players_t = Player.__table__
 game_stats = GameStat.__table__
 seat_stats = SeatStat.__table__
