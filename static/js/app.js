@@ -885,18 +885,21 @@ const outbox = (() => {
     }
   };
   // A "done" waiting in the outbox: the hand is shown as kept, and the pad is offered no more
-  // (the server's page replaces this once the tap is sent).
+  // (the server's page replaces this once the tap is sent). The note names the button tapped
+  // in its own words ("Made ✓", "Done: that's my hand"), read from the page (issue 52).
   const showKept = (save) => {
     const form = handForm();
     const done = (save.fields.find(([name]) => name === "done") || [])[1];
     if (!form || !done || done === "again") return;
     const cards = (save.fields.find(([name]) => name === "cards") || [])[1] || "";
+    const tapped = [...form.querySelectorAll("button[name=done]")].find((button) => button.value === done);
+    const label = tapped ? tapped.textContent.replace(/\s+/g, " ").trim() : "";
     form.classList.add("is-kept");
     const state = form.querySelector(".my-state");
     if (state) {
       state.textContent = "";
       const strong = document.createElement("strong");
-      strong.textContent = say("doneKept");
+      strong.textContent = say("doneKept", { button: label });
       state.append(strong, " ", say(done === "made" ? "keptMade" : "keptNotMade", { cards: cards || say("noCards") }));
     }
   };
@@ -1211,3 +1214,42 @@ document.addEventListener("htmx:beforeRequest", (event) => {
     event.preventDefault();
   }
 });
+
+// games: what polls (the scoreboard, the TV, the own hand: hx-trigger "every Ns, shown") asks
+// nothing while its page is hidden (the screen off, another app in front): a table's phones
+// lie face down between rounds, and an unread poll is load for nothing (issue 52). Shown
+// again, each asks at once ("shown"), not a whole interval later.
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const asker = event.detail.elt;
+  if (document.hidden && asker && /^every /.test(asker.getAttribute("hx-trigger") || "")) {
+    event.preventDefault();
+  }
+});
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden || !window.htmx) return;
+  document.querySelectorAll('[hx-trigger^="every "]').forEach((asker) => window.htmx.trigger(asker, "shown"));
+});
+
+// games: a flashed message ("Round 4 saved: …", "Round 4 stored: every hand was in.") answers
+// what the page held when it came. It goes once the next round is under way (issue 52): when a
+// poll redraws the board or the hand for another round ([data-round] moved on), and, for a
+// message that only said it went well, at this phone's first tap after it (a card of the next
+// round's hand, a key or a field: a person's own, not a poll or a part loading). Without
+// JavaScript the next page shows it no more.
+(() => {
+  const roundOf = () => {
+    const marked = document.querySelector("#board[data-round], #my-hand[data-round]");
+    return marked ? marked.dataset.round : null;
+  };
+  const shownFor = roundOf();
+  const clear = (selector) => document.querySelectorAll(selector).forEach((flash) => flash.remove());
+  document.addEventListener("htmx:afterSettle", () => {
+    if (shownFor !== null && roundOf() !== null && roundOf() !== shownFor) clear("main > .flash");
+  });
+  const tapped = (event) => {
+    const on = event.target instanceof Element ? event.target : null;
+    if (event.isTrusted && on && on.closest("main button, main input, main textarea")) clear("main > .flash-success");
+  };
+  document.addEventListener("click", tapped, true);
+  document.addEventListener("input", tapped, true);
+})();

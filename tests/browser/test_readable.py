@@ -11,7 +11,8 @@ and as a table, a watch and a review link, is measured:
 The pages come from the URL map (``app.url_map``'s GET routes, filled in with the household's
 ids as tests/test_access.py and tests/test_spanish_pages.py build them), not from a list kept
 by hand: a new page is measured the day it is added. The household has a 12-Step game of six
-long names in progress and one finished, with the table link's phone holding a seat.
+long names in progress and one finished, another finished of six short ones ("Cy", "José"),
+with the table link's phone holding a seat.
 
 Exempt, and why: the skip link (off the screen until a keyboard focuses it); what a screen
 reader alone reads (``.visually-hidden``, clipped to one pixel); a check box or radio button
@@ -54,6 +55,10 @@ from .conftest import (
 pytestmark = pytest.mark.xdist_group("readable")
 
 SIX = ["Maximiliano", "Guadalupe", "Bartolomé", "Concepción", "Inmaculada", "Ñandú Álvarez"]
+# Names a finger misses as links (issue 52 item 5: "José" and "Cy" were 23 to 39 px wide on
+# /players, /seasons and the ratings pages), in a second finished game with Maximiliano (his
+# second: a rating chart).
+SHORT = ["José", "Cy", "Bo", "Ana", "Il", SIX[0]]
 MEMBERS = {"owner": "ana", "scorer": "beto", "viewer": "coco"}
 WHO = ("owner", "scorer", "viewer", "table", "watch", "review")
 SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
@@ -159,6 +164,7 @@ def _make_world(uri: str, instance: Path) -> World:
     with app.test_request_context(), scope.household(home_id):
         house_rules.save("Reglas de la abuela", {"base": "twelve-step"})
         finished = import_game(game_document("twelve-step", SIX, twelve_step_to_the_end(SIX))).id
+        import_game(game_document("twelve-step", SHORT, twelve_step_to_the_end(SHORT)))
         game = db.session.get(Game, playing)
         for kind in (LinkKind.TABLE, LinkKind.WATCH):
             _, tokens[kind.value] = links.make_link(kind, "ana", game=game)
@@ -313,3 +319,28 @@ def test_the_walk_reaches_every_kind_of_page(household: Household) -> None:
     endpoints = {endpoint for endpoint, _url in addresses(household.world)}
     assert {"games.show", "games.tv", "games.result", "games.hand", "games.new_round"} <= endpoints
     assert {"history.review_page", "players.show", "accounts.watch_link"} <= endpoints
+
+
+@pytest.mark.parametrize("width", [345, 320])
+def test_charts_are_readable_however_narrow(browser: Any, household: Household, width: int) -> None:
+    """A chart's words stay 12 px or more where the chart is drawn narrower than on the walk's
+    phone: a 360 px screen whose scrollbar takes 15 px (11.7 px before, issue 52), and a
+    320 px phone. The game's charts (on its board) and a player's rating chart."""
+    world = household.world
+    context = browser.new_context(
+        base_url=household.base, viewport={"width": width, "height": 640}, locale="en-US"
+    )
+    cookie = sign_in_cookie(household.base, MEMBERS["owner"], PASSWORD)
+    context.add_cookies([{"name": "session", "value": cookie, "url": household.base}])
+    page = context.new_page()
+    findings = []
+    for url in (f"/games/{world.finished}", f"/games/{world.playing}", f"/players/{world.player}"):
+        page.goto(url, wait_until="load")
+        assert page.locator(".chart-svg text").count(), f"{url} has no chart to measure"
+        measured = page.evaluate(MEASURE)
+        findings += [f"{url}: text {each}" for each in measured["small"]]
+        if not fits_width(page):
+            findings.append(f"{url}: wider than the screen")
+    screenshot(page, f"readable-chart-{width}")
+    context.close()
+    assert findings == [], "\n".join(findings)

@@ -186,7 +186,7 @@ def test_the_own_hand_page_in_spanish_fits_holds_still_and_keeps_done_without_si
         ben.get_by_text("Guardado en este teléfono; se enviará cuando vuelva la señal.")
     ).to_be_visible()
     expect(ben.locator(".my-state")).to_contain_text(
-        "Tu “Listo” quedó guardado en este teléfono. Tu mano: K Q J 10 9 8 7 6 5 4 3, "
+        "«Cumplido ✓» quedó guardado en este teléfono. Tu mano: K Q J 10 9 8 7 6 5 4 3, "
         "contrato cumplido ✓. Se envía cuando vuelva la señal."
     )
     assert fits_width(ben)

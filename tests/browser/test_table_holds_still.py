@@ -354,7 +354,9 @@ def test_done_without_signal_is_shown_kept_and_the_pad_is_offered_no_more(
     ben.context.set_offline(True)
     ben.get_by_role("button", name="Add K", exact=True).click()
     ben.locator(".done-buttons button").first.click()  # made
-    expect(ben.locator(".my-state")).to_contain_text("Done is kept on this phone")
+    # The note names the button the phone showed (issue 52: it said "Done", which no button
+    # said).
+    expect(ben.locator(".my-state")).to_contain_text("“Made ✓” is kept on this phone")
     expect(ben.locator(".my-state")).to_contain_text("sent when the signal returns")
     expect(ben.get_by_role("button", name="Add K", exact=True)).to_be_hidden()
     expect(ben.locator(".done-buttons")).to_be_hidden()

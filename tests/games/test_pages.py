@@ -434,7 +434,7 @@ def test_deleting_the_last_round(client: FlaskClient) -> None:
 def test_the_scoreboard_polls_a_cheap_url(client: FlaskClient) -> None:
     game_id = start_game(client, "twelve-step", FOUR)
     page = text(client.get(f"/games/{game_id}"))
-    poll = re.search(r'hx-get="([^"]+)"\s+hx-trigger="every 1s"', page)
+    poll = re.search(r'hx-get="([^"]+)"\s+hx-trigger="every 1s, shown"', page)
     assert poll is not None
     url = poll.group(1).replace("&amp;", "&")
     unchanged = client.get(url, headers=HX)
