@@ -52,6 +52,8 @@ def leave_game(game: Game, position: int) -> Seat:
         return _take_back(game, seat, rounds)
     try:
         seat.left_after = rounds
+        # What the leaver's phone typed of the next round is no hand of it.
+        _drop_drafts(game, (DraftHand.position == position) & (DraftHand.number > rounds))
         tally = replay(game)
         problems = [problem for problem in tally.problems if problem.round == rounds + 1]
         if problems:

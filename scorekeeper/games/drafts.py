@@ -178,7 +178,10 @@ def draft_of(game: Game) -> Draft:
     lineup = services.lineup_of(game)
     seats = []
     for seat in game.seats:
-        row = rows.get(seat.position)
+        in_round = lineup.plays(seat.position, number)
+        # What a seat not dealt into the round wrote (its phone before a leave) is not its
+        # hand: nobody waits for it, and it never says who went out.
+        row = rows.get(seat.position) if in_round else None
         cards = row.cards if row is not None else ""
         went_out = row is not None and row.went_out
         in_one_turn = went_out and row is not None and row.in_one_turn and rules.has_bonus
@@ -198,7 +201,7 @@ def draft_of(game: Game) -> Draft:
                 done=row is not None and row.done,
                 in_one_turn=in_one_turn,
                 typed_at=row.updated_at if row is not None else None,
-                in_round=lineup.plays(seat.position, number),
+                in_round=in_round,
             )
         )
     nobody = rows.get(NOBODY_ROW)
@@ -213,6 +216,31 @@ def _check_open(game: Game, number: int | None) -> int:
     if number is not None and number != current:
         raise DraftClosed(stored_meanwhile(number, current))
     return current
+
+
+def not_dealt_in(game: Game, position: int) -> Message:
+    """What a phone on the seat of a player not at the table for the next round is told: it
+    reads the game, but enters no hand and cannot go out."""
+    lineup = services.lineup_of(game)
+    name = game.seats[position].player.name
+    if position in lineup.left:
+        return N_(
+            "%(name)s left the game after round %(round)s: this phone reads the game, but "
+            "enters no hand and cannot go out.",
+            name=name,
+            round=lineup.left[position],
+        )
+    return N_(
+        "%(name)s is not at the table for this round: this phone reads the game, but enters "
+        "no hand and cannot go out.",
+        name=name,
+    )
+
+
+def _check_dealt_in(game: Game, number: int, position: int) -> None:
+    """DraftRefused where seat ``position`` is not dealt into round ``number``."""
+    if not services.lineup_of(game).plays(position, number):
+        raise DraftRefused(not_dealt_in(game, position))
 
 
 def stored_meanwhile(number: int, current: int) -> str:
@@ -302,6 +330,7 @@ def write_hand(
     number = _check_open(game, number)
     if not 0 <= position < len(game.seats):
         raise DraftRefused(N_("No such seat at this table."))
+    _check_dealt_in(game, number, position)
     row = _row_for(game, number, position)
     was_in = row.done or row.went_out
     was = (row.cards, row.made_contract)
@@ -340,6 +369,7 @@ def go_out(
     number = _check_open(game, number)
     if not 0 <= position < len(game.seats):
         raise DraftRefused(N_("No such seat at this table."))
+    _check_dealt_in(game, number, position)
     rows = _rows(game, number)
     other = next(
         (
@@ -557,6 +587,14 @@ def put_in_late(
     the rules refuse the round so."""
     if not 1 <= number <= len(game.rounds):
         raise DraftClosed(_("Round %(number)s is not stored: nothing was saved.", number=number))
+    if not services.lineup_of(game).plays(position, number):
+        raise DraftClosed(
+            _(
+                "%(name)s was not dealt into round %(number)s: nothing was saved.",
+                name=game.seats[position].player.name,
+                number=number,
+            )
+        )
     text = _tidy(cards, game)
     entry = services.entries_of(game)[number - 1]
     if entry.went_out == position:

@@ -235,6 +235,12 @@ def hand(game_id: int) -> ResponseReturnValue:
                 message = None  # a hand that was in, stored as it was: the page says so
             put_in = late_hands.put_in_offer(game, position, opened, typed) if typed_else else None
         return _my_hand(game, position, message=message, put_in=put_in)
+    tally = services.tally_of(game)
+    if not tally.is_over and position not in scoreboard.at_table(tally):
+        # A phone still on the seat of a player who left reads the game, and writes nothing.
+        return _my_hand(
+            game, position, status=CONFLICT, message=words(drafts.not_dealt_in(game, position))
+        )
     form_seat = request.form.get("seat")
     if form_seat is not None and whole_number(form_seat) != position:
         return _my_hand(

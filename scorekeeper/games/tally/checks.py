@@ -270,6 +270,20 @@ def check_round(
         hand = entry.hands[seat] if seat < len(entry.hands) else HandEntry()
         contract = contracts[seat]
         if seat not in present:
+            if hand.cards.strip() or hand.total is not None or hand.made_contract:
+                # A hand said for a player not dealt in (a crafted correction): refused.
+                problems.append(
+                    Problem(
+                        number,
+                        cards_field(seat),
+                        N_(
+                            "Round %(round)s: %(name)s was not dealt into this round, so "
+                            "%(name)s has no hand in it.",
+                            round=number,
+                            name=name,
+                        ),
+                    )
+                )
             hands.append(HandResult(contract, False, "", 0, in_round=False))
             continue
         going_out_only = rules.contract(contract).going_out_only
