@@ -395,9 +395,13 @@ def describe_meld(meld: Meld) -> str:
     suit = words(suits[0].plural)
     if not aces:
         return _("A run of %(suit)s", suit=suit)
+    # Where the ace sits, as the reasons place it: first is low, last is high, and in a run
+    # that turns the corner, anywhere else is between the king and the 2.
     if aces[0] == 0:
         return _("A run of %(suit)s, ace low", suit=suit)
-    return _("A run of %(suit)s, ace high", suit=suit)
+    if aces[0] == len(cards) - 1:
+        return _("A run of %(suit)s, ace high", suit=suit)
+    return _("A run of %(suit)s, the ace between the king and the 2", suit=suit)
 
 
 def _lower(text: str) -> str:
