@@ -26,7 +26,7 @@ from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import scope
+from . import actors, scope
 from .db import READ_ONLY_METHODS
 from .extensions import db
 from .hosts import host_allowed
@@ -274,7 +274,7 @@ class Visitor:
         if self.user is not None:
             return self.user.username
         if self.link is not None:
-            return f"{self.link.kind} link made by {self.link.made_by}"
+            return actors.link(str(self.link.kind), self.link.made_by)
         return ""
 
 

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import click
 from sqlalchemy import select
 
-from . import scope
+from . import actors, scope
 from .extensions import db
 from .models import Household
 from .names import name_key
@@ -67,5 +67,5 @@ def in_household(name: str | None) -> Iterator[Household]:
     """Run the block scoped to the household (see ``find_household``); changes it logs are
     made by "command line"."""
     household = find_household(name)
-    with scope.household(household.id), scope.acting_as("command line"):
+    with scope.household(household.id), scope.acting_as(actors.COMMAND_LINE):
         yield household

@@ -236,6 +236,16 @@ def choose_again() -> None:
     refresh()
 
 
+def name_of(code: str) -> str:
+    """The language ``code`` named in the page's language, as a sentence writes it ("español",
+    "inglés"; "Spanish"), by Babel; its own name where Babel has none."""
+    try:
+        named = Locale.parse(code).get_display_name(locale())
+    except (ValueError, TypeError):
+        named = None
+    return str(named) if named else LANGUAGES.get(code, code)
+
+
 # --- numbers and dates, in the page's language --------------------------------------------------
 
 # An en dash stands for a figure there is none of (no games yet), in every language.

@@ -17,6 +17,7 @@ none, the server's is used: ``SCOREKEEPER_TIME_ZONE``, else the machine's own zo
 from __future__ import annotations
 
 import os
+import unicodedata
 from contextlib import suppress
 from datetime import UTC, date, datetime, time, tzinfo
 from functools import cache
@@ -42,6 +43,56 @@ def zone_names() -> tuple[str, ...]:
     """Every IANA zone this machine knows, sorted (UTC at least)."""
     names = set(available_timezones()) | {FALLBACK}
     return tuple(sorted(names))
+
+
+# The IANA zones of places (``Europe/Madrid``), not the machine's own names (``Factory``,
+# ``localtime``) nor the old aliases (``US/Eastern``, ``EST``).
+_PLACES: tuple[str, ...] = (
+    "Africa/",
+    "America/",
+    "Antarctica/",
+    "Asia/",
+    "Atlantic/",
+    "Australia/",
+    "Europe/",
+    "Indian/",
+    "Pacific/",
+)
+
+
+def zone_choices(kept: str | None = None) -> list[tuple[str, str]]:
+    """The zones to choose from, each by its name in the page's language as Babel (CLDR)
+    writes a zone's place: "España (Madrid)", "Estados Unidos (Nueva York)", "Spain
+    (Madrid)"; sorted by that name, one of each name, UTC first. ``kept``, the zone chosen
+    already, is among them whatever it is."""
+    choices = list(_zone_choices(languages.locale()))
+    if kept and kept not in {zone for zone, _name in choices}:
+        choices.insert(1, (kept, kept.replace("_", " ")))
+    return choices
+
+
+@cache
+def _zone_choices(locale: str) -> tuple[tuple[str, str], ...]:
+    region = Locale.parse(locale).zone_formats["region"]
+    before, _mark, after = region.partition("%s")
+    named: dict[str, str] = {}
+    for zone in zone_names():
+        if not zone.startswith(_PLACES):
+            continue
+        try:
+            place = str(dates.get_timezone_location(zone, locale=locale))
+        except LookupError:
+            continue
+        place = place.removeprefix(before).removesuffix(after).strip() if after or before else place
+        named.setdefault(place[:1].upper() + place[1:], zone)
+    places = sorted(named.items(), key=lambda pair: _sort_key(pair[0]))
+    return ((FALLBACK, FALLBACK), *((zone, place) for place, zone in places))
+
+
+def _sort_key(text: str) -> str:
+    """Sorted as people sort: accents and case aside ("Égypte" among the E's)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def is_zone(name: str | None) -> bool:

@@ -17,6 +17,7 @@ from babel.numbers import format_decimal
 from flask import Flask
 from flask_babel import get_locale, get_translations
 
+from . import actors
 from .rules import PRESETS, Reason, RuleSetError, Source, get_ruleset
 from .rules.messages import ENGLISH, Message, Translator, render
 
@@ -93,3 +94,4 @@ def rules_name(name: str) -> str:
 def init_app(app: Flask) -> None:
     app.jinja_env.filters["words"] = words
     app.jinja_env.filters["rules_name"] = rules_name
+    app.jinja_env.filters["actor"] = actors.shown

@@ -114,7 +114,7 @@ def test_a_members_own_choice_comes_first_and_follows_them(app: Flask) -> None:
     assert chosen.status_code == 303 and chosen.headers["Location"] == "/account"
     page = phone.get("/account", headers=ENGLISH)
     assert lang(page) == "es"
-    assert "Tus páginas están en Español ahora." in page.get_data(as_text=True)
+    assert "Tus páginas están en español ahora." in page.get_data(as_text=True)
     assert '<option lang="es" selected value="es">Español</option>' in page.get_data(as_text=True)
     # Another phone of hers, set to English: Spanish too, for her choice is on her account.
     laptop = app.test_client()
@@ -150,7 +150,7 @@ def test_the_owner_sets_the_households_language(app: Flask, client: FlaskClient)
     assert answer.status_code == 303
     page = client.get("/household")  # the owner's browser names no language
     assert lang(page) == "es"
-    assert "El idioma de la familia ahora es Español." in page.get_data(as_text=True)
+    assert "El idioma de la familia ahora es español." in page.get_data(as_text=True)
     # A value the list does not hold: refused at its field, in WTForms' own words in Spanish.
     refused = client.post(
         "/household", data={"setting": "language", "language": "xx"}, headers=SPANISH

@@ -141,11 +141,13 @@ class SettingsForm(FlaskForm):
 
     time_zone = SelectField(_l("Show every time in"), default="", validate_choice=False)
 
-    def __init__(self, *args: Any, server_zone: str, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, server_zone: str, kept: str | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.time_zone.choices = [
             SelectChoice("", _("The server's (%(zone)s)", zone=server_zone)),
-            *(SelectChoice(name, name.replace("_", " ")) for name in local_time.zone_names()),
+            *(SelectChoice(zone, place) for zone, place in local_time.zone_choices(kept)),
         ]
 
     def validate_time_zone(self, field: SelectField) -> None:

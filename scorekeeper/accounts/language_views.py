@@ -46,6 +46,6 @@ def choose_language() -> ResponseReturnValue:
     if chosen is None:
         flash(_("Your pages follow your browser's language now."), "success")
     else:
-        shown = languages.LANGUAGES[chosen]
+        shown = languages.name_of(chosen)
         flash(_("Your pages are in %(language)s now.", language=shown), "success")
     return redirect(url_for("accounts.account"), code=303)

@@ -382,7 +382,7 @@ def settings() -> ResponseReturnValue:
     its pages show ratings, and its language (three forms, told apart by ``setting``)."""
     household = _me().household
     server_zone = local_time.server_zone_name()
-    form = SettingsForm(server_zone=server_zone)
+    form = SettingsForm(server_zone=server_zone, kept=household.time_zone)
     sent_ratings = request.form.get("setting") == "ratings"
     rating_form = (
         RatingsForm()
@@ -405,7 +405,7 @@ def settings() -> ResponseReturnValue:
             household.language = languages.known(language_form.language.data)
             db.session.commit()
             languages.choose_again()
-            shown = languages.LANGUAGES[household.language or languages.DEFAULT]
+            shown = languages.name_of(household.language or languages.DEFAULT)
             flash(_("The household's language is %(language)s now.", language=shown), "success")
             return redirect(url_for("accounts.settings"), code=303)
     elif sent_ratings:

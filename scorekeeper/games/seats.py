@@ -16,6 +16,7 @@ import secrets
 
 from flask import g, session
 
+from scorekeeper import actors
 from scorekeeper.access import visitor
 from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game
@@ -79,4 +80,4 @@ def name_the_seat(game: Game) -> None:
         return
     position = seat_of_phone(game)
     if position is not None:
-        g.actor = f"{game.seats[position].player.name} ({who.link.kind} link)"
+        g.actor = actors.seat(str(who.link.kind), game.seats[position].player.name)

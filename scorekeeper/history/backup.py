@@ -34,8 +34,10 @@ from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
 from ..models import Game, Hand, Player, Round, Seat
 from ..rules import RuleSet
 from ..text import lazy_gettext as _l
+from ..words import rules_name
 from . import household_file, restore_end
 from .bulk_loader import store_game_files
+from .queries import STATUS_LABELS
 from .words import grouped, ngettext
 
 BATCH = 200
@@ -513,8 +515,11 @@ def csv_lines() -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([str(heading) for heading in CSV_COLUMNS])
-    # yes and no as the headings' language writes them.
+    # yes and no, each status and each preset's name as the headings' language writes them (a
+    # family's own name for its house rules as typed), each worked out once.
     yes, no = _("yes"), _("no")
+    statuses = {status: str(label) for status, label in STATUS_LABELS.items()}
+    rules_names: dict[str, str] = {}
     for row in db.session.execute(stmt):
         (
             game_id,
@@ -537,8 +542,10 @@ def csv_lines() -> Iterator[str]:
             [
                 game_id,
                 local_time.moment(started, "seconds"),
-                _spreadsheet_text(rules),
-                status,
+                _spreadsheet_text(
+                    rules_names.get(rules) or rules_names.setdefault(rules, rules_name(rules))
+                ),
+                statuses.get(status, status),
                 number,
                 _spreadsheet_text(name),
                 position + 1,

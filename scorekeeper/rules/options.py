@@ -25,7 +25,7 @@ from .parts import (
 from .ruleset import OPTION_KEYS, RuleSet, RulesLike, get_ruleset, option_value
 from .sources import Source
 
-__all__ = ["CHOICE_WORDS", "OptionInfo", "describe_options"]
+__all__ = ["CHOICE_WORDS", "OptionInfo", "describe_options", "option_label"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,6 +424,11 @@ def _joined(items: list[Message]) -> Message:
     if len(items) == 1:
         return items[0]
     return N_("%(items)s and %(last)s", items=tuple(items[:-1]), last=items[-1])
+
+
+def option_label(key: str) -> Message:
+    """An option's name in the referee's words ("A pair is all real cards"), not its key."""
+    return _OPTION_TEXT[key][0]
 
 
 def describe_options(rules: RulesLike) -> list[OptionInfo]:

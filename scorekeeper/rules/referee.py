@@ -20,6 +20,7 @@ from .melds import (
     read_set,
 )
 from .messages import N_, Message, N_plural
+from .options import option_label
 from .ruleset import RuleSet, RulesLike, Spacing, get_ruleset
 from .sources import Reason
 
@@ -79,25 +80,26 @@ def _reading(rules: RuleSet, option: str, text: Message) -> Reason:
     """``text`` naming ``option`` and quoting the document's sentence it reads: the rule
     set's own source, or, where house rules changed the option, its preset's sentence."""
     source = rules.source(option)
+    name = option_label(option)
     quote = source.quote
     if quote:
         message = N_(
-            "%(sentence)s (option %(option)s, from “%(quote)s”)",
+            "%(sentence)s (option “%(option)s”, from “%(quote)s”)",
             sentence=text,
-            option=option,
+            option=name,
             quote=quote,
         )
     else:
         preset_quote = get_ruleset(rules.base).source(option).quote
         if preset_quote and source.document is None and not source.is_default:
             message = N_(
-                "%(sentence)s (option %(option)s, which changes “%(quote)s”)",
+                "%(sentence)s (option “%(option)s”, which changes “%(quote)s”)",
                 sentence=text,
-                option=option,
+                option=name,
                 quote=preset_quote,
             )
         else:
-            message = N_("%(sentence)s (option %(option)s)", sentence=text, option=option)
+            message = N_("%(sentence)s (option “%(option)s”)", sentence=text, option=name)
     return Reason.citing(message.capitalized(), option, source)
 
 

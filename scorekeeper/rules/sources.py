@@ -89,7 +89,7 @@ PUBLICATIONS: dict[str, tuple[str, str]] = {
     "wsh": ("Wikipedia, “Shanghai rum”", "Wikipedia"),
     "nash": ("Nashville Web Review, “Rules to Shanghi (Shanghai) Rummy”", "Nashville Web Review"),
     "ede": (
-        "edetruth/shanghai-tracker (GitHub), GAME_DESIGN.md and RULES_TEST.md",
+        "edetruth/shanghai-tracker (GitHub), GAME_DESIGN.md, RULES_TEST.md",
         "shanghai-tracker",
     ),
     "pagat": ("pagat.com, “Shanghai”", "pagat.com"),
@@ -100,19 +100,20 @@ PUBLICATIONS: dict[str, tuple[str, str]] = {
     "cog": ("coololdgames.com, “Liverpool Rummy”", "coololdgames.com"),
     "wmc": ("WikiMili, “Carioca (card game)”", "WikiMili"),
     "seb": (
-        "sebherrerabe/carioca (GitHub), rules.md (Wikipedia's Carioca text)",
+        "sebherrerabe/carioca (GitHub), rules.md; Wikipedia, “Carioca”",
         "sebherrerabe/carioca",
     ),
-    "cap": ("yosoyelfede/Cariocapp2 (GitHub), RoundRule.swift and RulesView.swift", "Cariocapp2"),
+    "cap": ("yosoyelfede/Cariocapp2 (GitHub), RoundRule.swift, RulesView.swift", "Cariocapp2"),
     "xan": ("xanimaniax.foroes.org, “Carioca”", "xanimaniax.foroes.org"),
     "pat": ("Patrick's Adventures in Life, “Carioca”", "Patrick's Adventures in Life"),
-    "coe": ("continental.org.es and Wikipedia, “Continental (juego)”", "continental.org.es"),
+    "coe": ("continental.org.es; Wikipedia, “Continental (juego)”", "continental.org.es"),
     "aca": ("acanomas.com, “Continental”", "acanomas.com"),
     "sky": ("skylin.es, “Continental”", "skylin.es"),
     "dpop": ("Diario Popular, “El continental”", "Diario Popular"),
 }
 """The public rule pages the published games (``published.py``) follow, by key: each page's
-full name and the short one a ruling cites it by, its own names in every language."""
+full name and the short one a ruling cites it by, its own names in every language: names and
+punctuation only, no word of a language between them."""
 
 
 def published(*keys: str, split: bool = False) -> Source:
