@@ -171,9 +171,9 @@ def _phone(world: World, who: str) -> FlaskClient:
 READ_ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
 # Elements whose text is not the page's words: scripts and styles, commands and card notation.
 NOT_READ = {"script", "style", "code", "kbd", "pre", "samp"}
-# Elements (by id) whose text is data the same in every language (none: the zones are named
-# in the page's language).
-DATA_ELEMENTS: set[str] = set()
+# Elements (by id) whose text is names of places: the zones, named by Babel in the page's
+# language, some as the place itself writes them ("Indiana (Tell City)", "New Salem").
+DATA_ELEMENTS = {"time_zone"}
 # The elements HTML never closes.
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
