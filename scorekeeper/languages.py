@@ -27,8 +27,11 @@ browser's header varies on it (``Vary: Accept-Language``).
 
 from __future__ import annotations
 
+import re
+import tomllib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -246,6 +249,68 @@ def name_of(code: str) -> str:
     return str(named) if named else LANGUAGES.get(code, code)
 
 
+# --- a game's own words ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameWords:
+    """How a language says a game's own words (its glossary's ``[game.<name>]``): whole
+    messages of its own (by msgid: "May I" is "Robar de contra" in Continental), and words put
+    for the language's own in every other message ("escalera" is "escala" in Carioca)."""
+
+    messages: dict[str, str]
+    words: dict[str, str]
+
+    def say(self, message: str, translated: str) -> str:
+        own = self.messages.get(message)
+        if own is not None:
+            return own
+        if not self.words:
+            return translated
+        return self._pattern().sub(lambda found: self.words[found.group(0)], translated)
+
+    def _pattern(self) -> re.Pattern[str]:
+        return _words_pattern(tuple(sorted(self.words, key=len, reverse=True)))
+
+
+@cache
+def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(re.escape(word) for word in words) + r")\b")
+
+
+@cache
+def game_words(language: str) -> dict[str, GameWords]:
+    """``language``'s words of each game that has its own, from its glossary (read once)."""
+    path = CATALOGUES / language / "glossary.toml"
+    if not path.is_file():
+        return {}
+    games = tomllib.loads(path.read_text(encoding="utf-8")).get("game", {})
+    return {
+        name: GameWords(dict(found.get("messages", {})), dict(found.get("words", {})))
+        for name, found in games.items()
+    }
+
+
+def in_game(name: str | Callable[[], str]) -> None:
+    """This request's page is about a game that speaks its own words ``name`` (``""``: the
+    language's own; ``rules.own_words``), or that ``name()`` says, asked the first time a word
+    is written (a poll answered with no word asks nothing)."""
+    if has_request_context():
+        g.game_words = name
+
+
+def own_words(message: str, translated: str) -> str:
+    """``translated`` (the catalogue's text for ``message``) in the words of the game this
+    page is about, where its language's glossary gives them."""
+    name = g.get("game_words") if has_request_context() else None
+    if callable(name):
+        name = g.game_words = name()
+    if not name:
+        return translated
+    said = game_words(current()).get(name)
+    return translated if said is None else said.say(message, translated)
+
+
 # --- numbers and dates, in the page's language --------------------------------------------------
 
 # An en dash stands for a figure there is none of (no games yet), in every language.
@@ -413,8 +478,10 @@ FILTERS: dict[str, Callable[..., str]] = {
 def init_app(app: Flask) -> None:
     """After Flask-Babel's ``init_app``: its gettext in templates, with every translation text."""
     app.jinja_env.globals.update(
-        gettext=_text_gettext(lambda text: get_translations().ugettext(text)),
-        ngettext=_text_ngettext(lambda one, many, n: get_translations().ungettext(one, many, n)),
+        gettext=_text_gettext(lambda text: own_words(text, get_translations().ugettext(text))),
+        ngettext=_text_ngettext(
+            lambda one, many, n: own_words(one, get_translations().ungettext(one, many, n))
+        ),
         pgettext=_text_pgettext(lambda where, text: get_translations().upgettext(where, text)),
         npgettext=_text_npgettext(
             lambda where, one, many, n: get_translations().unpgettext(where, one, many, n)

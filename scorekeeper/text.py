@@ -23,8 +23,17 @@ class LazyText(LazyString):
         return escape(str(self))
 
 
+def _in_game_words(message: str, **variables: Any) -> str:
+    """``message`` in the page's language, in the words of the game the page is about
+    (``languages.own_words``)."""
+    from .languages import own_words  # the languages know the accounts, which label with these
+
+    translated = own_words(message, str(gettext(message)))
+    return translated % variables if variables else translated
+
+
 def lazy_gettext(message: str, **variables: Any) -> LazyText:
-    return LazyText(gettext, message, **variables)
+    return LazyText(_in_game_words, message, **variables)
 
 
 def lazy_ngettext(singular: str, plural: str, num: int, **variables: Any) -> LazyText:

@@ -18,6 +18,7 @@ from flask import Flask
 from flask_babel import get_locale, get_translations
 
 from . import actors
+from .languages import own_words
 from .rules import PRESETS, Reason, RuleSetError, Source, get_ruleset
 from .rules.messages import ENGLISH, Message, Translator, render
 
@@ -30,10 +31,10 @@ class _PageLanguage(Translator):
         self.locale = get_locale()
 
     def gettext(self, text: str) -> str:
-        return str(self.translations.gettext(text))
+        return own_words(text, str(self.translations.gettext(text)))
 
     def ngettext(self, singular: str, plural: str, count: int) -> str:
-        return str(self.translations.ngettext(singular, plural, count))
+        return own_words(singular, str(self.translations.ngettext(singular, plural, count)))
 
     def number(self, value: int) -> str:
         return format_decimal(value, locale=self.locale) if self.locale else str(value)

@@ -110,3 +110,31 @@ def test_the_published_games_sources_hold_no_english_between_their_names() -> No
     for full, short in PUBLICATIONS.values():
         for text in (full, short):
             assert not re.search(r"\b(and|text|from)\b", text), text
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_a_game_speaks_its_own_words_on_its_rules_page(client: FlaskClient) -> None:
+    """Carioca's runs are escalas and Continental's May I is robar de contra in Spanish, as
+    the game's data says; every other game keeps the glossary's escalera and «¿Puedo?»."""
+    carioca = _text(client.get("/rules/carioca", headers=SPANISH).get_data(as_text=True))
+    assert "escala" in carioca and not re.search(r"\bescaleras?\b", carioca)
+    continental = _text(client.get("/rules/continental", headers=SPANISH).get_data(as_text=True))
+    assert "robar de contra" in continental and "¿Puedo?" not in continental
+    shanghai = _text(client.get("/rules/contract-rummy", headers=SPANISH).get_data(as_text=True))
+    assert re.search(r"\bescaleras?\b", shanghai) and not re.search(r"\bescalas?\b", shanghai)
+    english = _text(client.get("/rules/carioca").get_data(as_text=True))
+    assert "run" in english and "escala" not in english
+
+
+def test_a_game_speaks_its_own_words_on_its_board_and_phones(client: FlaskClient) -> None:
+    game_id = start_game(client, "continental", ["Ann", "Ben", "Cy"])
+    board = _text(client.get(f"/games/{game_id}", headers=SPANISH).get_data(as_text=True))
+    assert "Robar de contra" in board and "¿Puedo?" not in board
+    page = _text(client.get(f"/games/{game_id}/rounds/new", headers=SPANISH).get_data(as_text=True))
+    assert "¿Puedo?" not in page
+    carioca = start_game(client, "carioca", ["Ann", "Ben", "Cy"])
+    board = _text(client.get(f"/games/{carioca}", headers=SPANISH).get_data(as_text=True))
+    assert not re.search(r"\bescaleras?\b", board)

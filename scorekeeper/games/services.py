@@ -34,7 +34,7 @@ from scorekeeper.models import (
     utcnow,
 )
 from scorekeeper.names import name_key, tidy_name
-from scorekeeper.rules import N_, RuleSet, get_ruleset
+from scorekeeper.rules import N_, PRESETS, RuleSet, get_ruleset, own_words
 from scorekeeper.rules.messages import listing
 from scorekeeper.versions import bump
 
@@ -353,3 +353,16 @@ def may_i_left(game: Game, seat: Seat) -> int | None:
     """How many May I the player has left (None: no limit)."""
     limit = rules_of(game).may_i.limit
     return None if limit is None else max(0, limit - seat.may_i_used)
+
+
+def own_words_of(game_id: int) -> str:
+    """The own words of the game ``game_id``'s rules (``rules.own_words``): its preset's, or
+    the preset its house rules were made from; "" for none, or no such game here."""
+    base = _base_of(game_id)
+    return own_words(base) if base else ""
+
+
+def _base_of(game_id: int) -> str | None:
+    rules = db.session.scalar(select(Game.rules).where(Game.id == game_id))
+    base = rules.get("base") if isinstance(rules, dict) else None
+    return base if isinstance(base, str) and base in PRESETS else None

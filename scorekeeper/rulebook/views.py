@@ -15,8 +15,15 @@ from flask_babel import gettext as _
 from scorekeeper.access import Permission, requires
 from scorekeeper.bin import services as bin_services
 
-from .. import house_rules
-from ..rules import PRESETS, RuleSet, RuleSetError, describe_options, get_ruleset
+from .. import house_rules, languages
+from ..rules import (
+    PRESETS,
+    RuleSet,
+    RuleSetError,
+    describe_options,
+    get_ruleset,
+    own_words,
+)
 from ..web import UNPROCESSABLE, render
 from ..words import words
 from .forms import HouseRulesForm
@@ -36,6 +43,7 @@ def index() -> Response:
 @requires(Permission.PUBLIC)
 def show(slug: str) -> Response:
     ruleset = _load(slug)
+    languages.in_game(own_words(ruleset))
     record = None if slug in PRESETS else house_rules.get(slug)
     options = {option.key: option for option in describe_options(ruleset)}
     return render(

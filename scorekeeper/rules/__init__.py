@@ -112,6 +112,7 @@ from .ruleset import (
     WildSpacing,
     Winner,
     get_ruleset,
+    own_words,
 )
 from .scoring import score_cards
 from .search import SearchBudgetExceeded, SearchNotYet, cards_short, find_contract
@@ -177,6 +178,7 @@ __all__ = [
     "find_contract",
     "format_cards",
     "get_ruleset",
+    "own_words",
     "parse_cards",
     "score_cards",
 ]

@@ -14,7 +14,13 @@ from .messages import N_, N_plural
 from .published import PUBLISHED, PUBLISHED_DATA, PUBLISHED_SOURCES
 from .sources import DEFAULT, DOCUMENTS, Source
 
-__all__ = ["PRESETS", "PRESET_DATA", "PRESET_SOURCES"]
+__all__ = ["OWN_WORDS", "PRESETS", "PRESET_DATA", "PRESET_SOURCES"]
+
+# Games whose families word some things their own way, by preset: the name of their words,
+# which each language's glossary may give (``translations/<code>/glossary.toml``, its
+# ``[game.<name>]``: Chile's Carioca says "escala" for a run, Spain's Continental "robar de
+# contra" for a May I). House rules made from one of them speak its words.
+OWN_WORDS: dict[str, str] = {"carioca": "carioca", "continental": "continental"}
 
 PRESETS: tuple[str, ...] = (
     "twelve-step",

@@ -35,7 +35,7 @@ from .parts import (
     WildSpacing,
     Winner,
 )
-from .presets import PRESET_DATA, PRESET_SOURCES, PRESETS
+from .presets import OWN_WORDS, PRESET_DATA, PRESET_SOURCES, PRESETS
 from .reading import OptionProblem, Reader
 from .sources import HOUSE, Source
 
@@ -608,3 +608,9 @@ def get_ruleset(rules: RulesLike) -> RuleSet:
             sources[key] = HOUSE
     object.__setattr__(built, "sources", sources)
     return built
+
+
+def own_words(rules: RulesLike) -> str:
+    """The name of the words ``rules``' game speaks its own way (``presets.OWN_WORDS``, by the
+    preset it was made from), "" where it speaks the language's own."""
+    return OWN_WORDS.get(get_ruleset(rules).base, "")

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import house_rules
+from scorekeeper import house_rules, languages
 from scorekeeper.rulebook.forms import read_contracts
 from scorekeeper.rules import (
     PRESETS,
@@ -19,6 +19,7 @@ from scorekeeper.rules import (
     check_contract,
     check_meld,
     get_ruleset,
+    own_words,
     parse_cards,
 )
 from scorekeeper.words import rules_name, words
@@ -203,6 +204,8 @@ def test_every_rules_page_reads_spanish(client: FlaskClient, slug: str) -> None:
     assert response.status_code == 200
     ruleset = get_ruleset(slug)
     with client.application.test_request_context(headers=SPANISH):
+        # The page speaks the game's own words (Carioca's escala), as the app does.
+        languages.in_game(own_words(ruleset))
         assert words(ruleset.name) in unescape(page)
         for contract in ruleset.contracts:
             assert f"<td>{words(contract.summary)}</td>" in unescape(page)

@@ -84,7 +84,7 @@ def test_pair_of_aces(pair_all_real: bool, pair: str, valid: bool) -> None:
     elif pair_all_real and "A" in pair:
         for ruling in (meld, contract):
             refusal = next(r for r in ruling.reasons if r.rule == "pair_all_real")
-            assert "pair_all_real" in refusal
+            assert "“A pair is all real cards”" in refusal
             assert BELLEVUE_SENTENCE in refusal
 
 
@@ -145,7 +145,8 @@ def test_layoff_on_contract_turn(
     if not allowed:
         refusal = ruling.reasons[0]
         assert refusal.rule == "layoff_on_contract_turn"
-        assert "layoff_on_contract_turn" in refusal
+        # Named in the referee's words, not by its key.
+        assert "“Laying off on the turn you lay down”" in refusal
         quote = get_ruleset(slug).source("layoff_on_contract_turn").quote
         if quote and slug == "contract-rummy":
             assert quote in refusal
