@@ -18,7 +18,14 @@ from .rounds import RoundRefused, _commit, _drop_drafts
 from .services import lineup_of, recompute, replay, tally_of
 from .tally import IN_PROGRESS, Lineup, Problem, Tally
 
-__all__ = ["highest_total", "join_game", "leave_game", "left_words"]
+__all__ = [
+    "highest_total",
+    "join_game",
+    "leave_game",
+    "left_words",
+    "undo_leave",
+    "undoable_leaves",
+]
 
 
 def _refused(message: Message) -> RoundRefused:
@@ -61,6 +68,54 @@ def leave_game(game: Game, position: int) -> Seat:
         recompute(game, tally)
         changelog.log(
             game, N_("%(name)s left the game after round %(round)s.", name=name, round=rounds)
+        )
+        _commit(game, tally)
+    except Exception:
+        db.session.rollback()
+        raise
+    return seat
+
+
+def undoable_leaves(game: Game) -> list[Seat]:
+    """The seats that left after the last stored round, while the game goes on: each leave
+    is undone as a round is, until the next round is stored."""
+    rounds = len(game.rounds)
+    if game.status != IN_PROGRESS or rounds == 0:
+        return []
+    return [seat for seat in game.seats if seat.left_after == rounds]
+
+
+def undo_leave(game: Game, position: int) -> Seat:
+    """Take back the leave of the player at ``position`` after the last stored round (a
+    mistaken tap): the player is at the table for the next round, as before it. Raises
+    RoundRefused where that leave is not the last thing before the next round."""
+    seats = list(game.seats)
+    if not 0 <= position < len(seats):
+        raise LookupError(position)
+    seat = seats[position]
+    name = seat.player.name
+    rounds = len(game.rounds)
+    if seat not in undoable_leaves(game):
+        raise _refused(
+            N_(
+                "%(name)s's leave can be undone only until the next round is stored.",
+                name=name,
+            )
+        )
+    try:
+        seat.left_after = None
+        db.session.flush()
+        tally = replay(game)
+        if tally.problems:
+            raise RoundRefused(list(tally.problems))
+        recompute(game, tally)
+        changelog.log(
+            game,
+            N_(
+                "%(name)s does not leave after round %(round)s after all.",
+                name=name,
+                round=rounds,
+            ),
         )
         _commit(game, tally)
     except Exception:

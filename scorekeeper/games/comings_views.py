@@ -42,6 +42,23 @@ def leave(game_id: int) -> ResponseReturnValue:
     return render("games/leave.html", game=game, seat=seat, name=name, problem=None)
 
 
+@bp.post("/<int:game_id>/leave/undo")
+@requires(Permission.SCORE)
+def undo_leave(game_id: int) -> ResponseReturnValue:
+    """The board's "Undo: Cy leaves", until the next round is stored."""
+    game = game_or_404(game_id, lock=True)
+    seat = whole_number(request.form.get("seat"), below=len(game.seats))
+    if seat is None:
+        abort(400)
+    try:
+        comings.undo_leave(game, seat)
+    except RoundRefused as refused:
+        flash(refused.in_words(), "error")
+        return redirect(url_for("games.show", game_id=game.id))
+    flash(_("%(name)s is back at the table.", name=game.seats[seat].player.name), "success")
+    return redirect(url_for("games.show", game_id=game.id))
+
+
 @bp.post("/<int:game_id>/join")
 @requires(Permission.SCORE)
 def join(game_id: int) -> ResponseReturnValue:

@@ -38,7 +38,7 @@ from scorekeeper.access import Permission, visitor
 from scorekeeper.extensions import Kept, db
 from scorekeeper.models import Game, access_version_now, utcnow
 
-from . import charts, drafts, services
+from . import charts, comings, drafts, services
 from .tally import Tally
 
 BOARD_TEMPLATE = "games/_board.html"
@@ -152,6 +152,8 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
         "undo_minutes": int(services.UNDO_WINDOW.total_seconds() // 60),
         # Who is dealt into the next round (issue 43: a player may leave, one may join).
         "at_table": at_table(tally),
+        # A leave after the last round is undone as a round is, until the next is stored.
+        "undo_leaves": comings.undoable_leaves(game),
     }
 
 

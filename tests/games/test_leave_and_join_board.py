@@ -136,3 +136,35 @@ def test_the_rules_most_players_counts_those_at_the_table_at_once(client: FlaskC
         f"/games/{game_id}/join", data={"name": "Gloria", "points": "0"}, follow_redirects=True
     )
     assert "this game has 6." in refused.get_data(as_text=True)
+
+
+def test_a_leave_is_undone_until_the_next_round_is_stored(client: FlaskClient) -> None:
+    """Issue 49, item 2: "Undo: Cy leaves" stands on the board until the next round is stored;
+    item 7: a table of two is not offered a leave."""
+    game_id = start_game(client, "contract-rummy", ["Ann", "Ben", "Cy"])
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5"})
+    assert "Undo: Cy leaves" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+    client.post(f"/games/{game_id}/leave", data={"seat": "2", "sure": "yes"})
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Undo: Cy leaves" in board
+    # Two at the table: nobody more may leave, so no leave is offered.
+    assert "A player leaves…" not in board and "Ben leaves the game" not in board
+    es = client.get(f"/games/{game_id}", headers={"Accept-Language": "es"})
+    assert "Deshacer: Cy deja la partida" in es.get_data(as_text=True)
+    undone = client.post(f"/games/{game_id}/leave/undo", data={"seat": "2"}, follow_redirects=True)
+    said = undone.get_data(as_text=True)
+    assert "Cy is back at the table." in said and "Undo: Cy leaves" not in said
+    assert "Cy leaves the game" in said
+    assert "left" not in client.get(f"/games/{game_id}/export").get_json()
+    log = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Cy does not leave after round 1 after all." in log
+
+    # Once the next round is stored, the leave stands.
+    client.post(f"/games/{game_id}/leave", data={"seat": "2", "sure": "yes"})
+    save_round(client, game_id, "Ben", {"Ann": "9"})
+    assert "Undo: Cy leaves" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+    refused = client.post(f"/games/{game_id}/leave/undo", data={"seat": "2"}, follow_redirects=True)
+    assert "Cy&#39;s leave can be undone only until the next round is stored." in (
+        refused.get_data(as_text=True)
+    )
+    assert client.get(f"/games/{game_id}/export").get_json()["left"] == {"Cy": 1}
