@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -225,6 +226,19 @@ class HouseRulesForm(FlaskForm):
                 _("Write one number of cards, or one per round separated by spaces (10 10 12).")
             )
         values = [whole_number(token) or 0 for token in numbers]
+        # One number per round is one for each round the game plays, where the contracts set
+        # how many: fewer would quietly deal the last number again for the rounds left.
+        rounds = len(self.parsed_contracts) if self.contract_order.data == "round" else 0
+        if 1 < len(values) < rounds:
+            raise ValidationError(
+                ngettext(
+                    "%(num)s round is played: give one number of cards for it (%(given)s given).",
+                    "%(num)s rounds are played: give a number of cards for each round "
+                    "(%(given)s given), or one number for them all.",
+                    rounds,
+                    given=len(values),
+                )
+            )
         self.parsed_dealt = values[0] if len(values) == 1 else values
 
     def options(self) -> dict[str, Any]:

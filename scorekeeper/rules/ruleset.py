@@ -316,7 +316,7 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
                 "max_players",
                 max_players,
                 N_(
-                    "%(value)s is fewer than min_players (%(fewest)s)",
+                    "%(value)s is fewer than the fewest players (%(fewest)s)",
                     value=repr(max_players),
                     fewest=min_players,
                 ),

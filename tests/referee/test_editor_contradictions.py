@@ -1,0 +1,45 @@
+"""Issue 50 item 3: the house-rules editor refuses a contradiction at its field, in words, and
+no message names a field by its code. Seven rounds dealt "7 8 9" saved in silence and dealt 9
+for rounds 4-7; a cap under the fewest players read "1 is fewer than min_players (2)"."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from .test_rules_pages import new_rules
+
+
+def _field_errors(response: object) -> list[str]:
+    page = response.get_data(as_text=True)  # type: ignore[attr-defined]
+    found = re.findall(r'class="field-error"[^>]*>(.*?)</(?:p|div|span)>', page, re.S)
+    return [
+        re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", each))).strip() for each in found
+    ]
+
+
+def test_fewer_deal_sizes_than_rounds_are_refused_at_the_field(
+    app: Flask, client: FlaskClient
+) -> None:
+    refused = new_rules(client, "continental", "Short deal", cards_dealt="7 8 9")
+    assert refused.status_code == 422  # type: ignore[attr-defined]
+    assert _field_errors(refused) == [
+        "7 rounds are played: give a number of cards for each round (3 given), or one number "
+        "for them all."
+    ]
+    for dealt in ("9", "7 8 9 10 11 12 13"):
+        saved = new_rules(client, "continental", f"Deal {len(dealt)}", cards_dealt=dealt)
+        assert saved.status_code == 303, _field_errors(saved)  # type: ignore[attr-defined]
+
+
+def test_a_cap_under_the_fewest_players_is_refused_in_words(
+    app: Flask, client: FlaskClient
+) -> None:
+    refused = new_rules(client, "liverpool", "Tiny table", max_players="2")
+    assert refused.status_code == 422  # type: ignore[attr-defined]
+    errors = _field_errors(refused)
+    assert errors == ["2 is fewer than the fewest players (3)"], errors
+    assert not any("_" in error for error in errors)
