@@ -32,6 +32,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -324,13 +325,22 @@ def number(value: float | None) -> str:
     return numbers.format_decimal(value, format="#,##0", locale=locale())
 
 
+def half_away(value: float | Decimal, places: int) -> Decimal:
+    """``value`` to ``places`` decimal places as families round: halves away from zero, on
+    the number as written (34.45 is 34.5 and 1.85 is 1.9, though neither float is exactly
+    that: the shortest text that reads back as the float is what is rounded)."""
+    exact = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
+    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
 def decimal(value: float | None, places: int = 1) -> str:
-    """``places`` decimal places (18.6 / 18,6), grouped; never a signed zero (a rating of
-    -0.04 is 0.0); an en dash for nothing."""
+    """``places`` decimal places (18.6 / 18,6), grouped, halves rounded away from zero
+    (``half_away``); never a signed zero (a rating of -0.04 is 0.0); an en dash for
+    nothing."""
     if value is None:
         return NOTHING
     pattern = "#,##0." + "0" * places if places > 0 else "#,##0"
-    text = numbers.format_decimal(value, format=pattern, locale=locale())
+    text = numbers.format_decimal(half_away(value, places), format=pattern, locale=locale())
     zero = numbers.format_decimal(0, format=pattern, locale=locale())
     return zero if text.lstrip("-\u2212") == zero else text
 
@@ -346,7 +356,9 @@ def percent(value: float | None, places: int = 0) -> str:
         # The language's own pattern ("#,##0 %"), its last digit given the decimal places.
         whole, rest = pattern.rsplit("0", 1)
         pattern = f"{whole}0.{'0' * places}{rest}"
-    return numbers.format_percent(value, format=pattern, locale=language)
+    # Halves away from zero, on the percentage as written (``half_away``).
+    shown = half_away(Decimal(repr(float(value))) * 100, places) / 100
+    return numbers.format_percent(shown, format=pattern, locale=language)
 
 
 def rating(value: float | None) -> str:

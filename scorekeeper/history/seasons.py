@@ -301,6 +301,7 @@ def records(season: Season) -> Records:
                 seat_stats.c.game_id,
                 seat_stats.c.started,
                 seat_stats.c.rules_name,
+                seat_stats.c.whole,
             ).where(seat_stats.c.game_id.in_(game_ids[at : at + CHUNK]))
         ).all()
     rows.sort(key=lambda row: (row.player_id, row.started, row.game_id))
@@ -308,11 +309,13 @@ def records(season: Season) -> Records:
     runs: dict[int, tuple[int, datetime]] = {}
     lowest: list[tuple[int, datetime, int, int, str]] = []
     current: tuple[int, int, datetime | None] = (0, 0, None)
-    for player_id, won, total, round_count, game_id, started, rules_name in rows:
+    for player_id, won, total, round_count, game_id, started, rules_name, whole in rows:
         kept = counts.setdefault(player_id, [0, 0])
         kept[0] += 1
         kept[1] += 1 if won else 0
-        if round_count > 0:
+        # Whole games only: a leaver's few rounds or a joiner's points since joining are no
+        # game total (``SeatStat.whole``), as the records count them.
+        if round_count > 0 and whole:
             lowest.append((total, started, game_id, player_id, rules_name))
         length = current[1] + 1 if won and current[0] == player_id else (1 if won else 0)
         current = (player_id, length, started)

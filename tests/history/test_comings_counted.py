@@ -150,3 +150,35 @@ def test_a_comeback_that_sets_the_total_anew_counts_the_points_played(app: Flask
         db.session.remove()
     assert (fay.overall.rounds, fay.overall.points) == (4, 9 + 18 + 5 + 5)
     assert_kept_equals_scratch(app, household, "comeback with a total")
+
+
+@pytest.mark.parametrize(
+    ("value", "places", "shown"),
+    [(34.45, 1, "34.5"), (1.85, 1, "1.9"), (-1.85, 1, "-1.9"), (2.25, 1, "2.3"), (0.5, 0, "1")],
+)
+def test_figures_round_halves_away_from_zero(
+    app: Flask, value: float, places: int, shown: str
+) -> None:
+    """As families count: 34.45 shows 34.5 and 1.85 shows 1.9 (neither float is exactly that,
+    and Babel's own rounding takes a half to the even digit)."""
+    from scorekeeper import languages
+
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert languages.decimal(value, places) == shown
+        assert languages.percent(value / 100, places) == f"{shown}%"
+
+
+def test_the_seasons_lowest_total_is_of_whole_games_only(app: Flask) -> None:
+    """A joiner's points since joining and a leaver's few rounds are no game total: the
+    season's lowest totals are those of Ann, Ben and Cy, who sat through the whole game."""
+    from scorekeeper.games.transfer import import_game
+    from scorekeeper.history import seasons
+
+    with app.app_context(), scope.household(family_id(app)):
+        game = import_game({**GAME, "started": "2026-03-01T19:00:00+00:00"})
+        totals = {seat.player.name: seat.total for seat in game.seats}
+        lowest = seasons.records(seasons.year(2026)).lowest
+        db.session.remove()
+    assert sorted((mark.total, mark.name) for mark in lowest) == sorted(
+        (totals[name], name) for name in ("Ann", "Ben", "Cy")
+    )
