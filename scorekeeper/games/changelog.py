@@ -116,7 +116,7 @@ def describe_round(tally: Tally, number: int, *, cards: bool = False) -> Message
     parts = tuple(
         _hand_line(names[seat], hand, cards=cards)
         for seat, hand in enumerate(played.hands)
-        if seat != played.went_out
+        if seat != played.went_out and hand.in_round  # a player not dealt in has no line
     )
     return N_("%(out)s; %(hands)s", out=out, hands=parts)
 

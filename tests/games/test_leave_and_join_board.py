@@ -168,3 +168,19 @@ def test_a_leave_is_undone_until_the_next_round_is_stored(client: FlaskClient) -
         refused.get_data(as_text=True)
     )
     assert client.get(f"/games/{game_id}/export").get_json()["left"] == {"Cy": 1}
+
+
+def test_a_player_not_in_a_round_has_no_place_in_its_line(client: FlaskClient) -> None:
+    """Issue 49, item 7: the change log and the phones' last-round line leave out a player not
+    dealt into the round, rather than saying "Dee 0"."""
+    game_id = start_game(client, "contract-rummy", ["Ann", "Ben", "Cy", "Dee"])
+    client.post(f"/games/{game_id}/seat", data={"seat": "0"})
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5", "Dee": "9"})
+    client.post(f"/games/{game_id}/leave", data={"seat": "3", "sure": "yes"})
+    client.post(f"/games/{game_id}/join", data={"name": "Eve", "points": "0"})
+    save_round(client, game_id, "Ben", {"Ann": "9", "Cy": "5", "Eve": "K"})
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Round 2 saved: Ben went out; Ann 9, Cy 5, Eve 10." in board, board
+    assert "Dee 0" not in board
+    hand = client.get(f"/games/{game_id}/hand").get_data(as_text=True)
+    assert "Ben went out; Ann 9, Cy 5, Eve 10" in hand and "Dee 0" not in hand
