@@ -318,10 +318,10 @@ def read_contracts(text: str) -> tuple[list[dict[str, Any]], list[str]]:
             if read is None:
                 problems.append(
                     _(
-                        "Line %(number)d: %(part)s is not a meld (write it like 'a set of 3', "
+                        "Line %(number)d: '%(part)s' is not a meld (write it like 'a set of 3', "
                         "'two runs of 4' or 'a pair of aces').",
                         number=number,
-                        part=repr(part),
+                        part=part,
                     )
                 )
                 break

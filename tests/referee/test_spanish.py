@@ -255,8 +255,8 @@ def test_contracts_written_in_spanish_read_as_in_english(app: Flask) -> None:
     )
     assert problems == [] and spanish == english
     assert refused == [
-        "Línea 2: 'tres manchas de 4' no es una combinación (escríbela como 'un trío de 3', "
-        "'dos escaleras de 4' o 'un par de ases')."
+        "Línea 2: «tres manchas de 4» no es una combinación (escríbela como «un trío de 3», "
+        "«dos escaleras de 4» o «un par de ases»)."
     ]
     assert bad == [{"melds": [{"kind": "set", "size": 3}] * 2, "going_out_only": False}]
 
