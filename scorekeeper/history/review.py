@@ -44,12 +44,12 @@ review is kept (``extensions.Kept``) under the household's data version
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import MAXYEAR, MINYEAR, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from .. import languages, local_time, scope
 from ..derived import GameStat, SeatStat
@@ -269,6 +269,8 @@ class _Game:
     winners: set[int]
     # (round number, player id, points, made, contract)
     hands: list[tuple[int, int, int, bool, int]]
+    # Per player who joined or came back with a total: {round number: total from then on}.
+    starts: dict[int, dict[int, int]] = field(default_factory=dict)
 
 
 def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | None]:
@@ -296,6 +298,29 @@ def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | No
             )
             if row.is_winner:
                 game.winners.add(row.player_id)
+        # A joiner counts from the points joined with, a comeback with a total from that total.
+        for game_id, player_id, joined, brought, returns in db.session.execute(
+            select(
+                seats_t.c.game_id,
+                seats_t.c.player_id,
+                seats_t.c.joined_before,
+                seats_t.c.joined_total,
+                seats_t.c.returns,
+            ).where(
+                seats_t.c.game_id.in_(chunk),
+                or_(seats_t.c.joined_before.is_not(None), seats_t.c.returns.is_not(None)),
+            )
+        ):
+            if game_id not in found:
+                continue
+            starts: dict[int, int] = {}
+            if joined is not None:
+                starts[joined] = brought or 0
+            for away in returns or ():
+                if len(away) > 2 and away[2] is not None:
+                    starts[int(away[1])] = int(away[2])
+            if starts:
+                found[game_id].starts[player_id] = starts
         for game_id, number, player_id, points, made, contract in db.session.execute(
             select(
                 rounds_t.c.game_id,
@@ -321,7 +346,7 @@ def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | No
             counted = tries[(game.rules_slug, contract)]
             counted[0] += 1
             counted[1] += made
-        deficit = biggest_deficit(game.hands, game.winners, game.keeps)
+        deficit = biggest_deficit(game.hands, game.winners, game.keeps, game.starts)
         if deficit is not None and (best is None or deficit[0] > best[0]):
             best = (deficit[0], game_id, *deficit[1:])
     comeback = None
@@ -345,11 +370,18 @@ def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | No
 
 
 def biggest_deficit(
-    hands: Sequence[tuple[int, int, int, bool, int]], winners: set[int], keeps: bool
+    hands: Sequence[tuple[int, int, int, bool, int]],
+    winners: set[int],
+    keeps: bool,
+    starts: Mapping[int, Mapping[int, int]] | None = None,
 ) -> tuple[tuple[int, int], int, int, int] | None:
     """The largest deficit of a winner to the leader after any round but the last, from the
     game's hands as (round number, player, points, made, contract): ((contracts behind, points
-    behind), round number, winner, leader), or None where no winner was ever behind."""
+    behind), round number, winner, leader), or None where no winner was ever behind. After
+    each round only the players dealt into it are ranked (a leader who has left is nobody's
+    leader); ``starts`` gives, per player, the total they joined or came back with before a
+    round (a joiner counts from the points joined with, not from 0)."""
+    starts = starts or {}
     by_round: dict[int, list[tuple[int, int, bool]]] = defaultdict(list)
     for number, player, points, made, _contract in hands:
         by_round[number].append((player, points, made))
@@ -359,15 +391,18 @@ def biggest_deficit(
     best: tuple[tuple[int, int], int, int, int] | None = None
     for number in numbers[:-1]:
         for player, points, made in by_round[number]:
+            if number in starts.get(player, {}):
+                totals[player] = starts[player][number]
             totals[player] += points
             made_count[player] += made
+        table = {player for player, _, _ in by_round[number]}
 
         def rank(player: int) -> tuple[int, int]:
             return (-made_count[player] if keeps else 0, totals[player])
 
-        leader = min(totals, key=lambda player: (rank(player), player))
+        leader = min(table, key=lambda player: (rank(player), player))
         for winner in sorted(winners):
-            if winner not in totals or rank(winner) <= rank(leader):
+            if winner not in table or rank(winner) <= rank(leader):
                 continue
             deficit = (
                 made_count[leader] - made_count[winner] if keeps else 0,

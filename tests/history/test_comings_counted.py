@@ -182,3 +182,23 @@ def test_the_seasons_lowest_total_is_of_whole_games_only(app: Flask) -> None:
     assert sorted((mark.total, mark.name) for mark in lowest) == sorted(
         (totals[name], name) for name in ("Ann", "Ben", "Cy")
     )
+
+
+def test_the_biggest_comeback_ranks_only_the_players_at_the_table() -> None:
+    """Ann (1) leads after round 1 and leaves; Cy (3) joins before round 2 with 50. After round
+    2 the leader is Ben (2), at the table, not Ann who has gone; Cy counts from 50, not 0."""
+    from scorekeeper.history import review
+
+    hands = [
+        (1, 1, 0, True, 1),
+        (1, 2, 30, False, 1),
+        (2, 2, 0, True, 1),
+        (2, 3, 10, False, 1),
+        (3, 3, 0, True, 1),
+        (3, 2, 5, False, 1),
+    ]
+    starts = {3: {2: 50}}
+    assert review.biggest_deficit(hands, {3}, False, starts) == ((0, 30), 2, 3, 2)
+    moved = [(2, 2, 5, False, 1) if hand[:2] == (2, 2) else hand for hand in hands]
+    # Ben, the winner here, trails Ann by 30 after round 1 (both at the table), never after.
+    assert review.biggest_deficit(moved, {2}, False, starts) == ((0, 30), 1, 2, 1)
