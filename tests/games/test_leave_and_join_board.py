@@ -184,3 +184,15 @@ def test_a_player_not_in_a_round_has_no_place_in_its_line(client: FlaskClient) -
     assert "Dee 0" not in board
     hand = client.get(f"/games/{game_id}/hand").get_data(as_text=True)
     assert "Ben went out; Ann 9, Cy 5, Eve 10" in hand and "Dee 0" not in hand
+
+
+def test_the_table_referee_asks_whose_contract_among_those_at_the_table(
+    client: FlaskClient,
+) -> None:
+    """Issue 49, item 7: a player who left is not offered under "Whose contract?"."""
+    game_id = start_game(client, "contract-rummy", ["Ann", "Ben", "Cy"])
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5"})
+    client.post(f"/games/{game_id}/leave", data={"seat": "2", "sure": "yes"})
+    page = client.get(f"/referee?game={game_id}").get_data(as_text=True)
+    seats = page.split('class="seat-list"', 1)[1].split("</ul>", 1)[0]
+    assert "Ann · " in seats and "Ben · " in seats and "Cy · " not in seats
