@@ -337,7 +337,9 @@ GAME_NAMES = (
     "Bellevue",
     "Carioca",
     "Continental",
-    # Named together: "12-Step, Russian, Dummy y Contract Rummy".
+    "Shanghai",
+    "Liverpool",
+    # Named together: "12-Step, Russian, Dummy, Contract Rummy, … Carioca y Continental".
     "12-Step",
     "Russian",
     "Dummy",
