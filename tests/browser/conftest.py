@@ -229,6 +229,25 @@ def sample_games(browser: Any, live_server: str, owner_cookie: str) -> dict[str,
     return addresses
 
 
+def upload_game(page: Any, document: dict[str, Any]) -> str:
+    """A game file uploaded on the import page, as a family does (in any language); the
+    board's address on this server ("/games/12")."""
+    page.goto("/games/import")
+    page.set_input_files(
+        "#file",
+        files=[
+            {
+                "name": "game.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(document).encode(),
+            }
+        ],
+    )
+    page.locator("form[enctype] button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return "/" + page.url.split("/", 3)[3]
+
+
 def start_game(page: Any, names: tuple[str, ...] | list[str]) -> str:
     """A new game of ``names`` started on the new-game page with its first rules (12-Step), as
     a family does; the board's address."""

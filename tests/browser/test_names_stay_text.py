@@ -7,32 +7,12 @@ in the label, whole, and game N stays where it was, in English and in Spanish.""
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 import pytest
 
 from ..helpers import game_document
-from .conftest import NARROW_PHONE, _page, start_game
-
-
-def _upload(page: Any, document: dict[str, Any]) -> str:
-    """A game file uploaded on the import page; the board's address."""
-    page.goto("/games/import")
-    page.set_input_files(
-        "#file",
-        files=[
-            {
-                "name": "spare.json",
-                "mimeType": "application/json",
-                "buffer": json.dumps(document).encode(),
-            }
-        ],
-    )
-    page.locator("form[enctype] button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    return str(page.url)
+from .conftest import NARROW_PHONE, _page, start_game, upload_game
 
 
 @pytest.mark.parametrize("locale", ["es-CL", "en-GB"])
@@ -43,8 +23,8 @@ def test_a_hostile_name_on_a_board_deletes_nothing(
 
     pages = _page(browser, live_server, {**NARROW_PHONE, "locale": locale}, owner_cookie)
     page = next(pages)
-    spare = _upload(page, game_document("contract-rummy", ["Ana", "Beto"], []))
-    spare_path = spare.removeprefix(live_server)
+    spare_path = upload_game(page, game_document("contract-rummy", ["Ana", "Beto"], []))
+    spare = live_server + spare_path
     hostile = f"x hx-post={spare_path}/delete hx-trigger=load y"
     deletes: list[str] = []
     page.on(

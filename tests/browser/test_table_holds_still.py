@@ -9,7 +9,6 @@ goes once the hand moves on."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -24,6 +23,7 @@ from .conftest import (
     fits_width,
     screenshot,
     serious_accessibility_violations,
+    upload_game,
 )
 from .test_offline import OFFLINE_NOISE
 from .test_own_hands import _seated, _seated_phones, _table
@@ -225,23 +225,6 @@ def test_one_tap_from_the_top_of_the_scoreboard_to_a_qr_code(scorer: Any, live_s
     expect(page.locator(".link-card")).to_have_count(1)
 
 
-def _upload(page: Any, document: dict[str, Any]) -> str:
-    page.goto("/games/import")
-    page.set_input_files(
-        "#file",
-        files=[
-            {
-                "name": "game.json",
-                "mimeType": "application/json",
-                "buffer": json.dumps(document).encode(),
-            }
-        ],
-    )
-    page.get_by_role("button", name="Upload").click()
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    return "/" + page.url.split("/", 3)[3]
-
-
 EIGHT = ("Alexandrina", "Bartholomew", "Christabel", "Desmond", "Euphemia", "Fitz", "Gwen", "Hal")
 
 
@@ -252,7 +235,7 @@ def test_the_tv_shows_eight_players_without_the_menu(
     ranks, here and on the board."""
     contexts = _page(browser, live_server, TV, owner_cookie)
     tv = next(contexts)
-    board = _upload(
+    board = upload_game(
         tv, game_document("twelve-step", list(EIGHT), twelve_step_to_the_end(EIGHT)[:4])
     )
     tv.goto(f"{board}/tv")
@@ -276,7 +259,7 @@ def test_the_board_says_how_12_step_ranks_at_360(scorer: Any) -> None:
     table says "contract 3", not "c3" (item 18)."""
     page = scorer
     names = ("Ann", "Ben", "Cy")
-    board = _upload(
+    board = upload_game(
         page, game_document("twelve-step", list(names), twelve_step_to_the_end(names)[:2])
     )
     page.goto(board)
@@ -425,7 +408,7 @@ def test_the_close_page_says_points_and_a_finished_hand_names_the_winner(
     scorer = next(scorers)
     names = ("Ann", "Ben", "Cy")
     rounds = [("Ann", {"Ben": "K", "Cy": "K K"}, set()) for _ in range(6)]
-    board = _upload(scorer, game_document("contract-rummy", list(names), rounds))
+    board = upload_game(scorer, game_document("contract-rummy", list(names), rounds))
     scorer.goto(f"{board}/links")
     scorer.get_by_role("button", name="New table link").click()
     link = scorer.locator(".link-card input.copy-field").first.input_value()
@@ -515,7 +498,7 @@ def test_the_rounds_table_keeps_its_header_and_lines_up_typed_totals(
     players' row stays at the top of the rounds table's own box when it scrolls."""
     page = scorer
     names = ("Ann", "Ben")
-    board = _upload(
+    board = upload_game(
         page, game_document("twelve-step", list(names), twelve_step_to_the_end(names)[:9])
     )
     page.goto(f"{board}/rounds/new")
