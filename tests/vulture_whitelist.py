@@ -151,3 +151,7 @@ _.YES
 _.IF_GOING_DOWN
 _.NO
 _.LIMITS_PER
+
+# rules.parts.SkipTarget's "next" (issue 51): a house rule read by value; no ruling of a meld
+# reads it (the score sheet records hands, not turns).
+_.NEXT

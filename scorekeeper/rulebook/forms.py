@@ -119,6 +119,7 @@ CHOICE_OPTIONS = (
     "liberation_before_contract",
     "freed_wild",
     "going_out",
+    "skip_target",
 )
 BOOL_OPTIONS = (
     "nobody_out_allowed",
@@ -187,6 +188,7 @@ class HouseRulesForm(FlaskForm):
     liberation = SelectField()
     freed_wild = SelectField()
     going_out = SelectField()
+    skip_target = SelectField()
     runs_may_wrap = BooleanField()
     wilds_at_most_naturals = BooleanField()
     max_wilds_per_meld = WholeNumberField(validators=[Optional()])

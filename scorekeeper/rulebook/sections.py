@@ -59,6 +59,7 @@ SECTIONS: tuple[tuple[str, LazyString, tuple[str, ...]], ...] = (
             "may_i",
             "discard_after_contract",
             "going_out",
+            "skip_target",
         ),
     ),
 )
@@ -143,6 +144,10 @@ VALUE_WORDS: dict[str, dict[str, LazyString]] = {
     "going_out": {
         "discard": _l("By discarding the last card"),
         "play": _l("By playing the last cards onto the table, never by a discard"),
+    },
+    "skip_target": {
+        "any": _l("A player the discarder names, never themselves, loses their next turn"),
+        "next": _l("The next player in turn loses their next turn"),
     },
     "spacing": {
         "free": _l("may sit side by side"),

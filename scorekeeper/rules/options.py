@@ -18,6 +18,7 @@ from .parts import (
     LIBERATION_BEFORE_CONTRACT,
     LIBERATION_FROM,
     LIBERATIONS,
+    SKIP_TARGETS,
     SPACINGS,
     TIE_BREAKS,
     WINNERS,
@@ -301,6 +302,15 @@ _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
             "table, never by a discard."
         ),
     ),
+    "skip_target": (
+        N_("Who loses a turn to a Skip"),
+        "choice",
+        SKIP_TARGETS,
+        N_(
+            "any: the player who discards a Skip names another player, who loses their next "
+            "turn; next: the next player in turn loses it. Only a Phase 10 deck has Skips."
+        ),
+    ),
     "discard_after_contract": (
         N_("Taking the discard once your contract is made"),
         "bool",
@@ -336,6 +346,7 @@ CHOICE_WORDS: dict[str, Message] = {
     "off": N_("off"),
     "others": N_("others"),
     "any": N_("any"),
+    "next": N_("next"),
     "at once": N_("at once"),
     "same round": N_("same round"),
     "discard": N_("discard"),
@@ -416,6 +427,7 @@ _CHOICE_KEYS = (
     "liberation_before_contract",
     "freed_wild",
     "going_out",
+    "skip_target",
 )
 
 

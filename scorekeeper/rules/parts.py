@@ -320,6 +320,14 @@ class GoingOut(StrEnum):
     PLAY = "play"
 
 
+class SkipTarget(StrEnum):
+    """Who loses a turn to a discarded Skip (a Phase 10 deck's): a player the discarder names
+    (never themselves), or the next player in turn."""
+
+    ANY = "any"
+    NEXT = "next"
+
+
 # The values of each choice option, in the order the editor offers them.
 ACES: tuple[str, ...] = tuple(Aces)
 SPACINGS: tuple[str, ...] = tuple(Spacing)
@@ -329,5 +337,6 @@ TIE_BREAKS: tuple[str, ...] = tuple(TieBreak)
 LIBERATIONS: tuple[str, ...] = tuple(Liberation)
 FREED_WILD: tuple[str, ...] = tuple(FreedWild)
 GOING_OUT: tuple[str, ...] = tuple(GoingOut)
+SKIP_TARGETS: tuple[str, ...] = tuple(SkipTarget)
 LIBERATION_FROM: tuple[str, ...] = tuple(LiberationFrom)
 LIBERATION_BEFORE_CONTRACT: tuple[str, ...] = tuple(LiberationBeforeContract)

@@ -529,3 +529,6 @@ PRESET_SOURCES.update(PUBLISHED_SOURCES)
 for _slug in tuple(PRESET_DATA):
     PRESET_DATA[_slug] = {"deck": "standard"} | PRESET_DATA[_slug]
     PRESET_SOURCES[_slug] = {"deck": PRESET_SOURCES[_slug]["packs"]} | PRESET_SOURCES[_slug]
+    # A standard deck has no Skip: the option is unused there, at the value of rules.md.
+    PRESET_DATA[_slug] = PRESET_DATA[_slug] | {"skip_target": "any"}
+    PRESET_SOURCES[_slug] = PRESET_SOURCES[_slug] | {"skip_target": DEFAULT}

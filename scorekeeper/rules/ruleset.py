@@ -30,6 +30,7 @@ from .parts import (
     MayI,
     PackRule,
     Packs,
+    SkipTarget,
     Spacing,
     TieBreak,
     WildSpacing,
@@ -57,6 +58,7 @@ __all__ = [
     "RuleSet",
     "RuleSetError",
     "RulesLike",
+    "SkipTarget",
     "Spacing",
     "TieBreak",
     "UnknownRulesError",
@@ -141,6 +143,7 @@ class RuleSet:
     liberation: Liberation
     freed_wild: FreedWild
     going_out: GoingOut
+    skip_target: SkipTarget
     runs_may_wrap: bool
     wilds_at_most_naturals: bool
     max_wilds_per_meld: int | None
@@ -457,6 +460,7 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
         liberation=read.option("liberation", data["liberation"], Liberation),
         freed_wild=read.option("freed_wild", data["freed_wild"], FreedWild),
         going_out=read.option("going_out", data["going_out"], GoingOut),
+        skip_target=read.option("skip_target", data["skip_target"], SkipTarget),
         runs_may_wrap=read.boolean("runs_may_wrap", data["runs_may_wrap"]),
         wilds_at_most_naturals=read.boolean(
             "wilds_at_most_naturals", data["wilds_at_most_naturals"]
@@ -539,6 +543,7 @@ _OPTION_OUT: dict[str, Any] = {
     "liberation_before_contract": lambda r: r.liberation_before_contract.value,
     "freed_wild": lambda r: r.freed_wild.value,
     "going_out": lambda r: r.going_out.value,
+    "skip_target": lambda r: r.skip_target.value,
     "discard_after_contract": lambda r: r.discard_after_contract,
     "down_and_out_bonus": lambda r: r.down_and_out_bonus,
 }
