@@ -243,6 +243,17 @@ class HouseRulesForm(FlaskForm):
             )
         self.parsed_dealt = values[0] if len(values) == 1 else values
 
+    def validate_runs_may_wrap(self, field: Field) -> None:
+        # Turning the corner puts the ace between the king and the 2: aces high only or low
+        # only would say one thing while the referee rules another.
+        if field.data and self.aces.data in ("low", "high"):
+            raise ValidationError(
+                _(
+                    "Runs that turn the corner play the ace high and low (Q-K-A-2): choose "
+                    "aces high or low, or runs that do not turn the corner."
+                )
+            )
+
     def options(self) -> dict[str, Any]:
         """The options as ``get_ruleset`` reads them, from a form that validated."""
         options: dict[str, Any] = {

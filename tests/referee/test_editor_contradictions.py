@@ -43,3 +43,17 @@ def test_a_cap_under_the_fewest_players_is_refused_in_words(
     errors = _field_errors(refused)
     assert errors == ["2 is fewer than the fewest players (3)"], errors
     assert not any("_" in error for error in errors)
+
+
+def test_aces_low_only_with_runs_that_turn_the_corner_is_refused(
+    app: Flask, client: FlaskClient
+) -> None:
+    refused = new_rules(client, "continental", "Low aces", aces="low")
+    assert refused.status_code == 422  # type: ignore[attr-defined]
+    assert _field_errors(refused) == [
+        "Runs that turn the corner play the ace high and low (Q-K-A-2): choose aces high or "
+        "low, or runs that do not turn the corner."
+    ]
+    values = {"aces": "low", "runs_may_wrap": []}
+    saved = new_rules(client, "continental", "Low aces", **values)  # type: ignore[arg-type]
+    assert saved.status_code == 303, _field_errors(saved)  # type: ignore[attr-defined]
