@@ -190,10 +190,11 @@ def highest_total(game: Game) -> int:
     return min(max(highest, 0), MAX_TOTAL)
 
 
-def join_game(game: Game, name: str, total: int) -> Seat:
+def join_game(game: Game, name: str, total: int, *, keep_total: bool = True) -> Seat:
     """``name`` joins before the next round with ``total`` points, seated last (to the right
-    of the first dealer). Raises RoundRefused for an empty or long name, a player at the table
-    already, or a game that is over or has no round yet."""
+    of the first dealer). A player who left comes back instead (``come_back``), with the total
+    they had where ``keep_total``, else with ``total``. Raises RoundRefused for an empty or
+    long name, a player at the table already, or a game that is over or has no round yet."""
     name = tidy_name(name)
     if game.status != IN_PROGRESS:
         raise _refused(N_("This game is over."))
@@ -205,9 +206,12 @@ def join_game(game: Game, name: str, total: int) -> Seat:
     if rounds == 0:
         raise _refused(N_("A player joins after a round; before the first, start the game again."))
     key = name_key(name)
-    seated = [seat.player.name for seat in game.seats if seat.player.name_key == key]
+    seated = [seat for seat in game.seats if seat.player.name_key == key]
+    if seated and seated[0].left_after is not None:
+        # A player who left comes back (issue 49): on the contract they were working on.
+        return come_back(game, seated[0], total if keep_total is False else None)
     if seated:
-        raise _refused(N_("%(name)s is at this table already.", name=seated[0]))
+        raise _refused(N_("%(name)s is at this table already.", name=seated[0].player.name))
     try:
         player = db.session.scalar(select(Player).where(Player.name_key == key))
         if player is None:
@@ -233,6 +237,43 @@ def join_game(game: Game, name: str, total: int) -> Seat:
                 "%(name)s joined the game before round %(round)s with %(num)s points.",
                 num=total,
                 name=player.name,
+                round=rounds + 1,
+            ),
+        )
+        _commit(game, tally)
+    except Exception:
+        db.session.rollback()
+        raise
+    return seat
+
+
+def come_back(game: Game, seat: Seat, total: int | None) -> Seat:
+    """The player of ``seat``, who left, comes back before the next round, on the contract
+    they were working on, with ``total`` points (None: the total they had when they left),
+    stored as the game file's comeback (``seats.returns``). A leave after the last round is
+    simply undone (``undo_leave``)."""
+    rounds = len(game.rounds)
+    gone = seat.left_after
+    assert gone is not None
+    if gone == rounds:
+        return undo_leave(game, seat.position)  # no round missed: the leave never was
+    name = seat.player.name
+    try:
+        seat.returns = [*(seat.returns or ()), [gone, rounds + 1, total]]
+        seat.left_after = None
+        db.session.flush()
+        tally = replay(game)
+        if tally.problems:
+            raise RoundRefused(list(tally.problems))
+        recompute(game, tally)
+        back_with = tally.rounds[-1].totals[seat.position] if total is None else total
+        changelog.log(
+            game,
+            N_plural(
+                "%(name)s came back before round %(round)s with %(num)s point.",
+                "%(name)s came back before round %(round)s with %(num)s points.",
+                num=back_with,
+                name=name,
                 round=rounds + 1,
             ),
         )

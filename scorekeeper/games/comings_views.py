@@ -67,9 +67,14 @@ def join(game_id: int) -> ResponseReturnValue:
     try:
         # The whole name as typed (the form is held to FORM_BYTES): cut before it is tidied,
         # "Zed" and a few hundred invisible characters and "Lee" would be stored as "Zed".
-        seat = comings.join_game(game, request.form.get("name", ""), total)
+        seated = len(game.seats)
+        keep = request.form.get("points") != "highest"
+        seat = comings.join_game(game, request.form.get("name", ""), total, keep_total=keep)
     except RoundRefused as refused:
         flash(refused.in_words(), "error")
         return redirect(url_for("games.show", game_id=game.id) + "#add-player")
+    if seat.position < seated:  # a player who left, back at the table
+        flash(_("%(name)s is back at the table.", name=seat.player.name), "success")
+        return redirect(url_for("games.show", game_id=game.id))
     flash(_("%(name)s joined the game.", name=seat.player.name), "success")
     return redirect(url_for("games.show", game_id=game.id))

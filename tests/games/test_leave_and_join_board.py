@@ -196,3 +196,35 @@ def test_the_table_referee_asks_whose_contract_among_those_at_the_table(
     page = client.get(f"/referee?game={game_id}").get_data(as_text=True)
     seats = page.split('class="seat-list"', 1)[1].split("</ul>", 1)[0]
     assert "Ann · " in seats and "Ben · " in seats and "Cy · " not in seats
+
+
+def test_a_leaver_added_again_comes_back(client: FlaskClient) -> None:
+    """Issue 49, item 2: "Add a player" with a leaver's name brings the leaver back, with the
+    total they had (or the highest, as the family chooses), on their own seat and name."""
+    game_id = start_game(client, "contract-rummy", ["Ann", "Ben", "Cy"])
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5"})
+    client.post(f"/games/{game_id}/leave", data={"seat": "2", "sure": "yes"})
+    save_round(client, game_id, "Ben", {"Ann": "9"})
+    back = client.post(
+        f"/games/{game_id}/join", data={"name": "cy", "points": "zero"}, follow_redirects=True
+    )
+    said = back.get_data(as_text=True)
+    assert "Cy is back at the table." in said and "is at this table already" not in said
+    assert "Cy came back before round 3 with 5 points." in said
+    exported = client.get(f"/games/{game_id}/export").get_json()
+    assert exported["players"] == ["Ann", "Ben", "Cy"]
+    assert exported["left"] == {"Cy": 1}
+    assert exported["joined"] == {"Cy": {"before_round": 3}}
+    save_round(client, game_id, "Cy", {"Ann": "5", "Ben": "5"})
+    assert client.get(f"/games/{game_id}/export").get_json()["standings"][0]["player"] == "Cy"
+    # Taken back the way a join is: Cy leaves again before playing, and is away as before.
+    other = start_game(client, "contract-rummy", ["Ann", "Ben", "Cy"])
+    save_round(client, other, "Ann", {"Ben": "K", "Cy": "5"})
+    client.post(f"/games/{other}/leave", data={"seat": "2", "sure": "yes"})
+    save_round(client, other, "Ben", {"Ann": "9"})
+    client.post(f"/games/{other}/join", data={"name": "Cy", "points": "highest"})
+    exported = client.get(f"/games/{other}/export").get_json()
+    assert exported["joined"] == {"Cy": {"before_round": 3, "total": 10}}
+    client.post(f"/games/{other}/leave", data={"seat": "2", "sure": "yes"})
+    exported = client.get(f"/games/{other}/export").get_json()
+    assert exported["left"] == {"Cy": 1} and "joined" not in exported
