@@ -155,3 +155,6 @@ _.LIMITS_PER
 # rules.parts.SkipTarget's "next" (issue 51): a house rule read by value; no ruling of a meld
 # reads it (the score sheet records hands, not turns).
 _.NEXT
+
+# tally.Tally.more_packs (issue 49): read by the board template alone ("Add to the packs").
+_.more_packs
