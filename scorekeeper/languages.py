@@ -57,7 +57,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from wtforms.i18n import messages_path
 
-from . import scope
+from . import scope, text
 from .access import Account
 from .extensions import Kept, db
 from .models import Household, User
@@ -500,6 +500,7 @@ def init_app(app: Flask) -> None:
         ),
     )
     app.add_template_filter(script_words, "script_words")
+    text.in_game_words = own_words
     app.jinja_env.globals["current_language"] = current
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     for name, fn in FILTERS.items():

@@ -9,6 +9,7 @@ never from Flask-Babel (``tests/test_lint.py`` checks it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask_babel import gettext, ngettext
@@ -23,12 +24,19 @@ class LazyText(LazyString):
         return escape(str(self))
 
 
-def _in_game_words(message: str, **variables: Any) -> str:
-    """``message`` in the page's language, in the words of the game the page is about
-    (``languages.own_words``)."""
-    from .languages import own_words  # the languages know the accounts, which label with these
+def _as_translated(message: str, translated: str) -> str:
+    return translated
 
-    translated = own_words(message, str(gettext(message)))
+
+# How a translation is put in the words of the game the page is about: ``languages.own_words``,
+# installed by ``languages.init_app`` (the languages know the accounts, which label with these,
+# so this module cannot import them).
+in_game_words: Callable[[str, str], str] = _as_translated
+
+
+def _in_game_words(message: str, **variables: Any) -> str:
+    """``message`` in the page's language, in the words of the game the page is about."""
+    translated = in_game_words(message, str(gettext(message)))
     return translated % variables if variables else translated
 
 

@@ -67,6 +67,7 @@ _.setting
 _.validate_other
 _.validate_contracts
 _.validate_cards_dealt
+_.validate_runs_may_wrap
 _.Meta
 
 # Enum members reached by value (``Rank("7")``, ``Winner("lowest total")``), never by name.

@@ -11,21 +11,9 @@ export); the pages (``views``: start and scoreboard, ``round_views``, ``undo_vie
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint
 
 bp = Blueprint("games", __name__, url_prefix="/games", cli_group="game")
-
-
-@bp.before_request
-def _game_words() -> None:
-    """A game's pages (its board, its rounds, each phone's hand) speak its own words."""
-    # Imported here: the views below import this package's bp first.
-    from .. import languages
-    from .services import own_words_of
-
-    game_id = (request.view_args or {}).get("game_id")
-    if isinstance(game_id, int):
-        languages.in_game(lambda: own_words_of(game_id))
 
 
 from . import (  # noqa: E402,F401  (they attach their routes and commands to bp)

@@ -21,7 +21,7 @@ from flask_babel import ngettext
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper import house_rules
+from scorekeeper import house_rules, languages
 from scorekeeper.access import Permission, requires
 from scorekeeper.bin import services as bin_services
 from scorekeeper.extensions import db
@@ -43,6 +43,14 @@ from .tally import (
 
 NO_CHANGE = 204
 MIN_SEATS = 4
+
+
+@bp.before_request
+def _game_words() -> None:
+    """A game's pages (its board, its rounds, each phone's hand) speak its own words."""
+    game_id = (request.view_args or {}).get("game_id")
+    if isinstance(game_id, int):
+        languages.in_game(lambda: services.own_words_of(game_id))
 
 
 def game_or_404(game_id: int, *, lock: bool = False) -> Game:

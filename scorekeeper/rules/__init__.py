@@ -78,7 +78,6 @@ from .cards import (
     Special,
     Suit,
     format_cards,
-    parse_cards,
 )
 from .contracts import Contract, MeldKind, MeldRequirement
 from .decks import DECKS, PHASE_10, STANDARD, Deck
@@ -113,6 +112,7 @@ from .ruleset import (
     Winner,
     get_ruleset,
     own_words,
+    parse_cards,
 )
 from .scoring import score_cards
 from .search import SearchBudgetExceeded, SearchNotYet, cards_short, find_contract

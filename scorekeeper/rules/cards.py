@@ -10,7 +10,7 @@ The standard notation: rank then suit, in any case: the ranks ``A 2 … 10 J Q K
 (``T`` for ten too) and the suits ``S H D C`` or ``♠ ♥ ♦ ♣``. A joker is ``JK``,
 ``Joker`` or ``*``. A rank alone is a card whose suit is not known: enough to
 score it and to read it in a set, not in a run. Cards are separated by spaces,
-commas or hyphens. ``parse_cards(text, rules)`` reads the notation of the rule set's deck.
+commas or hyphens. ``ruleset.parse_cards(text, rules)`` reads the notation of a rule set's deck.
 """
 
 from __future__ import annotations
@@ -20,13 +20,9 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .messages import N_, Message, Value, listing
-
-if TYPE_CHECKING:
-    from .decks import Deck
-    from .ruleset import RulesLike
 
 __all__ = [
     "JOKER",
@@ -407,20 +403,14 @@ def parse_card(token: str) -> Card:
     return Card(rank, suit)
 
 
-def parse_cards(text: str, rules: RulesLike | None = None) -> list[Card]:
-    """Read cards separated by spaces, commas or hyphens (``"5S 2C JK"``, ``"3-4-5-6♥"``),
-    in the notation of the deck of ``rules`` (a preset slug, house rules or a RuleSet; none:
-    the standard deck): ``"7R 12g W S"`` for a Phase 10 deck.
+def parse_cards(text: str) -> list[Card]:
+    """Read cards of the standard deck separated by spaces, commas or hyphens (``"5S 2C JK"``,
+    ``"3-4-5-6♥"``); another deck's notation is its own (``rules.parse_cards(text, rules)``).
 
     Returns them in the order written; an empty text gives no cards. Raises
     CardError naming the first token that is not a card.
     """
-    if rules is None:
-        return [parse_card(token) for token in _SEPARATORS.split(text) if token]
-    # Imported here: the rule set module imports this one.
-    from .ruleset import get_ruleset
-
-    return get_ruleset(rules).deck.parse(text)
+    return [parse_card(token) for token in _SEPARATORS.split(text) if token]
 
 
 def split_tokens(text: str) -> list[str]:
@@ -437,7 +427,13 @@ def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
     return " ".join(card.short if symbols else card.notation for card in cards)
 
 
-def as_cards(cards: str | Iterable[Card], deck: Deck | None = None) -> list[Card]:
+class Notation(Protocol):
+    """What reads a deck's notation (``decks.Deck``, which this module does not import)."""
+
+    def parse(self, text: str) -> list[Card]: ...
+
+
+def as_cards(cards: str | Iterable[Card], deck: Notation | None = None) -> list[Card]:
     """Cards given as notation text (in the notation of ``deck``, a ``decks.Deck``; none:
     the standard deck) or as Card values, as a list of cards."""
     if isinstance(cards, str):

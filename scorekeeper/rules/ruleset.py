@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from .cards import AnyRank, Card, Rank
+from .cards import parse_cards as parse_standard_cards
 from .contracts import Contract, MeldKind
 from .decks import DECKS, STANDARD, Deck, deck_named
 from .messages import N_, Message
@@ -619,3 +620,16 @@ def own_words(rules: RulesLike) -> str:
     """The name of the words ``rules``' game speaks its own way (``presets.OWN_WORDS``, by the
     preset it was made from), "" where it speaks the language's own."""
     return OWN_WORDS.get(get_ruleset(rules).base, "")
+
+
+def parse_cards(text: str, rules: RulesLike | None = None) -> list[Card]:
+    """Read cards separated by spaces, commas or hyphens (``"5S 2C JK"``, ``"3-4-5-6♥"``),
+    in the notation of the deck of ``rules`` (a preset slug, house rules or a RuleSet; none:
+    the standard deck): ``"7R 12g W S"`` for a Phase 10 deck.
+
+    Returns them in the order written; an empty text gives no cards. Raises
+    CardError naming the first token that is not a card.
+    """
+    if rules is None:
+        return parse_standard_cards(text)
+    return get_ruleset(rules).deck.parse(text)

@@ -228,8 +228,8 @@ def test_the_upload_page_and_a_refused_file_speak_spanish(app: Flask, client: Fl
     for sentence in (
         "Este archivo se rechazó; no se guardó nada:",
         "ann aparece dos veces entre los jugadores (Ann y ann); los nombres deben ser distintos",
-        "\"started\" ('yesterday') no es una hora en ISO 8601",
-        '"abandoned" debe ser true o false.',
+        "«started» ('yesterday') no es una hora en ISO 8601",
+        "«abandoned» debe ser true o false.",
     ):
         assert sentence in shown, sentence
     left = english_left(english.get_data(as_text=True), spanish.get_data(as_text=True), SAME)
