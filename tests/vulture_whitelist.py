@@ -153,9 +153,10 @@ _.IF_GOING_DOWN
 _.NO
 _.LIMITS_PER
 
-# rules.parts.SkipTarget's "next" (issue 51): a house rule read by value; no ruling of a meld
-# reads it (the score sheet records hands, not turns).
+# rules.parts.SkipTarget's "next" and GoingOut's "either" (issue 51): house rules read by value;
+# no ruling of a meld reads them (the score sheet records hands, not turns).
 _.NEXT
+_.EITHER
 
 # tally.Tally.more_packs (issue 49): read by the board template alone ("Add to the packs").
 _.more_packs

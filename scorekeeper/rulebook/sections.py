@@ -144,6 +144,7 @@ VALUE_WORDS: dict[str, dict[str, LazyString]] = {
     "going_out": {
         "discard": _l("By discarding the last card"),
         "play": _l("By playing the last cards onto the table, never by a discard"),
+        "either": _l("By discarding the last card or by playing it onto the table"),
     },
     "skip_target": {
         "any": _l("A player the discarder names, never themselves, loses their next turn"),

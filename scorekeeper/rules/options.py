@@ -299,7 +299,8 @@ _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
         GOING_OUT,
         N_(
             "discard: by discarding the last card; play: by playing the last cards onto the "
-            "table, never by a discard."
+            "table, never by a discard; either: by discarding the last card or by playing it "
+            "onto the table."
         ),
     ),
     "skip_target": (
@@ -347,6 +348,7 @@ CHOICE_WORDS: dict[str, Message] = {
     "others": N_("others"),
     "any": N_("any"),
     "next": N_("next"),
+    "either": N_("either"),
     "at once": N_("at once"),
     "same round": N_("same round"),
     "discard": N_("discard"),

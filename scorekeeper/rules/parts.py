@@ -314,10 +314,12 @@ class LiberationBeforeContract(StrEnum):
 
 
 class GoingOut(StrEnum):
-    """How a player goes out: by a discard, or by playing the last cards onto the table."""
+    """How a player goes out: by a discard, by playing the last cards onto the table, or either
+    way (Phase 10: a hand empty at the end of the turn has gone out)."""
 
     DISCARD = "discard"
     PLAY = "play"
+    EITHER = "either"
 
 
 class SkipTarget(StrEnum):
