@@ -305,7 +305,13 @@ def own_words(message: str, translated: str) -> str:
     page is about, where its language's glossary gives them."""
     name = g.get("game_words") if has_request_context() else None
     if callable(name):
-        name = g.game_words = name()
+        try:
+            # No flush of the request's own changes for a read of the game's rules.
+            with db.session.no_autoflush:
+                name = name()
+        except SQLAlchemyError:  # the database away or busy: its page says so, in plain words
+            name = None
+        g.game_words = name
     if not name:
         return translated
     said = game_words(current()).get(name)

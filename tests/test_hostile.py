@@ -203,6 +203,10 @@ ROUTES: dict[str, Urls] = {
     "games.abandon": lambda s: [f"/games/{s.spare}/abandon", f"/games/{s.finished}/abandon"],
     "games.leave": lambda s: [f"/games/{s.spare}/leave?seat=0", f"/games/{s.playing}/leave?seat=1"],
     "games.join": lambda s: [f"/games/{s.spare}/join", f"/games/{s.finished}/join"],
+    "games.undo_leave": lambda s: [
+        f"/games/{s.spare}/leave/undo?seat=0",
+        f"/games/{s.playing}/leave/undo?seat=1",
+    ],
     "games.may_i": lambda s: [f"/games/{s.playing}/may-i", f"/games/{s.finished}/may-i"],
     "games.export": lambda s: [f"/games/{g}/export" for g in _games(s)],
     "games.tv": lambda s: [f"/games/{g}/tv" for g in _games(s)],
@@ -281,6 +285,8 @@ FORM_PAGES: dict[str, Callable[[Seeds, str], str]] = {
     "games.put_in_hand": lambda s, url: f"/games/{s.playing}/hand",
     "games.abandon": lambda s, url: f"/games/{s.playing}",
     "games.join": lambda s, url: f"/games/{s.playing}",
+    # Shown on the board once a player has left (the seeded games keep everyone).
+    "games.undo_leave": lambda s, url: f"/games/{s.playing}",
     "games.may_i": lambda s, url: f"/games/{s.playing}",
     "history.restore": lambda s, url: "/history/backup",
     "history.restore_kept": lambda s, url: "/history/backup",
@@ -318,6 +324,7 @@ GONE = {"accounts.setup"}
 DESTRUCTIVE = {
     "games.abandon",
     "games.leave",
+    "games.undo_leave",
     "games.join",
     "history.cancel_restore",
     "games.delete_round",

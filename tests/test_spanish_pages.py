@@ -339,6 +339,7 @@ GAME_NAMES = (
     "Continental",
     "Shanghai",
     "Liverpool",
+    "Phase 10",
     # Named together: "12-Step, Russian, Dummy, Contract Rummy, … Carioca y Continental".
     "12-Step",
     "Russian",

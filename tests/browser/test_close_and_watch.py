@@ -15,9 +15,9 @@ import pytest
 from playwright.sync_api import expect
 
 from ..helpers import game_document, twelve_step_to_the_end
-from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
+from .conftest import _page, fits_width, screenshot, serious_accessibility_violations, upload_game
 from .test_own_hands import _seated, _seated_phones, _table
-from .test_table_holds_still import SMALL_PHONE, TV, _top, _upload
+from .test_table_holds_still import SMALL_PHONE, TV, _top
 
 pytestmark = pytest.mark.browser
 
@@ -136,7 +136,7 @@ def test_a_game_over_says_who_won_and_why(scorer: Any, browser: Any, live_server
     """Item 18: "This game is over" names the winner, with the tie-break when there was one,
     and the finished board, the TV and the watch page say why in the game's own ranking."""
     page = scorer
-    tied = _upload(
+    tied = upload_game(
         page, game_document("twelve-step", ["Ann", "Ben", "Cy"], twelve_step_to_the_end())
     )
     tie_break = "Ann and Ben both made contract 12 in round 12; Ann wins with 0 points to 60."
@@ -152,7 +152,7 @@ def test_a_game_over_says_who_won_and_why(scorer: Any, browser: Any, live_server
     assert fits_width(page)
 
     # One maker of the last contract: the board says why in 12-Step's terms.
-    alone = _upload(
+    alone = upload_game(
         page,
         game_document(
             "twelve-step",
@@ -246,6 +246,13 @@ def test_the_result_card_from_a_watch_link_leads_back_to_it(
     next(relatives, None)
 
 
+def _as_the_page(answer: Any) -> dict[str, str]:
+    """The language the browser asked the page in: its own requests ask in it too (a page's
+    ETag is the page in that language and region)."""
+    asked = answer.request.all_headers().get("accept-language")
+    return {"Accept-Language": asked} if asked else {}
+
+
 def test_a_relatives_poll_of_the_watch_page_is_answered_304(
     scorer: Any, browser: Any, live_server: str
 ) -> None:
@@ -264,7 +271,7 @@ def test_a_relatives_poll_of_the_watch_page_is_answered_304(
     assert second is not None and second.status == 200
     etag = second.headers.get("etag")
     assert etag, "the watch page has no ETag"
-    again = relative.request.get(watch, headers={"If-None-Match": etag})
+    again = relative.request.get(watch, headers={"If-None-Match": etag, **_as_the_page(second)})
     assert again.status == 304
     # A round saved: the same ETag now gets the new page.
     scorer.goto(f"{board}/rounds/new")
@@ -273,7 +280,7 @@ def test_a_relatives_poll_of_the_watch_page_is_answered_304(
     expect(scorer.locator("#points-1")).to_contain_text("10 pts")
     scorer.get_by_role("button", name="Save round 1").click()
     scorer.wait_for_url(re.compile(rf"{board}$"))
-    changed = relative.request.get(watch, headers={"If-None-Match": etag})
+    changed = relative.request.get(watch, headers={"If-None-Match": etag, **_as_the_page(second)})
     assert changed.status == 200 and changed.headers.get("etag") != etag
     assert "Ben" in changed.text()
     next(relatives, None)

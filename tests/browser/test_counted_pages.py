@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from ..helpers import game_document, twelve_step_to_the_end
-from .conftest import _page, fits_width, screenshot
+from .conftest import _page, fits_width, screenshot, upload_game
 from .test_close_and_watch import _relative, _watch_link
-from .test_table_holds_still import SMALL_PHONE, _upload
+from .test_table_holds_still import SMALL_PHONE
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +37,7 @@ def test_the_review_says_what_it_counts_and_an_empty_year_is_404(
             # Two finished games of six long names on one evening (the second after midnight),
             # and one still being played.
             for day, hour, table in (("14", "21", SIX), ("15", "00", SIX[::-1])):
-                _upload(
+                upload_game(
                     page,
                     game_document(
                         "twelve-step",
@@ -46,7 +46,7 @@ def test_the_review_says_what_it_counts_and_an_empty_year_is_404(
                         started=f"{YEAR}-02-{day}T{hour}:30:00+00:00",
                     ),
                 )
-            _upload(
+            upload_game(
                 page,
                 game_document(
                     "twelve-step",
@@ -84,7 +84,7 @@ def test_the_watch_page_leads_to_the_tv_view_with_contracts(
     rounds = [("Ann", {"Ben": "K K K K"}, {"Ben"})] * 6 + [("Ben", {"Ann": "3"}, set())] * 6
     for scheme, pages in _phones(browser, live_server, owner_cookie):
         page = next(pages)
-        board = _upload(page, game_document("twelve-step", ["Ann", "Ben"], rounds))
+        board = upload_game(page, game_document("twelve-step", ["Ann", "Ben"], rounds))
         watch = _watch_link(page, board, live_server)
         relatives = _relative(browser, live_server)
         relative = next(relatives)
@@ -114,7 +114,7 @@ def test_the_rating_chart_names_its_peak(browser: Any, live_server: str, owner_c
                 ("Philippa", "Philippa", "Philippa", "Quincy", "Quincy"), start=1
             ):
                 loser = "Quincy" if winner == "Philippa" else "Philippa"
-                _upload(
+                upload_game(
                     page,
                     game_document(
                         "contract-rummy",

@@ -14,8 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ..helpers import game_document, twelve_step_to_the_end
-from .conftest import _page, fits_width, screenshot, serious_accessibility_violations
-from .test_table_holds_still import _upload
+from .conftest import _page, fits_width, screenshot, serious_accessibility_violations, upload_game
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +53,9 @@ def _width(page: Any) -> int:
 
 def test_no_game_page_is_wider_than_the_phone_with_six_long_names(scorer: Any) -> None:
     page = scorer
-    board = _upload(page, game_document("twelve-step", list(SIX), twelve_step_to_the_end(SIX)[:9]))
+    board = upload_game(
+        page, game_document("twelve-step", list(SIX), twelve_step_to_the_end(SIX)[:9])
+    )
     pages = {
         "board": board,
         "round-new": f"{board}/rounds/new",
@@ -65,7 +66,7 @@ def test_no_game_page_is_wider_than_the_phone_with_six_long_names(scorer: Any) -
         "links": f"{board}/links",
     }
     # A finished game's pages add its rating moves: "<a long name> +2.1" for each player.
-    done = _upload(page, game_document("twelve-step", list(SIX), twelve_step_to_the_end(SIX)))
+    done = upload_game(page, game_document("twelve-step", list(SIX), twelve_step_to_the_end(SIX)))
     number = done.rsplit("/", 1)[1]
     pages |= {
         "finished-board": done,
@@ -91,7 +92,7 @@ def test_no_game_page_is_wider_than_the_phone_with_six_long_names(scorer: Any) -
 def test_the_rounds_table_opens_on_the_latest_round_and_shows_it_scrolls(scorer: Any) -> None:
     page = scorer
     names = ("Ann", "Ben", "Cy", "Dee")
-    board = _upload(
+    board = upload_game(
         page, game_document("twelve-step", list(names), twelve_step_to_the_end(names)[:11])
     )
     box = page.get_by_role("region", name="Rounds")
@@ -104,7 +105,9 @@ def test_the_rounds_table_opens_on_the_latest_round_and_shows_it_scrolls(scorer:
     screenshot(page, f"rounds-table-latest-360-{page.scheme}")
 
     page.goto(board)
-    wide = _upload(page, game_document("twelve-step", list(SIX), twelve_step_to_the_end(SIX)[:3]))
+    wide = upload_game(
+        page, game_document("twelve-step", list(SIX), twelve_step_to_the_end(SIX)[:3])
+    )
     assert wide
     box = page.get_by_role("region", name="Rounds")
     assert box.evaluate("e => e.scrollWidth > e.clientWidth")

@@ -150,7 +150,7 @@ def test_the_own_hand_page_in_spanish_fits_holds_still_and_keeps_done_without_si
     screenshot(ann, "i41-own-hand-es-waiting-360")
     ann.get_by_role("button", name="Cerré").click()
     expect(ann.locator(".my-state")).to_contain_text("Cerraste")
-    field = ben.get_by_label("Tus cartas que quedan")
+    field = ben.get_by_label("Las cartas que te quedan")
     expect(field).to_be_visible()  # by its poll
 
     pad = "#my-hand-form .hand-pad button"
@@ -208,7 +208,7 @@ def test_the_own_hand_page_in_spanish_fits_holds_still_and_keeps_done_without_si
     dark.get_by_role("button", name="Sí, este teléfono es de Ann").click()
     dark.wait_for_url(re.compile(r"/hand$"))
     ben.get_by_role("button", name="Cerré").click()
-    expect(dark.get_by_label("Tus cartas que quedan")).to_be_visible()  # by its poll
+    expect(dark.get_by_label("Las cartas que te quedan")).to_be_visible()  # by its poll
     expect(dark.locator(".deal")).to_contain_text("Ronda 2")
     dark.get_by_role("button", name="Agregar K", exact=True).click()
     expect(dark.locator("#my-points")).to_contain_text("10 ptos")

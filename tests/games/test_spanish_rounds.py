@@ -166,7 +166,7 @@ def test_the_own_hand_page_the_close_page_and_the_seat_picker_speak_spanish(
     counting = phones[1].get(f"/games/{game_id}/hand")
     said = words(counting)
     assert "Ann cerró. Toca las cartas que te quedan y luego si cumpliste o no." in said
-    assert "Tus cartas que quedan" in said and "Cumplido ✓" in said and "No cumplido ✗" in said
+    assert "Las cartas que te quedan" in said and "Cumplido ✓" in said and "No cumplido ✗" in said
     assert "Contando: Ben, Cy, Dee." in said
     assert 'aria-label="Agregar un joker"' in counting.get_data(as_text=True)
     # Six jokers on Ben's phone: refused at his cards, in Spanish, the typing kept.
