@@ -65,6 +65,21 @@ def postgres_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def kept_postgres_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A second PostgreSQL database of this worker's, for a module's fixture whose data lives
+    across its tests: ``postgres_uri`` is emptied after every test, and a module's other tests
+    run between the ones that share that data (a server with a world's accounts in it is not
+    a new server any more)."""
+    with shared_server_database(run_folder(tmp_path_factory), f"{WORKER}_kept") as uri:
+        if uri is None:
+            message = "no PostgreSQL server: apt-get install postgresql (CI installs it)"
+            if IN_CI:
+                pytest.fail(message)
+            pytest.skip(message)
+        yield uri
+
+
+@pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A SQLite file with every migration applied, copied for each test (quicker than
     migrating); made once a run, by the first worker that needs it."""

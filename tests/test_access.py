@@ -146,7 +146,7 @@ def world(
     if request.param == "sqlite":
         uri = f"sqlite:///{folder / 'world.db'}"
     else:
-        uri = request.getfixturevalue("postgres_uri")
+        uri = request.getfixturevalue("kept_postgres_uri")
     made = _make_world(uri, folder / "instance")
     yield made
     with made.app.app_context():
