@@ -123,6 +123,7 @@ _.rule_labels  # referee/_ruling.html
 _.leftover_points
 _.decided
 _.help  # rules/edit.html
+_.packs_note  # rules/edit.html
 _.described  # rules/show.html
 _.game_end
 _.provisional  # players/index.html, players/_ratings.html, history/game_ratings.html

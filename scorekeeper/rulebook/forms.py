@@ -35,7 +35,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional, Va
 from ..inputs import whole_number
 from ..limits import NAME_LENGTH, TEXT_LENGTH
 from ..names import tidy_field
-from ..rules import OptionProblem, Rank, RuleSet, describe_options
+from ..rules import OptionProblem, PackRule, Rank, RuleSet, describe_options
 from ..text import lazy_gettext as _l
 from ..words import words
 
@@ -253,6 +253,26 @@ class HouseRulesForm(FlaskForm):
                     "aces high or low, or runs that do not turn the corner."
                 )
             )
+
+    def packs_note(self) -> str | None:
+        """What the packs come to under the cap on players, where the cap leaves some of their
+        lines unused (2 decks for up to 5 players, at most 4 playing): said at the packs, in
+        words, for the family to see the rules page will say only what its games meet."""
+        most = self.max_players.data
+        try:
+            rule = PackRule(**{key: int(value) for key, value in self.packs.data.items()})
+        except (TypeError, ValueError):
+            return None
+        if not isinstance(most, int) or not rule.unused_above(most):
+            return None
+        return ngettext(
+            "At most %(num)s player plays these rules, so the packs' lines for more players "
+            "are not used: %(packs)s.",
+            "At most %(num)s players play these rules, so the packs' lines for more players "
+            "are not used: %(packs)s.",
+            most,
+            packs=words(rule.describe(most)),
+        )
 
     def options(self) -> dict[str, Any]:
         """The options as ``get_ruleset`` reads them, from a form that validated."""

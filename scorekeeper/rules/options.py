@@ -375,7 +375,7 @@ def _described(rules: RuleSet, key: str) -> str:
     if key == "deck":
         return rules.deck.name
     if key == "packs":
-        return rules.pack_rule.describe()
+        return rules.pack_rule.describe(rules.max_players)
     if key == "may_i":
         return rules.may_i.describe()
     if key == "card_values":

@@ -108,6 +108,13 @@ class PackRule:
         jokers = self.jokers_per_deck * decks + self.jokers_per_player * players + self.jokers_extra
         return Packs(decks=decks, jokers=max(0, jokers), deck=deck)
 
+    def unused_above(self, most_players: int | None) -> bool:
+        """Whether a cap of ``most_players`` leaves part of the rule unused: the decks are for
+        more players than may play, or no game reaches the players that take one more deck."""
+        return most_players is not None and most_players < self.decks_up_to_players + (
+            1 if self.players_per_extra_deck else 0
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The rule as house-rule data."""
         return {
@@ -119,16 +126,18 @@ class PackRule:
             "jokers_extra": self.jokers_extra,
         }
 
-    def describe(self) -> Message:
+    def describe(self, most_players: int | None = None) -> Message:
         """The rule in words: "2 decks for up to 5 players, one more deck for each 2 more
-        players; 2 jokers a deck"."""
+        players; 2 jokers a deck". Where at most ``most_players`` play, it says only what they
+        meet: capped at 4, "2 decks for up to 4 players" and no line for more players."""
+        up_to = self.decks_up_to_players
+        if most_players is not None:
+            up_to = min(up_to, most_players)
         decks = N_plural(
             "%(num)s deck for %(players)s",
             "%(num)s decks for %(players)s",
             num=self.decks,
-            players=N_plural(
-                "up to %(num)s player", "up to %(num)s players", num=self.decks_up_to_players
-            ),
+            players=N_plural("up to %(num)s player", "up to %(num)s players", num=up_to),
         )
         jokers: list[Value] = []
         if self.jokers_per_deck:
@@ -150,7 +159,7 @@ class PackRule:
                 N_plural("%(num)s joker fewer", "%(num)s jokers fewer", num=-self.jokers_extra)
             )
         joker_words = listing(jokers) if jokers else N_("no jokers")
-        if self.players_per_extra_deck:
+        if self.players_per_extra_deck and not self.unused_above(most_players):
             return N_(
                 "%(decks)s, %(more)s; %(jokers)s",
                 decks=decks,

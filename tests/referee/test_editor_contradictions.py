@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -57,3 +58,43 @@ def test_aces_low_only_with_runs_that_turn_the_corner_is_refused(
     values = {"aces": "low", "runs_may_wrap": []}
     saved = new_rules(client, "continental", "Low aces", **values)  # type: ignore[arg-type]
     assert saved.status_code == 303, _field_errors(saved)  # type: ignore[attr-defined]
+
+
+def _text(response: object) -> str:
+    page = response.get_data(as_text=True)  # type: ignore[attr-defined]
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+def _packs_note(response: object) -> str | None:
+    page = response.get_data(as_text=True)  # type: ignore[attr-defined]
+    found = re.search(r'id="packs-note">(.*?)</p>', page, re.S)
+    return html.unescape(found.group(1)).strip() if found else None
+
+
+@pytest.mark.parametrize(
+    ("base", "most", "packs"),
+    [
+        # 2 decks for up to 5 players, one more for each 2 more: 4 at most meet 2 decks only.
+        ("twelve-step", "4", "2 decks for up to 4 players; 2 jokers a deck"),
+        ("continental", "4", "2 decks for up to 4 players; 3 jokers a deck"),
+        ("carioca", "3", "2 decks for up to 3 players; 2 jokers a deck"),
+    ],
+)
+def test_a_cap_under_the_packs_lines_is_explained_at_the_packs(
+    app: Flask, client: FlaskClient, base: str, most: str, packs: str
+) -> None:
+    """Rules capped under the packs' lines are saved (the packs for the players who come are
+    right), and say at the packs what they come to; the rules page says only that."""
+    saved = new_rules(client, base, f"At most {most}", max_players=most)
+    assert saved.status_code == 303, _field_errors(saved)  # type: ignore[attr-defined]
+    slug = saved.headers["Location"].rstrip("/").split("/")[-1]  # type: ignore[attr-defined]
+    note = _packs_note(client.get(f"/rules/{slug}/edit"))
+    assert note == (
+        f"At most {most} players play these rules, so the packs' lines for more players are "
+        f"not used: {packs}."
+    )
+    page = _text(client.get(f"/rules/{slug}"))
+    assert packs in page
+    assert "more players" not in page.split("Packs", 1)[1].split("Cards dealt", 1)[0]
+    # Uncapped, or capped at the packs' own line, there is nothing to explain.
+    assert _packs_note(client.get(f"/rules/new?base={base}")) is None
