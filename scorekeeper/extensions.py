@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from flask import Flask, current_app
-from flask_babel import Babel
+from flask_babel import Babel, Domain
 from flask_compress import Compress
 from flask_login import LoginManager
 from flask_migrate import Migrate
@@ -17,6 +17,9 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData, Table
 from sqlalchemy.orm import DeclarativeBase
+from werkzeug.utils import cached_property
+
+from .text import InGameDomain
 
 # Named constraints, so that Alembic migrations can drop and alter them on SQLite too.
 NAMING_CONVENTION = {
@@ -41,7 +44,18 @@ migrate = Migrate()
 csrf = CSRFProtect()
 compress = Compress()
 login_manager = LoginManager()
-babel = Babel()
+
+
+class _Babel(Babel):
+    """Flask-Babel, its catalogues read in the words of the game a page is about
+    (``text.InGameCatalogue``): the one place every translation passes."""
+
+    @cached_property
+    def domain_instance(self) -> Domain:
+        return InGameDomain(domain=self.domain)
+
+
+babel = _Babel()
 
 T = TypeVar("T")
 

@@ -256,14 +256,19 @@ def name_of(code: str) -> str:
 @dataclass(frozen=True)
 class GameWords:
     """How a language says a game's own words (its glossary's ``[game.<name>]``): whole
-    messages of its own (by msgid: "May I" is "Robar de contra" in Continental), and words put
-    for the language's own in every other message ("escalera" is "escala" in Carioca)."""
+    messages of its own (by msgid: "May I" is "Robar de contra" in Continental; a plural
+    message's, one text for each of the language's plural forms), and words put for the
+    language's own in every other message ("escalera" is "escala" in Carioca)."""
 
-    messages: dict[str, str]
+    messages: dict[str, str | list[str]]
     words: dict[str, str]
 
-    def say(self, message: str, translated: str) -> str:
+    def say(self, message: str, translated: str, form: int | None = None) -> str:
+        """``translated``, the catalogue's text for ``message`` (in its plural form ``form``,
+        for a count), in the game's words."""
         own = self.messages.get(message)
+        if isinstance(own, list):
+            return own[min(form or 0, len(own) - 1)]
         if own is not None:
             return own
         if not self.words:
@@ -300,9 +305,10 @@ def in_game(name: str | Callable[[], str]) -> None:
         g.game_words = name
 
 
-def own_words(message: str, translated: str) -> str:
-    """``translated`` (the catalogue's text for ``message``) in the words of the game this
-    page is about, where its language's glossary gives them."""
+def own_words(message: str, translated: str, form: int | None = None) -> str:
+    """``translated`` (the catalogue's text for ``message``, in its plural form ``form`` for a
+    count) in the words of the game this page is about, where its language's glossary gives
+    them. Every translation passes here (``text.InGameCatalogue``, installed by ``init_app``)."""
     name = g.get("game_words") if has_request_context() else None
     if callable(name):
         try:
@@ -315,7 +321,7 @@ def own_words(message: str, translated: str) -> str:
     if not name:
         return translated
     said = game_words(current()).get(name)
-    return translated if said is None else said.say(message, translated)
+    return translated if said is None else said.say(message, translated, form)
 
 
 # --- numbers and dates, in the page's language --------------------------------------------------
@@ -495,11 +501,10 @@ FILTERS: dict[str, Callable[..., str]] = {
 
 def init_app(app: Flask) -> None:
     """After Flask-Babel's ``init_app``: its gettext in templates, with every translation text."""
+    # Flask-Babel's catalogues are already in the game's words (``text.InGameCatalogue``).
     app.jinja_env.globals.update(
-        gettext=_text_gettext(lambda text: own_words(text, get_translations().ugettext(text))),
-        ngettext=_text_ngettext(
-            lambda one, many, n: own_words(one, get_translations().ungettext(one, many, n))
-        ),
+        gettext=_text_gettext(lambda text: get_translations().ugettext(text)),
+        ngettext=_text_ngettext(lambda one, many, n: get_translations().ungettext(one, many, n)),
         pgettext=_text_pgettext(lambda where, text: get_translations().upgettext(where, text)),
         npgettext=_text_npgettext(
             lambda where, one, many, n: get_translations().unpgettext(where, one, many, n)

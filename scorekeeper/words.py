@@ -18,23 +18,23 @@ from flask import Flask
 from flask_babel import get_locale, get_translations
 
 from . import actors
-from .languages import own_words
 from .rules import PRESETS, Reason, RuleSetError, Source, get_ruleset
 from .rules.messages import ENGLISH, Message, Translator, render
 
 
 class _PageLanguage(Translator):
-    """The language of the page being drawn, as the engine's messages ask for it."""
+    """The language of the page being drawn, as the engine's messages ask for it (in the
+    words of the game the page is about, as every translation is: ``text.InGameCatalogue``)."""
 
     def __init__(self) -> None:
         self.translations = get_translations()
         self.locale = get_locale()
 
     def gettext(self, text: str) -> str:
-        return own_words(text, str(self.translations.gettext(text)))
+        return str(self.translations.gettext(text))
 
     def ngettext(self, singular: str, plural: str, count: int) -> str:
-        return own_words(singular, str(self.translations.ngettext(singular, plural, count)))
+        return str(self.translations.ngettext(singular, plural, count))
 
     def number(self, value: int) -> str:
         return format_decimal(value, locale=self.locale) if self.locale else str(value)

@@ -161,3 +161,6 @@ _.EITHER
 
 # tally.Tally.more_packs (issue 49): read by the board template alone ("Add to the packs").
 _.more_packs
+
+# extensions._Babel.domain_instance: Flask-Babel reads it for every translation (issue 52).
+_.domain_instance

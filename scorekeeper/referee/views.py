@@ -16,8 +16,8 @@ from wtforms.fields.choices import SelectChoice
 
 from scorekeeper.access import Permission, requires
 
-from .. import house_rules
-from ..rules import PRESETS
+from .. import house_rules, languages
+from ..rules import PRESETS, own_words
 from ..text import lazy_gettext as _l
 from ..web import UNPROCESSABLE, is_htmx, render
 from ..words import words
@@ -57,6 +57,8 @@ def index() -> Response:
         form.rules.data = PRESETS[0]
         form.game.data = ""
         table = table_for(form)
+    # A table of a game with its own words (Carioca's escala) rules in them.
+    languages.in_game(own_words(table.rules))
     form.read_cards(table.rules)
     verdict = None if form.rules.errors else rule(form, table)
     if status == 200 and form_refused(form):
