@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -330,11 +330,41 @@ def own_words(message: str, translated: str, form: int | None = None) -> str:
 NOTHING = "–"
 
 
+@cache
+def babel_locale(name: str) -> Locale:
+    """Babel's locale of ``name`` (``es_MX``), read once: parsing it again for every number
+    of a page was a third of a long page's time."""
+    return Locale.parse(name)
+
+
+@cache
+def _number_pattern(pattern: str) -> numbers.NumberPattern:
+    return numbers.parse_pattern(pattern)
+
+
+def _write_number(value: float | Decimal, pattern: str, name: str) -> str:
+    """``value`` written by ``pattern`` for the locale ``name``, as Babel's ``format_decimal``
+    writes it. Kept: Babel looks the locale's symbols up again for every number (a long
+    page's ratings and totals were a third of its time), and a page's figures repeat."""
+    # Its text in the key too: -0.0 equals 0.0, and is written with its sign.
+    return _kept_number(value, str(value), pattern, name)
+
+
+@lru_cache(maxsize=8192)
+def _kept_number(value: float | Decimal, text: str, pattern: str, name: str) -> str:
+    return _number_pattern(pattern).apply(value, babel_locale(name))
+
+
+@cache
+def _zero(pattern: str, name: str) -> str:
+    return _write_number(0, pattern, name)
+
+
 def number(value: float | None) -> str:
     """A whole number, grouped as the page's language groups it: 1,250 / 1.250."""
     if value is None:
         return NOTHING
-    return numbers.format_decimal(value, format="#,##0", locale=locale())
+    return _write_number(value, "#,##0", locale())
 
 
 def half_away(value: float | Decimal, places: int) -> Decimal:
@@ -352,8 +382,9 @@ def decimal(value: float | None, places: int = 1) -> str:
     if value is None:
         return NOTHING
     pattern = "#,##0." + "0" * places if places > 0 else "#,##0"
-    text = numbers.format_decimal(half_away(value, places), format=pattern, locale=locale())
-    zero = numbers.format_decimal(0, format=pattern, locale=locale())
+    name = locale()
+    text = _write_number(half_away(value, places), pattern, name)
+    zero = _zero(pattern, name)
     return zero if text.lstrip("-\u2212") == zero else text
 
 
@@ -363,14 +394,14 @@ def percent(value: float | None, places: int = 0) -> str:
     if value is None:
         return NOTHING
     language = locale()
-    pattern = Locale.parse(language).percent_formats[None].pattern
+    pattern = babel_locale(language).percent_formats[None].pattern
     if places > 0:
         # The language's own pattern ("#,##0 %"), its last digit given the decimal places.
         whole, rest = pattern.rsplit("0", 1)
         pattern = f"{whole}0.{'0' * places}{rest}"
     # Halves away from zero, on the percentage as written (``half_away``).
     shown = half_away(Decimal(repr(float(value))) * 100, places) / 100
-    return numbers.format_percent(shown, format=pattern, locale=language)
+    return numbers.format_percent(shown, format=pattern, locale=babel_locale(language))
 
 
 def rating(value: float | None) -> str:

@@ -20,7 +20,7 @@ import os
 import unicodedata
 from contextlib import suppress
 from datetime import UTC, date, datetime, time, tzinfo
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -256,8 +256,19 @@ def _written(value: datetime, *skeletons: str) -> str:
     # English as the app has always written it; another language in its region's way.
     if language != languages.DEFAULT:
         language = languages.locale()
+    # The wall clock's fields only (no pattern writes a zone): two aware times of one
+    # instant in two zones are equal, and must not share a kept text.
+    return _written_in(value.replace(tzinfo=None), skeletons, language)
+
+
+@lru_cache(maxsize=4096)
+def _written_in(value: datetime, skeletons: tuple[str, ...], language: str) -> str:
+    """Kept: a long page writes the same days again and again (a chart's, a list's), and
+    Babel's formatting is the most of such a page's time."""
     return " ".join(
-        dates.format_datetime(value, pattern(skeleton, language), locale=language)
+        dates.format_datetime(
+            value, pattern(skeleton, language), locale=languages.babel_locale(language)
+        )
         for skeleton in skeletons
     )
 

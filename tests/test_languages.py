@@ -10,6 +10,7 @@ import re
 import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from babel.support import Translations
@@ -375,6 +376,32 @@ def test_dates_are_written_in_the_page_s_language_and_the_households_zone(
         assert local_time.day_time(morning) == (
             "5 Sep 2026 07:05" if language == "en" else "5 sept 2026 7:05"
         )
+
+
+def test_numbers_and_days_kept_between_pages_never_cross_languages_zones_or_signs(
+    app: Flask,
+) -> None:
+    """What a page wrote is kept for the next (a long history page writes the same figures
+    and days again and again): by the locale, the sign and the wall clock, not by the value."""
+    instant = datetime(2025, 12, 24, 23, 30, tzinfo=UTC)
+    written: dict[str, tuple[str, ...]] = {}
+    for language in ("en", "es-ES", "es-MX", "en", "es-ES"):
+        with app.test_request_context(headers={"Accept-Language": language}):
+            written[language] = (
+                languages.number(1250.0),
+                languages.number(-0.0),
+                languages.number(0),
+                languages.decimal(1250.55),
+                languages.signed(-0.0),
+            )
+    assert written["en"] == ("1,250", "-0", "0", "1,250.6", "±0.0")
+    assert written["es-ES"] == ("1.250", "-0", "0", "1.250,6", "±0,0")
+    assert written["es-MX"] == ("1,250", "-0", "0", "1,250.6", "±0.0")
+    # One instant, two zones: the same aware time, and two wall clocks.
+    with app.test_request_context():
+        at_home = local_time._written(instant.astimezone(ZoneInfo("America/Santiago")), "Hm")
+        away = local_time._written(instant.astimezone(ZoneInfo("Asia/Tokyo")), "Hm")
+    assert (at_home, away) == ("20:30", "08:30")
 
 
 def test_wtforms_own_messages_are_in_the_page_s_language(app: Flask, client: FlaskClient) -> None:
