@@ -431,7 +431,7 @@ def _read_round(
         if not isinstance(went_out_name, str) or name_key(went_out_name) not in keys:
             problems.append(
                 N_(
-                    "Round %(round)s: went_out names %(name)s, who is not a player of this game.",
+                    'Round %(round)s: "went_out" names %(name)s, who is not a player of this game.',
                     round=number,
                     name=repr(went_out_name),
                 )

@@ -36,7 +36,8 @@ class Reader:
 
     def fail(self, option: str, value: object, why: Message) -> None:
         """A problem with ``option``: ``why`` says what is wrong, naming the value given."""
-        message = N_("%(option)s: %(problem)s", option=option, problem=why)
+        # The option is named as the key the house rules' data (a game file's, a backup's) holds.
+        message = N_('"%(option)s": %(problem)s', option=option, problem=why)
         self.problems.append(OptionProblem(option, value, message, why))
 
     def boolean(self, option: str, value: object) -> bool:
@@ -116,11 +117,7 @@ class Reader:
                 self.fail(
                     f"{option}.{key}",
                     value[key],
-                    N_(
-                        "%(value)s is no setting of %(option)s",
-                        value=repr(value[key]),
-                        option=option,
-                    ),
+                    N_('"%(key)s" is no setting of "%(option)s"', key=str(key), option=option),
                 )
         return dict(value)
 

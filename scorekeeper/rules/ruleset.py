@@ -595,7 +595,7 @@ def get_ruleset(rules: RulesLike) -> RuleSet:
         raise RuleSetError(
             OptionProblem(key, rules[key], problem, problem)
             for key in unknown
-            for problem in [N_("%(key)s is not an option of a rule set", key=repr(key))]
+            for problem in [N_('"%(key)s" is not an option of a rule set', key=str(key))]
         )
     data = copy.deepcopy(preset_data)
     deck = deck_named(rules.get("deck", data["deck"]))

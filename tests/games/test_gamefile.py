@@ -81,7 +81,7 @@ def test_names_match_ignoring_case_and_first_dealer_defaults_to_the_first_name()
         ({"format": "something-else"}, 'This is not a scorekeeper game file: "format" must be'),
         ({"version": 2}, "this app reads version 1 of the game file only"),
         ({"rules": "poker"}, "The rules 'poker' are not known to this Scorekeeper"),
-        ({"rules": {"base": "twelve-step", "colour": "red"}}, "'colour' is not an option"),
+        ({"rules": {"base": "twelve-step", "colour": "red"}}, '"colour" is not an option'),
         ({"players": ["Ann"]}, "A game needs at least 2 players; this file has 1."),
         ({"players": ["Ann", "ANN", "Cy"]}, "ANN is named twice among the players"),
         ({"first_dealer": "Dan"}, "\"first_dealer\" ('Dan') is not one of the players."),
@@ -164,7 +164,7 @@ def test_refused_a_player_missing_from_a_round() -> None:
 def test_refused_went_out_not_a_player() -> None:
     doc = document()
     doc["rounds"][0]["went_out"] = "Dan"
-    assert problems(doc) == ["Round 1: went_out names 'Dan', who is not a player of this game."]
+    assert problems(doc) == ["Round 1: \"went_out\" names 'Dan', who is not a player of this game."]
 
 
 def test_refused_nobody_out_where_the_rules_do_not_allow_it() -> None:

@@ -533,9 +533,9 @@ def test_a_refused_upload_lists_every_problem_and_stores_nothing(client: FlaskCl
         "/games/import", data={"file": (io.BytesIO(json.dumps(document).encode()), "g.json")}
     )
     assert response.status_code == 422
-    page = text(response).replace("&#39;", "'")
+    page = text(response).replace("&#39;", "'").replace("&#34;", '"')
     assert "Round 1, Ben: '1H' is not a card" in page
-    assert "Round 2: went_out names 'Zed', who is not a player of this game." in page
+    assert "Round 2: \"went_out\" names 'Zed', who is not a player of this game." in page
     not_json = client.post("/games/import", data={"file": (io.BytesIO(b"{oops"), "g.json")})
     assert not_json.status_code == 422 and "not a JSON document" in text(not_json)
     nothing = client.post("/games/import", data={})
