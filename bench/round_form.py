@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import os
 import statistics
 import sys
 import tempfile
@@ -35,8 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-NAMES = ("Annabelle", "Bartholomew", "Cyrus", "Dolores", "Evangeline", "Fitzgerald")
-PASSWORD = "bench password"
+from bench.in_process import NAMES, signed_in_owner
 
 
 def main() -> None:
@@ -54,31 +52,8 @@ def main() -> None:
 def run(
     folder: Path, repeats: int, names: tuple[str, ...]
 ) -> dict[str, tuple[float, float, float]]:
-
-    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(folder / "instance")
-    from scorekeeper import create_app
-    from scorekeeper.accounts import services as accounts
-    from scorekeeper.extensions import db
+    _, client = signed_in_owner(folder)
     from scorekeeper.games import tally
-
-    app = create_app(
-        {
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.db'}",
-            "SECRET_KEY": "bench",
-            "WTF_CSRF_ENABLED": False,
-            "DAILY_BACKUPS": False,
-            "RATINGS_IN_BACKGROUND": False,
-            "PASSWORD_TIME_COST": 1,
-            "PASSWORD_MEMORY_KIB": 8,
-        }
-    )
-    with app.app_context():
-        home = accounts.add_household("Family")
-        accounts.add_user("owner", PASSWORD, home, "owner")
-        db.session.remove()
-    client = app.test_client()
-    signed = client.post("/login", data={"username": "owner", "password": PASSWORD})
-    assert signed.status_code == 303, signed.status_code
 
     replays = [0]
     original: Callable[..., Any] = tally.tally_game

@@ -15,14 +15,12 @@ busy). It prints each page's median in milliseconds with both, and their ratio.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-NAMES = ("Annabelle", "Bartholomew", "Cyrus", "Dolores", "Evangeline", "Fitzgerald")
-PASSWORD = "bench password"
+from bench.in_process import NAMES, signed_in_owner
 
 
 def main() -> None:
@@ -38,33 +36,10 @@ def main() -> None:
 
 
 def run(folder: Path, repeats: int, rounds: int) -> dict[str, tuple[float, float]]:
-    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(folder / "instance")
+    app, client = signed_in_owner(folder)
     from flask_babel import get_translations
     from jinja2.ext import _make_new_gettext, _make_new_ngettext
 
-    from scorekeeper import create_app
-    from scorekeeper.accounts import services as accounts
-    from scorekeeper.extensions import db
-
-    app = create_app(
-        {
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.db'}",
-            "SECRET_KEY": "bench",
-            "WTF_CSRF_ENABLED": False,
-            "DAILY_BACKUPS": False,
-            "RATINGS_IN_BACKGROUND": False,
-            "PASSWORD_TIME_COST": 1,
-            "PASSWORD_MEMORY_KIB": 8,
-        }
-    )
-    with app.app_context():
-        home = accounts.add_household("Family")
-        accounts.add_user("owner", PASSWORD, home, "owner")
-        db.session.remove()
-    client = app.test_client()
-    assert (
-        client.post("/login", data={"username": "owner", "password": PASSWORD}).status_code == 303
-    )
     form = {"rules": "twelve-step", "first_dealer": "0", "start": "Start the game"}
     form.update({f"players-{seat}": name for seat, name in enumerate(NAMES)})
     game = client.post("/games/new", data=form).headers["Location"].rstrip("/").split("/")[-1]
