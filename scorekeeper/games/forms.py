@@ -20,7 +20,16 @@ from wtforms.validators import Length
 
 from scorekeeper.inputs import whole_number
 from scorekeeper.limits import CARDS_LENGTH, NAME_LENGTH
-from scorekeeper.rules import Card, CardError, RuleSet, parse_cards
+from scorekeeper.rules import (
+    PHASE_10,
+    STANDARD,
+    Card,
+    CardError,
+    Colour,
+    RuleSet,
+    Special,
+    parse_cards,
+)
 from scorekeeper.words import words
 
 from ..text import lazy_gettext as _l
@@ -32,18 +41,60 @@ NOBODY = "nobody"
 # Longer than any total that may be typed, short enough that no one pastes a novel into it.
 TOTAL_LENGTH = 12
 _SEPARATORS = re.compile(r"[\s,\-]+")
+# A card a colour key may colour: a number, with or without a colour letter ("7", "7R").
+_NUMBERED = re.compile(r"(\d+)[A-Za-z]?")
+
+
+@dataclass(frozen=True)
+class Pad:
+    """The card pad of a deck: ``ranks``, the keys that add a card of a rank (a number), in
+    the order the pad shows them; ``specials``, the keys that add a special card (a joker; a
+    Wild, a Skip), shown before the ranks where ``specials_first``, else after them;
+    ``colours``, the keys that give the last card typed its colour ("7", then R, is "7R"). A
+    standard deck's pad has no suit keys (a suit is typed, and a rank alone scores); a Phase
+    10 deck's has its four colours, drawn in their colour and labelled with their letter."""
+
+    ranks: tuple[str, ...]
+    specials: tuple[Special, ...]
+    example: str
+    """Cards as one would type them, shown in an empty cards field."""
+    colours: tuple[Colour, ...] = ()
+    specials_first: bool = False
+
+    def adds(self, text: str, key: str) -> str:
+        """The cards ``text`` as the key ``key`` leaves them: one more card, or the last
+        number typed given the key's colour; unchanged for a key the pad does not have, or a
+        colour with no number before it to take it."""
+        tokens = card_tokens(text)
+        if key in self.ranks or key in {special.notation for special in self.specials}:
+            return " ".join([*tokens, key])
+        colours = {colour.letter for colour in self.colours}
+        if key in colours and tokens and (found := _NUMBERED.fullmatch(tokens[-1])):
+            return " ".join([*tokens[:-1], found.group(1) + key])
+        return text
+
+
+# Each deck's pad, by the deck's slug: the standard pad's ranks in the order a hand is usually
+# read (joker, ace, court cards, then down); Phase 10's numbers up, its colours, Wild and Skip.
+PADS = {
+    STANDARD.slug: Pad(PAD_RANKS[1:], STANDARD.specials, "K Q 9 JK", specials_first=True),
+    PHASE_10.slug: Pad(
+        tuple(rank.symbol for rank in PHASE_10.ranks),
+        PHASE_10.specials,
+        "7R 12G W S",
+        tuple(suit for suit in PHASE_10.suits if isinstance(suit, Colour)),
+    ),
+}
+
+
+def pad_of(rules: RuleSet) -> Pad:
+    """The card pad of ``rules``' deck (the standard pad for a deck without one)."""
+    return PADS.get(rules.deck.slug, PADS[STANDARD.slug])
 
 
 def card_tokens(text: str) -> list[str]:
     """The tokens of card notation as typed (``"K, q-JK"`` → ``["K", "q", "JK"]``)."""
     return [token for token in _SEPARATORS.split(text) if token]
-
-
-def add_card(text: str, rank: str) -> str:
-    """The cards ``text`` with one more card of ``rank`` (a key of the pad)."""
-    if rank not in PAD_RANKS:
-        return text
-    return " ".join([*card_tokens(text), rank])
 
 
 def remove_card(text: str, index: str) -> str:
@@ -56,13 +107,13 @@ def remove_card(text: str, index: str) -> str:
 
 
 def pad_key(
-    sent: Mapping[str, str], players: int, cards_of: Callable[[int], str]
+    sent: Mapping[str, str], players: int, cards_of: Callable[[int], str], pad: Pad
 ) -> tuple[int, str] | None:
-    """The seat whose pad key or chip (``add-<seat>``, ``remove-<seat>``: a form sent without
-    JavaScript) sent ``sent``, and its cards (``cards_of`` the seat) as the key leaves them;
-    None for any other send."""
+    """The seat whose key of ``pad`` or chip (``add-<seat>``, ``remove-<seat>``: a form sent
+    without JavaScript) sent ``sent``, and its cards (``cards_of`` the seat) as the key leaves
+    them; None for any other send."""
     for key, value in sent.items():
-        for prefix, change in (("add-", add_card), ("remove-", remove_card)):
+        for prefix, change in (("add-", pad.adds), ("remove-", remove_card)):
             seat = whole_number(key.removeprefix(prefix), below=players)
             if key.startswith(prefix) and seat is not None:
                 return seat, change(cards_of(seat), value)

@@ -45,7 +45,7 @@ from . import (
     scoreboard,
     services,
 )
-from .forms import PAD_RANKS, add_card, pad_key, read_hand, remove_card
+from .forms import pad_key, pad_of, read_hand, remove_card
 from .late_hands import what_got_stored
 from .merging import Sheet
 from .seats import SEATS_KEPT, SEATS_KEY, held_elsewhere, lost_seat, seat_of_phone, take_seat
@@ -180,7 +180,7 @@ def _my_hand(
         "last_number": last,
         "message": message,
         "counting_oob": counting_oob,
-        "pad_ranks": PAD_RANKS,
+        "pad": pad_of(tally.rules),
         "action": url_for("games.hand", game_id=game.id),
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
     }
@@ -285,7 +285,7 @@ def _write_my_hand(game: Game, position: int) -> ResponseReturnValue:
     cards = (sent or "")[:800]
     fragment = None
     if "add" in request.form:
-        cards = add_card(cards, request.form.get("add", ""))
+        cards = pad_of(services.rules_of(game)).adds(cards, request.form.get("add", ""))
         fragment = "games/_my_cards.html"
     elif "remove" in request.form:
         cards = remove_card(cards, request.form.get("remove", ""))
@@ -413,7 +413,7 @@ def _close_page(
         "game": game,
         "hands": hands,
         "action": url_for("games.close_round", game_id=game.id),
-        "pad_ranks": PAD_RANKS,
+        "pad": pad_of(tally.rules),
     }
     if preview is not None and is_htmx():
         return render("games/_cards.html", status=status, hand=hands[preview], **context)
@@ -533,7 +533,10 @@ def close_round(game_id: int) -> ResponseReturnValue:
         players = len(game.seats)
         preview = whole_number(request.form.get("preview"), below=players)
         keyed = pad_key(
-            request.form, players, lambda seat: request.form.get(f"cards-{seat}", "")[:800]
+            request.form,
+            players,
+            lambda seat: request.form.get(f"cards-{seat}", "")[:800],
+            pad_of(services.rules_of(game)),
         )
         return _close_page(game, as_sent=True, pad_key=keyed, preview=preview)
     try:

@@ -27,6 +27,7 @@ from scorekeeper.db import reading_only
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
 from scorekeeper.models import Game
+from scorekeeper.rules import RuleSet
 from scorekeeper.status import GameStatus
 from scorekeeper.web import UNPROCESSABLE, is_htmx, render
 
@@ -34,9 +35,9 @@ from ..text import lazy_gettext as _l
 from . import bp, changelog, entering, merging, rounds, scoreboard, services
 from .forms import (
     NOBODY,
-    PAD_RANKS,
     RoundForm,
     pad_key,
+    pad_of,
     read_hand,
     round_contracts,
     typed_total,
@@ -60,9 +61,12 @@ def _fill_round_form(form: RoundForm, players: int) -> None:
     form.read_hands(players, request.form if request.method == "POST" else {})
 
 
-def _apply_pad(form: RoundForm) -> int | None:
-    """Apply a pad key (``add-<seat>`` / ``remove-<seat>``) to the seat's text; its seat."""
-    found = pad_key(request.form, len(form.hands), lambda seat: form.hands[seat].cards)
+def _apply_pad(form: RoundForm, rules: RuleSet) -> int | None:
+    """Apply a key of ``rules``' pad (``add-<seat>`` / ``remove-<seat>``) to the seat's text;
+    its seat."""
+    found = pad_key(
+        request.form, len(form.hands), lambda seat: form.hands[seat].cards, pad_of(rules)
+    )
     if found is None:
         return None
     seat, cards = found
@@ -164,7 +168,7 @@ def _render_round(
         "conflict": conflict,
         "summary": summary,
         "nobody_allowed": tally.rules.nobody_out_allowed,
-        "pad_ranks": PAD_RANKS,
+        "pad": pad_of(tally.rules),
         "is_last": editing and number == len(tally.rounds),
         "clashes": merging.clash_choices(form, tally.names, request.form) if editing else [],
         "action": (
@@ -199,7 +203,7 @@ def _unsaved(game: Game, form: RoundForm, number: int, *, editing: bool) -> Resp
     tally = services.tally_of(game)
     cleared = form.clear_went_out(list(tally.names))
     draw = partial(_render_round, game, form, tally, number=number, editing=editing)
-    pad_seat = _apply_pad(form)
+    pad_seat = _apply_pad(form, tally.rules)
     if pad_seat is not None:
         return draw(only_seat=pad_seat)
     preview = _seat_arg("preview", len(tally.names))

@@ -16,6 +16,16 @@ const say = (key, values = {}) => Object.entries(values).reduce(
   WORDS[key] || "",
 );
 
+// A card pad's key on the cards typed (a list of tokens), as the server's forms.Pad.adds does
+// without JavaScript: a colour key (data-colour, a Phase 10 pad) gives the last number typed its
+// colour ("7", then R, is "7R"; nothing before it to take it, nothing changes); any other key
+// adds its card.
+const padAdd = (cards, key) => {
+  if (!("colour" in key.dataset)) return [...cards, key.value];
+  const last = cards.length ? /^(\d+)[a-z]?$/i.exec(cards[cards.length - 1]) : null;
+  return last ? [...cards.slice(0, -1), last[1] + key.value] : cards;
+};
+
 // A control marked data-autosubmit submits its form when it changes (no inline handlers:
 // the Content-Security-Policy forbids them).
 document.addEventListener("change", (event) => {
@@ -375,9 +385,9 @@ const outbox = (() => {
     // Capture phase, stopped here: the button's plain submit (the no-JavaScript path) is not sent.
     event.preventDefault();
     event.stopPropagation();
-    const cards = cardTokens(field.value);
+    let cards = cardTokens(field.value);
     if (key.name.startsWith("add-")) {
-      cards.push(key.value);
+      cards = padAdd(cards, key);
     } else {
       cards.splice(Number(key.value), 1);
       // The chip goes at once; the others are renumbered so a second quick tap is right too.
@@ -820,9 +830,9 @@ const outbox = (() => {
     if (!key || !field || !window.fetch) return;
     event.preventDefault();
     event.stopPropagation();
-    const cards = cardTokens(field.value);
+    let cards = cardTokens(field.value);
     if (key.name === "add") {
-      cards.push(key.value);
+      cards = padAdd(cards, key);
       stale(true);
     } else {
       cards.splice(Number(key.value), 1);
