@@ -207,6 +207,10 @@ ROUTES: dict[str, Urls] = {
         f"/games/{s.spare}/leave/undo?seat=0",
         f"/games/{s.playing}/leave/undo?seat=1",
     ],
+    "games.come_back": lambda s: [
+        f"/games/{s.spare}/comeback?seat=0",
+        f"/games/{s.playing}/comeback?seat=1",
+    ],
     "games.may_i": lambda s: [f"/games/{s.playing}/may-i", f"/games/{s.finished}/may-i"],
     "games.export": lambda s: [f"/games/{g}/export" for g in _games(s)],
     "games.tv": lambda s: [f"/games/{g}/tv" for g in _games(s)],
@@ -325,6 +329,7 @@ DESTRUCTIVE = {
     "games.abandon",
     "games.leave",
     "games.undo_leave",
+    "games.come_back",
     "games.join",
     "history.cancel_restore",
     "games.delete_round",

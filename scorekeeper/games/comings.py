@@ -5,6 +5,8 @@ a refusal (a table of one, a name at the table already) stores nothing."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -19,6 +21,9 @@ from .services import lineup_of, recompute, replay, tally_of
 from .tally import IN_PROGRESS, Lineup, Problem, Tally
 
 __all__ = [
+    "away",
+    "come_back",
+    "comeback_offer",
     "highest_total",
     "join_game",
     "leave_game",
@@ -122,6 +127,15 @@ def undo_leave(game: Game, position: int) -> Seat:
         db.session.rollback()
         raise
     return seat
+
+
+def away(game: Game) -> list[Seat]:
+    """The seats that left before the last stored round, while the game goes on: each may
+    come back before the next round (a leave after the last round is undone instead)."""
+    rounds = len(game.rounds)
+    if game.status != IN_PROGRESS:
+        return []
+    return [seat for seat in game.seats if seat.left_after is not None and seat.left_after < rounds]
 
 
 def _first_round_now(lineup: Lineup, position: int) -> int:
@@ -251,10 +265,14 @@ def come_back(game: Game, seat: Seat, total: int | None) -> Seat:
     """The player of ``seat``, who left, comes back before the next round, on the contract
     they were working on, with ``total`` points (None: the total they had when they left),
     stored as the game file's comeback (``seats.returns``). A leave after the last round is
-    simply undone (``undo_leave``)."""
+    simply undone (``undo_leave``). Raises RoundRefused where the game is over, the player is
+    at the table, or the table would hold more than the rules' (or the app's) most players."""
     rounds = len(game.rounds)
     gone = seat.left_after
-    assert gone is not None
+    if game.status != IN_PROGRESS:
+        raise _refused(N_("This game is over."))
+    if gone is None:
+        raise _refused(N_("%(name)s is at this table already.", name=seat.player.name))
     if gone == rounds:
         return undo_leave(game, seat.position)  # no round missed: the leave never was
     name = seat.player.name
@@ -282,6 +300,26 @@ def come_back(game: Game, seat: Seat, total: int | None) -> Seat:
         db.session.rollback()
         raise
     return seat
+
+
+def comeback_offer(game: Game, position: int) -> dict[str, Any]:
+    """What the comeback page of the seat at ``position`` shows: the player's name, the round
+    they left after (None: at the table, nothing to offer), the total they had then, the
+    highest total so far (the family's other choice, as for a joiner), the next round and,
+    where each player keeps their own contract, the one they go back to."""
+    tally = tally_of(game)
+    standing = next(standing for standing in tally.standings if standing.seat == position)
+    away_now = game.seats[position] in away(game)
+    return {
+        "game": game,
+        "seat": position,
+        "name": standing.name,
+        "left_after": standing.left_after if away_now else None,
+        "had": standing.total,
+        "highest": highest_total(game),
+        "next_round": tally.next_round,
+        "contract": standing.contract if tally.rules.keeps_contracts else None,
+    }
 
 
 def left_words(tally: Tally, position: int) -> Message | None:

@@ -1,5 +1,5 @@
-"""The board's "leaves the game" (asked first) and "Add a player" (issue 43): the scorer's
-pages for ``comings``."""
+"""The board's "leaves the game" (asked first), "Add a player" (issue 43) and "Cy comes back"
+(issue 49): the scorer's pages for ``comings``."""
 
 from __future__ import annotations
 
@@ -57,6 +57,38 @@ def undo_leave(game_id: int) -> ResponseReturnValue:
         return redirect(url_for("games.show", game_id=game.id))
     flash(_("%(name)s is back at the table.", name=game.seats[seat].player.name), "success")
     return redirect(url_for("games.show", game_id=game.id))
+
+
+@bp.route("/<int:game_id>/comeback", methods=["GET", "POST"])
+@requires(Permission.SCORE)
+def come_back(game_id: int) -> ResponseReturnValue:
+    """The board's "Cy comes back", for a player who left before the last round: asks with
+    which total (the one Cy had when leaving, or the highest so far, as for a joiner); the
+    answer stores the comeback, or says at the field why not (a full table)."""
+    game = game_or_404(game_id, lock=request.method == "POST")
+    seat = whole_number(request.values.get("seat"), below=len(game.seats))
+    if seat is None:
+        abort(400)
+    if request.method == "GET" and game.seats[seat] not in comings.away(game):
+        return redirect(url_for("games.show", game_id=game.id))  # nothing to come back from
+    problem = None
+    if request.method == "POST" and request.form.get("sure") == "yes":
+        highest = request.form.get("points") == "highest"
+        try:
+            total = comings.highest_total(game) if highest else None
+            comings.come_back(game, game.seats[seat], total)
+        except RoundRefused as refused:
+            problem = refused.in_words()
+        else:
+            name = game.seats[seat].player.name
+            flash(_("%(name)s is back at the table.", name=name), "success")
+            return redirect(url_for("games.show", game_id=game.id))
+    return render(
+        "games/come_back.html",
+        status=UNPROCESSABLE if problem else 200,
+        **comings.comeback_offer(game, seat),
+        problem=problem,
+    )
 
 
 @bp.post("/<int:game_id>/join")

@@ -64,6 +64,7 @@ __all__ = [
     "put_back",
     "same_round",
     "saved_under",
+    "table_changed_after",
     "undo_last_round",
     "use_may_i",
 ]
@@ -354,6 +355,22 @@ def _undone_already(game: Game, number: int, version: int | None) -> bool:
     return _last_line(game) == changelog.stored(_undone(number))
 
 
+def table_changed_after(game: Game, number: int) -> tuple[Seat, bool] | None:
+    """The first seat whose player left (False) or joined or came back (True) after round
+    ``number`` (None: nobody did). That round stands while the change does, or the leave or
+    join would point at a round that is not there (and the game file would not read again); a
+    comeback is a leave and a join."""
+    for seat in game.seats:
+        aways = seat.returns or ()
+        gone = [seat.left_after, *(away[0] for away in aways)]
+        came = [seat.joined_before, *(away[1] for away in aways)]
+        if any(first is not None and first > number for first in came):
+            return seat, True
+        if any(last is not None and last >= number for last in gone):
+            return seat, False
+    return None
+
+
 def delete_last_round(
     game: Game,
     number: int,
@@ -376,29 +393,23 @@ def delete_last_round(
                 number=number,
             )
         )
-    for seat in game.seats:
-        # The table changed after this round: it stands, or the leave or join would point
-        # at a round that is not there (and the game file would not read again). A comeback
-        # is a leave and a join.
-        aways = seat.returns or ()
-        gone = [seat.left_after, *(away[0] for away in aways)]
-        came = [seat.joined_before, *(away[1] for away in aways)]
-        if any(last is not None and last >= number for last in gone):
-            raise RoundConflict(
-                _(
-                    "Round %(number)s cannot be taken back: %(name)s left the game after it.",
-                    number=number,
-                    name=seat.player.name,
-                )
+    changed = table_changed_after(game, number)
+    if changed is not None:
+        seat, came = changed
+        said = (
+            _(
+                "Round %(number)s cannot be taken back: %(name)s joined the game after it.",
+                number=number,
+                name=seat.player.name,
             )
-        if any(first is not None and first > number for first in came):
-            raise RoundConflict(
-                _(
-                    "Round %(number)s cannot be taken back: %(name)s joined the game after it.",
-                    number=number,
-                    name=seat.player.name,
-                )
+            if came
+            else _(
+                "Round %(number)s cannot be taken back: %(name)s left the game after it.",
+                number=number,
+                name=seat.player.name,
             )
+        )
+        raise RoundConflict(said)
     if stamp is not None and stamp != rounds_stamp(game):
         raise StaleSave(
             _(

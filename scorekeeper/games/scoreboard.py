@@ -38,7 +38,7 @@ from scorekeeper.access import Permission, visitor
 from scorekeeper.extensions import Kept, db
 from scorekeeper.models import Game, access_version_now, utcnow
 
-from . import charts, comings, drafts, services
+from . import charts, comings, drafts, rounds, services
 from .tally import Tally
 
 BOARD_TEMPLATE = "games/_board.html"
@@ -154,6 +154,8 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
         "at_table": at_table(tally),
         # A leave after the last round is undone as a round is, until the next is stored.
         "undo_leaves": comings.undoable_leaves(game),
+        # After that, one who left may come back, with the total they had or the family's.
+        "comebacks": comings.away(game),
     }
 
 
@@ -169,6 +171,10 @@ def _undo_until(game: Game) -> datetime | None:
     refuses a late undo anyway."""
     if services.put_back_offer(game) is not None:
         return None  # the round just undone is offered back instead, never an older round's undo
+    if game.rounds and rounds.table_changed_after(game, game.rounds[-1].number) is not None:
+        # A leave or a join after it came later: that is undone first ("Undo: Cy leaves", or
+        # the joiner leaving before playing), then the round's undo is offered again.
+        return None
     deadline = services.undo_deadline(game)
     return deadline if deadline is not None and deadline > utcnow() else None
 
