@@ -26,7 +26,7 @@ from scorekeeper.access import Permission, requires
 from scorekeeper.bin import services as bin_services
 from scorekeeper.extensions import db
 from scorekeeper.inputs import whole_number
-from scorekeeper.limits import NAME_LENGTH
+from scorekeeper.limits import MAX_PLAYERS, NAME_LENGTH
 from scorekeeper.models import Game, Player
 from scorekeeper.names import name_key, tidy_name, too_long
 from scorekeeper.rules import RuleSet
@@ -156,6 +156,8 @@ def new() -> ResponseReturnValue:
         rules=rules,
         packs=rules.packs(max(len(filled), 2)) if rules else None,
         players_count=len(filled),
+        # app.js adds a seat as a name is typed in the last, up to the most at a table.
+        most_seats=MAX_PLAYERS,
     )
 
 

@@ -1263,3 +1263,62 @@ document.addEventListener("visibilitychange", () => {
   document.addEventListener("click", tapped, true);
   document.addEventListener("input", tapped, true);
 })();
+
+// games/new: a new empty seat as soon as a name is typed in the last one (up to the most at a
+// table), and the deck line for the names typed, as they are typed (the form's <template>
+// holds the line for each count, in the page's language). Without JavaScript the keyboard's
+// Enter redraws the form with both.
+(() => {
+  const SEAT = "#new-game .seat-list input[type=text]";
+  const addSeat = (list, last, seat) => {
+    const row = last.cloneNode(true);
+    const number = seat + 1;
+    row.querySelectorAll(".field-error").forEach((error) => error.remove());
+    const label = row.querySelector("label.visually-hidden");
+    if (label) {
+      label.htmlFor = `players-${seat}`;
+      label.textContent = say("seatPlayer", { number });
+    }
+    const box = row.querySelector("input[type=text]");
+    box.id = `players-${seat}`;
+    box.name = `players-${seat}`;
+    box.value = "";
+    box.placeholder = say("seatPlayer", { number });
+    box.removeAttribute("aria-invalid");
+    box.removeAttribute("aria-describedby");
+    const dealer = row.querySelector("input[type=radio]");
+    if (dealer) {
+      dealer.value = String(seat);
+      dealer.checked = false;
+    }
+    const up = row.querySelector("button[name^=up-]");
+    const down = row.querySelector("button[name^=down-]");
+    for (const [button, way, last] of [[up, "up", false], [down, "down", true]]) {
+      if (!button) continue;
+      button.name = `${way}-${seat}`;
+      button.disabled = last;
+      button.setAttribute("aria-label", say(way === "up" ? "seatUp" : "seatDown", { number }));
+    }
+    const before = last.querySelector("button[name^=down-]");
+    if (before) before.disabled = false;
+    list.append(row);
+    if (window.htmx) window.htmx.process(row);
+  };
+  const showLine = (form, count) => {
+    const line = form.querySelector("#setup-preview");
+    const lines = form.querySelector("#setup-lines");
+    const wanted = lines ? lines.content.querySelector(`[data-count="${count}"]`) : null;
+    if (line && wanted && line.textContent !== wanted.textContent) line.textContent = wanted.textContent;
+  };
+  document.addEventListener("input", (event) => {
+    const box = event.target;
+    if (!(box instanceof HTMLInputElement) || !box.matches(SEAT)) return;
+    const list = box.closest(".seat-list");
+    const rows = list.querySelectorAll(".seat-row");
+    const last = rows[rows.length - 1];
+    if (box.value.trim() && last.contains(box) && rows.length < Number(list.dataset.mostSeats || 0)) {
+      addSeat(list, last, rows.length);
+    }
+    showLine(box.form, [...list.querySelectorAll(SEAT)].filter((seat) => seat.value.trim()).length);
+  });
+})();
