@@ -98,6 +98,8 @@ _.parse
 _.confirm  # accounts/*.html, players/_merge.html
 _.gone_on  # bin/index.html
 _.style  # games/_charts.html
+_.dots  # games/_charts.html, a line's dots
+_.sentences  # games/_charts.html, the running totals' table's arrival rows
 _.y_ticks
 _.height
 _.bottom

@@ -46,6 +46,8 @@ LINE = "#d5d3cc"
 ROWS = 8
 # The height of a line of the card's foot.
 FOOT_LINE = 32
+# The size of the line under a name that says where its total came from.
+COMINGS_SIZE = 20
 # DejaVu Sans Condensed, cut down to the Latin, Greek and Cyrillic alphabets and the
 # punctuation the cards use (fonts/README.md says how, and its licence): as narrow as Pillow's
 # own font, which has no letter beyond plain ASCII.
@@ -67,6 +69,11 @@ class Result:
     contract_counts: tuple[tuple[int, int], ...] = ()
     # Why the winners won, in words (``Tally.why_won``), once the game is finished.
     why: str | None = None
+    # Where each line's total came from ("joined before round 5 with 135 points", "left after
+    # round 3"), in words; "" for a player who sat every round.
+    comings: tuple[str, ...] = ()
+    # How a player who left ranks, where one did (they rank last, not for the lowest total).
+    left_rank: str | None = None
 
 
 def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
@@ -105,9 +112,20 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
         ]
     else:
         lines = [f"{name} {_number(total)}" for name, total, _winner in totals]
+    comings = tuple(words(tally.lineup.comings_in_words(s.seat)) for s in tally.standings)
+    lines = [
+        _("%(player)s (%(comings)s)", player=line, comings=said) if said else line
+        for line, said in zip(lines, comings, strict=True)
+    ]
+    left_rank = words(tally.left_rank) if tally.left_rank else None
     subline = " · ".join(parts)
     why = words(tally.why_won) if tally.why_won else None
-    description = "; ".join(lines) + f". {subline}." + (f" {why}" if why else "")
+    description = (
+        "; ".join(lines)
+        + f". {subline}."
+        + (f" {why}" if why else "")
+        + (f" {left_rank}" if left_rank else "")
+    )
     return Result(
         title=_("%(headline)s: %(rules)s", headline=headline, rules=rules),
         description=description,
@@ -117,6 +135,8 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
         contracts=contracts,
         contract_counts=counts,
         why=why,
+        comings=comings if any(comings) else (),
+        left_rank=left_rank,
     )
 
 
@@ -190,7 +210,8 @@ def png_of(image: Image.Image) -> bytes:
 
 
 def draw_card(result: Result) -> bytes:
-    """The PNG of ``result``: headline, a line of rules, date and rounds, then the totals."""
+    """The PNG of ``result``: headline, a line of rules, date and rounds, then the totals, each
+    with the line under the name that says where it came from (a join, a leave, a comeback)."""
     image, draw = card_head(result.headline, result.subline)
     inner = WIDTH - 2 * MARGIN
     shown = result.totals[:ROWS]
@@ -200,10 +221,12 @@ def draw_card(result: Result) -> bytes:
     left_out = len(result.totals) - ROWS
     foot = [ngettext("and %(num)s more", "and %(num)s more", left_out)] if left_out > 0 else []
     foot += [result.why] if result.why else []
+    foot += [result.left_rank] if result.left_rank else []
     # The foot (who won and why, any players left out) takes the card's last lines, up to 3.
     foot_lines = lines_of(draw, " · ".join(foot), 24, inner, 3) if foot else []
     row_height = min(80, (HEIGHT - 280 - 40 - FOOT_LINE * len(foot_lines)) // max(rows, 1))
-    font_size = min(48, row_height - 16)
+    # A line under a name that says where the total came from takes its room from the name.
+    font_size = min(48, row_height - 16 - (COMINGS_SIZE + 4 if result.comings else 0))
     small = max(20, font_size * 2 // 3)
     # Where each row's parts go: its name has the room the contracts and points leave.
     placed = []
@@ -223,12 +246,13 @@ def draw_card(result: Result) -> bytes:
             taken += draw.textlength(made, font=font(small)) + 24
         room = int(right - x - taken - 24)
         y = 270 + (index % rows) * row_height
-        placed.append((x, y, right, room, name, number, made, winner))
+        said = result.comings[index] if result.comings else ""
+        placed.append((x, y, right, room, name, number, made, winner, said))
     # Every name at one size, the largest at which the longest fits (a short name printed
     # bigger than the others reads as singled out); cut with … only below 24 px.
     sizes = [fit(draw, name, font_size, room)[1] for _, _, _, room, name, *_ in placed]
     name_size = min(sizes, default=font_size)
-    for x, y, right, room, name, number, made, winner in placed:
+    for x, y, right, room, name, number, made, winner, said in placed:
         colour = ACCENT if winner else TEXT
         baseline = y + font_size
         if made:
@@ -241,6 +265,13 @@ def draw_card(result: Result) -> bytes:
         # On one baseline, however much a long name had to shrink.
         draw.text((x, baseline), label, font=font(label_size), fill=colour, anchor="ls")
         draw.text((right, baseline), number, font=font(font_size), fill=colour, anchor="rs")
+        if said:
+            # Under the name, the whole width of the line: "left after round 3".
+            size = COMINGS_SIZE
+            while size > 14 and draw.textlength(said, font=font(size)) > right - x:
+                size -= 2
+            line = lines_of(draw, said, size, right - x, 1)[0]
+            draw.text((x, baseline + 4), line, font=font(size), fill=MUTED, anchor="lt")
     foot_top = HEIGHT - 20 - FOOT_LINE * len(foot_lines)
     for step, line in enumerate(foot_lines):
         draw.text((MARGIN, foot_top + FOOT_LINE * step), line, font=font(24), fill=MUTED)

@@ -11,9 +11,10 @@ contract until they make it, the race of contracts made.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import ceil, floor, log10
+from typing import NamedTuple
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -21,6 +22,10 @@ from flask_babel import ngettext
 from scorekeeper.languages import number
 from scorekeeper.models import Game
 from scorekeeper.rules import RuleSet, get_ruleset
+from scorekeeper.words import words
+
+from . import services
+from .tally import RoundResult, Tally
 
 WIDTH = 360
 HEIGHT = 230
@@ -47,19 +52,59 @@ class Tick:
 
 @dataclass(frozen=True)
 class Series:
+    """One player's line: ``values[n]`` their value after round n (``values[0]`` before the
+    first), None where they were at the table neither for round n nor for round n + 1 (a
+    joiner before joining, a leaver while away); ``played[n]`` whether they were dealt into
+    round n, the stretch the line is drawn over. ``last`` is their value now."""
+
     name: str
     style: int
-    values: tuple[int, ...]
-    points: tuple[tuple[float, float], ...]
+    values: tuple[int | None, ...]
+    played: tuple[bool, ...]
+    points: tuple[tuple[float, float] | None, ...]
     label_y: float
+    last: int
 
     @property
     def path(self) -> str:
-        return "M" + " L".join(f"{x:.1f} {y:.1f}" for x, y in self.points)
+        """The line, over the rounds the player was dealt into: a joiner's starts at the
+        round joined, at the points joined with; a leaver's stops at the leave and starts again
+        at the comeback (empty before a player's first round)."""
+        parts: list[str] = []
+        drawing = False
+        for n in range(1, len(self.points)):
+            start, end = self.points[n - 1], self.points[n]
+            if not self.played[n] or start is None or end is None:
+                drawing = False
+                continue
+            if not drawing:
+                parts.append(f"M{start[0]:.1f} {start[1]:.1f}")
+            parts.append(f"L{end[0]:.1f} {end[1]:.1f}")
+            drawing = True
+        return " ".join(parts)
 
     @property
-    def last(self) -> int:
-        return self.values[-1]
+    def dots(self) -> tuple[tuple[float, float], ...]:
+        """A dot after each round the player was dealt into."""
+        return tuple(
+            point
+            for point, played in zip(self.points[1:], self.played[1:], strict=True)
+            if played and point is not None
+        )
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    """A row of a chart's table: a round's values after it (None: not in that round), or
+    (``arrival`` set) the players who joined or came back before round ``number``, with the
+    value each started it with (None for the others)."""
+
+    number: int
+    values: tuple[int | None, ...]
+    arrival: bool = False
+    comeback: bool = False
+    # Each arrival in a sentence, for a screen reader (None for the others).
+    sentences: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,6 +117,7 @@ class LineChart:
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
     series: tuple[Series, ...]
+    rows: tuple[ChartRow, ...] = ()
     goal: Tick | None = None
     width: int = WIDTH
     height: int = HEIGHT
@@ -83,14 +129,6 @@ class LineChart:
     @property
     def label_x(self) -> int:
         return self.right + 6
-
-    @property
-    def rows(self) -> list[tuple[int, list[int]]]:
-        """The table fallback: for each round, every series' value after it."""
-        return [
-            (number, [series.values[number] for series in self.series])
-            for number in range(1, self.rounds + 1)
-        ]
 
 
 def nice_step_of(span: float, most: int) -> float:
@@ -135,19 +173,31 @@ def _spread(wanted: Sequence[float], low: float, high: float, gap: float) -> lis
     return placed
 
 
+class Column(NamedTuple):
+    """One player's values for a chart (``Series``): after each round, None where not at the
+    table; whether dealt into each round; the value now."""
+
+    values: list[int | None]
+    played: list[bool]
+    last: int
+
+
 def _line_chart(
     key: str,
     title: str,
     y_label: str,
     names: Sequence[str],
-    columns: Sequence[Sequence[int]],
+    columns: Sequence[Column],
     goal: int | None = None,
     higher_is_better: bool = False,
+    arrivals: Sequence[ChartRow] = (),
 ) -> LineChart:
-    """``columns[i]`` holds player i's value after each round, starting with 0 before the
-    first round."""
-    rounds = len(columns[0]) - 1
-    highest = max([*(max(column) for column in columns), goal or 0, 1])
+    """``columns[i]`` holds player i's value after each round, starting with the value before
+    the first round; ``arrivals`` the table's rows of who joined or came back, each put
+    before its round's row."""
+    rounds = len(columns[0].values) - 1
+    defined = [value for column in columns for value in column.values if value is not None]
+    highest = max([*defined, goal or 0, 1])
     step = nice_step(highest)
     top_value = ceil(highest / step) * step
     plot_width = WIDTH - RIGHT - LEFT
@@ -160,15 +210,19 @@ def _line_chart(
         return (LEFT + round_number * x_scale, origin - value * y_scale)
 
     label_ys = _spread(
-        [point(rounds, column[-1])[1] + 4 for column in columns], TOP + 4, origin + 4, LABEL_GAP
+        [point(rounds, column.last)[1] + 4 for column in columns], TOP + 4, origin + 4, LABEL_GAP
     )
     series = tuple(
         Series(
             name=name,
             style=index % STYLES,
-            values=tuple(column),
-            points=tuple(point(n, v) for n, v in enumerate(column)),
+            values=tuple(column.values),
+            played=tuple(column.played),
+            points=tuple(
+                None if value is None else point(n, value) for n, value in enumerate(column.values)
+            ),
             label_y=label_y,
+            last=column.last,
         )
         for index, (name, column, label_y) in enumerate(zip(names, columns, label_ys, strict=True))
     )
@@ -183,6 +237,15 @@ def _line_chart(
         values=y_label,
         finals=finals,
     )
+    rows: list[ChartRow] = []
+    for n in range(1, rounds + 1):
+        rows.extend(row for row in arrivals if row.number == n)
+        rows.append(
+            ChartRow(
+                n,
+                tuple(column.values[n] if column.played[n] else None for column in columns),
+            )
+        )
     return LineChart(
         key=key,
         title=title,
@@ -192,40 +255,100 @@ def _line_chart(
         x_ticks=x_ticks,
         y_ticks=_ticks(top_value, y_scale, origin),
         series=series,
+        rows=tuple(rows),
         goal=Tick(goal, origin - goal * y_scale) if goal else None,
     )
 
 
+# What a chart reads of a round: each seat's value after it, and what the round added to a
+# seat's value (so the value it started with is the one after, less that).
+Reading = Callable[[RoundResult], tuple[int, ...]]
+Added = Callable[[RoundResult, int], int]
+
+
+def _columns(tally: Tally, of: Reading, added: Added, now: list[int]) -> list[Column]:
+    """Each player's values (``of`` a round's results) after each round, defined where the
+    player was dealt into that round or the next: before a round the player arrived for (the
+    first, a join, a comeback), the value they started it with (a joiner's points brought, a
+    comeback's total)."""
+    results = tally.rounds
+    count = len(results)
+    columns = []
+    for seat in range(len(tally.names)):
+        played = [False] + [result.hands[seat].in_round for result in results]
+        values: list[int | None] = []
+        for n in range(count + 1):
+            if played[n]:
+                values.append(of(results[n - 1])[seat])
+            elif n < count and played[n + 1]:
+                values.append(of(results[n])[seat] - added(results[n], seat))
+            else:
+                values.append(None)
+        columns.append(Column(values, played, now[seat]))
+    return columns
+
+
+def _totals(result: RoundResult) -> tuple[int, ...]:
+    return result.totals
+
+
+def _points(result: RoundResult, seat: int) -> int:
+    return result.hands[seat].points
+
+
+def _made(result: RoundResult) -> tuple[int, ...]:
+    return result.contracts_made
+
+
+def _made_in(result: RoundResult, seat: int) -> int:
+    return int(result.hands[seat].made_contract)
+
+
 def game_charts(game: Game) -> list[LineChart]:
-    """The charts of one game: running totals, and the contract race where each player keeps
-    their own contract. Nothing before the first round. In the page's language: their titles,
-    descriptions and numbers are words a person reads."""
-    rounds = sorted(game.rounds, key=lambda r: r.number)
-    if not rounds:
+    """The charts of one game, from its tally (kept by game version): running totals, and the
+    contract race where each player keeps their own contract. Nothing before the first round.
+    A player who joined or came back is drawn from the round they arrived before, at the
+    points they arrived with, and the running totals' table gives them a row of their own.
+    In the page's language: their titles, descriptions and numbers are words a person reads."""
+    tally = services.tally_of(game)
+    if not tally.rounds:
         return []
-    seats = sorted(game.seats, key=lambda s: s.position)
-    names = [seat.player.name for seat in seats]
-    totals: list[list[int]] = [[0] for _ in seats]
-    made: list[list[int]] = [[0] for _ in seats]
-    for played in rounds:
-        hands = {hand.seat_id: hand for hand in played.hands}
-        for index, seat in enumerate(seats):
-            hand = hands.get(seat.id)
-            # A joiner's points brought count from the round they joined before (issue 43).
-            brought = seat.joined_total if played.number == seat.joined_before else 0
-            totals[index].append(totals[index][-1] + brought + (hand.points if hand else 0))
-            made[index].append(made[index][-1] + (1 if hand and hand.made_contract else 0))
-    charts = [_line_chart("totals", _("Running totals"), _("Points"), names, totals)]
+    names = list(tally.names)
+    now = [tally.standing(seat).total for seat in range(len(names))]
+    arrivals = [
+        ChartRow(
+            number,
+            tuple(here[seat].total if seat in here else None for seat in range(len(names))),
+            arrival=True,
+            comeback=comeback,
+            sentences=tuple(
+                words(here[seat].message) if seat in here else None for seat in range(len(names))
+            ),
+        )
+        for number in range(1, len(tally.rounds) + 1)
+        for comeback, here in tally.arrivals_before(number)
+    ]
+    charts = [
+        _line_chart(
+            "totals",
+            _("Running totals"),
+            _("Points"),
+            names,
+            _columns(tally, _totals, _points, now),
+            arrivals=arrivals,
+        )
+    ]
     rules = _rules_of(game)
     if rules is not None and rules.keeps_contracts:
         goal = len(rules.contracts)
+        made = [tally.standing(seat).contracts_made for seat in range(len(names))]
         charts.append(
             _line_chart(
                 "race",
                 _("Contract race"),
                 _("Contracts made"),
                 names,
-                made,
+                _columns(tally, _made, _made_in, made),
                 goal=goal,
                 higher_is_better=True,
             )

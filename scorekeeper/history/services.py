@@ -17,7 +17,10 @@ from sqlalchemy.orm import defer, selectinload
 from .. import local_time, scope
 from ..derived import GameStat, RestoreMark, SeatStat, StatsVersion
 from ..extensions import db
+from ..games.services import comebacks_of
+from ..games.tally import comings_in_words
 from ..models import Game, Household, HouseRules, Player, Seat
+from ..rules import Message
 
 # In ``g``: whether the household's history waits for a restore's games (``data_version``).
 RESTORING = "restore_under_way"
@@ -115,6 +118,14 @@ def past_games(filters: Filters, page: int, per_page: int) -> Page:
 def standings(game: Game) -> list[Seat]:
     """The game's seats, best first (by place where there is one, else by seat)."""
     return sorted(game.seats, key=lambda seat: (seat.place is None, seat.place or 0, seat.position))
+
+
+def seat_comings(seat: Seat) -> Message | None:
+    """Where the seat's total came from (a join, each leave and comeback, the last leave), from
+    its own columns: no query."""
+    joined = None if seat.joined_before is None else (seat.joined_before, seat.joined_total or 0)
+    returns = comebacks_of(seat.returns) if seat.returns else ()
+    return comings_in_words(joined, returns, seat.left_after)
 
 
 def player_choices() -> list[tuple[int, str]]:

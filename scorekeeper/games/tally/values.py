@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
 from scorekeeper.rules import N_, Message, N_plural, Packs, RuleSet
@@ -103,6 +104,58 @@ class Comeback(NamedTuple):
     total: int | None = None
 
 
+def comings_in_words(
+    joined: tuple[int, int] | None, returns: Sequence[Comeback], left_after: int | None
+) -> Message | None:
+    """Where a player's total came from, for a line under their name: the join (the round
+    and the points brought), each leave and comeback in order, and the last leave ("joined
+    before round 5 with 135 points", "left after round 2, back before round 4"); None for a
+    player who sat every round."""
+    parts: list[Message] = []
+    if joined is not None:
+        parts.append(
+            N_plural(
+                "joined before round %(round)s with %(num)s point",
+                "joined before round %(round)s with %(num)s points",
+                num=joined[1],
+                round=joined[0],
+            )
+        )
+    for away in returns:
+        parts.append(N_("left after round %(number)s", number=away.left_after))
+        if away.total is None:
+            parts.append(N_("back before round %(round)s", round=away.before_round))
+        else:
+            parts.append(
+                N_plural(
+                    "back before round %(round)s with %(num)s point",
+                    "back before round %(round)s with %(num)s points",
+                    num=away.total,
+                    round=away.before_round,
+                )
+            )
+    if left_after is not None:
+        parts.append(N_("left after round %(number)s", number=left_after))
+    if not parts:
+        return None
+    said = parts[-1]
+    for part in reversed(parts[:-1]):
+        said = N_("%(first)s, %(then)s", first=part, then=said)
+    return said
+
+
+class Arrival(NamedTuple):
+    """A player dealt in again or for the first time before round ``before_round``: a joiner
+    (``comeback`` False) or a player back after a leave, with the total they start it with;
+    ``message`` says so in a sentence ("Fay joined the game before round 5 with 135 points")."""
+
+    seat: int
+    before_round: int
+    total: int
+    comeback: bool
+    message: Message
+
+
 @dataclass(frozen=True)
 class Lineup:
     """Who comes and goes (issue 43): ``left`` maps a seat to the last round it played (it is
@@ -128,6 +181,13 @@ class Lineup:
             return False
         return not any(
             away.left_after < number < away.before_round for away in self.returns.get(seat, ())
+        )
+
+    def comings_in_words(self, seat: int) -> Message | None:
+        """Where ``seat``'s total came from (``comings_in_words``): None where it sat every
+        round."""
+        return comings_in_words(
+            self.joined.get(seat), self.returns.get(seat, ()), self.left.get(seat)
         )
 
     def starting_total(self, seat: int) -> int:
@@ -357,6 +417,75 @@ class Tally:
                 why=self.why_won,
             )
         return N_("This game is over: %(winners)s.", winners=self.winner_words)
+
+    @property
+    def left_rank(self) -> Message | None:
+        """How a player who left ranks (``game-format.md``), where one is away at the end: a
+        leaver's low total is no win."""
+        if not self.lineup.left:
+            return None
+        return N_(
+            "A player who left ranks after everyone who stayed (whoever left later first) "
+            "and does not win."
+        )
+
+    @cached_property
+    def arrivals(self) -> tuple[Arrival, ...]:
+        """Every join and comeback, in the order of the rounds they come before, each with
+        the total the player starts that round with."""
+        found: list[Arrival] = []
+        for seat, (before, brought) in self.lineup.joined.items():
+            found.append(
+                Arrival(
+                    seat,
+                    before,
+                    brought,
+                    False,
+                    N_plural(
+                        "%(name)s joined the game before round %(round)s with %(num)s point.",
+                        "%(name)s joined the game before round %(round)s with %(num)s points.",
+                        num=brought,
+                        name=self.names[seat],
+                        round=before,
+                    ),
+                )
+            )
+        for seat, aways in self.lineup.returns.items():
+            for away in aways:
+                # Back with the total given, or with the one they had when they left.
+                gone = away.left_after
+                had = self.rounds[gone - 1].totals[seat] if gone <= len(self.rounds) else 0
+                total = had if away.total is None else away.total
+                found.append(
+                    Arrival(
+                        seat,
+                        away.before_round,
+                        total,
+                        True,
+                        N_plural(
+                            "%(name)s came back before round %(round)s with %(num)s point.",
+                            "%(name)s came back before round %(round)s with %(num)s points.",
+                            num=total,
+                            name=self.names[seat],
+                            round=away.before_round,
+                        ),
+                    )
+                )
+        return tuple(sorted(found, key=lambda arrival: (arrival.before_round, arrival.seat)))
+
+    def arrivals_before(self, number: int) -> tuple[tuple[bool, dict[int, Arrival]], ...]:
+        """The rows of a round-by-round grid before round ``number``: the joiners, then those
+        back, each as (comeback, {seat: arrival}), none where nobody arrives then."""
+        rows: list[tuple[bool, dict[int, Arrival]]] = []
+        for comeback in (False, True):
+            here = {
+                arrival.seat: arrival
+                for arrival in self.arrivals
+                if arrival.before_round == number and arrival.comeback is comeback
+            }
+            if here:
+                rows.append((comeback, here))
+        return tuple(rows)
 
     def standing(self, seat: int) -> Standing:
         return next(standing for standing in self.standings if standing.seat == seat)
