@@ -137,7 +137,7 @@ VALUE_WORDS: dict[str, dict[str, LazyString]] = {
         "runs": _l("From runs only: in a set a wild card stands for no one card"),
     },
     "liberation_before_contract": {
-        "yes": _l("Yes"),
+        "yes": _l("Yes: a player whose contract is not made may liberate a wild card too"),
         "if going down": _l("Only on the turn you make your contract"),
         "no": _l("No: only once your contract is made"),
     },

@@ -30,8 +30,12 @@ def test_a_published_game_s_page_names_its_sources_and_shows_the_new_options(
         assert title.replace("'", "&#39;") in page
     for key in ("runs_may_wrap", "wilds_at_most_naturals", "same_rank_sets_allowed"):
         assert f'id="{key}"' in page
-    assert "A run may turn the corner (Q-K-A-2)" in page
-    assert "Points for making the contract and going out on the same turn" in page
+    corner = "Yes: a run may turn the corner (Q-K-A-2)" if rules.runs_may_wrap else "No: a run"
+    assert corner in page
+    bonus = "No bonus for making the contract and going out on the same turn"
+    if rules.down_and_out_bonus:
+        bonus = "Making the contract and going out on the same turn takes 10 points off"
+    assert bonus in page
 
 
 def test_the_rules_pages_say_the_tie_break_and_the_corner_in_words(client: FlaskClient) -> None:
