@@ -195,7 +195,7 @@ def test_the_menu_and_the_home_page_speak_spanish(client: FlaskClient) -> None:
     assert 'data-offline-board="Sin conexión, actualizado por última vez a las {time}."' in page
     assert 'data-offline-round="Sin conexión: una ronda guardada ahora' in page
     manifest = client.get("/manifest.webmanifest", headers=SPANISH).get_json()
-    assert manifest["lang"] == "es" and manifest["short_name"] == "Puntajes"
+    assert manifest["lang"] == "es" and manifest["short_name"] == "Puntos"
 
 
 def test_a_visitor_is_offered_sign_in_in_spanish(app: Flask) -> None:
