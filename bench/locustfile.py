@@ -4,16 +4,18 @@ serves the app and reads the figures (see there).
 Every table is four phones. The first is a member signed in with the household's scorer
 account: it keeps the scoreboard open and saves a round a minute (opens the round form,
 fills it in, saves). The other three came in by the game's table link and only watch the
-scoreboard. Every phone polls its game's board every 3 s as htmx does
-(``/games/<id>/board?v=<version>``, ``HX-Request``): 204 while nothing changed, else the new
-board, whose version it keeps. Anything but the answers a phone expects counts as a failure.
+scoreboard. Every phone polls its game's board every ``SCOREKEEPER_POLL_SECONDS`` (1 s, the
+app's ``SCOREBOARD_POLL_SECONDS``) as htmx does (``/games/<id>/board?v=<version>``,
+``HX-Request``): 204 while nothing changed, else the new board, whose version it keeps.
+Anything but the answers a phone expects counts as a failure. A round's reach is the time from
+the scorer's tap of Save to each of the other three phones holding the new board.
 
 The run's plan is a JSON file named by ``SCOREKEEPER_TABLES``: the account, and per table the
 game's id and its table link's token. At the end, ``SCOREKEEPER_SAVED`` gets the tokens of the
 rounds answered as saved (for the audit of the database), the count of requests and failures
 over the whole run, sitting down included, and every response time (ms, by request name) of
 the play that followed once the last phone had sat down (signed in or opened its link, and
-loaded the board), which the runner's percentiles are made of.
+loaded the board), which the runner's percentiles are made of, and each round's reach.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ PLAN: dict[str, Any] = (
     if os.environ.get("SCOREKEEPER_TABLES")
     else {"tables": [], "account": ["", ""]}
 )
-POLL_SECONDS = 3.0
+POLL_SECONDS = float(os.environ.get("SCOREKEEPER_POLL_SECONDS") or 1.0)
 SAVE_SECONDS = 60.0
 PHONES_A_TABLE = 4
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
@@ -51,6 +53,9 @@ _saved_lock = threading.Lock()
 _asked = {"requests": 0, "failures": 0}
 _seated = {"phones": 0, "since": 0.0}
 _steady: dict[str, list[float]] = {}
+# A game's last save stored, by the time of its tap of Save; each watching phone's reach.
+_tapped: dict[int, float] = {}
+_reach: list[tuple[int, float, float]] = []
 PHONES = len(PLAN["tables"]) * PHONES_A_TABLE
 ALERT = re.compile(r'role="alert"[^>]*>(.{0,600})', re.S)
 
@@ -139,6 +144,9 @@ class Phone(FastHttpUser):
                 answer.failure(f"poll: HTTP {answer.status_code}")
                 return
             self.version = found.group(1)
+            tapped = _tapped.get(self.table["game"])
+            if tapped is not None and not self.scorer and _seated["since"]:
+                _reach.append((self.table["game"], tapped, time.monotonic() - tapped))
 
     def save_round(self) -> None:
         game = self.table["game"]
@@ -173,6 +181,8 @@ class Phone(FastHttpUser):
                 form[f"hands-{seat}-made"] = "y"
             else:
                 form[f"hands-{seat}-cards"] = next(leftovers)
+        # Another phone may hold the new board before this one has the answer.
+        _tapped[game] = time.monotonic()
         with self.client.post(
             f"/games/{game}/rounds/new",
             data=form,
@@ -185,6 +195,7 @@ class Phone(FastHttpUser):
                 text = re.sub(r"<[^>]+>", " ", said.group(1)) if said else ""
                 why = re.sub(r"\s+", " ", text).strip()[:200]
                 answer.failure(f"save: HTTP {answer.status_code} {why}")
+                _tapped.pop(game, None)
                 return
         with _saved_lock:
             _saved.append(form["token"])
@@ -210,5 +221,13 @@ def _write_saved(**_: Any) -> None:
     if target:
         with _saved_lock:
             Path(target).write_text(
-                json.dumps({"saved": _saved, **_asked, "steady": _steady, "seated": _seated})
+                json.dumps(
+                    {
+                        "saved": _saved,
+                        **_asked,
+                        "steady": _steady,
+                        "seated": _seated,
+                        "reach": _reach,
+                    }
+                )
             )

@@ -2,19 +2,24 @@
 
     .venv/bin/pip install -e '.[bench]'          # locust
     .venv/bin/python -m bench.tables [--tables 100] [--seconds 60] [--database both] [--processes 2]
+                                     [--poll-seconds 1]
 
 For each database it makes a fresh one (a throwaway PostgreSQL server on loopback as the test
 suite does, ``apt-get install postgresql``), a household with a scorer's account, and
 ``--tables`` 4-player games each with a table link; serves the app as it ships (waitress, 8
 threads); and runs bench/locustfile.py headless with 4 phones a table: each polls its board
-every 3 s, the scorer's phone saves a round a minute, the others came in by the table link.
+every ``--poll-seconds`` (1, the app's own pace; 3 was the app's before issue 52), the
+scorer's phone saves a round a minute, the others came in by the table link.
 The phones sit down over the first ``--ramp`` seconds (signing in, opening the link and the
 page); the goal's latencies are those of the play that follows once the last phone has sat
 down (``--seconds``, plus what the ramp left over), while failures are counted over the whole
 run, and locust's own figures for the whole run, sitting down included, are printed too.
 Afterwards it audits the database (every round answered as saved is there, whole, and every
 game's standings add up) and prints p50 and p99 per kind of request and overall, failures,
-and the goal of issue 15: p99 < 100 ms, zero errors.
+and the goal of issue 15: p99 < 100 ms, zero errors; the server's CPU a second over the play
+(``/proc``: the serving process and those under it, from the end of the ramp to the end);
+and each round's reach, from the scorer's tap of Save to each other phone of the table holding
+the new board and to the last of the three (no latency added: loopback).
 Locust runs on the same machine as the server and takes its own share of the CPU.
 """
 
@@ -28,9 +33,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
+from .corrections import cpu_seconds
 from .load import audit, database
 from .serving import ROOT, served
 
@@ -58,6 +65,8 @@ def prepare(uri: str, instance: str, tables: int) -> dict[str, Any]:
             "SECRET_KEY": SECRET,
             "PASSWORD_TIME_COST": 1,
             "PASSWORD_MEMORY_KIB": 1024,
+            # The daily backup would write into the run's folder as it is removed.
+            "DAILY_BACKUPS": False,
         }
     )
     plan: dict[str, Any] = {"account": list(ACCOUNT), "tables": []}
@@ -75,7 +84,13 @@ def prepare(uri: str, instance: str, tables: int) -> dict[str, Any]:
 
 
 def run(
-    kind: str, tables: int, seconds: int, ramp: int, threads: int, processes: int = 1
+    kind: str,
+    tables: int,
+    seconds: int,
+    ramp: int,
+    threads: int,
+    processes: int = 1,
+    poll_seconds: float = 1.0,
 ) -> dict[str, Any]:
     locust = shutil.which("locust", path=str(Path(sys.executable).parent)) or shutil.which("locust")
     if locust is None:
@@ -94,12 +109,14 @@ def run(
             "SCOREKEEPER_SECRET_KEY": SECRET,
             "SCOREKEEPER_PASSWORD_TIME_COST": "1",
             "SCOREKEEPER_PASSWORD_MEMORY_KIB": "1024",
+            "SCOREKEEPER_DAILY_BACKUPS": "false",
         }
         phones = tables * 4
         with served(
             environment=environment, threads=threads, processes=processes, ready_path="/healthz"
         ) as server:
-            subprocess.run(
+            assert server.process is not None
+            phones_run = subprocess.Popen(
                 [
                     locust,
                     "-f",
@@ -125,10 +142,15 @@ def run(
                     **os.environ,
                     "SCOREKEEPER_TABLES": str(plan_file),
                     "SCOREKEEPER_SAVED": str(saved_file),
+                    "SCOREKEEPER_POLL_SECONDS": str(poll_seconds),
                 },
-                check=False,
                 cwd=ROOT,
             )
+            # The server's CPU over the play: from when the last phones have sat down.
+            time.sleep(ramp + SETTLE_SECONDS)
+            cpu, began = cpu_seconds(server.process.pid), time.monotonic()
+            phones_run.wait()
+            cpu_a_second = (cpu_seconds(server.process.pid) - cpu) / (time.monotonic() - began)
         with open(Path(folder) / "locust_stats.csv") as stats:
             rows = list(csv.DictReader(stats))
         failures_file = Path(folder) / "locust_failures.csv"
@@ -151,6 +173,10 @@ def run(
             "requests_in_all": counted.get("requests", 0),
             "failures_in_all": counted.get("failures", -1),
             "saves_answered": len(saved),
+            "poll_seconds": poll_seconds,
+            "cpu_a_second": cpu_a_second,
+            "reach": counted.get("reach", []),
+            "load_average": " ".join(Path("/proc/loadavg").read_text().split()[:3]),
         }
         report.update(audit(uri, saved))
         return report
@@ -204,6 +230,24 @@ def print_report(report: dict[str, Any]) -> None:
         f"| errors (failed requests of the whole run, rounds lost or half-stored) | {broken} | "
         f"0 | {'yes' if broken == 0 else 'NO'} |"
     )
+    reach: list[list[float]] = report["reach"]
+    each = [took for _game, _tap, took in reach]
+    last: dict[tuple[float, float], float] = {}
+    for game, tap, took in reach:
+        last[(game, tap)] = max(last.get((game, tap), 0.0), took)
+    every_phone = list(last.values())
+    print(
+        f"\nPolls every {report['poll_seconds']:g} s. The server's CPU over the play: "
+        f"{report['cpu_a_second']:.3f} s a second ({100 * report['cpu_a_second']:.1f}% of a core), "
+        f"{1000 * report['cpu_a_second'] / report['tables']:.1f} ms a second a table; load "
+        f"average at the end {report['load_average']}."
+    )
+    print(
+        f"A round's reach, from the tap of Save ({len(every_phone)} rounds): each phone median "
+        f"{_percentile(each, 0.5):.2f} s, p90 {_percentile(each, 0.9):.2f} s; on every phone "
+        f"of the table (the last of the three) median {_percentile(every_phone, 0.5):.2f} s, "
+        f"p90 {_percentile(every_phone, 0.9):.2f} s, worst {max(every_phone, default=0):.2f} s."
+    )
     for failure in report["failures"][:5]:
         print(f"  failure: {failure.get('Name')}: {failure.get('Error')}", end="")
         print(f" x{failure.get('Occurrences')}")
@@ -218,6 +262,9 @@ def main() -> None:
     parser.add_argument("--ramp", type=int, default=30, help="seconds the phones sit down over")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--processes", type=int, default=1, help="flask serve --processes")
+    parser.add_argument(
+        "--poll-seconds", type=float, default=1.0, help="each phone's poll (the app's: 1)"
+    )
     arguments = parser.parse_args()
     kinds = ["sqlite", "postgresql"] if arguments.database == "both" else [arguments.database]
     (ROOT / "bench" / "results").mkdir(exist_ok=True)
@@ -229,6 +276,7 @@ def main() -> None:
             arguments.ramp,
             arguments.threads,
             arguments.processes,
+            arguments.poll_seconds,
         )
         (ROOT / "bench" / "results" / f"tables-{kind}.json").write_text(
             json.dumps(report, indent=2)
