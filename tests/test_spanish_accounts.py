@@ -206,7 +206,7 @@ def test_a_visitor_is_offered_sign_in_in_spanish(app: Flask) -> None:
 
 def test_the_account_page_speaks_spanish_with_its_refusals(client: FlaskClient) -> None:
     page = both(client, "/account", "Change your password")
-    for spanish in ("Dueño de Family, y administrador del servidor.", "Cambia tu contraseña"):
+    for spanish in ("Dueño de Family y administrador del servidor.", "Cambia tu contraseña"):
         assert spanish in page
     assert "Tu contraseña actual" in page and "Salir" in page
     refused = client.post("/account", data={"current": ""}, headers=SPANISH)

@@ -41,6 +41,9 @@ def test_the_tour_reads_as_written_in_spanish(client: FlaskClient, language: str
     members = _text(client, "/members", language)
     assert "Contraseñas incorrectas escritas últimamente" in members
     assert "Ninguna últimamente." in members
+    account = _text(client, "/account", language)
+    # No comma before y where English has one before "and".
+    assert "y administrador del servidor." in account and ", y administrador" not in account
     players = _text(client, "/players", language)
     # "Abre un jugador": a player is not opened.
     assert "Toca un jugador para ver sus estadísticas" in players
