@@ -59,14 +59,15 @@ def prepare(uri: str, instance: str, tables: int) -> dict[str, Any]:
     from scorekeeper.models import LinkKind
 
     os.environ["SCOREKEEPER_INSTANCE_PATH"] = instance
+    # The daily backup would write into the run's folder as it is removed (this app's, the
+    # server's and the audit's).
+    os.environ["SCOREKEEPER_DAILY_BACKUPS"] = "false"
     app = create_app(
         {
             "SQLALCHEMY_DATABASE_URI": uri,
             "SECRET_KEY": SECRET,
             "PASSWORD_TIME_COST": 1,
             "PASSWORD_MEMORY_KIB": 1024,
-            # The daily backup would write into the run's folder as it is removed.
-            "DAILY_BACKUPS": False,
         }
     )
     plan: dict[str, Any] = {"account": list(ACCOUNT), "tables": []}
