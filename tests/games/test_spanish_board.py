@@ -237,7 +237,7 @@ def test_the_upload_page_and_a_refused_file_speak_spanish(app: Flask, client: Fl
     stranger = factory.document(["Ann", "Ben"], [("Ann", {"Ben": "K"})])
     stranger["rounds"].append({"went_out": "Zed", "players": {}})
     round_refused = _shown(_upload(client, stranger, headers=SPANISH).get_data(as_text=True))
-    assert "Ronda 2: went_out nombra a 'Zed', que no es jugador de esta partida." in round_refused
+    assert "Ronda 2: «went_out» nombra a 'Zed', que no es jugador de esta partida." in round_refused
     not_json = _shown(_upload(client, b"{nope", headers=SPANISH).get_data(as_text=True))
     assert "Este archivo no es un documento JSON (no se puede leer en la línea 1, columna 2)." in (
         not_json
