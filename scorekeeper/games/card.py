@@ -31,6 +31,7 @@ from ..models import Game
 from ..words import rules_name as rules_name_in_words
 from ..words import words
 from . import services
+from .phases import says_phases
 from .scoreboard import Stamp
 from .tally import Tally, points_in_words
 
@@ -95,12 +96,23 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
     counts: tuple[tuple[int, int], ...] = ()
     if tally.keeps_contracts:
         # "Ann 140" above "Cy 120" is right here: the card says why (issue 23).
-        parts.append(_("ranked by contracts made"))
+        # A Phase 10 deck's game says phases where another says contracts (games.phases).
+        phases = says_phases(tally.rules)
+        parts.append(_("ranked by phases made") if phases else _("ranked by contracts made"))
         of = len(tally.rules.contracts)
         counts = tuple((s.contracts_made, of) for s in tally.standings)
         contracts = tuple(_("%(made)s of %(all)s", made=made, all=of) for made, of in counts)
         lines = [
             ngettext(
+                "%(name)s %(made)s of %(num)s phase, %(points)s",
+                "%(name)s %(made)s of %(num)s phases, %(points)s",
+                of,
+                name=name,
+                made=made,
+                points=words(points_in_words(total)),
+            )
+            if phases
+            else ngettext(
                 "%(name)s %(made)s of %(num)s contract, %(points)s",
                 "%(name)s %(made)s of %(num)s contracts, %(points)s",
                 of,

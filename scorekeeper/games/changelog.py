@@ -23,6 +23,7 @@ from scorekeeper.rules import N_, Message, N_plural
 from scorekeeper.rules.messages import Value, listing
 from scorekeeper.words import words
 
+from .phases import says_phases
 from .tally import HandResult, Tally, one_after_another
 
 # The key a stored line's JSON opens with: a line of plain text never parses as such an object.
@@ -104,9 +105,10 @@ def _decode(raw: object) -> Value:
 def describe_round(tally: Tally, number: int, *, cards: bool = False) -> Message:
     """Round ``number`` in a line: who went out (down and out in one turn, with the points it
     scored), then each other player's points (or, with ``cards``, the cards they were left
-    holding)."""
+    holding); a Phase 10 deck's game says "made phase" where others say "made contract"."""
     played = tally.rounds[number - 1]
     names = tally.names
+    phases = says_phases(tally.rules)
     if played.went_out is None:
         out = N_("nobody went out")
     elif played.went_out_in_one_turn:
@@ -114,7 +116,7 @@ def describe_round(tally: Tally, number: int, *, cards: bool = False) -> Message
     else:
         out = N_("%(name)s went out", name=names[played.went_out])
     parts = tuple(
-        _hand_line(names[seat], hand, cards=cards)
+        _hand_line(names[seat], hand, cards=cards, phases=phases)
         for seat, hand in enumerate(played.hands)
         if seat != played.went_out and hand.in_round  # a player not dealt in has no line
     )
@@ -125,9 +127,11 @@ def _one_turn(name: str, hand: HandResult) -> Message:
     return N_("%(name)s went down and out in one turn (%(points)s)", name=name, points=hand.points)
 
 
-def _hand_line(name: str, hand: HandResult, *, cards: bool) -> Message:
+def _hand_line(name: str, hand: HandResult, *, cards: bool, phases: bool) -> Message:
     if cards:
         return N_("%(name)s %(cards)s", name=name, cards=hand_text(hand))
+    if hand.made_contract and phases:
+        return N_("%(name)s %(points)s (made phase)", name=name, points=hand.points)
     if hand.made_contract:
         return N_("%(name)s %(points)s (made contract)", name=name, points=hand.points)
     return N_("%(name)s %(points)s", name=name, points=hand.points)

@@ -25,6 +25,7 @@ from scorekeeper.rules import RuleSet, get_ruleset
 from scorekeeper.words import words
 
 from . import services
+from .phases import says_phases
 from .tally import RoundResult, Tally
 
 WIDTH = 360
@@ -342,11 +343,12 @@ def game_charts(game: Game) -> list[LineChart]:
     if rules is not None and rules.keeps_contracts:
         goal = len(rules.contracts)
         made = [tally.standing(seat).contracts_made for seat in range(len(names))]
+        phases = says_phases(rules)
         charts.append(
             _line_chart(
                 "race",
-                _("Contract race"),
-                _("Contracts made"),
+                _("Phase race") if phases else _("Contract race"),
+                _("Phases made") if phases else _("Contracts made"),
                 names,
                 _columns(tally, _made, _made_in, made),
                 goal=goal,

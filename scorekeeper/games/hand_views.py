@@ -48,6 +48,7 @@ from . import (
 from .forms import pad_key, pad_of, read_hand, remove_card
 from .late_hands import what_got_stored
 from .merging import Sheet
+from .phases import says_phases
 from .seats import SEATS_KEPT, SEATS_KEY, held_elsewhere, lost_seat, seat_of_phone, take_seat
 from .tally import Tally, hand_problem
 from .views import game_or_404
@@ -142,6 +143,7 @@ def _my_hand(
         mine = draft.seats[position]
         tally = services.tally_of(game)
         contract = tally.rules.contract(tally.next_contracts[position])
+        last_hand = tally.rounds[-1].hands[position] if tally.rounds else None
         text = mine.cards if typed is None else typed
         cards, points, wrong = read_hand(text, tally.rules)
         if wrong is None and cards:
@@ -155,6 +157,8 @@ def _my_hand(
             "refusal": drafts.why_refused(game, draft),
             "mine": mine,
             "contract": contract,
+            # This phone's player made their contract (phase) in the last round: moved on.
+            "moved_on": bool(last_hand and last_hand.in_round and last_hand.made_contract),
             "dealer": tally.names[tally.next_dealer or 0],
             # Points for going down and out in one turn, where the rules give them.
             "bonus": tally.rules.down_and_out_bonus if tally.rules.has_bonus else None,
@@ -176,6 +180,7 @@ def _my_hand(
             context["game_over"] = gone
     last = len(game.rounds)
     context |= {
+        "phases": says_phases(tally.rules),
         "last_round": (changelog.describe_round(services.tally_of(game), last) if last else None),
         "last_number": last,
         "message": message,
@@ -414,6 +419,7 @@ def _close_page(
         "hands": hands,
         "action": url_for("games.close_round", game_id=game.id),
         "pad": pad_of(tally.rules),
+        "phases": says_phases(tally.rules),
     }
     if preview is not None and is_htmx():
         return render("games/_cards.html", status=status, hand=hands[preview], **context)

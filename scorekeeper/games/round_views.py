@@ -42,6 +42,7 @@ from .forms import (
     round_contracts,
     typed_total,
 )
+from .phases import says_phases
 from .tally import (
     MAX_TYPED_TOTAL,
     ROUND_FIELD,
@@ -169,6 +170,7 @@ def _render_round(
         "summary": summary,
         "nobody_allowed": tally.rules.nobody_out_allowed,
         "pad": pad_of(tally.rules),
+        "phases": says_phases(tally.rules),
         "is_last": editing and number == len(tally.rounds),
         "clashes": merging.clash_choices(form, tally.names, request.form) if editing else [],
         "action": (

@@ -28,6 +28,7 @@ WORDS = {
         "colour": "Colour {colour} ({letter}) for {name}'s last card",
         "red": "red",
         "points": "{num} pts",
+        "moved_on": "moved on to phase 3",
     },
     "es-CL": {
         "add": "Agregar {card} a {name}",
@@ -36,6 +37,7 @@ WORDS = {
         "colour": "Color {colour} ({letter}) para la última carta de {name}",
         "red": "rojo",
         "points": "{num} ptos",
+        "moved_on": "pasó a la fase 3",
     },
 }
 # The smallest text and the smallest control a page may show at 360 px.
@@ -128,4 +130,6 @@ def test_a_phase_10_round_entered_on_the_pad(scorer: Any) -> None:
     # After two rounds: Ann 0 + 40, Ben 15 + 0, Cy 45 + 30.
     for total in ("40", "15", "75"):
         expect(page.locator("main")).to_contain_text(total)
+    # Ben went out on phase 2 and moves on to phase 3, as the board says in the page's words.
+    expect(page.locator("table.standings")).to_contain_text(said["moved_on"])
     _looked_at(page, "board", "main")
