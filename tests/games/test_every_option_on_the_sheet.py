@@ -7,6 +7,7 @@ lay-downs, liberating) are the referee's: the sheet reads none of them."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -299,3 +300,47 @@ def test_may_i_is_played_so_often(
     answers = [_may_i(client, game_id, 1).status_code for _call in range(6)]
     calls = 6 if taken is None else taken
     assert answers == [200] * calls + [422] * (6 - calls)
+
+
+@pytest.mark.parametrize(
+    ("rules", "dealt"),
+    [
+        ("twelve-step", [13, 13, 13, 13, 13]),
+        ("bellevue", [11, 11, 11, 11, 11]),
+        ("contract-rummy", [10, 10, 10, 12, 12]),
+        ("shanghai", [11, 11, 11, 11, 11]),
+        ("liverpool", [10, 10, 10, 10, 12]),
+        ("carioca", [12, 12, 12, 12, 12]),
+        ("continental", [7, 8, 9, 10, 11]),
+        ({"base": "shanghai", "cards_dealt": 7}, [7, 7, 7, 7, 7]),
+        ({"base": "liverpool", "cards_dealt": [10, 10, 10, 12, 12, 12, 12]}, [10, 10, 10, 12, 12]),
+    ],
+)
+def test_the_board_says_how_many_cards_each_round_deals(
+    app: Flask, client: FlaskClient, rules: Rules, dealt: list[int]
+) -> None:
+    game_id = start_game(client, _slug(app, rules), THREE)
+    said = []
+    for _number in dealt:
+        board = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", text(client.get(f"/games/{game_id}"))))
+        found = re.search(r"deals round (\d+): (\d+) cards each", board)
+        assert found is not None, board
+        said.append((int(found.group(1)), int(found.group(2))))
+        save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "Q"})
+    assert said == list(enumerate(dealt, start=1))
+
+
+@pytest.mark.parametrize(
+    ("limit_per", "ben", "cy"),
+    [("contract", 422, 200), ("game", 422, 422)],
+)
+def test_a_may_i_limit_follows_a_kept_contract(
+    app: Flask, client: FlaskClient, limit_per: str, ben: int, cy: int
+) -> None:
+    """One May I per contract in a kept-contract game: Ben, still on contract 1 in round 2,
+    has none left; Cy, on contract 2, has one afresh (for the whole game: neither has)."""
+    rules = {"base": "twelve-step", "may_i": {"limit": 1, "limit_per": limit_per}}
+    game_id = start_game(client, _slug(app, rules), THREE)
+    assert [_may_i(client, game_id, seat).status_code for seat in (1, 2)] == [200, 200]
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "Q"}, made={"Cy"})
+    assert [_may_i(client, game_id, seat).status_code for seat in (1, 2)] == [ben, cy]
