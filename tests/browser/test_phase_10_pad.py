@@ -133,3 +133,34 @@ def test_a_phase_10_round_entered_on_the_pad(scorer: Any) -> None:
     # Ben went out on phase 2 and moves on to phase 3, as the board says in the page's words.
     expect(page.locator("table.standings")).to_contain_text(said["moved_on"])
     _looked_at(page, "board", "main")
+
+
+def test_a_phones_own_phase_10_pad_fits_the_screen(
+    browser: Any, live_server: str, owner_cookie: str
+) -> None:
+    device = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+    contexts = _page(browser, live_server, device, owner_cookie)
+    page = next(contexts)
+    page.language = "en"
+    board = upload_game(page, game_document(PHASE_10_HOUSE, PLAYERS, []))
+    # This phone is Ann, who went out; then it takes Ben's seat to tap in his hand.
+    for name in ("Ann", "Ben"):
+        page.goto(f"{board}/seat")
+        page.get_by_role("button", name=f"I'm {name}").click()
+        page.wait_for_url(f"{board}/hand")
+        if name == "Ann":
+            page.locator("button.go-out").first.click()
+            expect(page.locator(".went-out-state")).to_be_visible()
+    keys = page.locator("#my-hand .hand-pad button")
+    expect(keys).to_have_count(18)
+    assert _small_keys(page, "#my-hand .hand-pad button") == []
+    for label in ("Add 9", "Colour green (G) for your last card", "Add a Skip"):
+        page.get_by_role("button", name=label, exact=True).click()
+    expect(page.locator("#my-cards-text")).to_have_value("9G S")
+    expect(page.locator("#my-hand")).to_contain_text("20")
+    # Made and Not made stay on the first screen with the pad.
+    for button in (".done-made", ".done-not"):
+        box = page.locator(button).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 640, button
+    _looked_at(page, "own-hand", "#my-hand")
+    next(contexts, None)
