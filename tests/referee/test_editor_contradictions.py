@@ -98,3 +98,17 @@ def test_a_cap_under_the_packs_lines_is_explained_at_the_packs(
     assert "more players" not in page.split("Packs", 1)[1].split("Cards dealt", 1)[0]
     # Uncapped, or capped at the packs' own line, there is nothing to explain.
     assert _packs_note(client.get(f"/rules/new?base={base}")) is None
+
+
+def test_the_packs_explained_in_spanish(app: Flask, client: FlaskClient) -> None:
+    saved = new_rules(client, "twelve-step", "Cuatro", max_players="4")
+    slug = saved.headers["Location"].rstrip("/").split("/")[-1]  # type: ignore[attr-defined]
+    spanish = {"Accept-Language": "es-CL"}
+    note = _packs_note(client.get(f"/rules/{slug}/edit", headers=spanish))
+    assert note == (
+        "Como mucho juegan 4 jugadores con estas reglas, así que las líneas de las barajas para "
+        "más jugadores no se usan: 2 barajas para hasta 4 jugadores; 2 jokers por baraja."
+    )
+    assert "2 barajas para hasta 4 jugadores; 2 jokers por baraja" in _text(
+        client.get(f"/rules/{slug}", headers=spanish)
+    )
