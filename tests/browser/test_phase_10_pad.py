@@ -14,7 +14,13 @@ from playwright.sync_api import expect
 
 from ..games.test_phase_10_pad import PHASE_10_HOUSE
 from ..helpers import game_document
-from .conftest import _page, fits_width, screenshot, upload_game
+from .conftest import (
+    _page,
+    fits_width,
+    screenshot,
+    serious_accessibility_violations,
+    upload_game,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -90,6 +96,8 @@ def _looked_at(page: Any, name: str, within: str) -> None:
         page.emulate_media(color_scheme=scheme)
         assert fits_width(page), f"{name} is wider than the screen ({scheme})"
         assert _small_text(page, within) == [], scheme
+        # The colour keys' letters hold their contrast in both schemes (axe-core).
+        assert serious_accessibility_violations(page) == [], scheme
         screenshot(page, f"i51-{name}-{page.language}-{scheme}-360")
     page.emulate_media(color_scheme="light")
 
