@@ -143,7 +143,10 @@ def _my_hand(
         mine = draft.seats[position]
         tally = services.tally_of(game)
         contract = tally.rules.contract(tally.next_contracts[position])
-        last_hand = tally.rounds[-1].hands[position] if tally.rounds else None
+        # Where each keeps their own contract, one made in the last round moved them on.
+        last_hand = (
+            tally.rounds[-1].hands[position] if tally.keeps_contracts and tally.rounds else None
+        )
         text = mine.cards if typed is None else typed
         cards, points, wrong = read_hand(text, tally.rules)
         if wrong is None and cards:

@@ -12,10 +12,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import house_rules, scope
+
+from ..conftest import family_id
 from ..helpers import save_round, start_game
 from .test_drafts import table_phone
 from .test_pages import text
-from .test_phase_10_pad import RULES, THREE, phase_10_game
+from .test_phase_10_pad import PHASE_10_HOUSE, RULES, THREE, phase_10_game
 
 ES = {"Accept-Language": "es"}
 
@@ -97,3 +100,26 @@ def test_the_result_card_counts_phases(app: Flask, client: FlaskClient, rules: s
     assert "ranked by phases made" in result
     assert "Ann 1 of 10 phases" in result and "contracts" not in result
     assert "por fases cumplidas" in text(client.get(f"/games/{game_id}/result", headers=ES))
+
+
+def test_with_one_phase_a_hand_everyone_is_on_the_rounds_phase(
+    app: Flask, client: FlaskClient
+) -> None:
+    # fdx's first variation: ten hands, everyone on phase N in hand N, the lowest total wins.
+    every_hand = PHASE_10_HOUSE | {
+        "contract_order": "round",
+        "winner": "lowest total",
+        "tie_break": "share",
+    }
+    with app.test_request_context(), scope.household(family_id(app)):
+        slug = house_rules.save("Phase 10, one a hand", every_hand).slug
+    game_id = start_game(client, slug, THREE)
+    save_round(client, game_id, "Ann", {"Ben": "7 7 9", "Cy": "W 12 12"}, {"Ben"})
+    board = said(client.get(f"/games/{game_id}"))
+    assert "Phase 2: a set of 3 and a run of 4." in board
+    assert board.count("on phase 2: a set of 3 and a run of 4") == 3
+    assert "moved on" not in board and "still on" not in board and "moves on" not in board
+    assert "Contract 2" not in board and "✓ made the phase" in board
+    assert "Fase 2: un" in said(client.get(f"/games/{game_id}", headers=ES))
+    cy = table_phone(app, game_id, seat=2)
+    assert "your phase 2: a set of 3 and a run of 4" in said(cy.get(f"/games/{game_id}/hand"))
