@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from scorekeeper.games import charts
 
-from ..helpers import save_round, start_game
+from ..helpers import round_form, save_round, start_game
 from .test_leaving_and_joining import document
 
 SPANISH = {"Accept-Language": "es"}
@@ -358,3 +358,35 @@ def test_the_card_picture_draws_each_line_whole(
     # Nothing runs off the card's right edge.
     assert all(right <= 1200 - 40 for _text, right in drawn), drawn
     assert not any(text.endswith("…") for text in texts if text in said.values())
+
+
+def hidden_field(text: str, name: str) -> str:
+    found = re.search(rf'name="{name}" value="([^"]*)"', text)
+    assert found is not None, name
+    return found.group(1)
+
+
+@pytest.mark.parametrize(("headers", "said"), [({}, ENGLISH_LINES), (SPANISH, SPANISH_LINES)])
+def test_the_round_forms_totals_now_say_where_each_total_came_from(
+    client: FlaskClient, headers: dict[str, str], said: dict[str, str]
+) -> None:
+    # The evening's first five rounds: round 6 to play, with Cy back, Dee gone and Fay in.
+    game = evening()
+    game["rounds"] = game["rounds"][:5]
+    game_id = upload(client, game)
+    form = page(client, f"/games/{game_id}/rounds/new", headers)
+    made_on = {name: hidden_field(form, name) for name in ("number", "token", "rounds_version")}
+    # Another phone corrects round 1 meanwhile: this phone's save is refused with the totals now.
+    correction = round_form(PLAYERS[:4], "Ann", {"Ben": "K", "Cy": "K Q", "Dee": "6"})
+    edited = client.post(f"/games/{game_id}/rounds/1/edit", data=correction | {"save": "1"})
+    assert edited.status_code == 302, edited.get_data(as_text=True)
+    typed = round_form(PLAYERS, "Ann", {"Ben": "5", "Cy": "5", "Fay": "3"})
+    stale = client.post(
+        f"/games/{game_id}/rounds/new", data=typed | made_on | {"save": "1"}, headers=headers
+    )
+    assert stale.status_code == 409
+    totals = section(stale.get_data(as_text=True), '<ul class="conflict-totals">', "</ul>")
+    for name, line in said.items():
+        assert line in line_of(totals, name), name
+    # Who sat every round has no such line.
+    assert re.fullmatch(r"Ann \d+", line_of(totals, "Ann"))
