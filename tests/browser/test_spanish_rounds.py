@@ -174,7 +174,7 @@ def test_the_own_hand_page_in_spanish_fits_holds_still_and_keeps_done_without_si
     closer, closer_contexts = _spanish(browser, live_server, owner_cookie)
     closer.goto(f"{board}/close")
     expect(closer.locator("h1")).to_have_text("Terminar la ronda 1")
-    expect(closer.locator(".lede")).to_have_text("Aún contando: Ben.")
+    expect(closer.locator(".lede")).to_have_text("Todavía cuentan sus cartas: Ben.")
     assert fits_width(closer)
     screenshot(closer, "i41-close-es-360")
     next(closer_contexts, None)

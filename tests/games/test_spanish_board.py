@@ -114,7 +114,7 @@ def test_the_board_in_progress_speaks_spanish(app: Flask, client: FlaskClient) -
         "Carrera de contratos",
         "Puntos de cada jugador después de la ronda 1. Al final: Ann 0, Cy 5, Dee 10, Ben 20.",
         "Totales acumulados en una tabla",
-        "Ordenados por contratos cumplidos (más primero) y luego por puntos (menos primero).",
+        "Ordenados por contratos cumplidos (de más a menos) y luego por puntos (de menos a más).",
         "Historial de cambios (2)",
     ):
         assert spanish in after, spanish

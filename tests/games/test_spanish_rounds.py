@@ -182,7 +182,7 @@ def test_the_own_hand_page_the_close_page_and_the_seat_picker_speak_spanish(
     said = words(close)
     for expected in (
         "Terminar la ronda 1",
-        "Aún contando: Cy, Dee.",
+        "Todavía cuentan sus cartas: Cy, Dee.",
         "Cartas que le quedan a Cy (aún contando)",
         "K Q = 20 puntos, contrato cumplido ✓",
         "Cambiar",
