@@ -171,3 +171,7 @@ _.domain_instance
 # templates alone (games/_pad_keys.html, the cards fields' placeholder).
 _.example
 _.specials_first
+
+# games.charts.Series.leader_path: the leader from a leaver's line to its label, read by
+# games/_charts.html alone (issue 49).
+_.leader_path

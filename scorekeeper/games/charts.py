@@ -51,6 +51,10 @@ class Tick:
         return number(self.value)
 
 
+# A line from one point to another: (x, y), (x, y).
+Leader = tuple[tuple[float, float], tuple[float, float]]
+
+
 @dataclass(frozen=True)
 class Series:
     """One player's line: ``values[n]`` their value after round n (``values[0]`` before the
@@ -65,6 +69,18 @@ class Series:
     points: tuple[tuple[float, float] | None, ...]
     label_y: float
     last: int
+    # Where the line ends before the chart does (a leaver's), the leader from that end to the
+    # label in the right-hand column, so the label reads as that line's: None for a line that
+    # runs to the last round.
+    leader: Leader | None = None
+
+    @property
+    def leader_path(self) -> str:
+        """The leader as a path (empty where there is none)."""
+        if self.leader is None:
+            return ""
+        (x1, y1), (x2, y2) = self.leader
+        return f"M{x1:.1f} {y1:.1f} L{x2:.1f} {y2:.1f}"
 
     @property
     def path(self) -> str:
@@ -213,6 +229,17 @@ def _line_chart(
     label_ys = _spread(
         [point(rounds, column.last)[1] + 4 for column in columns], TOP + 4, origin + 4, LABEL_GAP
     )
+
+    def leader(column: Column, label_y: float) -> Leader | None:
+        """From the line's end, where it stops before the last round, to the middle of the
+        left edge of its label (a label's ``y`` is its baseline, 4 below its middle)."""
+        ended = max((n for n, played in enumerate(column.played) if played), default=None)
+        if ended is None or ended == rounds or column.values[ended] is None:
+            return None
+        value = column.values[ended]
+        assert value is not None
+        return point(ended, value), (WIDTH - RIGHT + 3, label_y - 4)
+
     series = tuple(
         Series(
             name=name,
@@ -224,6 +251,7 @@ def _line_chart(
             ),
             label_y=label_y,
             last=column.last,
+            leader=leader(column, label_y),
         )
         for index, (name, column, label_y) in enumerate(zip(names, columns, label_ys, strict=True))
     )

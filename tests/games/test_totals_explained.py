@@ -10,6 +10,7 @@ import html
 import io
 import json
 import re
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -390,3 +391,42 @@ def test_the_round_forms_totals_now_say_where_each_total_came_from(
         assert line in line_of(totals, name), name
     # Who sat every round has no such line.
     assert re.fullmatch(r"Ann \d+", line_of(totals, "Ann"))
+
+
+@pytest.mark.parametrize("headers", [{}, SPANISH])
+def test_a_leavers_end_label_is_led_to_from_the_end_of_their_line(
+    client: FlaskClient, headers: dict[str, str]
+) -> None:
+    game_id = upload(client, evening())
+    chart = section(page(client, f"/games/{game_id}", headers), 'id="chart-', "</figure>")
+    groups = {
+        re.search(r'class="chart-label"[^>]*>(\w+)', group).group(1): group
+        for group in re.findall(r'<g class="chart-series.*?</g>', chart, re.S)
+    }
+    labels = {
+        name: tuple(
+            float(v)
+            for v in re.search(r'class="chart-label" x="([\d.]+)" y="([\d.]+)"', g).groups()
+        )
+        for name, g in groups.items()
+    }
+    # Dee's line stops at round 3 of 7; a dotted leader runs from its end to her label, in the
+    # right-hand column with the others: it starts at her line's last point and ends at the
+    # left edge of her label, half way up its 12-unit letters.
+    dee_line = re.search(r'<path d="([^"]*)"', groups["Dee"]).group(1)
+    leader = re.search(
+        r'<path class="chart-leader" d="M([\d.]+) ([\d.]+) L([\d.]+) ([\d.]+)"', groups["Dee"]
+    )
+    assert leader is not None
+    x1, y1, x2, y2 = (float(v) for v in leader.groups())
+    assert dee_line.endswith(f"L{x1:.1f} {y1:.1f}")
+    label_x, label_y = labels["Dee"]
+    assert label_x - 6 <= x2 < label_x and label_y - 12 < y2 < label_y
+    # The leader stays left of the labels' column: it crosses no other label.
+    assert max(x1, x2) < min(x for x, _ in labels.values())
+    # Lines that run to the last round (a joiner's, a comeback's) need none.
+    for name in ("Ann", "Ben", "Cy", "Fay"):
+        assert "chart-leader" not in groups[name], name
+    # And the labels stay apart.
+    ys = sorted(y for _, y in labels.values())
+    assert all(b - a >= charts.LABEL_GAP for a, b in pairwise(ys))
