@@ -145,7 +145,7 @@ def board_context(game: Game, can: Can | None = None) -> dict[str, Any]:
         "poll_seconds": current_app.config["SCOREBOARD_POLL_SECONDS"],
         "can": can if can is not None else viewer_can(),
         "undo_until": _undo_until(game),
-        "put_back": services.put_back_offer(game),
+        "put_back": _put_back(game),
         "draft": draft,
         "refusal": drafts.why_refused(game, draft) if draft is not None else None,
         # How long the undo lasts, for the sentence that says so (in any language).
@@ -165,13 +165,23 @@ def at_table(tally: Tally) -> list[int]:
     return [] if number is None else list(tally.lineup.seats_in(number, len(tally.names)))
 
 
+def _put_back(game: Game) -> tuple[int, datetime] | None:
+    """The round the board offers to put back: none while a leave or a join after the round
+    before it stands (the round would find the table changed under it), whose own undo is
+    offered first."""
+    offered = services.put_back_offer(game)
+    if offered is None or rounds.table_changed_after(game, len(game.rounds)) is None:
+        return offered
+    return None
+
+
 def _undo_until(game: Game) -> datetime | None:
     """Until when the board offers to undo the last round. The drawing is kept per version,
     so it may outlive the deadline: static/js/app.js hides the button then, and the server
     refuses a late undo anyway."""
     if services.put_back_offer(game) is not None:
         return None  # the round just undone is offered back instead, never an older round's undo
-    if game.rounds and rounds.table_changed_after(game, game.rounds[-1].number) is not None:
+    if rounds.table_changed_after(game, len(game.rounds)) is not None:
         # A leave or a join after it came later: that is undone first ("Undo: Cy leaves", or
         # the joiner leaving before playing), then the round's undo is offered again.
         return None

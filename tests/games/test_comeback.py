@@ -179,3 +179,24 @@ def test_a_round_the_table_changed_after_offers_the_change_s_undo_first(
     assert "Undo round 1" not in _board(client, other)
     client.post(f"/games/{other}/leave", data={"seat": "2", "sure": "yes"})
     assert "Undo round 1" in _board(client, other)
+
+
+def test_a_leave_after_an_undo_is_undone_before_the_round_is_put_back(
+    client: FlaskClient,
+) -> None:
+    """Round 2 undone, then Cy leaves after round 1: "Put round 2 back" (which holds Cy's
+    hand, and would be refused) gives way to "Undo: Cy leaves", and comes back after it."""
+    game_id = start_game(client, "contract-rummy", ["Ann", "Ben", "Cy"])
+    save_round(client, game_id, "Ann", {"Ben": "K", "Cy": "5"})
+    save_round(client, game_id, "Ben", {"Ann": "K", "Cy": "5"})
+    client.post(f"/games/{game_id}/rounds/2/undo")
+    assert "Put round 2 back" in _board(client, game_id)
+    client.post(f"/games/{game_id}/leave", data={"seat": "2", "sure": "yes"})
+    board = _board(client, game_id)
+    assert "Undo: Cy leaves" in board
+    assert "Put round 2 back" not in board and "Undo round 1" not in board
+    client.post(f"/games/{game_id}/leave/undo", data={"seat": "2"})
+    assert "Put round 2 back" in _board(client, game_id)
+    back = client.post(f"/games/{game_id}/rounds/2/put-back", follow_redirects=True)
+    assert "Round 2 put back." in back.get_data(as_text=True)
+    assert len(client.get(f"/games/{game_id}/export").get_json()["rounds"]) == 2
