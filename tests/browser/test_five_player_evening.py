@@ -31,6 +31,7 @@ WORDS = {
         "dee_leaves": "Dee leaves the game",
         "yes_leave": "Yes, Dee leaves",
         "left_after_3": "left after round 3",
+        "back_5": "back before round 5",
         "undo_leave": "Undo: Dee leaves",
         "undo_round": "Undo round {num}",
         "comes_back": "Dee comes back",
@@ -53,6 +54,7 @@ WORDS = {
         "dee_leaves": "Dee deja la partida",
         "yes_leave": "Sí, Dee se va",
         "left_after_3": "se fue después de la ronda 3",
+        "back_5": "volvió antes de la ronda 5",
         "undo_leave": "Deshacer: Dee deja la partida",
         "undo_round": "Deshacer la ronda {num}",
         "comes_back": "Dee vuelve",
@@ -131,7 +133,7 @@ def test_the_five_player_evening(evening: tuple[Any, str]) -> None:
     page.get_by_role("link", name=says["dee_leaves"]).click()
     page.get_by_role("button", name=says["yes_leave"]).click()
     page.wait_for_url(board)
-    expect(page.locator(".standings .left-after")).to_have_text(says["left_after_3"])
+    expect(page.locator(".standings .comings")).to_have_text(says["left_after_3"])
     undo_leave = page.get_by_role("button", name=says["undo_leave"])
     expect(undo_leave).to_be_visible()
     expect(page.get_by_role("button", name=says["undo_round"].format(num=3))).to_have_count(0)
@@ -143,7 +145,7 @@ def test_the_five_player_evening(evening: tuple[Any, str]) -> None:
     undo_leave.click()
     page.wait_for_url(board)
     expect(page.locator(".flash").first).to_contain_text(says["back"])
-    expect(page.locator(".standings .left-after")).to_have_count(0)
+    expect(page.locator(".standings .comings")).to_have_count(0)
     expect(page.get_by_role("button", name=says["undo_leave"])).to_have_count(0)
 
     # The leave again, and round 4 without Dee.
@@ -154,7 +156,7 @@ def test_the_five_player_evening(evening: tuple[Any, str]) -> None:
     page.goto(board + "/rounds/new")
     expect(page.locator("#hands-3-cards")).to_have_count(0)
     enter_round(page, board, "Eve", {0: "K", 1: "5", 2: "5"})
-    expect(page.locator(".standings .left-after")).to_have_text(says["left_after_3"])
+    expect(page.locator(".standings .comings")).to_have_text(says["left_after_3"])
     expect(page.get_by_role("button", name=says["undo_leave"])).to_have_count(0)
     assert _total(page, "Dee") == dee
 
@@ -175,7 +177,7 @@ def test_the_five_player_evening(evening: tuple[Any, str]) -> None:
     yes.click()
     page.wait_for_url(board)
     expect(page.locator(".flash").first).to_contain_text(says["back"])
-    expect(page.locator(".standings .left-after")).to_have_count(0)
+    expect(page.locator(".standings .comings")).to_contain_text(says["back_5"])
     expect(page.get_by_role("link", name=says["comes_back"])).to_have_count(0)
     assert _total(page, "Dee") == dee
 
