@@ -80,3 +80,42 @@ def test_where_each_total_came_from_fits_a_narrow_phone(narrow: Any) -> None:
         full_page=True,
         caret="initial",
     )
+
+
+# Per header of the rounds' grid: the words (each with a hyphen it ends with) that the header's
+# lines break inside. A word on one line gives one box; one broken letter by letter, several.
+BROKEN_WORDS = """
+headers => headers.flatMap(header => {
+  const text = header.firstChild;
+  const broken = [];
+  for (const found of text.textContent.matchAll(/[^\\s-]+-?/g)) {
+    const range = document.createRange();
+    range.setStart(text, found.index);
+    range.setEnd(text, found.index + found[0].length);
+    const lines = new Set([...range.getClientRects()].map(box => Math.round(box.top)));
+    if (lines.size > 1) broken.push(found[0]);
+  }
+  return broken;
+})
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_rounds_grids_long_names_break_between_words(
+    browser: Any, live_server: str, owner_cookie: str, scheme: str
+) -> None:
+    for language in ("en", "es"):
+        device = {**NARROW_PHONE, "locale": language, "color_scheme": scheme}
+        for page in _page(browser, live_server, device, owner_cookie):
+            upload_game(page, six_long_names())
+            headers = page.locator(".rounds thead th.num")
+            assert headers.count() == 6
+            assert headers.evaluate_all(BROKEN_WORDS) == []
+            # Every name is there whole.
+            assert sorted(headers.all_text_contents()) == sorted(LONG_NAMES)
+            # The page still scrolls no sideways: the grid does, in its own box.
+            assert fits_width(page)
+            page.locator(".rounds-wrap").screenshot(
+                path=str(screenshot_path(f"rounds-long-names-{language}-{scheme}")),
+                caret="initial",
+            )
