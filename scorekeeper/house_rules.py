@@ -48,7 +48,14 @@ def choices() -> list[tuple[str, str]]:
 # The language of the households that play each published game (more-games.md): Shanghai and
 # Liverpool in the United States and Britain, Carioca in Chile and Argentina, Continental in
 # Spain and Mexico. The five presets come from English family rule sheets.
-PUBLISHED_LANGUAGE = {"shanghai": "en", "liverpool": "en", "carioca": "es", "continental": "es"}
+PUBLISHED_LANGUAGE = {
+    "shanghai": "en",
+    "liverpool": "en",
+    "carioca": "es",
+    "continental": "es",
+    # Phase 10 is played in every language's homes ("Fase 10"): after each language's own.
+    "phase-10": "",
+}
 FAMILY_SHEETS_LANGUAGE = "en"
 
 

@@ -31,6 +31,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
     literal_column,
     select,
     true,
@@ -415,6 +416,9 @@ class Round(HouseholdOwned, Model):
     # Whoever went out laid down their contract and went out on one turn: the rules'
     # down-and-out bonus counts in their points (only where the rules give one).
     went_out_in_one_turn: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The tie-break hand the tied players alone play after the game's last round (the rules'
+    # ``tie_break: replay``): whoever went out wins; its points count in no total.
+    tie_break_hand: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Bumped on every edit: a form that carries an older version was overtaken by another phone.
     version: Mapped[int] = mapped_column(Integer, default=1)
     # The token of the form that created the round: the same form sent twice stores one round.

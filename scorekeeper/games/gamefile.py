@@ -450,6 +450,12 @@ def _read_round(
             )
         )
         return None
+    tie_break_hand = data.get("tie_break_hand", False)
+    if not isinstance(tie_break_hand, bool):
+        problems.append(
+            N_('Round %(round)s: "tie_break_hand" must be true or false.', round=number)
+        )
+        return None
     hands: dict[int, HandEntry] = {}
     good = True
     for name, hand in players.items():
@@ -474,13 +480,15 @@ def _read_round(
             problems.append(absent_problem(number, names[seat], seat, lineup))
             good = False
             continue
-        entry = _read_hand(number, names[seat], seat == went_out, hand, problems)
+        # A tie-break hand asks nobody whether a contract was made: it is not read.
+        entry = _read_hand(number, names[seat], seat == went_out or tie_break_hand, hand, problems)
         if entry is None:
             good = False
             continue
         hands[seat] = entry
     for seat, name in enumerate(names):
-        if seat not in hands and good and lineup.plays(seat, number):
+        # Only the tied players play a tie-break hand: the others are in no hand of it.
+        if seat not in hands and good and lineup.plays(seat, number) and not tie_break_hand:
             problems.append(
                 N_(
                     "Round %(round)s: %(name)s is missing (every player of the game appears in "
@@ -502,6 +510,7 @@ def _read_round(
         went_out=went_out,
         hands=tuple(hands.get(seat, HandEntry()) for seat in range(len(names))),
         went_out_in_one_turn=one_turn,
+        tie_break_hand=tie_break_hand,
     )
 
 

@@ -53,6 +53,7 @@ def write_game_file(
                     "went_out": None if played.went_out is None else names[played.went_out],
                     # Only where it is so: a file of a game without the bonus reads as before.
                     **({"went_out_in_one_turn": True} if played.went_out_in_one_turn else {}),
+                    **({"tie_break_hand": True} if played.tie_break_hand else {}),
                     "players": {
                         names[seat]: {
                             "contract": hand.contract,

@@ -62,14 +62,20 @@ def entry_of(played: Round, positions: Mapping[int, int]) -> RoundEntry:
         else:
             hands.append(HandEntry(cards=hand.cards, made_contract=hand.made_contract))
     return RoundEntry(
-        went_out=out, hands=tuple(hands), went_out_in_one_turn=played.went_out_in_one_turn
+        went_out=out,
+        hands=tuple(hands),
+        went_out_in_one_turn=played.went_out_in_one_turn,
+        tie_break_hand=bool(played.tie_break_hand),
     )
 
 
 def round_columns(result: RoundResult) -> dict[str, Any]:
     """A round's own columns as the tally worked it out, but for who went out (a seat's id,
     which the caller knows) and what says where and when it was stored."""
-    return {"went_out_in_one_turn": result.went_out_in_one_turn}
+    return {
+        "went_out_in_one_turn": result.went_out_in_one_turn,
+        "tie_break_hand": result.tie_break_hand,
+    }
 
 
 def hand_columns(hand: HandResult) -> dict[str, Any]:

@@ -35,11 +35,20 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional, Va
 from ..inputs import whole_number
 from ..limits import NAME_LENGTH, TEXT_LENGTH
 from ..names import tidy_field
-from ..rules import OptionProblem, PackRule, Rank, RuleSet, describe_options
+from ..rules import (
+    CHOICE_WORDS,
+    DECKS,
+    PHASES_PLAYED,
+    STANDARD,
+    OptionProblem,
+    PackRule,
+    Rank,
+    RuleSet,
+    describe_options,
+)
 from ..text import lazy_gettext as _l
 from ..words import words
 
-CARD_VALUE_KEYS = ("joker", *(rank.symbol for rank in Rank))
 # The words a contract is written in, English and Spanish (accents dropped before reading).
 COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 COUNT_WORDS |= {"un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5}
@@ -49,6 +58,8 @@ MELD_WORDS = re.compile(
     r"^(?:(?P<count>\d+|[a-z]+)\s+)?(?P<kind>set|run|pair|trio|escalera|par)(?:es|s)?"
     r"(?:\s+(?:of|de))?(?:\s+(?P<of>[a-z0-9]+))?$"
 )
+# Phase 10's phase 8: "7 cards of one colour", "7 cartas de un color".
+COLOUR_GROUP_WORDS = re.compile(r"^(?P<size>\d+)\s+(?:cards of one colou?r|cartas de un color)$")
 GOING_OUT = re.compile(
     r",?\s*(?:(?:laid down\s+)?(?:while\s+)?going out|(?:bajandose\s+)?al cerrar)\s*$"
 )
@@ -99,17 +110,27 @@ class WildSpacingForm(Form):
     run = SelectField(_l("In a run"))
 
 
-CardValuesForm = type(
-    "CardValuesForm",
-    (Form,),
-    {
-        key: WholeNumberField(_l("Joker") if key == "joker" else key, [InputRequired(WHOLE_NUMBER)])
-        for key in CARD_VALUE_KEYS
-    },
-)
+# A card's key of card_values in words where it is not the card's own symbol.
+_CARD_LABELS = {"joker": _l("Joker"), "wild": _l("Wild"), "skip": _l("Skip")}
+
+# The card values' fields of each deck, keyed as its card_values are (issue 51: a Phase 10
+# deck's "1" … "12", "wild" and "skip"; a standard deck's "joker", "A" … "K").
+CARD_VALUES_FORMS: dict[str, type[Form]] = {
+    deck.slug: type(
+        f"CardValuesForm_{deck.slug.replace('-', '_')}",
+        (Form,),
+        {
+            key: WholeNumberField(_CARD_LABELS.get(key, key), [InputRequired(WHOLE_NUMBER)])
+            for key in deck.value_keys
+        },
+    )
+    for deck in DECKS.values()
+}
+
 
 # The options the editor shows with a select, and those with a checkbox or a number.
 CHOICE_OPTIONS = (
+    "deck",
     "contract_order",
     "winner",
     "tie_break",
@@ -137,7 +158,7 @@ BOOL_OPTIONS = (
 )
 INT_OPTIONS = ("min_players", "min_real_cards", "min_set", "min_run", "down_and_out_bonus")
 # Numbers a family may leave empty for "no limit".
-OPTIONAL_INT_OPTIONS = ("max_players", "max_wilds_per_meld", "max_wilds_per_laydown")
+OPTIONAL_INT_OPTIONS = ("max_players", "max_wilds_per_meld", "max_wilds_per_laydown", "hands")
 
 
 class HouseRulesForm(FlaskForm):
@@ -159,7 +180,15 @@ class HouseRulesForm(FlaskForm):
             ),
         ],
     )
+    deck = SelectField()
     contract_order = SelectField()
+    phases_played = StringField(
+        validators=[
+            InputRequired(_l("Say which contracts are played: all, even, odd, or their numbers.")),
+            Length(max=NAME_LENGTH, message=_l("At most %(most)s characters.", most=NAME_LENGTH)),
+        ]
+    )
+    hands = WholeNumberField(validators=[Optional()])
     winner = SelectField()
     tie_break = SelectField()
     min_players = WholeNumberField(validators=[InputRequired(WHOLE_NUMBER)])
@@ -173,7 +202,7 @@ class HouseRulesForm(FlaskForm):
     )
     nobody_out_allowed = BooleanField()
     may_i = FormField(MayIForm)
-    card_values = FormField(CardValuesForm)
+    card_values = FormField(CARD_VALUES_FORMS[STANDARD.slug])
     wild_ranks = SelectMultipleField(choices=[SelectChoice(rank.symbol) for rank in Rank])
     wild_as_itself = BooleanField()
     wild_spacing = FormField(WildSpacingForm)
@@ -201,8 +230,12 @@ class HouseRulesForm(FlaskForm):
     discard_after_contract = BooleanField()
     down_and_out_bonus = WholeNumberField(validators=[InputRequired(WHOLE_NUMBER)])
 
+    # The deck whose cards the card values' fields are drawn for.
+    drawn_deck: str = STANDARD.slug
+
     def __init__(self, ruleset: RuleSet, **kwargs: Any) -> None:
-        """The form for rules starting from ``ruleset``: its choices, and (on a GET) its values."""
+        """The form for rules starting from ``ruleset``: its choices, and (on a GET) its values.
+        Build it with ``house_rules_form``, whose card values are the rule set's deck's."""
         super().__init__(data=initial_data(ruleset), **kwargs)
         self.parsed_contracts: list[dict[str, Any]] = []
         self.parsed_dealt: int | list[int] = 0
@@ -279,6 +312,7 @@ class HouseRulesForm(FlaskForm):
         options: dict[str, Any] = {
             "base": self.base.data,
             "contracts": self.parsed_contracts,
+            "phases_played": phases_played_of(self.phases_played.data or ""),
             "cards_dealt": self.parsed_dealt,
             "packs": self.packs.data,
             "may_i": self.may_i.data,
@@ -288,6 +322,10 @@ class HouseRulesForm(FlaskForm):
         }
         for key in (*CHOICE_OPTIONS, *BOOL_OPTIONS, *INT_OPTIONS, *OPTIONAL_INT_OPTIONS):
             options[key] = self[key].data
+        if options["deck"] != self.drawn_deck:
+            # Another deck chosen: its own cards' values and packs, which the fields drawn for
+            # the deck before cannot say (the rules engine starts from the new deck's).
+            del options["card_values"], options["packs"]
         return options
 
     def show_problems(self, problems: Iterable[OptionProblem]) -> None:
@@ -321,12 +359,37 @@ class HouseRulesForm(FlaskForm):
         return self.name, message
 
 
+def house_rules_form(ruleset: RuleSet, **kwargs: Any) -> HouseRulesForm:
+    """The editor's form for rules starting from ``ruleset``, its card values' fields those of
+    the rule set's deck."""
+    deck = ruleset.deck.slug
+    form_class = type(
+        f"HouseRulesForm_{deck.replace('-', '_')}",
+        (HouseRulesForm,),
+        {"card_values": FormField(CARD_VALUES_FORMS[deck]), "drawn_deck": deck},
+    )
+    return form_class(ruleset, **kwargs)
+
+
+def phases_played_of(text: str) -> str | list[Any]:
+    """``phases_played`` as typed: all, even or odd (in the page's language too), or contract
+    numbers separated by spaces or commas ("1 2 3"), which the engine checks."""
+    said = text.strip().lower()
+    for value in PHASES_PLAYED:
+        if said in (value, str(words(CHOICE_WORDS[value])).lower()):
+            return value
+    tokens = [token for token in re.split(r"[\s,;]+", said) if token]
+    return [whole_number(token) if whole_number(token) is not None else token for token in tokens]
+
+
 def initial_data(ruleset: RuleSet) -> dict[str, Any]:
     """The form's values for a rule set."""
     data = ruleset.to_dict()
     dealt = data["cards_dealt"]
     data["cards_dealt"] = dealt if isinstance(dealt, int) else " ".join(str(n) for n in dealt)
     data["contracts"] = "\n".join(words(contract.summary) for contract in ruleset.contracts)
+    played = data["phases_played"]
+    data["phases_played"] = played if isinstance(played, str) else " ".join(map(str, played))
     data.pop("slug", None)
     return data
 
@@ -383,6 +446,9 @@ def _rank_words() -> dict[str, Rank]:
 
 
 def _meld(said: str, ranks: dict[str, Rank]) -> list[dict[str, Any]] | None:
+    colour = COLOUR_GROUP_WORDS.match(said)
+    if colour is not None:
+        return [{"kind": "color", "size": int(colour.group("size"))}]
     found = MELD_WORDS.match(said)
     if found is None:
         return None

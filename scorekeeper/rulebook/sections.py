@@ -11,7 +11,11 @@ from ..text import lazy_gettext as _l
 
 # Every option of a rule set, in the page's sections ("slug" is the app's filing name only).
 SECTIONS: tuple[tuple[str, LazyString, tuple[str, ...]], ...] = (
-    ("contracts", _l("Contracts"), ("contracts", "contract_order", "winner", "tie_break")),
+    (
+        "contracts",
+        _l("Contracts"),
+        ("contracts", "contract_order", "phases_played", "hands", "winner", "tie_break"),
+    ),
     ("scoring", _l("Scoring the cards left in hand"), ("card_values", "down_and_out_bonus")),
     (
         "packs",
@@ -101,6 +105,15 @@ def sources_of(ruleset: RuleSet) -> list[Source]:
 
 # The values of the choice options in words (the rule set stores them as short codes).
 VALUE_WORDS: dict[str, dict[str, LazyString]] = {
+    "deck": {
+        "standard": _l("Standard cards (52 a deck, with jokers as the rules say)"),
+        "phase-10": _l("Phase 10 cards (1 to 12 in four colours, 8 Wilds, 4 Skips)"),
+    },
+    "phases_played": {
+        "all": _l("Every contract, in order"),
+        "even": _l("The even contracts only (2, 4, 6 and so on), each keeping its number"),
+        "odd": _l("The odd contracts only (1, 3, 5 and so on), each keeping its number"),
+    },
     "contract_order": {
         "own": _l("Each player works on their own contract, kept until made"),
         "round": _l("Round N plays contract N, for everyone"),
@@ -108,10 +121,18 @@ VALUE_WORDS: dict[str, dict[str, LazyString]] = {
     "winner": {
         "last contract": _l("Whoever makes the last contract"),
         "lowest total": _l("The lowest total when the game ends"),
+        "most contracts": _l(
+            "Whoever has made the most contracts when the game ends; tied, the lowest total; "
+            "still tied, the tie-break"
+        ),
     },
     "tie_break": {
         "lowest total": _l("The lowest total wins; still tied, they share the win"),
         "share": _l("Tied players share the win"),
+        "replay": _l(
+            "The lowest total wins; still tied, the tied players alone play one more round on "
+            "the last contract, and the first of them to go out wins"
+        ),
         "most rounds won": _l(
             "Of the tied players, whoever went out in the most rounds wins; still tied, they "
             "share the win"

@@ -26,7 +26,7 @@ from ..rules import (
 )
 from ..web import UNPROCESSABLE, render
 from ..words import words
-from .forms import HouseRulesForm
+from .forms import HouseRulesForm, house_rules_form
 from .sections import SECTIONS, VALUE_WORDS, packs_table, sources_of
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
@@ -66,7 +66,7 @@ def new() -> ResponseReturnValue:
     if base not in PRESETS:
         abort(404)
     preset = get_ruleset(base)
-    form = HouseRulesForm(preset)
+    form = house_rules_form(preset)
     if request.method == "GET":
         form.name.data = ""
         form.base.data = base
@@ -93,7 +93,7 @@ def new() -> ResponseReturnValue:
 def edit(slug: str) -> ResponseReturnValue:
     record = _saved(slug)
     ruleset = get_ruleset(record.options)
-    form = HouseRulesForm(ruleset)
+    form = house_rules_form(ruleset)
     if request.method == "POST" and form.validate_on_submit():
         try:
             house_rules.update(slug, form.name.data, form.options())

@@ -85,7 +85,8 @@ from .laydown import check_contract
 from .melds import Meld, Placed
 from .messages import N_, Message, N_plural
 from .moves import check_layoff, check_liberation
-from .options import OptionInfo, describe_options
+from .options import CHOICE_WORDS, OptionInfo, describe_options
+from .parts import PHASES_PLAYED
 from .referee import Ruling, check_meld
 from .ruleset import (
     OPTION_KEYS,
@@ -119,10 +120,12 @@ from .search import SearchBudgetExceeded, SearchNotYet, cards_short, find_contra
 from .sources import Reason, Source
 
 __all__ = [
+    "CHOICE_WORDS",
     "DECKS",
     "JOKER",
     "N_",
     "OPTION_KEYS",
+    "PHASES_PLAYED",
     "PHASE_10",
     "PRESETS",
     "SKIP",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .decks import DECKS
-from .messages import N_, Message, N_plural
+from .messages import N_, Message, N_plural, Value
 from .parts import (
     ACES,
     CONTRACT_ORDERS,
@@ -18,6 +18,7 @@ from .parts import (
     LIBERATION_BEFORE_CONTRACT,
     LIBERATION_FROM,
     LIBERATIONS,
+    PHASES_PLAYED,
     SKIP_TARGETS,
     SPACINGS,
     TIE_BREAKS,
@@ -36,7 +37,8 @@ class OptionInfo:
     ``value`` is as in ``RuleSet.to_dict()``; ``kind`` says how to edit it
     (``"text"``, ``"bool"``, ``"int"``, ``"optional_int"``, ``"choice"``,
     ``"contracts"``, ``"card_values"``, ``"wild_ranks"``, ``"cards_dealt"``,
-    ``"may_i"``, ``"wild_spacing"``, ``"packs"``); ``choices`` for a choice.
+    ``"may_i"``, ``"wild_spacing"``, ``"packs"``, ``"phases_played"``); ``choices`` for a
+    choice (and the named values of ``phases_played``).
     """
 
     key: str
@@ -76,13 +78,34 @@ _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
             "contract N for everyone."
         ),
     ),
+    "phases_played": (
+        N_("Which contracts are played"),
+        "phases_played",
+        PHASES_PLAYED,
+        N_(
+            "all: every contract in order; even: 2, 4, 6 and so on; odd: 1, 3, 5 and so on; or "
+            "a list of contract numbers in order (1, 2, 3, 4, 5). Each keeps its number; a "
+            "player starts on the first and moves to the next in the list, and the last in the "
+            "list is the last contract."
+        ),
+    ),
+    "hands": (
+        N_("Rounds in a game"),
+        "optional_int",
+        (),
+        N_(
+            "The game ends after this many rounds, whoever has made what (empty: it ends as "
+            "the contracts and who wins say)."
+        ),
+    ),
     "winner": (
         N_("Who wins"),
         "choice",
         WINNERS,
         N_(
             "last contract: whoever makes the last contract first; lowest total: the lowest "
-            "score when the game ends."
+            "score when the game ends; most contracts: whoever has made the most contracts "
+            "when the game ends (tied: the lowest total; still tied: the tie-break)."
         ),
     ),
     "tie_break": (
@@ -92,7 +115,9 @@ _OPTION_TEXT: dict[str, tuple[Message, str, tuple[str, ...], Message]] = {
         N_(
             "lowest total: of those tied, the lowest score wins (still tied: they share); "
             "share: tied players share the win; most rounds won: of those tied, whoever went "
-            "out in the most rounds wins (still tied: they share)."
+            "out in the most rounds wins (still tied: they share); replay: of those tied, the "
+            "lowest score wins, and still tied they alone play one more round on the last "
+            "contract, the first of them to go out winning."
         ),
     ),
     "min_players": (N_("Fewest players"), "int", (), N_("The fewest players a game may have.")),
@@ -354,6 +379,11 @@ CHOICE_WORDS: dict[str, Message] = {
     "discard": N_("discard"),
     "play": N_("play"),
     "most rounds won": N_("most rounds won"),
+    "most contracts": N_("most contracts"),
+    "replay": N_("replay"),
+    "all": N_("all"),
+    "even": N_("even"),
+    "odd": N_("odd"),
     "kept": N_("kept"),
     "any meld": N_("any meld"),
     "runs": N_("runs"),
@@ -391,6 +421,12 @@ def _described(rules: RuleSet, key: str) -> str:
         )
     if key == "wild_ranks":
         return _joined([N_("jokers"), *(rank.plural for rank in rules.wild_ranks)])
+    if key == "phases_played":
+        if isinstance(rules.phases_played, tuple):
+            return _joined(list(map(str, rules.phases_played)))
+        return CHOICE_WORDS[rules.phases_played.value]
+    if key == "hands" and rules.hands is None:
+        return N_("as the contracts say")
     if key == "wild_spacing":
         return N_(
             "in a set: %(set)s; in a run: %(run)s",
@@ -433,10 +469,10 @@ _CHOICE_KEYS = (
 )
 
 
-def _joined(items: list[Message]) -> Message:
+def _joined(items: list[Value]) -> Message:
     """Messages for a sentence, the last after "and": ``"jokers and 2s"``."""
     if len(items) == 1:
-        return items[0]
+        return items[0] if isinstance(items[0], Message) else N_("%(text)s", text=items[0])
     return N_("%(items)s and %(last)s", items=tuple(items[:-1]), last=items[-1])
 
 

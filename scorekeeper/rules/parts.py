@@ -246,10 +246,6 @@ class Packs:
         )
 
 
-CARD_VALUE_KEYS: tuple[str, ...] = STANDARD.value_keys
-"""The keys of a standard deck's ``card_values`` (a rule set's own are its deck's)."""
-
-
 class Aces(StrEnum):
     """Where an ace may stand in a run."""
 
@@ -273,19 +269,34 @@ class ContractOrder(StrEnum):
 
 
 class Winner(StrEnum):
-    """Who wins: whoever makes the last contract, or the lowest total at the end."""
+    """Who wins: whoever makes the last contract, the lowest total at the end, or whoever has
+    made the most contracts when the game ends (tied: the lowest total; still tied: the
+    tie-break)."""
 
     LAST_CONTRACT = "last contract"
     LOWEST_TOTAL = "lowest total"
+    MOST_CONTRACTS = "most contracts"
 
 
 class TieBreak(StrEnum):
-    """How a tie is broken: by the lowest total, the tied players share the win, or whoever
-    went out in the most rounds wins (still tied: they share)."""
+    """How a tie is broken: by the lowest total, the tied players share the win, whoever
+    went out in the most rounds wins (still tied: they share), or the lowest total and, still
+    tied, one more hand of the tied players alone on the last contract, whoever goes out first
+    winning (replay: Phase 10's tie-break hand)."""
 
     LOWEST_TOTAL = "lowest total"
     SHARE = "share"
     MOST_ROUNDS_WON = "most rounds won"
+    REPLAY = "replay"
+
+
+class PhasesPlayed(StrEnum):
+    """Which contracts a game plays, named (a list of contract numbers is the other way):
+    all, the even ones (2, 4, …) or the odd ones (1, 3, …)."""
+
+    ALL = "all"
+    EVEN = "even"
+    ODD = "odd"
 
 
 class Liberation(StrEnum):
@@ -349,5 +360,6 @@ LIBERATIONS: tuple[str, ...] = tuple(Liberation)
 FREED_WILD: tuple[str, ...] = tuple(FreedWild)
 GOING_OUT: tuple[str, ...] = tuple(GoingOut)
 SKIP_TARGETS: tuple[str, ...] = tuple(SkipTarget)
+PHASES_PLAYED: tuple[str, ...] = tuple(PhasesPlayed)
 LIBERATION_FROM: tuple[str, ...] = tuple(LiberationFrom)
 LIBERATION_BEFORE_CONTRACT: tuple[str, ...] = tuple(LiberationBeforeContract)

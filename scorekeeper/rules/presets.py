@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .messages import N_, N_plural
+from .phase_ten import PHASE_10_DATA, PHASE_10_SLUG, PHASE_10_SOURCES
 from .published import PUBLISHED, PUBLISHED_DATA, PUBLISHED_SOURCES
 from .sources import DEFAULT, DOCUMENTS, Source
 
@@ -29,9 +30,10 @@ PRESETS: tuple[str, ...] = (
     "bellevue",
     "contract-rummy",
     *PUBLISHED,
+    PHASE_10_SLUG,
 )
-"""The preset slugs, in the order the app lists them: the five family games, then the four
-published ones."""
+"""The preset slugs, in the order the app lists them: the five family games, the four
+published ones, then Phase 10 (on its own deck)."""
 
 
 def _twelve_contracts() -> list[Any]:
@@ -532,3 +534,8 @@ for _slug in tuple(PRESET_DATA):
     # A standard deck has no Skip: the option is unused there, at the value of rules.md.
     PRESET_DATA[_slug] = PRESET_DATA[_slug] | {"skip_target": "any"}
     PRESET_SOURCES[_slug] = PRESET_SOURCES[_slug] | {"skip_target": DEFAULT}
+    # Every contract, and no fixed number of hands: the game ends as its contracts say.
+    PRESET_DATA[_slug] = PRESET_DATA[_slug] | {"phases_played": "all", "hands": None}
+    PRESET_SOURCES[_slug] = PRESET_SOURCES[_slug] | {"phases_played": DEFAULT, "hands": DEFAULT}
+PRESET_DATA[PHASE_10_SLUG] = PHASE_10_DATA
+PRESET_SOURCES[PHASE_10_SLUG] = PHASE_10_SOURCES

@@ -70,7 +70,7 @@ class Reader:
 
     def option(self, option: str, value: object, kind: type[Choice]) -> Choice:
         """A choice option's value as its enum; the first value (and a problem) if it is none."""
-        return kind(self.choice(option, value, tuple(kind)))
+        return kind(self.choice(option, value, tuple(choice.value for choice in kind)))
 
     def choice(self, option: str, value: object, choices: tuple[str, ...]) -> str:
         text = value.replace("_", " ").strip().lower() if isinstance(value, str) else value

@@ -31,6 +31,7 @@ from .parts import (
     MayI,
     PackRule,
     Packs,
+    PhasesPlayed,
     SkipTarget,
     Spacing,
     TieBreak,
@@ -56,6 +57,7 @@ __all__ = [
     "OptionProblem",
     "PackRule",
     "Packs",
+    "PhasesPlayed",
     "RuleSet",
     "RuleSetError",
     "RulesLike",
@@ -157,6 +159,8 @@ class RuleSet:
     discard_after_contract: bool
     down_and_out_bonus: int
     deck: Deck = STANDARD
+    phases_played: PhasesPlayed | tuple[int, ...] = PhasesPlayed.ALL
+    hands: int | None = None
     sources: Mapping[str, Source] = field(
         compare=False, repr=False, hash=False, default_factory=dict
     )
@@ -169,6 +173,34 @@ class RuleSet:
             raise ContractNumberError(number, len(self.contracts))
         return self.contracts[number - 1]
 
+    @cached_property
+    def phases(self) -> tuple[int, ...]:
+        """The numbers of the contracts the game plays, in order (``phases_played``): every
+        contract, the even ones, the odd ones, or the house's list."""
+        numbers = range(1, len(self.contracts) + 1)
+        if self.phases_played is PhasesPlayed.EVEN:
+            return tuple(number for number in numbers if number % 2 == 0)
+        if self.phases_played is PhasesPlayed.ODD:
+            return tuple(number for number in numbers if number % 2 == 1)
+        if isinstance(self.phases_played, tuple):
+            return self.phases_played
+        return tuple(numbers)
+
+    @property
+    def last_contract(self) -> int:
+        """The number of the last contract played (the last of ``phases``)."""
+        return self.phases[-1]
+
+    def contract_after(self, made: int) -> int:
+        """The contract a player works on who has made ``made`` of the contracts played (their
+        own, kept until made): the next in ``phases``, the last once all are made."""
+        return self.phases[min(made, len(self.phases) - 1)]
+
+    def contract_of_round(self, number: int) -> int:
+        """The contract round ``number`` plays where the round sets it: the ``number``-th of
+        ``phases``, the last for every round past them."""
+        return self.phases[min(number, len(self.phases)) - 1]
+
     @property
     def keeps_contracts(self) -> bool:
         """Whether each player keeps their own contract until they make it (rather than
@@ -179,16 +211,22 @@ class RuleSet:
     def rounds_in_game(self) -> int | None:
         """How many rounds a game lasts: one per contract when the round sets the contract;
         None when each player keeps their own (the game ends after the round in which
-        someone makes the last contract)."""
-        return len(self.contracts) if self.contract_order is ContractOrder.ROUND else None
+        someone makes the last contract). A number of ``hands`` is how many rounds, whatever
+        the contracts."""
+        if self.hands is not None:
+            return self.hands
+        return len(self.phases) if self.contract_order is ContractOrder.ROUND else None
 
     @property
     def game_end(self) -> Message:
         """When the game ends, in words."""
-        last = len(self.contracts)
-        if self.contract_order is ContractOrder.ROUND:
-            return N_("after round %(round)s", round=last)
-        return N_("after the round in which someone makes contract %(number)s", number=last)
+        rounds = self.rounds_in_game
+        if rounds is not None:
+            return N_("after round %(round)s", round=rounds)
+        return N_(
+            "after the round in which someone makes contract %(number)s",
+            number=self.last_contract,
+        )
 
     @property
     def has_bonus(self) -> bool:
@@ -428,6 +466,7 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
                         value=repr(requirement.rank.symbol),
                     ),
                 )
+    phases_played = _phases_played(read, data["phases_played"], len(contracts))
     rules = RuleSet(
         slug=read.text("slug", data["slug"]),
         name=read.text("name", data["name"]),
@@ -490,11 +529,49 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
             "down_and_out_bonus", data["down_and_out_bonus"], -1000, 1000
         ),
         deck=deck,
+        phases_played=phases_played,
+        hands=read.optional_integer("hands", data["hands"], 1, 100),
         sources=dict(sources),
     )
     if read.problems:
         raise RuleSetError(read.problems)
     return rules
+
+
+def _phases_played(read: Reader, value: object, count: int) -> PhasesPlayed | tuple[int, ...]:
+    """``phases_played`` read: all, even, odd, or a list of contract numbers in order (each of
+    the ``count`` contracts at most once); a problem where it leaves no contract to play."""
+    if isinstance(value, list | tuple):
+        numbers: list[int] = []
+        for index, item in enumerate(value, start=1):
+            number = read.integer(f"phases_played[{index}]", item, 1, count)
+            if numbers and number <= numbers[-1]:
+                read.fail(
+                    "phases_played",
+                    list(value),
+                    N_(
+                        "%(value)s is not in order: each contract once, in the order played",
+                        value=repr(list(value)),
+                    ),
+                )
+                break
+            numbers.append(number)
+        if not value:
+            read.fail(
+                "phases_played",
+                value,
+                N_("%(value)s is an empty list (give at least one contract)", value=repr(value)),
+            )
+        return tuple(numbers) or (count,)
+    named = read.option("phases_played", value, PhasesPlayed)
+    if named is PhasesPlayed.EVEN and count < 2:
+        read.fail(
+            "phases_played",
+            value,
+            N_("%(value)s leaves no contract to play", value=repr(value)),
+        )
+        return PhasesPlayed.ALL
+    return named
 
 
 _PACK_KEYS = (
@@ -512,6 +589,10 @@ _OPTION_OUT: dict[str, Any] = {
     "deck": lambda r: r.deck.slug,
     "contracts": lambda r: [contract.to_dict() for contract in r.contracts],
     "contract_order": lambda r: r.contract_order.value,
+    "phases_played": lambda r: (
+        list(r.phases_played) if isinstance(r.phases_played, tuple) else r.phases_played.value
+    ),
+    "hands": lambda r: r.hands,
     "winner": lambda r: r.winner.value,
     "tie_break": lambda r: r.tie_break.value,
     "min_players": lambda r: r.min_players,

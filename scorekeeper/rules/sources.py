@@ -110,6 +110,15 @@ PUBLICATIONS: dict[str, tuple[str, str]] = {
     "aca": ("acanomas.com, “Continental”", "acanomas.com"),
     "sky": ("skylin.es, “Continental”", "skylin.es"),
     "dpop": ("Diario Popular, “El continental”", "Diario Popular"),
+    "fdx": ("Fundex Games, Phase 10 instruction sheet (1982, 2002)", "Fundex"),
+    "wpe": ("Wikipedia, “Phase 10”", "Wikipedia"),
+    "ppl": ("XGDevGroup/PlayPalace11 (GitHub), phase10_rules, evaluator.py", "PlayPalace11"),
+    "tsk": ("Tasketo/phase-10-web-companion (GitHub), phase10_rules.md", "phase-10-web-companion"),
+    "how": ("howdoyouplayit.com, “Phase 10 Card Game Rules”", "howdoyouplayit.com"),
+    "ttp": ("ttpm.com, Mattel's Phase 10 page", "ttpm.com"),
+    "fan": ("phase10.fandom.com, “Hitting”, “Going Out”", "phase10.fandom.com"),
+    "e2": ("everything2.com, “Phase 10”", "everything2.com"),
+    "mir": ("mircic91.com, “How to play Phase 10”", "mircic91.com"),
 }
 """The public rule pages the published games (``published.py``) follow, by key: each page's
 full name and the short one a ruling cites it by, its own names in every language: names and

@@ -500,13 +500,13 @@ def test_new_game_and_the_referee_group_the_games_a_family_plays_first(
 ) -> None:
     assert groups(text(client.get(path))) == [
         ("Contract rummy from families' rule sheets", FIVE),
-        ("Published games", ["shanghai", "liverpool", "carioca", "continental"]),
+        ("Published games", ["shanghai", "liverpool", "carioca", "continental", "phase-10"]),
     ]
     spanish: Sequence[tuple[str, list[str]]] = groups(
         text(client.get(path, headers={"Accept-Language": "es-CL"}))
     )
     assert [values for _label, values in spanish] == [
-        ["carioca", "continental", "shanghai", "liverpool"],
+        ["carioca", "continental", "shanghai", "liverpool", "phase-10"],
         FIVE,
     ]
     assert spanish[0][0] != "Published games"  # in Spanish

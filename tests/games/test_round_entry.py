@@ -78,7 +78,10 @@ def test_every_part_of_an_entry_is_made(part: tuple[str, Any]) -> None:
     """Every part of the entry (each field of ``RoundEntry`` and ``HandEntry`` with a default)
     is made other than its default by ``entries``, so that the paths below carry it."""
     name, default = part
-    if name in {entry.name for entry in fields(RoundEntry)}:
+    if name == "tie_break_hand":
+        # A tie-break hand follows a tie after a game's last round: its own rounds, below.
+        find(tie_break_hands(), lambda entry: getattr(entry, name) != default)
+    elif name in {entry.name for entry in fields(RoundEntry)}:
         find(entries(), lambda entry: getattr(entry, name) != default)
     else:
         find(entries(), lambda entry: any(getattr(hand, name) != default for hand in entry.hands))
@@ -266,6 +269,92 @@ def test_an_entry_kept_by_an_undo_reads_back_whole(entry: RoundEntry) -> None:
     kept = json.loads(json.dumps(round_entry.kept(entry, number=1)))
     assert kept["number"] == 1
     assert _lost(entry, round_entry.entry_of_kept(kept)) == []
+
+
+# Phase 10 on phases 9 and 10: Ana makes 9 and goes out, Beto makes 9 holding a 5; then Beto
+# makes 10 and goes out, Ana makes 10 holding a 5. Both made phase 10 with 5 points: a
+# tie-break hand of the two of them is owed as round 3 (issue 51, ``tie_break: replay``).
+TIED_RULES = {"base": "phase-10", "phases_played": [9, 10]}
+TIED = (
+    RoundEntry(
+        went_out=0, hands=(HandEntry(), HandEntry("5", True), HandEntry("10"), HandEntry("10"))
+    ),
+    RoundEntry(
+        went_out=1, hands=(HandEntry("5", True), HandEntry(), HandEntry("10"), HandEntry("10"))
+    ),
+)
+# At most two of a card: one Phase 10 deck holds two of each.
+_phase_10_cards = st.lists(
+    st.sampled_from(("7R", "12g", "w", "S", "3", "10b")), min_size=1, max_size=2
+).map(" ".join)
+
+
+@st.composite
+def tie_break_hands(draw: st.DrawFn) -> RoundEntry:
+    """Round 3 of the tied game: the tie-break hand of Ana and Beto alone, one of them out,
+    the other's cards or typed total (whether a contract was made is not asked)."""
+    went_out = draw(st.sampled_from((0, 1)))
+    other = 1 - went_out
+    if draw(st.booleans()):
+        hand = HandEntry(cards=draw(_phase_10_cards))
+    else:
+        hand = HandEntry(total=draw(st.integers(0, 9999)))
+    hands = [HandEntry(), HandEntry(), HandEntry(), HandEntry()]
+    hands[other] = hand
+    return RoundEntry(went_out=went_out, hands=tuple(hands), tie_break_hand=True)
+
+
+def _tie_break_stored(entry: RoundEntry) -> RoundEntry:
+    """What a stored tie-break hand says of ``entry``: its cards as the app writes them, and
+    no contract made by the two dealt in (a tie-break hand does not read it)."""
+    hands = []
+    for seat, hand in enumerate(entry.hands):
+        if seat > 1:
+            hands.append(hand)
+            continue
+        cards = hand.cards
+        if hand.total is None:
+            cards = format_cards(parse_cards(hand.cards, TIED_RULES))
+        hands.append(replace(hand, cards=cards, made_contract=False))
+    return replace(entry, hands=tuple(hands))
+
+
+@pytest.mark.parametrize(
+    "path", ["stored", "undone and put back", "exported and imported", "backed up and restored"]
+)
+@settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(entry=tie_break_hands())
+def test_a_tie_break_hand_survives_every_path(app: Flask, path: str, entry: RoundEntry) -> None:
+    household = family_id(app)
+    with app.test_request_context(), scope.household(household):
+        game = services.start_game(get_ruleset(TIED_RULES), FOUR)
+        for tied in TIED:
+            assert rounds.add_round(game, tied) is not None
+        assert services.tally_of(game).tie_break_owed == (0, 1)
+        assert rounds.add_round(game, entry) is not None
+        game_id = game.id
+        if path == "undone and put back":
+            assert rounds.undo_last_round(game, 3)
+            assert rounds.put_back(game, 3)
+        elif path == "exported and imported":
+            document = transfer.export_game(game)
+            del document["uid"]
+            game_id = transfer.import_game(document).id
+        elif path == "backed up and restored":
+            document = transfer.export_game(game)
+            del document["uid"]
+            line = json.dumps(document).encode() + b"\n"
+            (read,) = list(backup.read_backup(io.BytesIO(line)))
+            assert read.outcome == "stored" and read.game_id is not None, read.problems
+            game_id = read.game_id
+        db.session.expire_all()
+        again = db.session.get(Game, game_id)
+        assert again is not None
+        read_back = services.entries_of(again)[2]
+        assert _lost(_tie_break_stored(entry), read_back) == [], path
+        tally = services.tally_of(again)
+        assert tally.winners == (entry.went_out,) and tally.status == "finished"
+        db.session.remove()
 
 
 def test_a_round_undone_before_entries_were_kept_whole_reads_as_its_hands() -> None:

@@ -12,9 +12,10 @@ from flask.testing import FlaskClient
 from scorekeeper import house_rules
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from scorekeeper.rules import PRESETS, get_ruleset
+from scorekeeper.rules import get_ruleset
 from scorekeeper.rules.sources import PUBLICATIONS
 
+from ..nine import NINE_PRESETS
 from .test_rules_pages import form_values, new_rules
 
 CONTRACT_RUMMY_SENTENCE = (
@@ -25,7 +26,7 @@ CONTRACT_RUMMY_SENTENCE = (
 # (preset, contract_turn given, allowed): J♥ laid off on three jacks.
 LAYOFFS = [
     (slug, turn, get_ruleset(slug).layoff_on_contract_turn or not turn)
-    for slug in PRESETS
+    for slug in NINE_PRESETS
     for turn in (True, False)
 ]
 

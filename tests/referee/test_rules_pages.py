@@ -102,7 +102,7 @@ def test_every_preset_has_a_page_built_from_its_rule_set(client: FlaskClient, sl
     # Every rule the referee cites has its place on the page.
     assert 'id="melds"' in page and 'id="lay_off"' in page
     for key, value in ruleset.card_values:
-        label = "Joker" if key == "joker" else key
+        label = {"joker": "Joker", "wild": "Wild", "skip": "Skip"}.get(key, key)
         assert f"<dt>{label}</dt><dd>{value}</dd>" in page, key
     assert 'href="/referee?rules=' + slug + '"' in page
 

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from scorekeeper.rules import (
-    PRESETS,
     Card,
     CardError,
     RuleSetError,
@@ -24,6 +23,8 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.cards import SKIP, WILD, Colour, Number
 from scorekeeper.rules.decks import PHASE_10, STANDARD
+
+from ..nine import NINE_PRESETS
 
 # A rule set on a Phase 10 deck (the Phase 10 preset itself is not in yet): Contract Rummy's
 # contracts, whose only wild cards are the deck's own.
@@ -175,7 +176,7 @@ def test_the_copy_check_counts_the_deck_s_copies() -> None:
 
 
 def test_the_deck_is_an_option_that_round_trips() -> None:
-    for slug in PRESETS:
+    for slug in NINE_PRESETS:
         assert get_ruleset(slug).to_dict()["deck"] == "standard"
         assert get_ruleset(slug).deck is STANDARD
     rules = get_ruleset(P10)

@@ -18,6 +18,8 @@ from scorekeeper.rules import (
     parse_cards,
 )
 
+from ..nine import NINE_PRESETS
+
 BELLEVUE_SENTENCE = "One pair of aces and three of a kind."
 CONTRACT_RUMMY_SENTENCE = "have put cards down on another turn you can lay off of something else"
 
@@ -129,7 +131,7 @@ def test_a_house_pair_in_another_preset_obeys_the_option() -> None:
 # (preset, option value, contract_turn, allowed): a lay-off that fits (J♥ on three jacks).
 LAYOFFS = [
     (slug, value, turn, value or not turn)
-    for slug in PRESETS
+    for slug in NINE_PRESETS
     for value in (True, False)
     for turn in (True, False)
 ]
@@ -152,7 +154,7 @@ def test_layoff_on_contract_turn(
             assert quote in refusal
 
 
-@pytest.mark.parametrize("slug", PRESETS)
+@pytest.mark.parametrize("slug", NINE_PRESETS)
 @pytest.mark.parametrize("value", [True, False])
 def test_contract_turn_defaults_to_a_later_turn(slug: str, value: bool) -> None:
     rules = get_ruleset({"base": slug, "layoff_on_contract_turn": value})

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import (
     JOKER,
-    PRESETS,
     Card,
     CardError,
     Rank,
@@ -26,6 +25,8 @@ from scorekeeper.rules import (
     score_cards,
 )
 
+from ..nine import NINE_PRESETS
+
 CARDS = st.one_of(
     st.builds(Card, st.sampled_from(list(Rank)), st.sampled_from(list(Suit))),
     st.builds(Card, st.sampled_from(list(Rank)), st.none()),
@@ -40,7 +41,7 @@ NEAR_CARDS = st.one_of(
 )  # fmt: skip
 RULES = st.sampled_from(
     [
-        *PRESETS,
+        *NINE_PRESETS,
         {"base": "twelve-step", "aces": "low", "min_real_cards": 2},
         {"base": "bellevue", "wild_spacing": {"set": "free", "run": "free"}, "aces": "high"},
         {"base": "contract-rummy", "wild_ranks": ["2", "K"], "wild_as_itself": False},

@@ -27,7 +27,13 @@ NEW_OPTIONS: dict[str, tuple[object, dict[str, object]]] = {
     ),
     "liberation_before_contract": (
         "yes",
-        {"shanghai": "if going down", "liverpool": "no", "carioca": "no", "continental": "no"},
+        {
+            "shanghai": "if going down",
+            "liverpool": "no",
+            "carioca": "no",
+            "continental": "no",
+            "phase-10": "no",
+        },
     ),
     "discard_after_contract": (True, {"liverpool": False, "carioca": False}),
     "down_and_out_bonus": (0, {"continental": -10}),
@@ -35,7 +41,7 @@ NEW_OPTIONS: dict[str, tuple[object, dict[str, object]]] = {
 
 
 def test_the_presets_are_the_five_then_the_four() -> None:
-    assert PRESETS == FAMILY + PUBLISHED
+    assert (*FAMILY, *PUBLISHED, "phase-10") == PRESETS
     assert [str(get_ruleset(slug).name) for slug in PUBLISHED] == [
         "Shanghai Rummy (10 deals)",
         "Liverpool Rummy (7 deals)",

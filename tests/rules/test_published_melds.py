@@ -23,6 +23,7 @@ from scorekeeper.rules import (
     get_ruleset,
 )
 
+from ..nine import NINE_PRESETS
 from .test_search import _assert_legal, _oracle
 from .test_search_bounded import NEAR
 
@@ -278,7 +279,7 @@ def test_the_family_defaults_rule_as_the_preset(slug: str) -> None:
 
 @st.composite
 def published_house_rules(draw: st.DrawFn) -> tuple[dict[str, Any], int]:
-    base = draw(st.sampled_from(PRESETS))
+    base = draw(st.sampled_from(NINE_PRESETS))
     rules: dict[str, Any] = {"base": base}
     for option, values in (
         ("runs_may_wrap", st.booleans()),

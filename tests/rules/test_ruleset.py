@@ -19,6 +19,8 @@ from scorekeeper.rules import (
     score_cards,
 )
 
+from ..nine import NINE_PRESETS
+
 TWELVE_CONTRACTS = [
     "two sets of 3",
     "a set of 3 and a run of 4",
@@ -316,7 +318,7 @@ HOUSE_OVERRIDES: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("base", PRESETS)
+@pytest.mark.parametrize("base", NINE_PRESETS)
 @pytest.mark.parametrize("overrides", HOUSE_OVERRIDES, ids=lambda o: "+".join(o))
 def test_house_rules_override_and_round_trip(base: str, overrides: dict[str, Any]) -> None:
     rules = get_ruleset({"base": base, **overrides})

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import (
     JOKER,
-    PRESETS,
     Card,
     Rank,
     Suit,
@@ -25,6 +24,8 @@ from scorekeeper.rules import (
     get_ruleset,
     parse_cards,
 )
+
+from ..nine import NINE_PRESETS
 
 FIND = [
     ("twelve-step", 1, "5S 5D 5C 7H 7S JK 9D", True, 0),
@@ -158,7 +159,9 @@ def test_find_contract_is_exact(case: tuple[Any, int], hand: list[Card]) -> None
         assert cards_short(hand, rules, number) == 0
 
 
-CONTRACTS = [(slug, n) for slug in PRESETS for n in range(1, len(get_ruleset(slug).contracts) + 1)]
+CONTRACTS = [
+    (slug, n) for slug in NINE_PRESETS for n in range(1, len(get_ruleset(slug).contracts) + 1)
+]
 
 
 @settings(max_examples=80, deadline=None)

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import (
     JOKER,
-    PRESETS,
     Card,
     Rank,
     RuleSet,
@@ -24,6 +23,7 @@ from scorekeeper.rules import (
     search,
 )
 
+from ..nine import NINE_PRESETS
 from .test_search import _assert_legal, _oracle
 
 # Near cards in two suits (wild-rank cards among them, read as themselves or not), a rank
@@ -39,7 +39,7 @@ NEAR = [
 @st.composite
 def house_rules(draw: st.DrawFn) -> tuple[dict[str, Any], int]:
     """A preset loosened or tightened the way the house-rules editor allows, and a contract."""
-    base = draw(st.sampled_from(PRESETS))
+    base = draw(st.sampled_from(NINE_PRESETS))
     preset = get_ruleset(base)
     named = {r.rank for c in preset.contracts for r in c.melds if r.rank is not None}
     wild_choices = [rank.symbol for rank in Rank if rank not in named]
@@ -119,7 +119,7 @@ MARGIN = 2
 HANDS_PER_CONTRACT = 25
 
 
-@pytest.mark.parametrize("slug", PRESETS)
+@pytest.mark.parametrize("slug", NINE_PRESETS)
 def test_hands_dealt_under_a_preset_never_come_near_the_budget(
     slug: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,7 @@ the winners and the tie-break sentence). Pure, no Flask, no database."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from scorekeeper.limits import MAX_ROUNDS
 from scorekeeper.rules import N_, ContractOrder, Message, N_plural, RuleSet, TieBreak, Winner
@@ -18,6 +19,8 @@ from .values import (
     FINISHED,
     IN_PROGRESS,
     ROUND_FIELD,
+    WENT_OUT_FIELD,
+    HandEntry,
     HandResult,
     Lineup,
     Problem,
@@ -45,7 +48,6 @@ def tally_game(
     names = tuple(names)
     players = len(names)
     problems = check_table(rules, names, first_dealer, lineup, len(rounds))
-    last = len(rules.contracts)
     totals = [lineup.starting_total(seat) for seat in range(players)]
     # Where a player comes back with a total of their own (the family's choice), from then on.
     restarts = {
@@ -72,7 +74,20 @@ def tally_game(
                 ),
             )
         )
+    # The seats tied after the last round that a tie-break hand must settle, once owed.
+    owed: tuple[int, ...] = ()
+    settled: tuple[tuple[int, ...], Message | None] | None = None
     for number, entry in enumerate(rounds, start=1):
+        if owed or entry.tie_break_hand:
+            result = _tie_break_round(rules, names, number, entry, owed, results, first_dealer)
+            problems.extend(result[1])
+            results.append(result[0])
+            if owed:
+                if entry.tie_break_hand and result[0].went_out in owed:
+                    settled = _settled(rules, names, results, owed, result[0])
+                    ended_after = number
+                owed = ()
+            continue
         if ended_after is not None:
             problems.append(
                 Problem(
@@ -87,9 +102,9 @@ def tally_game(
                 )
             )
         if rules.contract_order is ContractOrder.OWN:
-            contracts = [min(made[seat] + 1, last) for seat in range(players)]
+            contracts = [rules.contract_after(made[seat]) for seat in range(players)]
         else:
-            contracts = [min(number, last)] * players
+            contracts = [rules.contract_of_round(number)] * players
         seats = lineup.seats_in(number, players)
         for (back, seat), total in restarts.items():
             if back == number:
@@ -104,6 +119,9 @@ def tally_game(
         for seat, hand in enumerate(hands):
             totals[seat] += hand.points
             made[seat] += hand.made_contract
+            if rules.keeps_contracts and rules.hands is not None:
+                # Every contract made, a player has none left to make: the count stops.
+                made[seat] = min(made[seat], len(rules.phases))
         results.append(
             RoundResult(
                 number=number,
@@ -117,9 +135,16 @@ def tally_game(
         )
         if ended_after is None and _ends_game(rules, number, hands):
             ended_after = number
+            stayed_then = [seat for seat in range(players) if seat not in lineup.left]
+            if stayed_then and rules.tie_break is TieBreak.REPLAY and not abandoned:
+                owed = tuple(_still_tied(rules, results, stayed_then))
+                if owed:
+                    ended_after = None
 
     if abandoned:
         status = ABANDONED
+    elif owed:
+        status = IN_PROGRESS
     elif ended_after is not None:
         status = FINISHED
     else:
@@ -132,7 +157,9 @@ def tally_game(
     winners: tuple[int, ...] = ()
     tie_break: Message | None = None
     stayed = [seat for seat in range(players) if seat not in lineup.left]
-    if status == FINISHED and results and stayed:
+    if status == FINISHED and results and settled is not None:
+        winners, tie_break = settled
+    elif status == FINISHED and results and stayed:
         played = results[:ended_after] if ended_after else results
         winners, tie_break = _decide(rules, names, played, stayed)
     standings = _standings(rules, names, results, status, winners, lineup)
@@ -147,6 +174,7 @@ def tally_game(
         tie_break=tie_break,
         problems=tuple(problems),
         lineup=lineup,
+        tie_break_owed=owed,
     )
 
 
@@ -168,7 +196,9 @@ def _ends_game(rules: RuleSet, number: int, hands: Sequence[HandResult]) -> bool
     where each player keeps their contract, someone made the last contract in it."""
     if rules.rounds_in_game is not None and number >= rules.rounds_in_game:
         return True
-    last = len(rules.contracts)
+    if rules.hands is not None:
+        return False
+    last = rules.last_contract
     return rules.contract_order is ContractOrder.OWN and any(
         hand.made_contract and hand.contract == last for hand in hands
     )
@@ -181,7 +211,9 @@ def _decide(
     the game, among ``everyone`` who stayed to the end (a player who left never wins)."""
     final = played[-1]
     totals = final.totals
-    last = len(rules.contracts)
+    last = rules.last_contract
+    if rules.winner is Winner.MOST_CONTRACTS:
+        return _most_contracts(rules, names, played, everyone)
     if rules.winner is Winner.LAST_CONTRACT:
         makers = [
             seat
@@ -213,6 +245,184 @@ def _decide(
         num=lowest,
         names=tied,
     )
+
+
+def _most_contracts(
+    rules: RuleSet, names: tuple[str, ...], played: Sequence[RoundResult], everyone: list[int]
+) -> tuple[tuple[int, ...], Message | None]:
+    """``winner: most contracts``: whoever has made the most contracts wins; level on that,
+    the lowest total among them; still level, the tie-break (shared, or by rounds won)."""
+    final = played[-1]
+    made, totals = final.contracts_made, final.totals
+    most = max(made[seat] for seat in everyone)
+    leaders = [seat for seat in everyone if made[seat] == most]
+    if len(leaders) == 1:
+        return (leaders[0],), None
+    opening = _made_as_many(names, leaders, most)
+    lowest = min(totals[seat] for seat in leaders)
+    winners = tuple(seat for seat in leaders if totals[seat] == lowest)
+    others = sorted((seat for seat in leaders if seat not in winners), key=lambda s: totals[s])
+    if len(winners) == 1:
+        outcome = N_plural(
+            "%(name)s wins with %(num)s point to %(beaten)s",
+            "%(name)s wins with %(num)s points to %(beaten)s",
+            num=lowest,
+            name=names[winners[0]],
+            beaten=listing([totals[seat] for seat in others]),
+        )
+        return winners, _tie_sentence(opening, outcome)
+    if rules.tie_break is TieBreak.MOST_ROUNDS_WON:
+        winners, won = _rounds_won(names, played, winners)
+        return winners, _tie_sentence(opening, won)
+    return winners, _tie_sentence(opening, _level_winners(names, totals, winners, others))
+
+
+def _made_as_many(names: tuple[str, ...], seats: Sequence[int], made: int) -> Message:
+    """Players level on contracts made: "Ann and Ben each made 7 contracts"."""
+    return N_plural(
+        "%(names)s each made %(num)s contract",
+        "%(names)s each made %(num)s contracts",
+        num=made,
+        names=listing([names[seat] for seat in seats]),
+    )
+
+
+def _still_tied(rules: RuleSet, played: Sequence[RoundResult], everyone: list[int]) -> list[int]:
+    """The seats the rules' winner and the lowest total leave level after the game's last
+    round (empty: one winner): what a tie-break hand settles (``tie_break: replay``)."""
+    final = played[-1]
+    totals, made = final.totals, final.contracts_made
+    level = list(everyone)
+    if rules.winner is Winner.LAST_CONTRACT:
+        makers = [
+            seat
+            for seat, hand in enumerate(final.hands)
+            if hand.made_contract and hand.contract == rules.last_contract and seat in everyone
+        ]
+        level = makers or level
+    elif rules.winner is Winner.MOST_CONTRACTS:
+        most = max(made[seat] for seat in everyone)
+        level = [seat for seat in everyone if made[seat] == most]
+    lowest = min(totals[seat] for seat in level)
+    tied = [seat for seat in level if totals[seat] == lowest]
+    return tied if len(tied) > 1 else []
+
+
+def _tie_break_round(
+    rules: RuleSet,
+    names: tuple[str, ...],
+    number: int,
+    entry: RoundEntry,
+    owed: tuple[int, ...],
+    results: Sequence[RoundResult],
+    first_dealer: int,
+) -> tuple[RoundResult, list[Problem]]:
+    """A round where a tie-break hand is owed, or one entered as a tie-break hand: the tied
+    players alone, on the last contract; whoever went out wins it, whether a contract was made
+    is not read, and its points count in no total. Refused where it is not the hand owed (a
+    tie-break hand no tie needs, or a regular round while one is owed)."""
+    problems: list[Problem] = []
+    players = len(names)
+    if not owed:
+        problems.append(
+            Problem(
+                number,
+                ROUND_FIELD,
+                N_(
+                    "Round %(round)s is a tie-break hand, but no tie needs one: it follows only "
+                    "the game's last round, when the tied players are level on points too.",
+                    round=number,
+                ),
+            )
+        )
+    elif not entry.tie_break_hand:
+        problems.append(
+            Problem(
+                number,
+                ROUND_FIELD,
+                N_(
+                    "Round %(round)s: %(names)s are level after the game's last round, and only "
+                    "a tie-break hand settles it: the next round is that hand.",
+                    round=number,
+                    names=listing([names[seat] for seat in owed]),
+                ),
+            )
+        )
+    seats = owed or tuple(range(players))
+    unread = RoundEntry(
+        went_out=entry.went_out,
+        hands=tuple(
+            HandEntry(cards=hand.cards, made_contract=None, total=hand.total)
+            for hand in entry.hands
+        ),
+        tie_break_hand=True,
+    )
+    hands, round_problems = check_round(
+        rules, names, number, unread, [rules.last_contract] * players, seats
+    )
+    problems.extend(round_problems)
+    if entry.went_out is None and rules.nobody_out_allowed:
+        problems.append(
+            Problem(
+                number,
+                WENT_OUT_FIELD,
+                N_(
+                    "Round %(round)s: say who went out; the first to go out wins the tie-break "
+                    "hand.",
+                    round=number,
+                ),
+            )
+        )
+    previous = results[-1] if results else None
+    return (
+        RoundResult(
+            number=number,
+            dealer=deal_of(previous.dealer if previous else None, first_dealer, seats),
+            went_out=entry.went_out,
+            hands=tuple(replace(hand, made_contract=False) for hand in hands),
+            totals=previous.totals if previous else (0,) * players,
+            contracts_made=previous.contracts_made if previous else (0,) * players,
+            tie_break_hand=True,
+        ),
+        problems,
+    )
+
+
+def _settled(
+    rules: RuleSet,
+    names: tuple[str, ...],
+    results: Sequence[RoundResult],
+    tied: tuple[int, ...],
+    hand: RoundResult,
+) -> tuple[tuple[int, ...], Message]:
+    """The tie-break hand's winner (whoever went out), and the sentence of how the tie came
+    and was settled: "Ann and Ben both made contract 10 in round 12; level on 185 points too,
+    Ann went out first in the tie-break hand."."""
+    assert hand.went_out is not None
+    played = [result for result in results if not result.tie_break_hand]
+    final = played[-1]
+    points = final.totals[tied[0]]
+    tied_names = listing([names[seat] for seat in tied])
+    if rules.winner is Winner.MOST_CONTRACTS:
+        opening = _made_as_many(names, tied, final.contracts_made[tied[0]])
+    elif rules.winner is Winner.LAST_CONTRACT and all(
+        final.hands[seat].made_contract and final.hands[seat].contract == rules.last_contract
+        for seat in tied
+    ):
+        values = {"names": tied_names, "contract": rules.last_contract, "round": final.number}
+        if len(tied) == 2:
+            opening = N_("%(names)s both made contract %(contract)s in round %(round)s", **values)
+        else:
+            opening = N_("%(names)s all made contract %(contract)s in round %(round)s", **values)
+    else:
+        opening = N_("%(names)s finished level", names=tied_names)
+    outcome = N_plural(
+        "level on %(num)s point too, %(name)s went out first in the tie-break hand",
+        "level on %(num)s points too, %(name)s went out first in the tie-break hand",
+        num=points,
+        name=names[hand.went_out],
+    )
+    return (hand.went_out,), _tie_sentence(opening, outcome)
 
 
 def _most_rounds_won(
@@ -282,7 +492,7 @@ def _break_tie_of_makers(
     final = played[-1]
     totals = final.totals
     makers_text = listing([names[seat] for seat in makers])
-    values = {"names": makers_text, "contract": len(rules.contracts), "round": final.number}
+    values = {"names": makers_text, "contract": rules.last_contract, "round": final.number}
     if len(makers) == 2:
         opening = N_("%(names)s both made contract %(contract)s in round %(round)s", **values)
     else:
@@ -377,7 +587,6 @@ def _standings(
     lineup: Lineup,
 ) -> tuple[Standing, ...]:
     players = len(names)
-    last = len(rules.contracts)
     if results:
         totals, made = results[-1].totals, results[-1].contracts_made
     else:
@@ -397,14 +606,29 @@ def _standings(
         if (status != IN_PROGRESS or seat in lineup.left) and played:
             contracts.append(played[-1].hands[seat].contract)
         elif keeps:
-            contracts.append(min(made[seat] + 1, last))
+            contracts.append(rules.contract_after(made[seat]))
         else:
-            contracts.append(min(len(results) + 1, last))
+            contracts.append(rules.contract_of_round(len(results) + 1))
+    by_contracts = keeps or rules.winner is Winner.MOST_CONTRACTS
+    # Players tied on everything else: the tie-break hand's points order them (lower first).
+    tie_hand = {
+        seat: hand.points
+        for result in results
+        if result.tie_break_hand
+        for seat, hand in enumerate(result.hands)
+        if hand.in_round
+    }
 
-    def key(seat: int) -> tuple[int, int, int, int]:
+    def key(seat: int) -> tuple[int, int, int, int, int]:
         # Who stayed to the end first; of those who left, whoever left later first.
         gone = -lineup.left[seat] if seat in lineup.left else -len(results) - 1
-        return (0 if seat in winners else 1, gone, -made[seat] if keeps else 0, totals[seat])
+        return (
+            0 if seat in winners else 1,
+            gone,
+            -made[seat] if by_contracts else 0,
+            totals[seat],
+            tie_hand.get(seat, 0),
+        )
 
     order = sorted(range(players), key=key)
     standings: list[Standing] = []

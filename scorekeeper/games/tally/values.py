@@ -74,11 +74,16 @@ class HandEntry:
 class RoundEntry:
     """What was entered for one round: the seat that went out (None: nobody), one hand a seat,
     and whether whoever went out laid down their contract and went out on the same turn (the
-    down-and-out bonus, only where the rules give one: ``RuleSet.has_bonus``)."""
+    down-and-out bonus, only where the rules give one: ``RuleSet.has_bonus``).
+
+    ``tie_break_hand``: the round is the tie-break hand the tied players alone play after the
+    game's last round (``tie_break: replay``): whoever went out wins, and its points count in
+    no total."""
 
     went_out: int | None
     hands: tuple[HandEntry, ...]
     went_out_in_one_turn: bool = False
+    tie_break_hand: bool = False
 
 
 def one_after_another(items: Sequence[Value]) -> Value:
@@ -263,6 +268,9 @@ class RoundResult:
     # Whoever went out made their contract and went out on one turn: their points hold the
     # rules' down-and-out bonus.
     went_out_in_one_turn: bool = False
+    # The tie-break hand of the tied players (``RoundEntry.tie_break_hand``): its points are
+    # in ``hands`` and in no total.
+    tie_break_hand: bool = False
 
 
 @dataclass(frozen=True)
@@ -296,6 +304,9 @@ class Tally:
     tie_break: Message | None
     problems: tuple[Problem, ...]
     lineup: Lineup = EVERYONE
+    # The seats tied after the game's last round whom a tie-break hand must settle next
+    # (``tie_break: replay``); empty when none is owed.
+    tie_break_owed: tuple[int, ...] = ()
 
     @property
     def is_over(self) -> bool:
@@ -316,7 +327,8 @@ class Tally:
         if number is None:
             return None
         previous = self.rounds[-1].dealer if self.rounds else None
-        return deal_of(previous, self.first_dealer, self.lineup.seats_in(number, len(self.names)))
+        seats = self.tie_break_owed or self.lineup.seats_in(number, len(self.names))
+        return deal_of(previous, self.first_dealer, seats)
 
     def table_size(self, number: int) -> int:
         """Whom round ``number``'s packs are for: the most players at the table in any round
