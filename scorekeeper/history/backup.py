@@ -32,7 +32,7 @@ from ..games.gamefile import GameFile, GameFileError, text_may_hold_nul
 from ..games.transfer import AlreadyStored, check_game_document, export_game, store_game_file
 from ..limits import BACKUP_LINE_BYTES, MAX_PROBLEMS_PER_LINE, size_in_words
 from ..models import Game, Hand, Player, Round, Seat
-from ..rules import RuleSet
+from ..rules import N_, Message, N_plural, RuleSet
 from ..text import lazy_gettext as _l
 from ..words import rules_name
 from . import household_file, restore_end
@@ -335,17 +335,17 @@ def _restore_household(line: _Household, first: bool) -> LineRead:
     """Restore a household's line where it is the backup's first; refuse it elsewhere."""
     if not first:
         return _refused(
-            line.number, "A household's line belongs first in its backup: it was not read."
+            line.number, N_("A household's line belongs first in its backup: it was not read.")
         )
     try:
         applied = household_file.apply(line.document)
     except household_file.HouseholdFileError as error:
-        return _refused(line.number, str(error))
+        return _refused(line.number, error.message)
     except Exception:
         db.session.rollback()
         current_app.logger.exception("restoring the household's line %d failed", line.number)
         return _refused(
-            line.number, "The household's line could not be restored (an error in the app)."
+            line.number, N_("The household's line could not be restored (an error in the app).")
         )
     notes = [*applied.notes, *applied.problems]
     if applied.members_made:
@@ -372,8 +372,10 @@ def _read_line(
     if raw is None:
         return _refused(
             number,
-            f"This line is longer than {size_in_words(BACKUP_LINE_BYTES)}, the most "
-            "one game may take: it was not read.",
+            N_(
+                "This line is longer than %(size)s, the most one game may take: it was not read.",
+                size=size_in_words(BACKUP_LINE_BYTES),
+            ),
         )
     if not raw or raw.isspace():
         return None
@@ -381,23 +383,23 @@ def _read_line(
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return _refused(number, "This line is not UTF-8 text.")
+        return _refused(number, N_("This line is not UTF-8 text."))
     finally:
         del raw
     try:
         may_hold_nul = text_may_hold_nul(text)
         document = json.loads(text)
     except json.JSONDecodeError as error:
-        return _refused(number, f"This line is not JSON ({error.msg}).")
+        return _refused(number, N_("This line is not JSON (%(error)s).", error=error.msg))
     except (ValueError, RecursionError):
         # A number of thousands of digits, or lists nested thousands deep.
         return _refused(
-            number, "This line is not a game: its numbers or nesting are far too large."
+            number, N_("This line is not a game: its numbers or nesting are far too large.")
         )
     finally:
         del text
     if not isinstance(document, dict):
-        return _refused(number, "This line is not a game document.")
+        return _refused(number, N_("This line is not a game document."))
     if document.get("format") == "scorekeeper-household":
         return _Household(number, document)
     try:
@@ -405,13 +407,16 @@ def _read_line(
             number, check_game_document(document, may_hold_nul=may_hold_nul, rules_kept=rules_kept)
         )
     except GameFileError as error:
-        problems = [str(p) for p in getattr(error, "problems", None) or [str(error)]]
+        problems = [
+            p if isinstance(p, Message) else str(p)
+            for p in getattr(error, "problems", None) or [str(error)]
+        ]
         return _refused(number, *_at_most(problems))
     except ValueError as error:
         return _refused(number, str(error))
     except Exception:
         current_app.logger.exception("checking line %d failed", number)
-        return _refused(number, "This game could not be stored (an error in the app).")
+        return _refused(number, N_("This game could not be stored (an error in the app)."))
 
 
 def _refused(number: int, *problems: str) -> LineRead:
@@ -465,7 +470,7 @@ def _store(line: _Checked) -> LineRead:
     except Exception:
         db.session.rollback()
         current_app.logger.exception("importing line %d failed", line.number)
-        return _refused(line.number, "This game could not be stored (an error in the app).")
+        return _refused(line.number, N_("This game could not be stored (an error in the app)."))
     game_id = game.id
     db.session.expunge_all()
     return LineRead(line.number, "stored", game_id=game_id)
@@ -475,7 +480,14 @@ def _at_most(problems: list[str]) -> list[str]:
     if len(problems) <= MAX_PROBLEMS_PER_LINE:
         return problems
     more = len(problems) - MAX_PROBLEMS_PER_LINE
-    return [*problems[:MAX_PROBLEMS_PER_LINE], f"… and {more} more problems on this line."]
+    return [
+        *problems[:MAX_PROBLEMS_PER_LINE],
+        N_plural(
+            "… and %(num)s more problem on this line.",
+            "… and %(num)s more problems on this line.",
+            num=more,
+        ),
+    ]
 
 
 def _spreadsheet_text(value: str) -> str:

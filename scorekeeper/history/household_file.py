@@ -49,22 +49,28 @@ from ..limits import NAME_LENGTH
 from ..models import NO_PASSWORD, Household, HouseRules, Player, PlayerMerge, Role, User, utcnow
 from ..names import name_key, tidy_name, too_long
 from ..players import services as players
-from ..rules import PRESETS, RuleSetError, get_ruleset
+from ..rules import N_, PRESETS, Message, N_plural, RuleSetError, get_ruleset
+from ..rules.messages import Value
 
 FORMAT = "scorekeeper-household"
 VERSION = 1
 
 
 class HouseholdFileError(ValueError):
-    """A household's line that cannot be read at all; the message says why."""
+    """A household's line that cannot be read at all; ``message`` says why."""
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        super().__init__(message)
 
 
 @dataclass
 class Applied:
-    """What a household's line brought: one sentence per kind of thing, and the problems."""
+    """What a household's line brought: one sentence per kind of thing, and the problems,
+    each a ``Message`` (written in the reader's language where it is shown)."""
 
-    notes: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
+    problems: list[Message] = field(default_factory=list)
     # Usernames of members made by this restore: they need a password before they sign in.
     members_made: list[str] = field(default_factory=list)
 
@@ -134,8 +140,12 @@ def apply(document: dict[str, Any]) -> Applied:
     version = document.get("version")
     if version != VERSION:
         raise HouseholdFileError(
-            f"This household backup is version {version!r}; this Scorekeeper reads version "
-            f"{VERSION}."
+            N_(
+                "This household backup is version %(version)s; this Scorekeeper reads version "
+                "%(reads)s.",
+                version=repr(version),
+                reads=VERSION,
+            )
         )
     applied = Applied()
     try:
@@ -165,7 +175,10 @@ def _settings(settings: object, applied: Applied) -> None:
             household.language = language
         else:
             applied.problems.append(
-                f"The language {str(language)[:80]!r} is not one this server has: left out."
+                N_(
+                    "The language %(language)s is not one this server has: left out.",
+                    language=repr(str(language)[:80]),
+                )
             )
     zone = settings.get("time_zone")
     if not zone or household.time_zone:
@@ -174,29 +187,52 @@ def _settings(settings: object, applied: Applied) -> None:
         household.time_zone = zone
         local_time.forget_zone()
     else:
-        applied.problems.append(f"The time zone {str(zone)[:80]!r} is not known here: left out.")
+        applied.problems.append(
+            N_("The time zone %(zone)s is not known here: left out.", zone=repr(str(zone)[:80]))
+        )
 
 
 def _items(document: dict[str, Any], key: str, kind: type, applied: Applied) -> list[Any]:
     found = document.get(key, [])
     if not isinstance(found, list):
-        applied.problems.append(f"{key!r} is not a list: none of it was restored.")
+        applied.problems.append(
+            N_("%(key)s is not a list: none of it was restored.", key=repr(key))
+        )
         return []
     good = [item for item in found if isinstance(item, kind)]
     if len(good) < len(found):
         wrong = len(found) - len(good)
-        applied.problems.append(
-            f"{wrong} of the entries of {key!r} are not {'names' if kind is str else 'objects'}: "
-            "they were left out."
-        )
+        if kind is str:
+            applied.problems.append(
+                N_plural(
+                    "%(num)s of the entries of %(key)s is not a name: it was left out.",
+                    "%(num)s of the entries of %(key)s are not names: they were left out.",
+                    num=wrong,
+                    key=repr(key),
+                )
+            )
+        else:
+            applied.problems.append(
+                N_plural(
+                    "%(num)s of the entries of %(key)s is not an object: it was left out.",
+                    "%(num)s of the entries of %(key)s are not objects: they were left out.",
+                    num=wrong,
+                    key=repr(key),
+                )
+            )
     return good
 
 
-def _counted(made: int, held: int, one: str, many: str) -> str:
-    text = f"{made} {one if made == 1 else many} restored"
-    if held:
-        text += f", {held} {'was' if held == 1 else 'were'} here already"
-    return text + "."
+def _counted(restored: Message, held: int) -> Message:
+    """``restored`` ("2 players restored"), then how many were here already, as one sentence."""
+    if not held:
+        return N_("%(restored)s.", restored=restored)
+    return N_plural(
+        "%(restored)s, %(num)s was here already.",
+        "%(restored)s, %(num)s were here already.",
+        num=held,
+        restored=restored,
+    )
 
 
 def _rules(items: list[dict[str, Any]], applied: Applied) -> None:
@@ -205,22 +241,29 @@ def _rules(items: list[dict[str, Any]], applied: Applied) -> None:
         name = item.get("name")
         rules = item.get("rules")
         if not isinstance(name, str) or not tidy_name(name) or not isinstance(rules, dict):
-            applied.problems.append(f"House rules {str(name)[:80]!r} have no name or no rules.")
+            applied.problems.append(
+                N_("House rules %(name)s have no name or no rules.", name=repr(str(name)[:80]))
+            )
             continue
         # Tidied as every name is, and held to a name's length as the rule book's form holds
         # it: never cut, which would store a name nobody gave.
         name = tidy_name(name)
         if too_long(name):
             applied.problems.append(
-                f"House rules {name[:80]!r}… have a name longer than {NAME_LENGTH} characters: "
-                "left out."
+                N_(
+                    "House rules %(name)s… have a name longer than %(most)s characters: left out.",
+                    name=repr(name[:80]),
+                    most=NAME_LENGTH,
+                )
             )
             continue
         try:
             house_rules.check_name_free(name, None)
         except house_rules.NameTaken:
             if any(get_ruleset(slug).name.casefold() == name.casefold() for slug in _presets()):
-                applied.problems.append(f"House rules {name!r} share a preset's name: left out.")
+                applied.problems.append(
+                    N_("House rules %(name)s share a preset's name: left out.", name=repr(name))
+                )
             else:
                 held += 1
             continue
@@ -231,13 +274,30 @@ def _rules(items: list[dict[str, Any]], applied: Applied) -> None:
         try:
             options = get_ruleset({**rules, "name": name, "slug": slug}).to_dict()
         except (RuleSetError, ValueError, TypeError) as error:
-            applied.problems.append(f"House rules {name!r} cannot be read: {error}")
+            applied.problems.append(
+                N_(
+                    "House rules %(name)s cannot be read: %(reason)s",
+                    name=repr(name),
+                    reason=_reason(error),
+                )
+            )
             continue
         db.session.add(HouseRules(slug=slug, name=name, base=options["base"], options=options))
         db.session.flush()
         made += 1
     if made or held:
-        applied.notes.append(_counted(made, held, "set of house rules", "sets of house rules"))
+        restored = N_plural(
+            "%(num)s set of house rules restored", "%(num)s sets of house rules restored", num=made
+        )
+        applied.notes.append(_counted(restored, held))
+
+
+def _reason(error: Exception) -> Value:
+    """Why rules cannot be read, as the rules engine says it (its messages), else as written."""
+    if isinstance(error, RuleSetError):
+        return tuple(problem.message for problem in error.problems)
+    message = getattr(error, "message", None)
+    return message if isinstance(message, Message) else str(error)
 
 
 def _presets() -> tuple[str, ...]:
@@ -254,7 +314,12 @@ def _members(items: list[dict[str, Any]], applied: Applied) -> None:
         username, role = item.get("username"), item.get("role")
         tidy = tidy_name(username) if isinstance(username, str) else ""
         if not tidy or too_long(tidy) or not (isinstance(role, str) and role in set(Role)):
-            applied.problems.append(f"Member {str(username)[:80]!r} has no username or no role.")
+            applied.problems.append(
+                N_(
+                    "Member %(username)s has no username or no role.",
+                    username=repr(str(username)[:80]),
+                )
+            )
             continue
         with scope.server_wide(scope.ServerWide.USERNAME):
             other = db.session.scalar(select(User).where(User.username_key == name_key(tidy)))
@@ -263,8 +328,11 @@ def _members(items: list[dict[str, Any]], applied: Applied) -> None:
                 held += 1
             else:
                 applied.problems.append(
-                    f"The username {tidy} belongs to another household of this server: "
-                    "that member was not restored."
+                    N_(
+                        "The username %(username)s belongs to another household of this server: "
+                        "that member was not restored.",
+                        username=tidy,
+                    )
                 )
             continue
         # The server's first account administers it, as when made by setup or ``users add``.
@@ -285,7 +353,8 @@ def _members(items: list[dict[str, Any]], applied: Applied) -> None:
     if made:
         current_app.extensions["scorekeeper_accounts_exist"] = True
     if made or held:
-        applied.notes.append(_counted(made, held, "member", "members"))
+        restored = N_plural("%(num)s member restored", "%(num)s members restored", num=made)
+        applied.notes.append(_counted(restored, held))
 
 
 def _players(items: list[str], applied: Applied) -> None:
@@ -294,7 +363,9 @@ def _players(items: list[str], applied: Applied) -> None:
     for name in items:
         tidy = tidy_name(name)
         if not tidy or too_long(tidy):
-            applied.problems.append(f"The player name {name[:80]!r} is empty or too long.")
+            applied.problems.append(
+                N_("The player name %(name)s is empty or too long.", name=repr(name[:80]))
+            )
             continue
         key = name_key(tidy)
         if key in known:
@@ -305,7 +376,8 @@ def _players(items: list[str], applied: Applied) -> None:
         made += 1
     db.session.flush()
     if made or held:
-        applied.notes.append(_counted(made, held, "player", "players"))
+        restored = N_plural("%(num)s player restored", "%(num)s players restored", num=made)
+        applied.notes.append(_counted(restored, held))
 
 
 def _merges(items: list[dict[str, Any]], applied: Applied) -> None:
@@ -313,21 +385,28 @@ def _merges(items: list[dict[str, Any]], applied: Applied) -> None:
     for item in items:
         kept_name, merged_name = item.get("player"), item.get("merged")
         if not isinstance(kept_name, str) or not isinstance(merged_name, str):
-            applied.problems.append("A merge names no player or no merged name: left out.")
+            applied.problems.append(N_("A merge names no player or no merged name: left out."))
             continue
         kept = db.session.scalar(select(Player).where(Player.name_key == name_key(kept_name)))
         merged_name = tidy_name(merged_name)
         merged_key = name_key(merged_name)
         if too_long(merged_name):
             applied.problems.append(
-                f"The merged name {merged_name[:80]!r}… is longer than {NAME_LENGTH} "
-                "characters: left out."
+                N_(
+                    "The merged name %(name)s… is longer than %(most)s characters: left out.",
+                    name=repr(merged_name[:80]),
+                    most=NAME_LENGTH,
+                )
             )
             continue
         if kept is None or not merged_key or merged_key == kept.name_key:
             applied.problems.append(
-                f"The merge of {merged_name[:80]!r} into {kept_name[:80]!r} names no player "
-                "of the household: left out."
+                N_(
+                    "The merge of %(merged)s into %(kept)s names no player of the household: "
+                    "left out.",
+                    merged=repr(merged_name[:80]),
+                    kept=repr(kept_name[:80]),
+                )
             )
             continue
         absorbed = db.session.scalar(select(Player).where(Player.name_key == merged_key))
@@ -340,7 +419,14 @@ def _merges(items: list[dict[str, Any]], applied: Applied) -> None:
             try:
                 players.merge(kept, absorbed)
             except players.PlayerError as refused:
-                applied.problems.append(str(refused))
+                applied.problems.append(
+                    N_(
+                        "The merge of %(merged)s into %(kept)s was refused: %(reason)s",
+                        merged=repr(merged_name[:80]),
+                        kept=repr(kept_name[:80]),
+                        reason=str(refused),
+                    )
+                )
                 continue
             made += 1
         elif noted is None:
@@ -356,13 +442,15 @@ def _merges(items: list[dict[str, Any]], applied: Applied) -> None:
         else:
             held += 1
     if made or held:
-        applied.notes.append(_counted(made, held, "merge", "merges"))
+        restored = N_plural("%(num)s merge restored", "%(num)s merges restored", num=made)
+        applied.notes.append(_counted(restored, held))
 
 
-def password_note(usernames: list[str]) -> str:
+def password_note(usernames: list[str]) -> Message:
     """What to do about members a restore made, who have no password yet."""
-    names = ", ".join(usernames)
-    return (
-        f"Members restored with no password yet: {names}. Nobody can sign in as them until "
-        "the server's owner sets one: flask --app scorekeeper users password USERNAME."
+    return N_(
+        "Members restored with no password yet: %(names)s. Nobody can sign in as them until "
+        "the server's owner sets one: %(command)s.",
+        names=", ".join(usernames),
+        command="flask --app scorekeeper users password USERNAME",
     )

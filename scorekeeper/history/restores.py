@@ -8,7 +8,8 @@ still ``running`` whose row has not moved for ``INTERRUPTED_AFTER`` was left beh
 that stopped; uploading the file again is safe, as the games already restored are counted as
 already there. A household reads one backup at a time (``AT_ONCE``): each holds a thread and
 the database's write lock batch after batch, and a second upload while one is read is refused
-with a message, at the file's field.
+with a message, at the file's field. The job's notes and its refused lines' problems are kept as
+messages (``changelog.stored``), each shown in the language of whoever reads the job's page.
 
 A restore cut short by a stop of its server (or a crash) leaves the games it stored marked
 (``restore_end``); the next server process to look (its ratings' worker, from its first request
@@ -31,6 +32,7 @@ from sqlalchemy import and_, delete, or_, select, update
 
 from .. import scope
 from ..extensions import db
+from ..games import changelog
 from ..models import Household, RestoreJob, RestoreStatus, utcnow
 from . import backup, restore_end
 
@@ -165,12 +167,12 @@ def _read(job_id: int, path: Path) -> None:
             for line in batch:
                 done = line.number
                 if line.outcome == "household":
-                    notes.extend(line.notes)
+                    notes.extend(changelog.stored(note) for note in line.notes)
                     _write(job_id, notes=list(notes))
                     continue
                 counts[line.outcome] += 1
                 if line.outcome == "refused" and len(refused) < REFUSED_LINES_KEPT:
-                    refused.append([line.number, list(line.problems)])
+                    refused.append([line.number, [changelog.stored(p) for p in line.problems]])
             if _cancel_requested(job_id):
                 status = RestoreStatus.CANCELLED
                 break
