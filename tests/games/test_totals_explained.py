@@ -17,9 +17,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image, ImageDraw
+from sqlalchemy import select
 
+from scorekeeper import scope
+from scorekeeper.extensions import db
 from scorekeeper.games import charts
+from scorekeeper.models import Player
 
+from ..conftest import family_id
 from ..helpers import round_form, save_round, start_game
 from .test_leaving_and_joining import document
 
@@ -430,3 +435,29 @@ def test_a_leavers_end_label_is_led_to_from_the_end_of_their_line(
     # And the labels stay apart.
     ys = sorted(y for _, y in labels.values())
     assert all(b - a >= charts.LABEL_GAP for a, b in pairwise(ys))
+
+
+@pytest.mark.parametrize(
+    ("headers", "said"),
+    [
+        ({}, "No whole game yet: a game left early or joined late is not compared"),
+        (SPANISH, "Todavía no hay ninguna partida entera: una partida de la que se fue antes"),
+    ],
+)
+def test_a_player_page_says_why_no_part_game_is_a_best_or_a_worst(
+    app: Flask, client: FlaskClient, headers: dict[str, str], said: str
+) -> None:
+    """Best and worst compare whole games only: Dee (left) and Fay (joined) have played a
+    finished game, and are told why it is not shown, where Ann's best is her game."""
+    upload(client, evening())
+    with app.app_context(), scope.household(family_id(app)):
+        ids = {
+            name: db.session.scalar(select(Player.id).where(Player.name == name))
+            for name in ("Ann", "Dee", "Fay")
+        }
+        db.session.remove()
+    for name in ("Dee", "Fay"):
+        shown = tags_out(page(client, f"/players/{ids[name]}", headers))
+        assert said in shown, (name, shown)
+    ann = tags_out(page(client, f"/players/{ids['Ann']}", headers))
+    assert said not in ann
