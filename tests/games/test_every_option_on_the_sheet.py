@@ -24,6 +24,25 @@ THREE = ("Ann", "Ben", "Cy")
 Rules = str | dict[str, Any]
 
 
+def cases(
+    names: tuple[str, ...], values: list[tuple[Any, ...]], *, on_postgresql: tuple[int, ...]
+) -> pytest.MarkDecorator:
+    """Every case on SQLite, and the cases ``on_postgresql`` (their indexes) on PostgreSQL too.
+
+    What these tests prove is the rules' reading, which is the same whatever the database; the
+    database could matter only where it stores something a case reads back differently: house
+    rules kept as JSON (a null, a list, a nested object), negative points, a refusal rolled back,
+    a finished game's winners, May I counted by a query. So each test keeps on PostgreSQL one
+    or two cases that store such a thing (mostly house rules), not all of them: every case on
+    both databases made this file the slowest of the suite."""
+    params = [pytest.param("sqlite", *value) for value in values]
+    params += [
+        pytest.param("postgresql", *values[index], marks=pytest.mark.postgres)
+        for index in on_postgresql
+    ]
+    return pytest.mark.parametrize(("database_uri", *names), params, indirect=["database_uri"])
+
+
 def _slug(app: Flask, rules: Rules) -> str:
     """A preset's slug, or house rules saved from ``rules`` (named after what they change)."""
     if isinstance(rules, str):
@@ -43,7 +62,7 @@ def _points(client: FlaskClient, game_id: int, number: int) -> dict[str, int]:
 
 
 # Ben holds 10 9 A JK 2 when Ann goes out: rules.md's and more-games.md's card tables.
-@pytest.mark.parametrize(
+@cases(
     ("rules", "points"),
     [
         ("twelve-step", 10 + 5 + 20 + 50 + 50),
@@ -56,6 +75,7 @@ def _points(client: FlaskClient, game_id: int, number: int) -> dict[str, int]:
         ({"base": "twelve-step", "card_values": {"A": 15, "joker": 25}}, 10 + 5 + 15 + 25 + 50),
         ({"base": "continental", "card_values": {"9": 5, "2": 5}}, 10 + 5 + 20 + 50 + 5),
     ],
+    on_postgresql=(7,),
 )
 def test_card_values_score_the_hand_left(
     app: Flask, client: FlaskClient, rules: Rules, points: int
@@ -66,7 +86,7 @@ def test_card_values_score_the_hand_left(
 
 
 # Ann makes her contract and goes out on the same turn.
-@pytest.mark.parametrize(
+@cases(
     ("rules", "bonus"),
     [
         ("continental", -10),
@@ -74,6 +94,7 @@ def test_card_values_score_the_hand_left(
         ({"base": "carioca", "down_and_out_bonus": -30}, -30),
         ({"base": "twelve-step", "down_and_out_bonus": 5}, 5),
     ],
+    on_postgresql=(2,),
 )
 def test_the_down_and_out_bonus_is_the_goer_outs_points(
     app: Flask, client: FlaskClient, rules: Rules, bonus: int
@@ -88,7 +109,7 @@ def test_the_down_and_out_bonus_is_the_goer_outs_points(
     assert totals == {"Ann": bonus, "Ben": 20, "Cy": 20}
 
 
-@pytest.mark.parametrize(
+@cases(
     ("rules", "allowed"),
     [
         ("contract-rummy", True),
@@ -97,6 +118,7 @@ def test_the_down_and_out_bonus_is_the_goer_outs_points(
         ({"base": "twelve-step", "nobody_out_allowed": True}, True),
         ({"base": "contract-rummy", "nobody_out_allowed": False}, False),
     ],
+    on_postgresql=(1, 3),
 )
 def test_a_round_with_nobody_out(
     app: Flask, client: FlaskClient, rules: Rules, allowed: bool
@@ -121,7 +143,7 @@ def _start(client: FlaskClient, slug: str, players: int) -> Any:
     return client.post("/games/new", data=form)
 
 
-@pytest.mark.parametrize(
+@cases(
     ("rules", "players", "seated"),
     [
         ("liverpool", 2, False),
@@ -135,6 +157,7 @@ def _start(client: FlaskClient, slug: str, players: int) -> Any:
         ("continental", 5, True),
         ("shanghai", 9, False),
     ],
+    on_postgresql=(5, 7),
 )
 def test_the_players_a_game_seats(
     app: Flask, client: FlaskClient, rules: Rules, players: int, seated: bool
@@ -148,7 +171,7 @@ def test_the_players_a_game_seats(
 
 
 # Three players: Contract Rummy's packs have players - 1 jokers (2), 12-Step's 2 a deck (4).
-@pytest.mark.parametrize(
+@cases(
     ("rules", "jokers", "held"),
     [
         ("contract-rummy", 3, False),
@@ -158,6 +181,7 @@ def test_the_players_a_game_seats(
         ("twelve-step", 4, True),
         ({"base": "twelve-step", "packs": {"jokers_per_deck": 3}}, 5, True),
     ],
+    on_postgresql=(2,),
 )
 def test_the_packs_hold_so_many_jokers(
     app: Flask, client: FlaskClient, rules: Rules, jokers: int, held: bool
@@ -181,12 +205,13 @@ def _to_contract_12(client: FlaskClient, game_id: int) -> None:
     save_round(client, game_id, "Ann", {"Ben": "5"})
 
 
-@pytest.mark.parametrize(
+@cases(
     ("rules", "winners"),
     [
         ("twelve-step", ["Ann"]),
         ({"base": "twelve-step", "winner": "lowest total"}, ["Ben"]),
     ],
+    on_postgresql=(1,),
 )
 def test_who_wins(app: Flask, client: FlaskClient, rules: Rules, winners: list[str]) -> None:
     game_id = start_game(client, _slug(app, rules), ("Ann", "Ben"))
@@ -197,7 +222,7 @@ def test_who_wins(app: Flask, client: FlaskClient, rules: Rules, winners: list[s
     assert document["winners"] == winners
 
 
-@pytest.mark.parametrize(
+@cases(
     ("rules", "bens_contract"),
     [
         ("twelve-step", 1),
@@ -207,6 +232,7 @@ def test_who_wins(app: Flask, client: FlaskClient, rules: Rules, winners: list[s
         ({"base": "twelve-step", "contract_order": "round"}, 2),
         ({"base": "bellevue", "contract_order": "own"}, 1),
     ],
+    on_postgresql=(4,),
 )
 def test_the_contract_a_player_works_on(
     app: Flask, client: FlaskClient, rules: Rules, bens_contract: int
@@ -219,13 +245,14 @@ def test_the_contract_a_player_works_on(
     assert (second["Ben"]["contract"], second["Cy"]["contract"]) == (bens_contract, 2)
 
 
-@pytest.mark.parametrize(
+@cases(
     ("rules", "rounds"),
     [
         ("contract-rummy", 7),
         ({"base": "contract-rummy", "contracts": "first 2"}, 2),
         ({"base": "carioca", "contracts": "first 3"}, 3),
     ],
+    on_postgresql=(1,),
 )
 def test_the_game_ends_after_its_last_contract(
     app: Flask, client: FlaskClient, rules: Rules, rounds: int
@@ -253,7 +280,7 @@ def _three_rounds(rules: Rules) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize(
+@cases(
     ("rules", "winners"),
     [
         ("carioca", ["Ann"]),
@@ -263,6 +290,7 @@ def _three_rounds(rules: Rules) -> dict[str, Any]:
         ({"base": "shanghai", "tie_break": "most rounds won"}, ["Ann"]),
         ({"base": "continental", "tie_break": "lowest total"}, ["Ann", "Ben"]),
     ],
+    on_postgresql=(4,),
 )
 def test_a_tie_at_the_end(
     app: Flask, client: FlaskClient, rules: Rules, winners: list[str]
@@ -279,7 +307,7 @@ def test_a_tie_at_the_end(
     assert document["winners"] == winners
 
 
-@pytest.mark.parametrize(
+@cases(
     ("rules", "taken"),
     [
         ("carioca", 0),
@@ -291,6 +319,7 @@ def test_a_tie_at_the_end(
         ({"base": "liverpool", "may_i": {"limit": 2}}, 2),
         ({"base": "shanghai", "may_i": {"allowed": False}}, 0),
     ],
+    on_postgresql=(6,),
 )
 def test_may_i_is_played_so_often(
     app: Flask, client: FlaskClient, rules: Rules, taken: int | None
@@ -302,7 +331,7 @@ def test_may_i_is_played_so_often(
     assert answers == [200] * calls + [422] * (6 - calls)
 
 
-@pytest.mark.parametrize(
+@cases(
     ("rules", "dealt"),
     [
         ("twelve-step", [13, 13, 13, 13, 13]),
@@ -315,6 +344,7 @@ def test_may_i_is_played_so_often(
         ({"base": "shanghai", "cards_dealt": 7}, [7, 7, 7, 7, 7]),
         ({"base": "liverpool", "cards_dealt": [10, 10, 10, 12, 12, 12, 12]}, [10, 10, 10, 12, 12]),
     ],
+    on_postgresql=(8,),
 )
 def test_the_board_says_how_many_cards_each_round_deals(
     app: Flask, client: FlaskClient, rules: Rules, dealt: list[int]
@@ -330,9 +360,10 @@ def test_the_board_says_how_many_cards_each_round_deals(
     assert said == list(enumerate(dealt, start=1))
 
 
-@pytest.mark.parametrize(
+@cases(
     ("limit_per", "ben", "cy"),
     [("contract", 422, 200), ("game", 422, 422)],
+    on_postgresql=(1,),
 )
 def test_a_may_i_limit_follows_a_kept_contract(
     app: Flask, client: FlaskClient, limit_per: str, ben: int, cy: int
