@@ -37,7 +37,7 @@ def test_a_player_leaves_and_one_joins_between_rounds(scheme_phone: Any) -> None
     assert fits_width(phone)
     phone.get_by_role("button", name="Yes, Xan leaves").click()
     phone.wait_for_url(board)
-    expect(phone.locator(".standings .left-after")).to_have_text("left after round 1")
+    expect(phone.locator(".standings .comings")).to_have_text("left after round 1")
 
     phone.get_by_text("Add a player…").click()
     phone.fill("#join-name", "Yve")
@@ -54,10 +54,14 @@ def test_a_player_leaves_and_one_joins_between_rounds(scheme_phone: Any) -> None
     expect(phone.locator("fieldset.went-out label.choice", has_text="Xan")).to_have_count(0)
     assert fits_width(phone)
     enter_round(phone, board, "Yve", {0: "5", 1: "5", 2: "5"})
-    # Round 2's row: Xan's cell says not in this round; Yve's total began at 10.
-    expect(phone.locator("table.rounds tbody tr").nth(1).locator("td.out-of-round")).to_have_count(
-        1
-    )
+    # Round 2's row (after Yve's own "joined" row, with the 10 she brought): Xan's cell says
+    # not in this round.
+    arrival = phone.locator("table.rounds tbody tr.arrival")
+    expect(arrival).to_have_count(1)
+    said = "10 Yve joined the game before round 2 with 10 points."
+    expect(arrival.locator("td.arrived")).to_have_text(said)
+    rounds = phone.locator("table.rounds tbody tr:not(.arrival)")
+    expect(rounds.nth(1).locator("td.out-of-round")).to_have_count(1)
     expect(phone.locator(".standings tr", has_text="Yve").locator(".total")).to_have_text("10")
     # Xan calls no May I any more; Yve's running total starts at the 10 points she brought.
     expect(phone.locator("#may-i", has_text="Xan")).to_have_count(0)
