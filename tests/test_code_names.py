@@ -28,6 +28,7 @@ GAME_FILE_KEYS = {
     "went_out_in_one_turn",
     "first_dealer",
     "before_round",
+    "tie_break_hand",
 }
 # The rounds CSV's headings (history/backup.py): a spreadsheet's columns, each a field of the
 # file written for the family, kept as the file has always named them.
