@@ -272,11 +272,21 @@ def enter_round(page: Any, board: str, went_out: str, cards: dict[int, str]) -> 
 
 def screenshot(page: Any, name: str) -> Path:
     """Save a full-page screenshot for a person to look at after the run."""
+    from playwright.sync_api import Error as PlaywrightError
+
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     # caret="initial": hiding the caret leaves empty style attributes on the fields, which htmx
     # then copies onto swapped-in fields, and the Content-Security-Policy rightly refuses.
-    page.screenshot(path=str(path), full_page=True, caret="initial")
+    try:
+        page.screenshot(path=str(path), full_page=True, caret="initial")
+    except PlaywrightError as refused:
+        # Chromium now and then refuses one full-page capture outright ("Unable to capture
+        # screenshot", seen once in a full run, on a page it captured in the other scheme) and
+        # takes the same picture when asked again: asked once more, on that refusal only.
+        if "Unable to capture screenshot" not in str(refused):
+            raise
+        page.screenshot(path=str(path), full_page=True, caret="initial")
     return path
 
 
