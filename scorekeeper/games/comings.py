@@ -5,6 +5,7 @@ a refusal (a table of one, a name at the table already) stores nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -37,6 +38,24 @@ def _refused(message: Message) -> RoundRefused:
     return RoundRefused([Problem(None, "players", message)])
 
 
+def _settle(
+    game: Game,
+    line: Callable[[Tally], Message],
+    refused: Callable[[Problem], bool] = lambda problem: True,
+) -> None:
+    """Store a change to who sits at ``game``: replayed with it, refused where the rules
+    refuse it (the problems ``refused`` picks), its totals summed, its line in the change log
+    (``line`` of the new tally) and committed. The caller rolls back whatever is raised."""
+    db.session.flush()
+    tally = replay(game)
+    problems = [problem for problem in tally.problems if refused(problem)]
+    if problems:
+        raise RoundRefused(problems)
+    recompute(game, tally)
+    changelog.log(game, line(tally))
+    _commit(game, tally)
+
+
 def leave_game(game: Game, position: int) -> Seat:
     """The player at ``position`` leaves after the last stored round. Raises RoundRefused where
     the game is over, has no round yet, or would keep fewer than two players."""
@@ -66,15 +85,14 @@ def leave_game(game: Game, position: int) -> Seat:
         seat.left_after = rounds
         # What the leaver's phone typed of the next round is no hand of it.
         _drop_drafts(game, (DraftHand.position == position) & (DraftHand.number > rounds))
-        tally = replay(game)
-        problems = [problem for problem in tally.problems if problem.round == rounds + 1]
-        if problems:
-            raise RoundRefused(problems)
-        recompute(game, tally)
-        changelog.log(
-            game, N_("%(name)s left the game after round %(round)s.", name=name, round=rounds)
+        _settle(
+            game,
+            lambda tally: N_(
+                "%(name)s left the game after round %(round)s.", name=name, round=rounds
+            ),
+            # Only what the leave changes: the next round's table.
+            refused=lambda problem: problem.round == rounds + 1,
         )
-        _commit(game, tally)
     except Exception:
         db.session.rollback()
         raise
@@ -109,20 +127,14 @@ def undo_leave(game: Game, position: int) -> Seat:
         )
     try:
         seat.left_after = None
-        db.session.flush()
-        tally = replay(game)
-        if tally.problems:
-            raise RoundRefused(list(tally.problems))
-        recompute(game, tally)
-        changelog.log(
+        _settle(
             game,
-            N_(
+            lambda tally: N_(
                 "%(name)s does not leave after round %(round)s after all.",
                 name=name,
                 round=rounds,
             ),
         )
-        _commit(game, tally)
     except Exception:
         db.session.rollback()
         raise
@@ -173,20 +185,14 @@ def _take_back(game: Game, seat: Seat, rounds: int) -> Seat:
         else:
             _drop_drafts(game, DraftHand.position == position)
             game.seats.remove(seat)
-        db.session.flush()
-        tally = replay(game)
-        if tally.problems:
-            raise RoundRefused(list(tally.problems))
-        recompute(game, tally)
-        changelog.log(
+        _settle(
             game,
-            N_(
+            lambda tally: N_(
                 "%(name)s does not join before round %(round)s after all.",
                 name=name,
                 round=rounds + 1,
             ),
         )
-        _commit(game, tally)
     except Exception:
         db.session.rollback()
         raise
@@ -239,14 +245,9 @@ def join_game(game: Game, name: str, total: int, *, keep_total: bool = True) -> 
             joined_total=total,
         )
         game.seats.append(seat)
-        db.session.flush()
-        tally = replay(game)
-        if tally.problems:
-            raise RoundRefused(list(tally.problems))
-        recompute(game, tally)
-        changelog.log(
+        _settle(
             game,
-            N_plural(
+            lambda tally: N_plural(
                 "%(name)s joined the game before round %(round)s with %(num)s point.",
                 "%(name)s joined the game before round %(round)s with %(num)s points.",
                 num=total,
@@ -254,7 +255,6 @@ def join_game(game: Game, name: str, total: int, *, keep_total: bool = True) -> 
                 round=rounds + 1,
             ),
         )
-        _commit(game, tally)
     except Exception:
         db.session.rollback()
         raise
@@ -279,23 +279,16 @@ def come_back(game: Game, seat: Seat, total: int | None) -> Seat:
     try:
         seat.returns = [*(seat.returns or ()), [gone, rounds + 1, total]]
         seat.left_after = None
-        db.session.flush()
-        tally = replay(game)
-        if tally.problems:
-            raise RoundRefused(list(tally.problems))
-        recompute(game, tally)
-        back_with = tally.rounds[-1].totals[seat.position] if total is None else total
-        changelog.log(
+        _settle(
             game,
-            N_plural(
+            lambda tally: N_plural(
                 "%(name)s came back before round %(round)s with %(num)s point.",
                 "%(name)s came back before round %(round)s with %(num)s points.",
-                num=back_with,
+                num=tally.rounds[-1].totals[seat.position] if total is None else total,
                 name=name,
                 round=rounds + 1,
             ),
         )
-        _commit(game, tally)
     except Exception:
         db.session.rollback()
         raise
