@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -76,13 +78,29 @@ def health() -> Response | tuple[Response, int]:
         url = db.engine.url
         database = (url.database or "") if url.get_backend_name() == "sqlite" else ""
         on_disk = database and not database.startswith((":memory:", "file:"))
-        gone = bool(on_disk) and not Path(database).is_file()
+        gone = bool(on_disk) and not _sqlite_file_answers(Path(database))
     except SQLAlchemyError:
         db.session.rollback()
         found, gone = None, True
     if found is None or gone:
         return jsonify(status="unavailable"), 503
     return jsonify(status="ok")
+
+
+def _sqlite_file_answers(path: Path) -> bool:
+    """Whether the file at ``path`` is still the migrated database: asked on a connection of
+    its own, read-only so that it never makes a file. The pooled connections would still read
+    a file deleted under them, and once anything has opened that path again (a worker of the
+    app, a careless restore) an empty file stands where the family's data was."""
+    if not path.is_file():
+        return False
+    try:
+        with closing(
+            sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+        ) as con:
+            return con.execute("SELECT id FROM access_versions WHERE id = 1").fetchone() is not None
+    except sqlite3.Error:
+        return False
 
 
 # The files the service worker keeps for the table's Wi-Fi dropping out.
