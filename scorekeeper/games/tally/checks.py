@@ -12,8 +12,10 @@ from scorekeeper.limits import CARDS_LENGTH, MAX_HAND_CARDS, MAX_NAMES, MAX_PLAY
 from scorekeeper.names import name_key
 from scorekeeper.rules import (
     N_,
+    PHASE_10,
     Card,
     CardError,
+    GoingOut,
     Message,
     N_plural,
     Packs,
@@ -45,6 +47,15 @@ from .values import (
 def points_of(text: str, rules: RuleSet) -> int:
     """What leftover cards written ``text`` score; raises CardError."""
     return score_cards(parse_cards(text, rules), rules)
+
+
+def may_float(rules: RuleSet) -> bool:
+    """Whether a player who did not go out may hold no cards (a floater, ``phase-10.md``):
+    on a Phase 10 deck where going out needs a discard, a player who hit every card waits
+    with none for a card to discard. Where a hand empty at the end of the turn has gone out
+    (``either``), and in every game on standard cards (``game-format.md``), a hand with no
+    cards went out."""
+    return rules.deck == PHASE_10 and rules.going_out is GoingOut.DISCARD
 
 
 def hand_problem(rules: RuleSet, players: int, text: str) -> Message | None:
@@ -372,7 +383,7 @@ def check_round(
             points = rules.down_and_out_bonus if one_turn else 0
         else:
             # Separators alone ("," or "-") are no cards either.
-            if not cards and readable:
+            if not cards and readable and not may_float(rules):
                 problems.append(
                     Problem(
                         number,
