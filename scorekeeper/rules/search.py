@@ -31,6 +31,7 @@ from .contracts import Contract, MeldKind, MeldRequirement
 from .melds import windows
 from .messages import N_
 from .ruleset import RuleSet, RulesLike, get_ruleset
+from .search_colours import ColourSearch
 
 __all__ = ["WORK_BUDGET", "SearchBudgetExceeded", "SearchNotYet", "cards_short", "find_contract"]
 
@@ -73,8 +74,9 @@ class SearchBudgetExceeded(ValueError):
 
 
 class SearchNotYet(SearchBudgetExceeded):
-    """The hand check does not search this contract yet: a run whose suits are free (a Phase
-    10 deck's) or cards of one colour. Neither yes nor no, as when the budget runs out."""
+    """The hand check does not search this contract yet: cards of one suit on a deck whose
+    runs are of one suit (a standard deck's). Neither yes nor no, as when the budget runs
+    out."""
 
     def __init__(self, contract: Contract) -> None:
         super().__init__(contract)
@@ -89,11 +91,8 @@ class SearchNotYet(SearchBudgetExceeded):
 
 def _searchable(contract: Contract, rules: RuleSet) -> None:
     """Raise SearchNotYet for a contract the search does not know how to look for."""
-    for requirement in contract.melds:
-        if requirement.kind is MeldKind.COLOR or (
-            requirement.kind is MeldKind.RUN and not rules.deck.runs_of_one_suit
-        ):
-            raise SearchNotYet(contract)
+    if any(requirement.kind is MeldKind.COLOR for requirement in contract.melds):
+        raise SearchNotYet(contract)
 
 
 class _Work:
@@ -608,8 +607,12 @@ def find_contract(
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
     cards = _meldable(as_cards(hand, ruleset.deck), ruleset)
+    work = _Work(contract, WORK_BUDGET)
+    if not ruleset.deck.runs_of_one_suit:
+        colour_search = ColourSearch(cards, ruleset, contract, work)
+        return colour_search.melds() if colour_search.solve(0, 0, 0) else None
     _searchable(contract, ruleset)
-    found = _search(cards, ruleset, contract, 0, _Work(contract, WORK_BUDGET))
+    found = _search(cards, ruleset, contract, 0, work)
     return None if found is None else found.melds()
 
 
@@ -622,8 +625,10 @@ def cards_short(hand: str | Sequence[Card], rules: RulesLike, contract_number: i
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
     cards = _meldable(as_cards(hand, ruleset.deck), ruleset)
-    _searchable(contract, ruleset)
     work = _Work(contract, WORK_BUDGET)
+    if not ruleset.deck.runs_of_one_suit:
+        return _colour_cards_short(cards, ruleset, contract, work)
+    _searchable(contract, ruleset)
     probe = _Search(cards, ruleset, contract, work)
     # The most cards the contract may take: its melds at the sizes the rules make them (a run
     # of 4 is 5 cards where runs are at least 5), more than the contract's own sizes say.
@@ -632,5 +637,15 @@ def cards_short(hand: str | Sequence[Card], rules: RulesLike, contract_number: i
         if not probe._bound_ok(0, budget, 0):
             continue
         if _search(cards, ruleset, contract, budget, work) is not None:
+            return budget
+    raise ValueError(f"no hand can make contract {contract.number} under these rules")
+
+
+def _colour_cards_short(cards: list[Card], rules: RuleSet, contract: Contract, work: _Work) -> int:
+    """``cards_short`` on a deck whose runs take any colours (``search_colours``)."""
+    probe = ColourSearch(cards, rules, contract, work)
+    most = max(contract.size, sum(need.sizes[0] for need in probe.needs))
+    for budget in range(max(0, contract.size - len(cards)), most + 1):
+        if ColourSearch(cards, rules, contract, work).solve(0, budget, 0):
             return budget
     raise ValueError(f"no hand can make contract {contract.number} under these rules")

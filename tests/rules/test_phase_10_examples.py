@@ -15,8 +15,6 @@ import pytest
 
 from scorekeeper.rules import (
     CardError,
-    SearchBudgetExceeded,
-    SearchNotYet,
     cards_short,
     check_contract,
     check_layoff,
@@ -213,16 +211,13 @@ def test_notation_read_as_the_spec_shows() -> None:
     assert format_cards(parse_cards("wr 12g skip *", PHASE_10)) == "W 12G S W"
 
 
-def test_the_hand_check_finds_sets_and_says_check_by_hand_for_the_rest() -> None:
+def test_the_hand_check_finds_every_phase() -> None:
     found = find_contract("7R 7B W 9G 9Y 9B S 12R", PHASE_10, 1)
     assert found is not None and all("S" not in format_cards(meld).split() for meld in found)
     assert check_contract(found, PHASE_10, 1).valid
-    # Runs of any colours and cards of one colour are not searched yet: neither yes nor no,
-    # as when the search runs out of time (the app says to check by hand).
-    for number in (2, 4, 8):
-        with pytest.raises(SearchBudgetExceeded) as caught:
-            find_contract("1R 2B 3G 4Y 5R 6B 7G 8Y 9R 10B", PHASE_10, number)
-        assert isinstance(caught.value, SearchNotYet)
-        assert "check by hand" in str(caught.value)
-        with pytest.raises(SearchNotYet):
-            cards_short("1R 2B 3G", PHASE_10, number)
+    # Runs of any colours and cards of one colour are searched too (search_colours).
+    hand = "1R 2B 3G 4Y 5R 6B 7G 8Y 9R 10B"
+    for number, makeable in ((2, False), (4, True), (8, False)):
+        found = find_contract(hand, PHASE_10, number)
+        assert (found is not None) is makeable
+        assert (cards_short(hand, PHASE_10, number) == 0) is makeable
