@@ -32,7 +32,14 @@ GAME_FILE_KEYS = {
 }
 # The rounds CSV's headings (history/backup.py): a spreadsheet's columns, each a field of the
 # file written for the family, kept as the file has always named them.
-CSV_HEADINGS = {"made_contract", "went_out", "running_total", "typed_total", "went_out_in_one_turn"}
+CSV_HEADINGS = {
+    "made_contract",
+    "went_out",
+    "running_total",
+    "typed_total",
+    "went_out_in_one_turn",
+    "tie_break_hand",
+}
 
 
 def _messages() -> list[tuple[str, tuple[str, ...]]]:

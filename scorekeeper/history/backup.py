@@ -23,7 +23,7 @@ from typing import Any, BinaryIO, Literal
 
 from flask import current_app, has_app_context
 from flask_babel import gettext as _
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import selectinload
 
 from .. import local_time
@@ -69,6 +69,9 @@ CSV_COLUMNS = (
     # "yes" on the row of the player who went out laying down their whole contract on one turn,
     # where the rules give a bonus for it (Continental's −10, already in the points).
     _l("went_out_in_one_turn"),
+    # "yes" on the rows of a tie-break hand (the tied players' extra hand, ``tie_break: replay``):
+    # its points are the hand's, counted in no total, so the running total stays as it was.
+    _l("tie_break_hand"),
 )
 
 
@@ -497,8 +500,10 @@ def _spreadsheet_text(value: str) -> str:
 
 def csv_lines() -> Iterator[str]:
     """Every hand of every round, one CSV row each, with each player's running total (summed
-    by the database), in order of play. Streamed from one query."""
-    running = func.sum(Hand.points).over(partition_by=Hand.seat_id, order_by=Round.number)
+    by the database; a tie-break hand's points count in no total), in order of play. Streamed
+    from one query."""
+    counted = case((Round.tie_break_hand, 0), else_=Hand.points)
+    running = func.sum(counted).over(partition_by=Hand.seat_id, order_by=Round.number)
     stmt = (
         select(
             Game.id,
@@ -516,6 +521,7 @@ def csv_lines() -> Iterator[str]:
             running,
             Hand.typed_total,
             and_(Round.went_out_id == Seat.id, Round.went_out_in_one_turn),
+            Round.tie_break_hand,
         )
         .join(Round, Round.id == Hand.round_id)
         .join(Seat, Seat.id == Hand.seat_id)
@@ -549,6 +555,7 @@ def csv_lines() -> Iterator[str]:
             total,
             typed,
             one_turn,
+            tie_break,
         ) = row
         writer.writerow(
             [
@@ -569,6 +576,7 @@ def csv_lines() -> Iterator[str]:
                 total,
                 yes if typed else no,
                 yes if one_turn else no,
+                yes if tie_break else no,
             ]
         )
         if buffer.tell() > 64 * 1024:

@@ -1,23 +1,28 @@
-"""The family's records: most wins, best and worst totals, winning streaks, fastest games.
+"""The family's records: most wins, best and worst totals, winning streaks, fastest games, and
+the most contracts made in one game under each rule set where each player keeps their own
+(a Phase 10 game's are phases: "most phases in one game").
 
 The records are read from the kept statistics (``history.stats``), updated in the same
 transaction as every change to a game: one row per player (their wins, finished games, and
 their own three best streaks, lowest and highest totals, of which the family's three best are
 the best), and the fastest and longest games read in order from an index of the kept game
-rows. Two queries, however many games; player names are always read fresh.
+rows. Two queries, however many games, and two for the most contracts made in one game (the
+kept contracts, then the rules of one game a rule set); player names are always read fresh.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
-from ..derived import GameStat, PlayerStat
+from ..derived import GameStat, PlayerStat, SeatContract
 from ..extensions import db
-from ..models import Player
+from ..games.phases import says_phases
+from ..models import Game, Player
+from ..rules import get_ruleset
 from .queries import FINISHED, rate
 
 TOP = 3
@@ -59,6 +64,18 @@ class Streak:
 
 
 @dataclass(frozen=True)
+class MostMade:
+    """The most contracts one player made in one finished game of one rule set where each
+    keeps their own contract (a rule set's contracts are its own: 12-Step's twelve are not
+    Phase 10's ten, so each rule set has its record). ``phases``: the rule set's contracts are
+    phases (a Phase 10 deck's game), and the record is worded so."""
+
+    rules_name: str
+    phases: bool
+    marks: tuple[GameMark, ...]
+
+
+@dataclass(frozen=True)
 class Records:
     most_wins: list[PlayerCount]
     best_rate: list[PlayerCount]
@@ -68,6 +85,7 @@ class Records:
     streaks: list[Streak]
     fastest: list[GameMark]
     longest: list[GameMark]
+    most_made: list[MostMade] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -78,7 +96,9 @@ class Records:
 
         def fix(items: list[Any]) -> list[Any]:
             return [
-                replace(item, name=names.get(item.player_id, item.name))
+                replace(item, marks=tuple(fix(list(item.marks))))
+                if isinstance(item, MostMade)
+                else replace(item, name=names.get(item.player_id, item.name))
                 if item.player_id is not None
                 else item
                 for item in items
@@ -125,6 +145,66 @@ def _rounds(*, fastest: bool) -> list[GameMark]:
         GameMark(pid, "", rounds, gid, started, rules)
         for pid, rounds, gid, started, rules in db.session.execute(stmt)
     ]
+
+
+def _most_made() -> list[MostMade]:
+    """Per rule set of the finished games where each player keeps their own contract: the
+    ``TOP`` most contracts one player made in one game (the earlier game first on a tie), from
+    the kept contracts (``SeatContract``: a row a contract a player worked on, ``made`` 1 where
+    they made it). Only the contracts the game played are there (Phase 10's ``phases_played``),
+    and a tie-break hand makes none. Rule sets in order of their name."""
+    made = func.count().label("made")
+    stmt = (
+        select(
+            GameStat.rules_slug,
+            GameStat.rules_name,
+            SeatContract.game_id,
+            SeatContract.player_id,
+            GameStat.started,
+            made,
+        )
+        .join(GameStat, GameStat.game_id == SeatContract.game_id)
+        .where(GameStat.status == FINISHED, SeatContract.made > 0)
+        .group_by(
+            GameStat.rules_slug,
+            GameStat.rules_name,
+            SeatContract.game_id,
+            SeatContract.player_id,
+            GameStat.started,
+        )
+    )
+    by_rules: dict[str, list[tuple[str, GameMark]]] = {}
+    for slug, rules_name, game_id, player_id, started, count in db.session.execute(stmt):
+        by_rules.setdefault(slug, []).append(
+            (rules_name, GameMark(player_id, "", int(count), game_id, started, rules_name))
+        )
+    tops = [
+        sorted(marks, key=lambda item: (-item[1].value, item[1].started, item[1].game_id))
+        for marks in by_rules.values()
+    ]
+    phases = _phases([top[0][1].game_id for top in tops])
+    found = [
+        MostMade(top[0][0], top[0][1].game_id in phases, tuple(mark for _, mark in top[:TOP]))
+        for top in tops
+    ]
+    return sorted(found, key=lambda record: (record.rules_name, record.marks[0].game_id))
+
+
+def _phases(game_ids: list[int]) -> set[int]:
+    """Those of ``game_ids`` whose rules call their contracts phases (one query; rules that no
+    longer read call them contracts)."""
+    if not game_ids:
+        return set()
+    found = set()
+    for game_id, rules in db.session.execute(
+        select(Game.id, Game.rules).where(Game.id.in_(game_ids))
+    ):
+        try:
+            if rules is not None and says_phases(get_ruleset(rules)):
+                found.add(game_id)
+        except (ValueError, TypeError, KeyError):
+            continue
+    return found
 
 
 def records() -> Records:
@@ -178,11 +258,16 @@ def records() -> Records:
         streaks=streaks[:TOP],
         fastest=_rounds(fastest=True),
         longest=_rounds(fastest=False),
+        most_made=_most_made(),
     )
     names: dict[int, str] = {pid: name for pid, _, _, _, name in rows}
     missing = {
         mark.player_id
-        for mark in (*kept.fastest, *kept.longest)
+        for mark in (
+            *kept.fastest,
+            *kept.longest,
+            *(mark for record in kept.most_made for mark in record.marks),
+        )
         if mark.player_id is not None and mark.player_id not in names
     }
     if missing:

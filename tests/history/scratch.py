@@ -67,7 +67,11 @@ def _hands_of(seat_ids: list[int]) -> dict[int, list[tuple[int, int]]]:
         select(Hand.seat_id, Round.number, Hand.points)
         .join(Round, Round.id == Hand.round_id)
         .join(Game, Game.id == Round.game_id)
-        .where(Hand.seat_id.in_(seat_ids), Round.number <= Game.round_count)
+        .where(
+            Hand.seat_id.in_(seat_ids),
+            Round.number <= Game.round_count,
+            Round.tie_break_hand.is_(False),
+        )
     )
     for seat_id, number, points in rows:
         found[seat_id].append((number, points))
@@ -264,7 +268,9 @@ def _contracts(player: Player) -> list[ContractRecord]:
         )
         .join(Seat, Seat.id == Hand.seat_id)
         .join(Game, Game.id == Seat.game_id)
-        .where(Seat.player_id == player.id, kept_contract())
+        .join(Round, Round.id == Hand.round_id)
+        # A tie-break hand is no round on a contract.
+        .where(Seat.player_id == player.id, kept_contract(), Round.tie_break_hand.is_(False))
         .group_by(Hand.contract)
         .order_by(Hand.contract)
     )

@@ -176,16 +176,17 @@ def test_a_phone_taking_gzip_gets_the_kept_file_gzipped(app: Flask, client: Flas
 def test_a_file_kept_by_a_version_of_fewer_columns_is_not_sent_by_the_next(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An upgrade that adds a column (went_out_in_one_turn, issue 42) changes no data: the file
-    the older version kept for the same data is built again, not sent without the column."""
+    """An upgrade that adds a column (went_out_in_one_turn, issue 42; tie_break_hand, issue 51)
+    changes no data: the file the older version kept for the same data is built again, not
+    sent without the column."""
     household = family_id(app)
     _played(client, ["Ann", "Ben"])
     with monkeypatch.context() as older:
         older.setattr(backup, "CSV_COLUMNS", backup.CSV_COLUMNS[:-1])
         kept_before = client.get(URL)
-    assert b"went_out_in_one_turn" not in kept_before.data
+    assert b"tie_break_hand" not in kept_before.data
     now = client.get(URL)
     assert now.status_code == 200
-    assert now.data.splitlines()[0].endswith(b",went_out_in_one_turn")
+    assert now.data.splitlines()[0].endswith(b",went_out_in_one_turn,tie_break_hand")
     assert now.data == _fresh(app, household)
     assert now.get_etag()[0] != kept_before.get_etag()[0]

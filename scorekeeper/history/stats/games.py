@@ -112,7 +112,8 @@ def points_of(
     for seat_id, number, points in connection.execute(
         select(hands_t.c.seat_id, rounds_t.c.number, hands_t.c.points)
         .join(rounds_t, rounds_t.c.id == hands_t.c.round_id)
-        .where(hands_t.c.seat_id.in_(seat_ids))
+        # A tie-break hand's points count in no total.
+        .where(hands_t.c.seat_id.in_(seat_ids), rounds_t.c.tie_break_hand.is_(False))
     ):
         if number <= rounds.get(seat_id, number):
             found[seat_id] += int(points or 0)
@@ -175,7 +176,8 @@ def rows_of_game(
 
 
 def _contracts_of(connection: Connection, *where: Any) -> dict[int, list[list[int]]]:
-    """Per seat: [[contract, rounds on it, rounds it was made], ...] by contract."""
+    """Per seat: [[contract, rounds on it, rounds it was made], ...] by contract. A tie-break
+    hand (the tied players' extra hand on the last contract) is no round on a contract."""
     found: dict[int, list[list[int]]] = defaultdict(list)
     rows = connection.execute(
         select(
@@ -184,7 +186,8 @@ def _contracts_of(connection: Connection, *where: Any) -> dict[int, list[list[in
             func.count(),
             func.count(case((hands_t.c.made_contract, 1))),
         )
-        .where(*where)
+        .join(rounds_t, rounds_t.c.id == hands_t.c.round_id)
+        .where(*where, rounds_t.c.tie_break_hand.is_(False))
         .group_by(hands_t.c.seat_id, hands_t.c.contract)
         .order_by(hands_t.c.seat_id, hands_t.c.contract)
     )

@@ -34,6 +34,7 @@ from .tables import (
     games_t,
     hands_t,
     player_stats,
+    rounds_t,
     seat_contracts,
     seat_stats,
     seats_t,
@@ -42,7 +43,8 @@ from .tables import (
 
 def _insert_contracts(connection: Connection, household_id: int, game_ids: list[int]) -> None:
     """The ``seat_contracts`` rows of these games (all kept-contract games out of the bin), as
-    ``rows_of_game`` makes them: per seat and contract, its rounds and those it was made."""
+    ``rows_of_game`` makes them: per seat and contract, its rounds and those it was made (a
+    tie-break hand is no round on a contract)."""
     seat = seats_t
     hand = hands_t
     household = scope.for_household(household_id)
@@ -59,7 +61,13 @@ def _insert_contracts(connection: Connection, household_id: int, game_ids: list[
             )
             .select_from(hand)
             .join(seat, seat.c.id == hand.c.seat_id)
-            .where(household.owns(seat), household.owns(hand), seat.c.game_id.in_(game_ids))
+            .join(rounds_t, rounds_t.c.id == hand.c.round_id)
+            .where(
+                household.owns(seat),
+                household.owns(hand),
+                seat.c.game_id.in_(game_ids),
+                rounds_t.c.tie_break_hand.is_(False),
+            )
             .group_by(seat.c.id, seat.c.game_id, seat.c.player_id, hand.c.contract),
         )
     )
