@@ -123,36 +123,37 @@ def instance_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+# Argon2id at its smallest: the tests sign in thousands of times, and the cost is not theirs
+# to measure.
+FAST_PASSWORDS = {"PASSWORD_TIME_COST": 1, "PASSWORD_MEMORY_KIB": 8}
+# The app of the ``app`` fixture, but for its database (also for a module's own app).
+APP_SETTINGS = {
+    "TESTING": True,
+    "WTF_CSRF_ENABLED": False,
+    "SCOREBOARD_POLL_SECONDS": 1,
+    # One test reads a restore in its thread (tests/history/test_restore_jobs.py).
+    "RESTORE_IN_BACKGROUND": False,
+    # The ratings' worker is run by the tests that want it (tests/history/
+    # test_rating_worker.py).
+    "RATINGS_IN_BACKGROUND": False,
+    # Dates as the tests write them, whatever zone the machine running them is in.
+    "TIME_ZONE": "UTC",
+    # The daily backups are tested on their own (tests/history/test_kept_backups.py).
+    "DAILY_BACKUPS": False,
+    **FAST_PASSWORDS,
+}
+
+
 @pytest.fixture
 def app(database_uri: str, instance_path: Path) -> Iterator[Flask]:
     """The app on a fresh database. CSRF is off here; ``csrf_client`` tests it switched on."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": database_uri,
-            "WTF_CSRF_ENABLED": False,
-            "SCOREBOARD_POLL_SECONDS": 1,
-            # One test reads a restore in its thread (tests/history/test_restore_jobs.py).
-            "RESTORE_IN_BACKGROUND": False,
-            # The ratings' worker is run by the tests that want it (tests/history/
-            # test_rating_worker.py).
-            "RATINGS_IN_BACKGROUND": False,
-            # Dates as the tests write them, whatever zone the machine running them is in.
-            "TIME_ZONE": "UTC",
-            # The daily backups are tested on their own (tests/history/test_kept_backups.py).
-            "DAILY_BACKUPS": False,
-            **FAST_PASSWORDS,
-        }
-    )
+    app = create_app({**APP_SETTINGS, "SQLALCHEMY_DATABASE_URI": database_uri})
     yield app
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
 
 
-# Argon2id at its smallest: the tests sign in thousands of times, and the cost is not theirs
-# to measure.
-FAST_PASSWORDS = {"PASSWORD_TIME_COST": 1, "PASSWORD_MEMORY_KIB": 8}
 PASSWORD = "correct horse battery"
 HOUSEHOLD = "Family"
 

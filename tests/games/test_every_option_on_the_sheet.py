@@ -7,15 +7,21 @@ lay-downs, liberating) are the referee's: the sheet reads none of them."""
 
 from __future__ import annotations
 
+import itertools
 import re
-from typing import Any
+import shutil
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import create_app
+from scorekeeper.extensions import db
 from scorekeeper.rules import get_ruleset
 
+from ..conftest import APP_SETTINGS, empty_postgres, signed_in
 from ..helpers import save_round, start_game
 from .test_options_on_the_sheet import _house_rules, _may_i
 from .test_pages import field_errors, text
@@ -40,7 +46,65 @@ def cases(
         pytest.param("postgresql", *values[index], marks=pytest.mark.postgres)
         for index in on_postgresql
     ]
-    return pytest.mark.parametrize(("database_uri", *names), params, indirect=["database_uri"])
+    return pytest.mark.parametrize(("backend", *names), params, indirect=["backend"])
+
+
+class Shared(NamedTuple):
+    """A backend's app, its database and the household's owner signed in to it."""
+
+    app: Flask
+    uri: str
+    client: FlaskClient
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Shared]]:
+    """The app and database the module's cases share, one a backend, made when a case first
+    asks for it: each case plays a game of its own (and saves its own house rules) and reads
+    only that game back, so it needs no database of its own, and a new app and database cost
+    more than most cases' game. (A module-scoped fixture parametrized with the cases would be
+    made again for each case: pytest tells their parameters apart by the case's index.)"""
+    made: dict[str, Shared] = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
+        yield made
+    for app, uri, _client in made.values():
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        if not uri.startswith("sqlite"):
+            empty_postgres(uri)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest, shared: dict[str, Shared]) -> Shared:
+    """The module's app on the case's database (its parameter), made the first time."""
+    name: str = request.param
+    if name not in shared:
+        if name == "sqlite":
+            path = request.getfixturevalue("tmp_path_factory").mktemp("sheet") / "sheet.db"
+            shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+            uri = f"sqlite:///{path}"
+        else:
+            uri = request.getfixturevalue("kept_postgres_uri")
+        app = create_app({**APP_SETTINGS, "SQLALCHEMY_DATABASE_URI": uri})
+        shared[name] = Shared(app, uri, signed_in(app, "owner"))
+    return shared[name]
+
+
+@pytest.fixture
+def app(backend: Shared) -> Flask:
+    return backend.app
+
+
+@pytest.fixture
+def client(backend: Shared) -> FlaskClient:
+    """The household's owner, signed in."""
+    return backend.client
+
+
+# House rules are saved under a name no other case in the shared database has taken.
+_NUMBERS = itertools.count(1)
 
 
 def _slug(app: Flask, rules: Rules) -> str:
@@ -48,7 +112,7 @@ def _slug(app: Flask, rules: Rules) -> str:
     if isinstance(rules, str):
         return rules
     name = ", ".join(f"{key} {value}" for key, value in rules.items() if key != "base")
-    return _house_rules(app, name[:50], rules)
+    return _house_rules(app, f"#{next(_NUMBERS)} {name}"[:50], rules)
 
 
 def _exported(client: FlaskClient, game_id: int) -> dict[str, Any]:
