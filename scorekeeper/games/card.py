@@ -68,13 +68,16 @@ class Result:
     contracts: tuple[str, ...] = ()
     # The same as numbers: (made, of all the contracts), for the card's short form ("11/12").
     contract_counts: tuple[tuple[int, int], ...] = ()
-    # Why the winners won, in words (``Tally.why_won``), once the game is finished.
+    # Why the winners won, in words (``Tally.why_won``), once the game is finished; while a
+    # tie-break hand is owed, who is tied and that it comes next (``Tally.tie_break_next``).
     why: str | None = None
     # Where each line's total came from ("joined before round 5 with 135 points", "left after
     # round 3"), in words; "" for a player who sat every round.
     comings: tuple[str, ...] = ()
     # How a player who left ranks, where one did (they rank last, not for the lowest total).
     left_rank: str | None = None
+    # The tie-break hand once played, its points added to no total (``Tally.tie_break_played``).
+    tie_break_hand: str | None = None
 
 
 def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
@@ -86,6 +89,8 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
         headline = words(tally.winner_words)
     elif tally.is_over:
         headline = _("Game abandoned")
+    elif tally.tie_break_owed:
+        headline = _("Tie-break hand next")
     else:
         headline = _("In progress")
     rules = rules_name_in_words(rules_name)
@@ -99,7 +104,8 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
         # A Phase 10 deck's game says phases where another says contracts (games.phases).
         phases = says_phases(tally.rules)
         parts.append(_("ranked by phases made") if phases else _("ranked by contracts made"))
-        of = len(tally.rules.contracts)
+        # Of the phases played (a house's ``phases_played`` plays fewer than ten).
+        of = len(tally.rules.phases)
         counts = tuple((s.contracts_made, of) for s in tally.standings)
         contracts = tuple(_("%(made)s of %(all)s", made=made, all=of) for made, of in counts)
         lines = [
@@ -131,11 +137,15 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
     ]
     left_rank = words(tally.left_rank) if tally.left_rank else None
     subline = " · ".join(parts)
-    why = words(tally.why_won) if tally.why_won else None
+    # Who is tied and that the next hand is theirs, while a tie-break hand is owed.
+    why_now = tally.why_won or tally.tie_break_next
+    why = words(why_now) if why_now else None
+    tie_break_hand = words(tally.tie_break_played) if tally.tie_break_played else None
     description = (
         "; ".join(lines)
         + f". {subline}."
         + (f" {why}" if why else "")
+        + (f" {tie_break_hand}" if tie_break_hand else "")
         + (f" {left_rank}" if left_rank else "")
     )
     return Result(
@@ -149,6 +159,7 @@ def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
         why=why,
         comings=comings if any(comings) else (),
         left_rank=left_rank,
+        tie_break_hand=tie_break_hand,
     )
 
 
@@ -233,6 +244,7 @@ def draw_card(result: Result) -> bytes:
     left_out = len(result.totals) - ROWS
     foot = [ngettext("and %(num)s more", "and %(num)s more", left_out)] if left_out > 0 else []
     foot += [result.why] if result.why else []
+    foot += [result.tie_break_hand] if result.tie_break_hand else []
     foot += [result.left_rank] if result.left_rank else []
     # The foot (who won and why, any players left out) takes the card's last lines, up to 3.
     foot_lines = lines_of(draw, " · ".join(foot), 24, inner, 3) if foot else []

@@ -162,6 +162,9 @@ def _my_hand(
             "contract": contract,
             # This phone's player made their contract (phase) in the last round: moved on.
             "moved_on": bool(last_hand and last_hand.in_round and last_hand.made_contract),
+            # While a tie-break hand is owed: who is tied, and whether this seat plays it.
+            "tie_break_next": tally.tie_break_next,
+            "in_tie_break": position in tally.tie_break_owed,
             "dealer": tally.names[tally.next_dealer or 0],
             # Points for going down and out in one turn, where the rules give them.
             "bonus": tally.rules.down_and_out_bonus if tally.rules.has_bonus else None,

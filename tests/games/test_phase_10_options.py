@@ -109,7 +109,7 @@ def test_a_fixed_number_of_hands_and_most_phases_win(app: Flask, client: FlaskCl
     assert document["winners"] == ["Cy"]
     assert [item["player"] for item in document["standings"]] == ["Cy", "Ann", "Ben"]
     assert [_standing(document, name)["total"] for name in THREE] == [80, 10, 55]
-    assert "each made 2 contracts" in document["tie_break"]
+    assert "each made 2 phases" in document["tie_break"]
 
 
 def test_a_tie_on_phase_10_and_on_points_is_settled_by_the_tie_break_hand(

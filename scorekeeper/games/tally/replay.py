@@ -12,6 +12,7 @@ from scorekeeper.rules import N_, ContractOrder, Message, N_plural, RuleSet, Tie
 from scorekeeper.rules.messages import listing
 from scorekeeper.status import GameStatus
 
+from ..phases import says_phases
 from .checks import check_round, check_table, round_bonus
 from .values import (
     ABANDONED,
@@ -29,6 +30,7 @@ from .values import (
     Standing,
     Tally,
     deal_of,
+    tie_break_settled,
 )
 
 
@@ -258,10 +260,12 @@ def _most_contracts(
     leaders = [seat for seat in everyone if made[seat] == most]
     if len(leaders) == 1:
         return (leaders[0],), None
-    opening = _made_as_many(names, leaders, most)
+    opening = _made_as_many(rules, names, leaders, most)
     lowest = min(totals[seat] for seat in leaders)
     winners = tuple(seat for seat in leaders if totals[seat] == lowest)
     others = sorted((seat for seat in leaders if seat not in winners), key=lambda s: totals[s])
+    if len(winners) == 1 and says_phases(rules):
+        return winners, _tie_sentence(opening, _fewer_points(names, totals, winners[0], others))
     if len(winners) == 1:
         outcome = N_plural(
             "%(name)s wins with %(num)s point to %(beaten)s",
@@ -277,8 +281,18 @@ def _most_contracts(
     return winners, _tie_sentence(opening, _level_winners(names, totals, winners, others))
 
 
-def _made_as_many(names: tuple[str, ...], seats: Sequence[int], made: int) -> Message:
-    """Players level on contracts made: "Ann and Ben each made 7 contracts"."""
+def _made_as_many(
+    rules: RuleSet, names: tuple[str, ...], seats: Sequence[int], made: int
+) -> Message:
+    """Players level on contracts made: "Ann and Ben each made 7 contracts" (a Phase 10
+    game's: "each made 7 phases")."""
+    if says_phases(rules):
+        return N_plural(
+            "%(names)s each made %(num)s phase",
+            "%(names)s each made %(num)s phases",
+            num=made,
+            names=listing([names[seat] for seat in seats]),
+        )
     return N_plural(
         "%(names)s each made %(num)s contract",
         "%(names)s each made %(num)s contracts",
@@ -396,33 +410,11 @@ def _settled(
     hand: RoundResult,
 ) -> tuple[tuple[int, ...], Message]:
     """The tie-break hand's winner (whoever went out), and the sentence of how the tie came
-    and was settled: "Ann and Ben both made contract 10 in round 12; level on 185 points too,
-    Ann went out first in the tie-break hand."."""
+    and was settled: "Tied on phase 10 and on 185 points; Ann went out first in the tie-break
+    hand."."""
     assert hand.went_out is not None
-    played = [result for result in results if not result.tie_break_hand]
-    final = played[-1]
-    points = final.totals[tied[0]]
-    tied_names = listing([names[seat] for seat in tied])
-    if rules.winner is Winner.MOST_CONTRACTS:
-        opening = _made_as_many(names, tied, final.contracts_made[tied[0]])
-    elif rules.winner is Winner.LAST_CONTRACT and all(
-        final.hands[seat].made_contract and final.hands[seat].contract == rules.last_contract
-        for seat in tied
-    ):
-        values = {"names": tied_names, "contract": rules.last_contract, "round": final.number}
-        if len(tied) == 2:
-            opening = N_("%(names)s both made contract %(contract)s in round %(round)s", **values)
-        else:
-            opening = N_("%(names)s all made contract %(contract)s in round %(round)s", **values)
-    else:
-        opening = N_("%(names)s finished level", names=tied_names)
-    outcome = N_plural(
-        "level on %(num)s point too, %(name)s went out first in the tie-break hand",
-        "level on %(num)s points too, %(name)s went out first in the tie-break hand",
-        num=points,
-        name=names[hand.went_out],
-    )
-    return (hand.went_out,), _tie_sentence(opening, outcome)
+    final = [result for result in results if not result.tie_break_hand][-1]
+    return (hand.went_out,), tie_break_settled(rules, final, tied, names[hand.went_out])
 
 
 def _most_rounds_won(
@@ -493,7 +485,12 @@ def _break_tie_of_makers(
     totals = final.totals
     makers_text = listing([names[seat] for seat in makers])
     values = {"names": makers_text, "contract": rules.last_contract, "round": final.number}
-    if len(makers) == 2:
+    phases = says_phases(rules)
+    if phases and len(makers) == 2:
+        opening = N_("%(names)s both made phase %(contract)s in round %(round)s", **values)
+    elif phases:
+        opening = N_("%(names)s all made phase %(contract)s in round %(round)s", **values)
+    elif len(makers) == 2:
         opening = N_("%(names)s both made contract %(contract)s in round %(round)s", **values)
     else:
         opening = N_("%(names)s all made contract %(contract)s in round %(round)s", **values)
@@ -502,6 +499,8 @@ def _break_tie_of_makers(
     lowest = min(totals[seat] for seat in makers)
     winners = tuple(seat for seat in makers if totals[seat] == lowest)
     others = sorted((seat for seat in makers if seat not in winners), key=lambda seat: totals[seat])
+    if len(winners) == 1 and phases:
+        return winners, _tie_sentence(opening, _fewer_points(names, totals, winners[0], others))
     if len(winners) == 1:
         outcome = N_plural(
             "%(name)s wins with %(num)s point to %(beaten)s",
@@ -530,6 +529,21 @@ def _break_tie_of_makers(
         winners, won = _rounds_won(names, played, winners)
         return winners, _tie_sentence(opening, N_("%(level)s, and %(won)s", level=level, won=won))
     return winners, _tie_sentence(opening, _level_winners(names, totals, winners, others))
+
+
+def _fewer_points(
+    names: tuple[str, ...], totals: tuple[int, ...], winner: int, others: list[int]
+) -> Message:
+    """The lower total wins, as a family says it: "Ann wins with fewer points: 180 to Ben's
+    185"."""
+    return N_(
+        "%(name)s wins with fewer points: %(points)s to %(beaten)s",
+        name=names[winner],
+        points=totals[winner],
+        beaten=listing(
+            [N_("%(name)s's %(points)s", name=names[seat], points=totals[seat]) for seat in others]
+        ),
+    )
 
 
 def _level_winners(

@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from scorekeeper.rules import N_, Message, N_plural, Packs, RuleSet
+from scorekeeper.rules import N_, Message, N_plural, Packs, RuleSet, Winner
 from scorekeeper.rules.messages import Value, listing
 from scorekeeper.status import GameStatus
+
+from ..phases import says_phases
 
 IN_PROGRESS = GameStatus.IN_PROGRESS
 FINISHED = GameStatus.FINISHED
@@ -39,6 +41,55 @@ def names_in_words(names: Sequence[str]) -> str:
 def points_in_words(points: int) -> Message:
     """A number of points, for a sentence: "1 point", "35 points"."""
     return N_plural("%(num)s point", "%(num)s points", num=points)
+
+
+def tied_on(rules: RuleSet, final: RoundResult, tied: Sequence[int]) -> tuple[str, int]:
+    """What ``tied`` are level on besides points after ``final``, the game's last regular
+    round, in a Phase 10 game's words: ("phase", 10) where they all made the last phase in
+    it, ("made", 2) where the most phases made rank first; ("", 0) otherwise (another game,
+    or none of these)."""
+    if not says_phases(rules):
+        return "", 0
+    if rules.winner is Winner.MOST_CONTRACTS:
+        return "made", final.contracts_made[tied[0]]
+    if all(
+        final.hands[seat].made_contract and final.hands[seat].contract == rules.last_contract
+        for seat in tied
+    ):
+        return "phase", rules.last_contract
+    return "", 0
+
+
+def tie_break_settled(
+    rules: RuleSet, final: RoundResult, tied: Sequence[int], winner: str
+) -> Message:
+    """How the tie-break hand decided the game, as a family says it: "Tied on phase 10 and
+    on 185 points; Ann went out first in the tie-break hand."."""
+    kind, number = tied_on(rules, final, tied)
+    points = points_in_words(final.totals[tied[0]])
+    if kind == "phase":
+        return N_(
+            "Tied on phase %(phase)s and on %(points)s; %(name)s went out first in the "
+            "tie-break hand.",
+            phase=number,
+            points=points,
+            name=winner,
+        )
+    if kind == "made":
+        return N_plural(
+            "Tied on %(num)s phase made and on %(points)s; %(name)s went out first in the "
+            "tie-break hand.",
+            "Tied on %(num)s phases made and on %(points)s; %(name)s went out first in the "
+            "tie-break hand.",
+            num=number,
+            points=points,
+            name=winner,
+        )
+    return N_(
+        "Tied on %(points)s; %(name)s went out first in the tie-break hand.",
+        points=points,
+        name=winner,
+    )
 
 
 def cards_field(seat: int) -> str:
@@ -393,6 +444,25 @@ class Tally:
         if len(won) != 1:
             return None
         winner = won[0]
+        if self.keeps_contracts and says_phases(self.rules):
+            if self.rules.winner is Winner.LAST_CONTRACT and winner.contracts_made == len(
+                self.rules.phases
+            ):
+                return N_(
+                    "%(name)s made phase %(phase)s first, with %(points)s.",
+                    name=winner.name,
+                    phase=self.rules.last_contract,
+                    points=points_in_words(winner.total),
+                )
+            return N_plural(
+                "%(name)s made %(num)s phase, with %(points)s: phases made rank first, then "
+                "points.",
+                "%(name)s made %(num)s phases, with %(points)s: phases made rank first, then "
+                "points.",
+                num=winner.contracts_made,
+                name=winner.name,
+                points=points_in_words(winner.total),
+            )
         if self.keeps_contracts:
             return N_plural(
                 "%(name)s made %(num)s contract, with %(points)s: contracts made rank first, "
@@ -498,6 +568,80 @@ class Tally:
             if here:
                 rows.append((comeback, here))
         return tuple(rows)
+
+    @property
+    def tie_break_next(self) -> Message | None:
+        """While a tie-break hand is owed, who is tied, on what, and that the next hand is
+        theirs alone: "Ann and Ben are tied on phase 10 and on 185 points. The next hand is
+        the tie-break hand, with only Ann and Ben, on phase 10: the first to go out wins, and
+        its points count in no total."; None otherwise."""
+        if not self.tie_break_owed:
+            return None
+        tied = self.tie_break_owed
+        final = [result for result in self.rounds if not result.tie_break_hand][-1]
+        names = listing([self.names[seat] for seat in tied])
+        kind, number = tied_on(self.rules, final, tied)
+        points = points_in_words(final.totals[tied[0]])
+        level: Message
+        if kind == "phase":
+            level = N_(
+                "%(names)s are tied on phase %(phase)s and on %(points)s.",
+                names=names,
+                phase=number,
+                points=points,
+            )
+        elif kind == "made":
+            level = N_plural(
+                "%(names)s are tied on %(num)s phase made and on %(points)s.",
+                "%(names)s are tied on %(num)s phases made and on %(points)s.",
+                num=number,
+                names=names,
+                points=points,
+            )
+        else:
+            level = N_("%(names)s are tied on %(points)s.", names=names, points=points)
+        if says_phases(self.rules):
+            hand = N_(
+                "The next hand is the tie-break hand, with only %(names)s, on phase "
+                "%(phase)s: the first to go out wins, and its points count in no total.",
+                names=names,
+                phase=self.rules.last_contract,
+            )
+        else:
+            hand = N_(
+                "The next hand is the tie-break hand, with only %(names)s, on contract "
+                "%(contract)s: the first to go out wins, and its points count in no total.",
+                names=names,
+                contract=self.rules.last_contract,
+            )
+        return N_("%(level)s %(hand)s", level=level, hand=hand)
+
+    @property
+    def tie_break_played(self) -> Message | None:
+        """The tie-break hand once played, as a round of its own: "Tie-break hand (round 13):
+        Ann 0 points and Ben 25 points, added to no total."; None where none was played."""
+        played = [result for result in self.rounds if result.tie_break_hand]
+        if not played:
+            return None
+        hand = played[-1]
+        seats = sorted(
+            (seat for seat, dealt in enumerate(hand.hands) if dealt.in_round),
+            key=lambda seat: (seat != hand.went_out, hand.hands[seat].points),
+        )
+        return N_(
+            "Tie-break hand (round %(round)s): %(hands)s, added to no total.",
+            round=hand.number,
+            hands=listing(
+                [
+                    N_(
+                        "%(name)s %(points)s",
+                        name=self.names[seat],
+                        points=points_in_words(hand.hands[seat].points),
+                    )
+                    for seat in seats
+                ]
+            ),
+        )
 
     def standing(self, seat: int) -> Standing:
         return next(standing for standing in self.standings if standing.seat == seat)
