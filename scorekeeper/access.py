@@ -137,6 +137,11 @@ _SCORING = frozenset(
         "games.may_i",
         "games.abandon",
         "games.export",
+        # Who sits at that game: a player leaves, one joins, one comes back (issue 49).
+        "games.leave",
+        "games.undo_leave",
+        "games.come_back",
+        "games.join",
     }
 )
 LINK_REACHES: dict[LinkKind, frozenset[str]] = {

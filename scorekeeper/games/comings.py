@@ -38,6 +38,19 @@ def _refused(message: Message) -> RoundRefused:
     return RoundRefused([Problem(None, "players", message)])
 
 
+def _not_before_a_tie_break(game: Game) -> None:
+    """Nobody leaves, joins or comes back while a tie-break hand is owed (Phase 10's
+    ``tie_break: replay``): the game's regular hands are over, and the hand owed is only the
+    tied players'. Raises RoundRefused with what to do instead."""
+    if tally_of(game).tie_break_owed:
+        raise _refused(
+            N_(
+                "A tie-break hand is owed: nobody leaves or joins before it is entered. If a "
+                "tied player cannot play it, enter it with another tied player going out."
+            )
+        )
+
+
 def _settle(
     game: Game,
     line: Callable[[Tally], Message],
@@ -67,6 +80,7 @@ def leave_game(game: Game, position: int) -> Seat:
     rounds = len(game.rounds)
     if game.status != IN_PROGRESS:
         raise _refused(N_("This game is over."))
+    _not_before_a_tie_break(game)
     if rounds == 0:
         raise _refused(
             N_(
@@ -218,6 +232,7 @@ def join_game(game: Game, name: str, total: int, *, keep_total: bool = True) -> 
     name = tidy_name(name)
     if game.status != IN_PROGRESS:
         raise _refused(N_("This game is over."))
+    _not_before_a_tie_break(game)
     if not name:
         raise _refused(N_("Give the new player's name."))
     if too_long(name):
@@ -271,6 +286,7 @@ def come_back(game: Game, seat: Seat, total: int | None) -> Seat:
     gone = seat.left_after
     if game.status != IN_PROGRESS:
         raise _refused(N_("This game is over."))
+    _not_before_a_tie_break(game)
     if gone is None:
         raise _refused(N_("%(name)s is at this table already.", name=seat.player.name))
     if gone == rounds:
