@@ -167,7 +167,7 @@ _.more_packs
 # extensions._Babel.domain_instance: Flask-Babel reads it for every translation (issue 52).
 _.domain_instance
 
-# games.forms.Pad's example and specials_first (issue 51, the Phase 10 pad): read by the pad's
+# pads.Pad's example and specials_first (issue 51, the Phase 10 pad): read by the pad's
 # templates alone (games/_pad_keys.html, the cards fields' placeholder).
 _.example
 _.specials_first

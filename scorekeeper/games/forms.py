@@ -8,7 +8,6 @@ only that player's block. The text field of each hand is the source of truth.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -20,14 +19,12 @@ from wtforms.validators import Length
 
 from scorekeeper.inputs import whole_number
 from scorekeeper.limits import CARDS_LENGTH, NAME_LENGTH
+from scorekeeper.pads import Pad, card_tokens
+from scorekeeper.pads import pad_of as pad_of
 from scorekeeper.rules import (
-    PHASE_10,
-    STANDARD,
     Card,
     CardError,
-    Colour,
     RuleSet,
-    Special,
     parse_cards,
 )
 from scorekeeper.words import words
@@ -35,66 +32,9 @@ from scorekeeper.words import words
 from ..text import lazy_gettext as _l
 from .tally import MAX_TYPED_TOTAL, HandEntry, RoundEntry, Tally, points_of
 
-# The pad's keys, in the order a hand is usually read: joker, ace, court cards, then down.
-PAD_RANKS = ("JK", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 NOBODY = "nobody"
 # Longer than any total that may be typed, short enough that no one pastes a novel into it.
 TOTAL_LENGTH = 12
-_SEPARATORS = re.compile(r"[\s,\-]+")
-# A card a colour key may colour: a number, with or without a colour letter ("7", "7R").
-_NUMBERED = re.compile(r"(\d+)[A-Za-z]?")
-
-
-@dataclass(frozen=True)
-class Pad:
-    """The card pad of a deck: ``ranks``, the keys that add a card of a rank (a number), in
-    the order the pad shows them; ``specials``, the keys that add a special card (a joker; a
-    Wild, a Skip), shown before the ranks where ``specials_first``, else after them;
-    ``colours``, the keys that give the last card typed its colour ("7", then R, is "7R"). A
-    standard deck's pad has no suit keys (a suit is typed, and a rank alone scores); a Phase
-    10 deck's has its four colours, drawn in their colour and labelled with their letter."""
-
-    ranks: tuple[str, ...]
-    specials: tuple[Special, ...]
-    example: str
-    """Cards as one would type them, shown in an empty cards field."""
-    colours: tuple[Colour, ...] = ()
-    specials_first: bool = False
-
-    def adds(self, text: str, key: str) -> str:
-        """The cards ``text`` as the key ``key`` leaves them: one more card, or the last
-        number typed given the key's colour; unchanged for a key the pad does not have, or a
-        colour with no number before it to take it."""
-        tokens = card_tokens(text)
-        if key in self.ranks or key in {special.notation for special in self.specials}:
-            return " ".join([*tokens, key])
-        colours = {colour.letter for colour in self.colours}
-        if key in colours and tokens and (found := _NUMBERED.fullmatch(tokens[-1])):
-            return " ".join([*tokens[:-1], found.group(1) + key])
-        return text
-
-
-# Each deck's pad, by the deck's slug: the standard pad's ranks in the order a hand is usually
-# read (joker, ace, court cards, then down); Phase 10's numbers up, its colours, Wild and Skip.
-PADS = {
-    STANDARD.slug: Pad(PAD_RANKS[1:], STANDARD.specials, "K Q 9 JK", specials_first=True),
-    PHASE_10.slug: Pad(
-        tuple(rank.symbol for rank in PHASE_10.ranks),
-        PHASE_10.specials,
-        "7R 12G W S",
-        tuple(suit for suit in PHASE_10.suits if isinstance(suit, Colour)),
-    ),
-}
-
-
-def pad_of(rules: RuleSet) -> Pad:
-    """The card pad of ``rules``' deck (the standard pad for a deck without one)."""
-    return PADS.get(rules.deck.slug, PADS[STANDARD.slug])
-
-
-def card_tokens(text: str) -> list[str]:
-    """The tokens of card notation as typed (``"K, q-JK"`` → ``["K", "q", "JK"]``)."""
-    return [token for token in _SEPARATORS.split(text) if token]
 
 
 def remove_card(text: str, index: str) -> str:

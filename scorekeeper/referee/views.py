@@ -17,6 +17,7 @@ from wtforms.fields.choices import SelectChoice
 from scorekeeper.access import Permission, requires
 
 from .. import house_rules, languages
+from ..pads import pad_of
 from ..rules import PRESETS, own_words
 from ..text import lazy_gettext as _l
 from ..web import UNPROCESSABLE, is_htmx, render
@@ -80,6 +81,7 @@ def index() -> Response:
         contract=contract_number(form, table),
         context_params=_context_params(params),
         ranks=RANKS,
+        pad=pad_of(table.rules),
         prompts=PROMPTS,
     )
     if is_htmx():

@@ -66,6 +66,9 @@ document.addEventListener("change", (event) => {
     pad.addEventListener("click", (event) => {
       const key = event.target.closest("button");
       if (!key) return;
+      // The games' keys (a Phase 10 pad: templates/games/_pad_keys.html) are submit buttons;
+      // here they type into the field, as the other keys do.
+      if (key.type === "submit") event.preventDefault();
       if (key.dataset.padTarget) {
         choose(document.getElementById(key.dataset.padTarget));
         return;
@@ -73,7 +76,9 @@ document.addEventListener("change", (event) => {
       if (!target) return;
       let text = target.value;
       const fresh = text === "" || /[\s,/;|-]$/.test(text);
-      if (key.dataset.padRank) text += (fresh ? "" : " ") + key.dataset.padRank;
+      if (key.name === "add" && "colour" in key.dataset) text = text.replace(/(\d+)[a-z]?$/i, `$1${key.value}`);
+      else if (key.name === "add") text += (fresh ? "" : " ") + key.value;
+      else if (key.dataset.padRank) text += (fresh ? "" : " ") + key.dataset.padRank;
       else if (key.dataset.padSuit) text += key.dataset.padSuit;
       else if ("padJoker" in key.dataset) text += (fresh ? "" : " ") + "JK";
       else if ("padNext" in key.dataset) text = text.replace(/[\s/]+$/, "") + (target.tagName === "TEXTAREA" ? "\n" : " / ");
