@@ -20,8 +20,14 @@ __all__ = ["OWN_WORDS", "PRESETS", "PRESET_DATA", "PRESET_SOURCES"]
 # Games whose families word some things their own way, by preset: the name of their words,
 # which each language's glossary may give (``translations/<code>/glossary.toml``, its
 # ``[game.<name>]``: Chile's Carioca says "escala" for a run, Spain's Continental "robar de
-# contra" for a May I). House rules made from one of them speak its words.
-OWN_WORDS: dict[str, str] = {"carioca": "carioca", "continental": "continental"}
+# contra" for a May I). House rules made from one of them speak its words. A deck may have words
+# of its own too (by its slug: Phase 10's sheet says "grupo" for a set, never "trío"), which any
+# game on that deck speaks.
+OWN_WORDS: dict[str, str] = {
+    "carioca": "carioca",
+    "continental": "continental",
+    "phase-10": "phase-10",
+}
 
 PRESETS: tuple[str, ...] = (
     "twelve-step",

@@ -698,9 +698,11 @@ def get_ruleset(rules: RulesLike) -> RuleSet:
 
 
 def own_words(rules: RulesLike) -> str:
-    """The name of the words ``rules``' game speaks its own way (``presets.OWN_WORDS``, by the
-    preset it was made from), "" where it speaks the language's own."""
-    return OWN_WORDS.get(get_ruleset(rules).base, "")
+    """The name of the words ``rules``' game speaks its own way (``presets.OWN_WORDS``, by its
+    deck where the deck has words of its own, else by the preset it was made from), "" where it
+    speaks the language's own."""
+    ruleset = get_ruleset(rules)
+    return OWN_WORDS.get(ruleset.deck.slug) or OWN_WORDS.get(ruleset.base, "")
 
 
 def parse_cards(text: str, rules: RulesLike | None = None) -> list[Card]:
