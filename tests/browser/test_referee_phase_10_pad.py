@@ -1,8 +1,9 @@
-"""Issue 51, the referee for Phase 10, in a real browser at 360 x 640, in English and Spanish: "Can I
-make my phase?" on a Phase 10 deck shows the games' Phase 10 pad (1 to 12, the four colours drawn
-in their colour and labelled with their letter, W and S), each key a thumb's size; 7 then R types
-7R; a hand tapped in is ruled live (phase 1 made, "dos grupos de 3" in Spanish). Light and dark:
-no text under 12 px, nothing wider than the screen, no serious axe-core finding, photographed."""
+"""Issue 51, the referee for Phase 10, in a real browser at 360 x 640, in English and Spanish:
+"Can I make my phase?" on a Phase 10 deck shows the games' Phase 10 pad (1 to 12, the four
+colours drawn in their colour and labelled with their letter, W and S), each key a thumb's size;
+7 then R types 7R; a hand tapped in is ruled live (phase 1 made, "dos grupos de 3" in Spanish).
+Light and dark: no text under 12 px, nothing wider than the screen, no serious axe-core finding,
+photographed."""
 
 from __future__ import annotations
 
