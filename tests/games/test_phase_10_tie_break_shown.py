@@ -195,3 +195,17 @@ def test_a_phone_own_hand_while_the_tie_break_hand_is_owed(
         assert "No juegas la mano de desempate" in page
     else:
         assert "You sit out the tie-break hand: only the tied players play it." in page
+
+
+def test_the_round_form_of_the_tie_break_hand_says_so(app: Flask, client: FlaskClient) -> None:
+    game_id = _tied_game(app, client)
+    form = _get(client, f"/games/{game_id}/rounds/new")
+    assert "Ann and Ben are tied on phase 10 and on 5 points. The next hand is the" in form
+    save_round(client, game_id, "Ben", {"Ann": "W W"})
+    correction = _get(client, f"/games/{game_id}/rounds/3/edit", spanish=True)
+    assert (
+        "La ronda 3 es la mano de desempate: sus puntos no se suman a ningún total." in correction
+    )
+    assert "es la mano de desempate" not in _get(
+        client, f"/games/{game_id}/rounds/2/edit", spanish=True
+    )
