@@ -149,7 +149,8 @@ def _rounds(*, fastest: bool) -> list[GameMark]:
 
 def _most_made() -> list[MostMade]:
     """Per rule set of the finished games where each player keeps their own contract: the
-    ``TOP`` most contracts one player made in one game (the earlier game first on a tie), from
+    ``TOP`` most contracts one player made in one game (the earlier game first on a tie, then the
+    player entered first), from
     the kept contracts (``SeatContract``: a row a contract a player worked on, ``made`` 1 where
     they made it). Only the contracts the game played are there (Phase 10's ``phases_played``),
     and a tie-break hand makes none. Rule sets in order of their name."""
@@ -179,7 +180,15 @@ def _most_made() -> list[MostMade]:
             (rules_name, GameMark(player_id, "", int(count), game_id, started, rules_name))
         )
     tops = [
-        sorted(marks, key=lambda item: (-item[1].value, item[1].started, item[1].game_id))
+        sorted(
+            marks,
+            key=lambda item: (
+                -item[1].value,
+                item[1].started,
+                item[1].game_id,
+                item[1].player_id or 0,
+            ),
+        )
         for marks in by_rules.values()
     ]
     phases = _phases([top[0][1].game_id for top in tops])

@@ -54,6 +54,7 @@ from sqlalchemy import or_, select
 from .. import languages, local_time, scope
 from ..derived import GameStat, SeatStat
 from ..extensions import Kept, db
+from ..games.phases import says_phases
 from ..models import Game, Hand, Round, Seat
 from ..rules import RuleSet, get_ruleset
 from ..status import GameStatus
@@ -98,12 +99,21 @@ class Comeback:
     contracts_behind: int
     points_behind: int
     keeps: bool = False
+    # The game's contracts are phases (a Phase 10 deck's): "2 phases", "level on phases".
+    phases: bool = False
 
     @property
     def behind(self) -> str:
         """The deficit in words, as the game's ranking decided it: "2 contracts" where the
         winner was contracts behind (the points then decided nothing), "85 points" where the
         contracts were level or the rules rank by points alone."""
+        if self.contracts_behind and self.phases:
+            return ngettext(
+                "%(count)s phase",
+                "%(count)s phases",
+                self.contracts_behind,
+                count=counted(self.contracts_behind),
+            )
         if self.contracts_behind:
             return ngettext(
                 "%(count)s contract",
@@ -131,6 +141,8 @@ class HardContract:
     description: str
     tries: int
     made: int
+    # The rule set's contracts are phases (a Phase 10 deck's): "Hardest phase", "phase 9".
+    phases: bool = False
 
     @property
     def share(self) -> float:
@@ -333,7 +345,9 @@ def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | No
             .select_from(rounds_t)
             .join(hands_t, hands_t.c.round_id == rounds_t.c.id)
             .join(seats_t, seats_t.c.id == hands_t.c.seat_id)
-            .where(rounds_t.c.game_id.in_(chunk))
+            # A tie-break hand is no try at a contract, and the game was over before it: the
+            # comeback counts to its last regular round.
+            .where(rounds_t.c.game_id.in_(chunk), rounds_t.c.tie_break_hand.is_(False))
         ):
             if game_id in found:
                 found[game_id].hands.append((number, player_id, points, bool(made), contract))
@@ -365,6 +379,7 @@ def _from_hands(finished: list[int]) -> tuple[Comeback | None, HardContract | No
             contracts,
             points,
             game.keeps,
+            _says_phases(_rules(game_id)),
         )
     return comeback, _hardest(tries, rules_of)
 
@@ -431,7 +446,14 @@ def _hardest(
     )
     described = _described(rulesets[slug], contract)
     assert described is not None
-    return HardContract(rules_of[slug][0], contract, described, tried, made)
+    return HardContract(
+        rules_of[slug][0], contract, described, tried, made, _says_phases(rulesets[slug])
+    )
+
+
+def _says_phases(rules: RuleSet | None) -> bool:
+    """Whether ``rules`` call their contracts phases (rules that no longer read do not)."""
+    return rules is not None and says_phases(rules)
 
 
 def _rules(game_id: int) -> RuleSet | None:

@@ -142,6 +142,12 @@ def figures(review: Review) -> list[Figure]:
         }
         sentence = (
             _(
+                "%(name)s was %(behind)s behind %(leader)s, level on phases, after round "
+                "%(round)s, and won (%(when)s).",
+                **values,
+            )
+            if back.level_on_contracts and back.phases
+            else _(
                 "%(name)s was %(behind)s behind %(leader)s, level on contracts, after round "
                 "%(round)s, and won (%(when)s).",
                 **values,
@@ -158,21 +164,33 @@ def figures(review: Review) -> list[Figure]:
     if review.hardest is not None:
         hard = review.hardest
         share = format_percent(hard.share)
+        tried = {
+            "contract": _capital(words(hard.description)),
+            "rules": rules_name_in_words(hard.rules_name),
+            "number": hard.contract,
+            "made": counted(hard.made),
+            "count": counted(hard.tries),
+            "share": share,
+        }
         found.append(
             Figure(
-                _("Hardest contract"),
+                _("Hardest phase") if hard.phases else _("Hardest contract"),
                 ngettext(
+                    "%(contract)s (%(rules)s, phase %(number)s): made %(made)s of the "
+                    "%(count)s time it was tried (%(share)s).",
+                    "%(contract)s (%(rules)s, phase %(number)s): made %(made)s of the "
+                    "%(count)s times it was tried (%(share)s).",
+                    hard.tries,
+                    **tried,
+                )
+                if hard.phases
+                else ngettext(
                     "%(contract)s (%(rules)s, contract %(number)s): made %(made)s of the "
                     "%(count)s time it was tried (%(share)s).",
                     "%(contract)s (%(rules)s, contract %(number)s): made %(made)s of the "
                     "%(count)s times it was tried (%(share)s).",
                     hard.tries,
-                    contract=_capital(words(hard.description)),
-                    rules=rules_name_in_words(hard.rules_name),
-                    number=hard.contract,
-                    made=counted(hard.made),
-                    count=counted(hard.tries),
-                    share=share,
+                    **tried,
                 ),
                 _(
                     "%(contract)s: %(share)s made",

@@ -169,12 +169,14 @@ def test_most_phases_in_one_game_is_a_record_of_its_rule_set(
     twelve = by_rules["12-Step Rummy"]
     assert not twelve.phases
     assert [(m.name, m.value) for m in twelve.marks] == [("Cy", 12), ("Ann", 1)]
-    # The tie-break hand's 50 points are in no total: Ann's 5 is the lowest after two 0s.
-    assert [(m.name, m.value, m.game_id) for m in found.lowest_totals] == [
-        ("Ann", 0, games.even),
-        ("Cy", 0, games.twelve),
-        ("Ann", 5, games.tied),
+    # The tie-break hand's 50 points are in no total: Ann's 5 (level with Ben's in the same
+    # game, in either order) is the lowest after two 0s.
+    assert [(m.value, m.game_id) for m in found.lowest_totals] == [
+        (0, games.even),
+        (0, games.twelve),
+        (5, games.tied),
     ]
+    assert found.lowest_totals[2].name in ("Ann", "Ben")
     assert [(r.name, r.count) for r in found.most_wins][:1] == [("Cy", 2)]
     english = _text(client, "/records")
     assert "Most phases in one game Phase 10 (10 phases) Ann 5 phases made" in english
@@ -216,3 +218,50 @@ def test_the_tie_break_hand_counts_in_no_total_and_no_contract(
     assert "Round Ann Ben Cy 1 0 5 10 2 5 5 20 3 5 5" in board
     ratings = _text(client, f"/history/games/{games.tied}/ratings")
     assert ratings.index("Ben") < ratings.index("Ann") < ratings.index("Cy")
+
+
+def two_tied_file(day: int) -> dict[str, Any]:
+    """Ann and Ben on phases 9 and 10, both making each: level on phase 10 and on 5 points, the
+    tie-break hand is Ben's (Ann holds a Wild in it, and made nothing in it)."""
+    pair = ("Ann", "Ben")
+    tie_break = _hand("Ben", pair, {"Ann": "W"}, set())
+    tie_break["tie_break_hand"] = True
+    return _file(
+        TIED,
+        pair,
+        [
+            _hand("Ann", pair, {"Ben": "5"}, {"Ben"}),
+            _hand("Ben", pair, {"Ann": "5"}, {"Ann"}),
+            tie_break,
+        ],
+        day,
+    )
+
+
+def test_the_year_in_review_tells_phases_and_tries_no_tie_break_hand(
+    client: FlaskClient,
+) -> None:
+    # Five games ended by a tie-break hand: phases 9 and 10 each made every time they were
+    # tried in a regular hand (10 of 10); the tie-break hands' 10 hands made nothing, and are
+    # no tries (they would make phase 10 the hardest, 10 of 20).
+    for day in range(10, 15):
+        _by_route(client, two_tied_file(day))
+    # The most-phases game's comeback: Cy 50 points behind Ann after hand 1, level on phases.
+    _by_route(client, most_file())
+    english = _text(client, "/review/2025")
+    assert (
+        "Cy was 50 points behind Ann, level on phases, after round 1, and won "
+        "(Phase 10 (10 phases), 3 Mar)." in english
+    )
+    assert (
+        "Hardest phase A set of 5 and a set of 2 (Phase 10 (10 phases), phase 9): made 10 of "
+        "the 10 times it was tried (100%)." in english
+    )
+    assert "contract" not in english.split("Hardest phase")[1].split("How these")[0]
+    spanish = _text(client, "/review/2025", **SPANISH)
+    assert "Cy iba 50 puntos detrás de Ann, empatados en fases, después de la ronda 1" in spanish
+    assert "Fase más difícil" in spanish and "fase 9): se cumplió 10 de las 10 veces" in spanish
+    # The seasons page counts the same games: six finished, Ben's five wins first.
+    season = _text(client, "/seasons?year=2025")
+    assert "The season's games (6, 6 finished)." in season
+    assert "Most wins Ben 5 of 6 games" in season
