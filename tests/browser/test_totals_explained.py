@@ -25,6 +25,15 @@ def six_long_names() -> dict[str, Any]:
     return game
 
 
+@pytest.fixture(scope="module")
+def board(browser: Any, live_server: str, owner_cookie: str) -> str:
+    """The six long names' game, uploaded once for the module's tests, which only read it."""
+    pages = _page(browser, live_server, NARROW_PHONE, owner_cookie)
+    address = upload_game(next(pages), six_long_names())
+    next(pages, None)
+    return address
+
+
 @pytest.fixture(params=["en", "es"])
 def narrow(
     request: pytest.FixtureRequest, browser: Any, live_server: str, owner_cookie: str
@@ -47,8 +56,8 @@ def on_screen(page: Any, selector: str) -> list[str]:
     )
 
 
-def test_where_each_total_came_from_fits_a_narrow_phone(narrow: Any) -> None:
-    board = upload_game(narrow, six_long_names())
+def test_where_each_total_came_from_fits_a_narrow_phone(narrow: Any, board: str) -> None:
+    narrow.goto(board)
     said = narrow.locator(".standings .comings")
     assert said.count() == 3
     expected = "joined before round 5" if narrow.language == "en" else "entró antes de la ronda 5"
@@ -102,12 +111,12 @@ headers => headers.flatMap(header => {
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_rounds_grids_long_names_break_between_words(
-    browser: Any, live_server: str, owner_cookie: str, scheme: str
+    browser: Any, live_server: str, owner_cookie: str, board: str, scheme: str
 ) -> None:
     for language in ("en", "es"):
         device = {**NARROW_PHONE, "locale": language, "color_scheme": scheme}
         for page in _page(browser, live_server, device, owner_cookie):
-            upload_game(page, six_long_names())
+            page.goto(board)
             headers = page.locator(".rounds thead th.num")
             assert headers.count() == 6
             assert headers.evaluate_all(BROKEN_WORDS) == []
