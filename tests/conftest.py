@@ -38,6 +38,15 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return min(len(os.sched_getaffinity(0)) + 1, MOST_WORKERS)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` (a server started, a load run, the wheel built: up to a minute
+    or two each on a busy machine) run first, the others after them in the order collected.
+    pytest-xdist hands the tests of no ``xdist_group`` out in the order collected, and these,
+    mostly in ``tests/test_*.py``, were collected after the folders' tests: the run ended with
+    one worker on a long test while the others had nothing left to do."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 # Hypothesis times nothing here: its deadline and its check that examples are made quickly
 # would fail a test because the machine is busy (as the parallel workers keep it), not wrong.
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
