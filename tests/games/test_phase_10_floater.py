@@ -18,7 +18,7 @@ from scorekeeper.extensions import db
 
 from ..conftest import family_id
 from ..helpers import game_document, save_round, start_game
-from .test_drafts import points_by_seat, rounds_of
+from .test_drafts import hand_post, points_by_seat, rounds_of, table_phone
 from .test_pages import text
 
 THREE = ("Ann", "Ben", "Cy")
@@ -85,3 +85,13 @@ def test_a_game_file_holds_a_floater_where_going_out_needs_a_discard(
     refused = _import(client, "phase-10")
     assert refused.status_code == 422, text(refused)
     assert REFUSAL in text(refused)
+
+
+def test_the_phones_take_a_floaters_empty_hand(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client, _floating_rules(app), THREE)
+    phones = [table_phone(app, game_id, seat=seat) for seat in range(3)]
+    assert hand_post(phones[0], game_id, 0, went_out="1")[0] == 303
+    assert hand_post(phones[1], game_id, 1, cards="", done="made")[0] == 303
+    assert hand_post(phones[2], game_id, 2, cards="7R W", done="not")[0] == 303
+    (played,) = rounds_of(app, game_id)
+    assert points_by_seat(played) == {0: 0, 1: 0, 2: 30}
