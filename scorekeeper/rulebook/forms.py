@@ -17,6 +17,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
     Field,
@@ -238,6 +239,8 @@ class HouseRulesForm(FlaskForm):
         Build it with ``house_rules_form``, whose card values are the rule set's deck's."""
         super().__init__(data=initial_data(ruleset), **kwargs)
         self.parsed_contracts: list[dict[str, Any]] = []
+        # The card values and packs typed for a deck not shown, carried on as hidden inputs.
+        self.kept: list[tuple[str, str]] = []
         self.parsed_dealt: int | list[int] = 0
         for option in describe_options(ruleset):
             if option.key in CHOICE_OPTIONS:
@@ -359,16 +362,52 @@ class HouseRulesForm(FlaskForm):
         return self.name, message
 
 
-def house_rules_form(ruleset: RuleSet, **kwargs: Any) -> HouseRulesForm:
+def house_rules_form(ruleset: RuleSet, deck: str | None = None, **kwargs: Any) -> HouseRulesForm:
     """The editor's form for rules starting from ``ruleset``, its card values' fields those of
-    the rule set's deck."""
-    deck = ruleset.deck.slug
+    ``deck`` (a deck's slug; by default the rule set's deck)."""
+    deck = deck if deck in CARD_VALUES_FORMS else ruleset.deck.slug
     form_class = type(
         f"HouseRulesForm_{deck.replace('-', '_')}",
         (HouseRulesForm,),
         {"card_values": FormField(CARD_VALUES_FORMS[deck]), "drawn_deck": deck},
     )
     return form_class(ruleset, **kwargs)
+
+
+# The fields whose names a deck's cards decide (a standard deck's "card_values-A", a Phase 10
+# deck's "card_values-12"), and the prefix of their values kept for the deck not shown.
+DECK_FIELDS = ("card_values-", "packs-")
+KEPT = "kept-"
+
+
+def redrawn(
+    formdata: MultiDict[str, str], drawn: str, chosen: str, defaults: RuleSet
+) -> MultiDict[str, str]:
+    """The editor's values as sent with its card values and packs drawn for the deck
+    ``drawn``, made into those of a form drawn for the deck ``chosen``: the card values and
+    packs typed for ``drawn`` are kept aside (``kept-<deck>-…``, hidden inputs of the page),
+    and those kept for ``chosen`` put back, or ``defaults``' (the rules on the deck ``chosen``)
+    where none were kept. Switching the deck and back loses nothing typed."""
+    data: MultiDict[str, str] = MultiDict()
+    for key, value in formdata.items(multi=True):
+        if key.startswith(DECK_FIELDS):
+            data.add(f"{KEPT}{drawn}-{key}", value)
+        elif key.startswith(f"{KEPT}{chosen}-"):
+            data.add(key.removeprefix(f"{KEPT}{chosen}-"), value)
+        elif not key.startswith(f"{KEPT}{drawn}-") and key != "drawn_deck":
+            data.add(key, value)
+    initial = initial_data(defaults)
+    for group in ("card_values", "packs"):
+        for name, value in initial[group].items():
+            data.setdefault(f"{group}-{name}", str(value))
+    data["drawn_deck"] = chosen
+    return data
+
+
+def kept_values(formdata: MultiDict[str, str]) -> list[tuple[str, str]]:
+    """The card values and packs kept for a deck the editor does not show (``redrawn``), as
+    the page's hidden inputs carry them on."""
+    return [(key, value) for key, value in formdata.items(multi=True) if key.startswith(KEPT)]
 
 
 def phases_played_of(text: str) -> str | list[Any]:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from flask_babel.speaklater import LazyString
 
-from ..rules import RuleSet, Source
+from ..rules import PHASE_10, STANDARD, Deck, RuleSet, Source
 from ..text import lazy_gettext as _l
 
 # Every option of a rule set, in the page's sections ("slug" is the app's filing name only).
@@ -67,6 +67,34 @@ SECTIONS: tuple[tuple[str, LazyString, tuple[str, ...]], ...] = (
         ),
     ),
 )
+# The options only one deck's cards can mean (phase-10.md, "The deck"): a standard deck's
+# aces, wild ranks and suits, which a Phase 10 rule set keeps at rules.md's defaults, and the
+# Skip, which only a Phase 10 deck has. The editor and the rules page show them only for that
+# deck (the editor keeps their values in hidden inputs).
+DECK_ONLY: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "aces",
+            "wild_ranks",
+            "wild_as_itself",
+            "pair_all_real",
+            "same_suit_runs_may_continue",
+        ),
+        STANDARD.slug,
+    ),
+    "skip_target": PHASE_10.slug,
+}
+
+
+def applies(key: str, deck: Deck) -> bool:
+    """Whether the option ``key`` means anything on ``deck`` (the packs' jokers: where the
+    deck's games may add jokers at all)."""
+    if key.startswith("packs-jokers"):
+        return deck.has_jokers
+    only = DECK_ONLY.get(key)
+    return only is None or only == deck.slug
+
+
 # Players counts the packs table shows.
 PACKS_FOR = range(2, 9)
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from scorekeeper.access import Permission, requires
 from scorekeeper.bin import services as bin_services
 
 from .. import house_rules, languages
 from ..rules import (
+    DECKS,
     PRESETS,
     RuleSet,
     RuleSetError,
@@ -26,8 +28,8 @@ from ..rules import (
 )
 from ..web import UNPROCESSABLE, render
 from ..words import words
-from .forms import HouseRulesForm, house_rules_form
-from .sections import SECTIONS, VALUE_WORDS, packs_table, sources_of
+from .forms import HouseRulesForm, house_rules_form, kept_values, redrawn
+from .sections import SECTIONS, VALUE_WORDS, applies, packs_table, sources_of
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
@@ -56,6 +58,7 @@ def show(slug: str) -> Response:
         packs=packs_table(ruleset),
         documents=sources_of(ruleset),
         value_words=VALUE_WORDS,
+        shows=lambda key: applies(key, ruleset.deck),
     )
 
 
@@ -66,11 +69,11 @@ def new() -> ResponseReturnValue:
     if base not in PRESETS:
         abort(404)
     preset = get_ruleset(base)
-    form = house_rules_form(preset)
+    form, redraw = _form(preset)
     if request.method == "GET":
         form.name.data = ""
         form.base.data = base
-    elif form.validate_on_submit():
+    elif not redraw and form.validate_on_submit():
         try:
             record = house_rules.save(form.name.data, form.options())
         except (house_rules.NameMissing, house_rules.NameTaken) as error:
@@ -93,8 +96,8 @@ def new() -> ResponseReturnValue:
 def edit(slug: str) -> ResponseReturnValue:
     record = _saved(slug)
     ruleset = get_ruleset(record.options)
-    form = house_rules_form(ruleset)
-    if request.method == "POST" and form.validate_on_submit():
+    form, redraw = _form(ruleset)
+    if request.method == "POST" and not redraw and form.validate_on_submit():
         try:
             house_rules.update(slug, form.name.data, form.options())
         except (house_rules.NameMissing, house_rules.NameTaken) as error:
@@ -134,6 +137,27 @@ def _name_problem(error: house_rules.NameMissing | house_rules.NameTaken) -> str
     return _("Give these rules a name.")
 
 
+def _form(ruleset: RuleSet) -> tuple[HouseRulesForm, bool]:
+    """The editor's form for rules starting from ``ruleset``, and whether it was sent only to
+    be drawn again (for the deck chosen: "redraw", the button beside the deck, which the page
+    presses when the deck changes). Its card values and packs are always the chosen deck's:
+    where another deck was chosen, those typed for the deck before are kept aside and those
+    kept for the chosen one come back (``forms.redrawn``)."""
+    if request.method != "POST":
+        return house_rules_form(ruleset), False
+    formdata: MultiDict[str, str] = request.form
+    drawn = formdata.get("drawn_deck", "")
+    drawn = drawn if drawn in DECKS else ruleset.deck.slug
+    chosen = formdata.get("deck", "")
+    if chosen in DECKS and chosen != drawn:
+        defaults = get_ruleset({"base": ruleset.base, "deck": chosen})
+        formdata = redrawn(formdata, drawn, chosen, defaults)
+        drawn = chosen
+    form = house_rules_form(ruleset, deck=drawn, formdata=formdata)
+    form.kept = kept_values(formdata)
+    return form, "redraw" in formdata
+
+
 def _editor(form: HouseRulesForm, ruleset: RuleSet, record: object) -> Response:
     status = UNPROCESSABLE if form.errors else 200
     base = get_ruleset(form.base.data if form.base.data in PRESETS else ruleset.base)
@@ -146,6 +170,8 @@ def _editor(form: HouseRulesForm, ruleset: RuleSet, record: object) -> Response:
         options={option.key: option for option in describe_options(base)},
         presets=[(slug, words(get_ruleset(slug).name)) for slug in PRESETS],
         value_words=VALUE_WORDS,
+        deck=DECKS[form.drawn_deck],
+        shows=lambda key: applies(key, DECKS[form.drawn_deck]),
     )
 
 

@@ -1,6 +1,7 @@
 """Every option a sentence on the rules page, in English and Spanish (issue 50, item 3): the
 newer options read a bare "yes" or "no" (or "no limit", or a number) where the older ones had
-sentences. Every preset's page, and house rules with the options one way and the other."""
+sentences. Every preset's page, and house rules with the options one way and the other; on a
+Phase 10 deck, its own options too (issue 51), and only the options its cards mean."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import house_rules, scope
 from scorekeeper.extensions import db
+from scorekeeper.rulebook.sections import applies
 from scorekeeper.rules import PRESETS, RuleSet, get_ruleset
 from scorekeeper.rules.ruleset import OPTION_KEYS
 
@@ -58,6 +60,49 @@ EVERY_OPTION_OFF: dict[str, Any] = {
     "liberation_from": "any meld",
     "liberation_before_contract": "no",
 }
+
+# Phase 10 with each of its own options the other way (phase-10.md's house rules), and as the
+# preset has them.
+PHASE_10_OTHER_WAY: dict[str, Any] = {
+    "base": "phase-10",
+    "phases_played": "even",
+    "hands": 10,
+    "winner": "most contracts",
+    "tie_break": "share",
+    "going_out": "discard",
+    "skip_target": "next",
+    "runs_may_wrap": True,
+    "same_rank_sets_allowed": False,
+    "card_values": {"wild": 20},
+}
+PHASE_10_SENTENCES = {
+    "phase-10": {
+        "phases_played": "Every contract, in order",
+        "hands": "No fixed number: the game ends as the contracts and who wins say.",
+        "winner": "Whoever makes the last contract",
+        "tie_break": "The lowest total wins; still tied, the tied players alone play one more "
+        "round on the last contract, and the first of them to go out wins",
+        "going_out": "By discarding the last card or by playing it onto the table",
+        "skip_target": "A player the discarder names, never themselves, loses their next turn",
+        "runs_may_wrap": "No: 12 and 1 are not neighbours (11-12-1-2 is no run)",
+        "same_rank_sets_allowed": "Yes: one lay-down may hold two sets of one number (10R 10B "
+        "10G and 10Y 10R 10B)",
+    },
+    "phase-10-the-other-way": {
+        "phases_played": "The even contracts only (2, 4, 6 and so on), each keeping its number",
+        "hands": "The game ends after 10 rounds, whoever has made what.",
+        "winner": "Whoever has made the most contracts when the game ends; tied, the lowest "
+        "total; still tied, the tie-break",
+        "tie_break": "Tied players share the win",
+        "going_out": "By discarding the last card",
+        "skip_target": "The next player in turn loses their next turn",
+        "runs_may_wrap": "Yes: a run may go on from 12 to 1 (11-12-1-2); each number once, so "
+        "12 cards at most",
+        "same_rank_sets_allowed": "No: each set of one lay-down is of a number of its own",
+    },
+}
+# Words only a standard deck's cards mean, which no Phase 10 rules page says.
+STANDARD_WORDS = ("Q-K-A-2", "J-Q-K-A", "K-Q-J-10", "A♥", "aces", "an ace", "Jokers only")
 
 
 def _plural(count: int, one: str, more: str) -> str:
@@ -154,6 +199,17 @@ def expected(rules: RuleSet) -> dict[str, str]:
     )  # fmt: skip
 
 
+def _expected(rules: RuleSet) -> dict[str, str]:
+    """``expected``, of the options the rule set's deck means, with the rank's words only
+    where the deck has ranks."""
+    said = expected(rules)
+    if not rules.deck.ace:
+        said = {
+            k: v for k, v in said.items() if k not in ("runs_may_wrap", "same_rank_sets_allowed")
+        }
+    return {key: value for key, value in said.items() if applies(key, rules.deck)}
+
+
 def rule_values(page: str) -> dict[str, str]:
     """Each option's value on the rules page, by the option's key, as a person reads it."""
     found = re.findall(
@@ -177,6 +233,7 @@ def _pages(app: Flask, client: FlaskClient) -> list[tuple[RuleSet, str]]:
     for name, options in (
         ("Every option on", EVERY_OPTION_ON),
         ("Every one off", EVERY_OPTION_OFF),
+        ("Phase 10 the other way", PHASE_10_OTHER_WAY),
     ):
         ruled.append((get_ruleset(options), _house_rules(app, name, options)))
     return ruled
@@ -191,8 +248,8 @@ def test_the_house_rules_turn_every_option_both_ways() -> None:
 
 
 def test_every_option_is_a_sentence_in_english_and_spanish(app: Flask, client: FlaskClient) -> None:
-    keys = [key for key in OPTION_KEYS if key not in TABLES]
     for rules, slug in _pages(app, client):
+        keys = [key for key in OPTION_KEYS if key not in TABLES and applies(key, rules.deck)]
         english = rule_values(client.get(f"/rules/{slug}").get_data(as_text=True))
         spanish = rule_values(client.get(f"/rules/{slug}", headers=SPANISH).get_data(as_text=True))
         for said in (english, spanish):
@@ -204,7 +261,14 @@ def test_every_option_is_a_sentence_in_english_and_spanish(app: Flask, client: F
                     key,
                     value,
                 )
-        for key, sentence in expected(rules).items():
+        # Only the options the deck means (a Phase 10 deck has no aces, suits or wild ranks;
+        # only it has Skips).
+        hidden = [key for key in OPTION_KEYS if key not in TABLES and key not in keys]
+        assert not set(hidden) & set(english), (slug, set(hidden) & set(english))
+        for key, sentence in (_expected(rules) | PHASE_10_SENTENCES.get(slug, {})).items():
             assert english[key] == sentence, (slug, key)
+        if not rules.deck.ace:
+            page = " ".join(english.values())
+            assert not [word for word in STANDARD_WORDS if word in page], slug
         for key in keys:
             assert spanish[key] != english[key], (slug, key, english[key])

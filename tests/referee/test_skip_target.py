@@ -33,16 +33,20 @@ def test_every_preset_keeps_any_and_house_rules_may_say_next() -> None:
 
 
 def test_the_editor_offers_it_and_saves_it(app: Flask, client: FlaskClient) -> None:
-    page = client.get("/rules/new?base=contract-rummy").get_data(as_text=True)
-    assert 'name="skip_target"' in page
+    page = client.get("/rules/new?base=phase-10").get_data(as_text=True)
+    assert '<select id="skip_target" name="skip_target"' in page
     assert "The next player in turn loses their next turn" in page
+    # A standard deck has no Skip: the editor keeps the option's value out of sight.
+    page = client.get("/rules/new?base=contract-rummy").get_data(as_text=True)
+    assert '<input type="hidden" name="skip_target" value="any">' in page
+    assert "The next player in turn loses their next turn" not in page
     response = new_rules(client, "contract-rummy", "Next one", skip_target="next")
     assert response.status_code == 303
     with app.app_context():
         assert house_rules.load("next-one").to_dict()["skip_target"] == "next"
 
 
-def test_the_rules_page_says_it_and_where_it_is_unused(app: Flask, client: FlaskClient) -> None:
+def test_the_rules_page_says_it_where_the_deck_has_skips(app: Flask, client: FlaskClient) -> None:
     with app.test_request_context(), scope.household(family_id(app)):
         slug = house_rules.save("Our deck", {**PHASE_10_DECK, "skip_target": "next"}).slug
     page = html.unescape(client.get(f"/rules/{slug}").get_data(as_text=True))
@@ -52,7 +56,7 @@ def test_the_rules_page_says_it_and_where_it_is_unused(app: Flask, client: Flask
         client.get(f"/rules/{slug}", headers={"Accept-Language": "es"}).get_data(as_text=True)
     )
     assert "Quién pierde el turno por un salto" in spanish
-    # A standard deck has no Skip: its page says the option is unused.
+    # A standard deck has no Skip: its page does not show the option.
     standard = client.get("/rules/contract-rummy").get_data(as_text=True)
-    assert "Unused: only a Phase 10 deck has Skips" in standard
-    assert "The next player in turn loses their next turn" not in standard
+    assert 'id="skip_target"' not in standard
+    assert "Who loses a turn to a Skip" not in standard
