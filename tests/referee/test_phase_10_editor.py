@@ -197,3 +197,17 @@ def test_the_rules_page_shows_only_what_the_deck_means(client: FlaskClient) -> N
     ids = set(re.findall(r'<div class="rule" id="(\w+)">', standard))
     assert {*STANDARD_ONLY, "same_suit_runs_may_continue"} <= ids
     assert "skip_target" not in ids
+
+
+def test_the_rules_page_says_a_floater_waits_where_going_out_needs_a_discard(
+    app: Flask, client: FlaskClient
+) -> None:
+    with app.test_request_context(), scope.household(family_id(app)):
+        slug = house_rules.save("Floating", {"base": "phase-10", "going_out": "discard"}).slug
+        db.session.commit()
+    said = _text(client.get(f"/rules/{slug}").get_data(as_text=True))
+    assert "has not gone out: they wait with no cards for one to discard" in said
+    spanish = _text(client.get(f"/rules/{slug}", headers=SPANISH).get_data(as_text=True))
+    assert "no ha cerrado: espera sin cartas" in spanish
+    for address in ("/rules/phase-10", "/rules/contract-rummy"):
+        assert 'id="floater"' not in client.get(address).get_data(as_text=True), address
