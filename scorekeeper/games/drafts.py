@@ -29,7 +29,7 @@ from scorekeeper.extensions import db
 from scorekeeper.limits import CARDS_LENGTH
 from scorekeeper.models import DraftHand, Game, Round, utcnow
 from scorekeeper.rules import N_, CardError, Message, parse_cards
-from scorekeeper.rules.messages import Value
+from scorekeeper.rules.messages import Value, listing
 from scorekeeper.status import GameStatus
 from scorekeeper.versions import bump
 
@@ -175,12 +175,13 @@ def draft_of(game: Game) -> Draft:
     number = _number(game)
     rows = _rows(game, number)
     rules = services.rules_of(game)
-    lineup = services.lineup_of(game)
+    dealt_in = services.tally_of(game).dealt_in(number)
     seats = []
     for seat in game.seats:
-        in_round = lineup.plays(seat.position, number)
-        # What a seat not dealt into the round wrote (its phone before a leave) is not its
-        # hand: nobody waits for it, and it never says who went out.
+        in_round = seat.position in dealt_in
+        # What a seat not dealt into the round wrote (its phone before a leave, or before a
+        # tie-break hand it sits out) is not its hand: nobody waits for it, and it never
+        # says who went out.
         row = rows.get(seat.position) if in_round else None
         cards = row.cards if row is not None else ""
         went_out = row is not None and row.went_out
@@ -221,8 +222,16 @@ def _check_open(game: Game, number: int | None) -> int:
 def not_dealt_in(game: Game, position: int) -> Message:
     """What a phone on the seat of a player not at the table for the next round is told: it
     reads the game, but enters no hand and cannot go out."""
-    lineup = services.lineup_of(game)
+    tally = services.tally_of(game)
+    lineup = tally.lineup
     name = game.seats[position].player.name
+    if tally.tie_break_owed and position not in tally.tie_break_owed:
+        return N_(
+            "%(name)s sits this hand out: it is the tie-break hand of %(tied)s alone. This "
+            "phone reads the game, but enters no hand.",
+            name=name,
+            tied=listing([tally.names[seat] for seat in tally.tie_break_owed]),
+        )
     if position in lineup.left:
         return N_(
             "%(name)s left the game after round %(round)s: this phone reads the game, but "
@@ -239,7 +248,7 @@ def not_dealt_in(game: Game, position: int) -> Message:
 
 def _check_dealt_in(game: Game, number: int, position: int) -> None:
     """DraftRefused where seat ``position`` is not dealt into round ``number``."""
-    if not services.lineup_of(game).plays(position, number):
+    if position not in services.tally_of(game).dealt_in(number):
         raise DraftRefused(not_dealt_in(game, position))
 
 
@@ -447,7 +456,12 @@ def entry_of(game: Game, draft: Draft, went_out: int | None, one_turn: bool = Fa
     one_turn = one_turn or any(
         seat.in_one_turn for seat in draft.seats if seat.position == went_out
     )
-    return RoundEntry(went_out=went_out, hands=tuple(hands), went_out_in_one_turn=one_turn)
+    return RoundEntry(
+        went_out=went_out,
+        hands=tuple(hands),
+        went_out_in_one_turn=one_turn,
+        tie_break_hand=tally.is_tie_break(draft.number),
+    )
 
 
 def close(
@@ -587,7 +601,7 @@ def put_in_late(
     the rules refuse the round so."""
     if not 1 <= number <= len(game.rounds):
         raise DraftClosed(_("Round %(number)s is not stored: nothing was saved.", number=number))
-    if not services.lineup_of(game).plays(position, number):
+    if position not in services.tally_of(game).dealt_in(number):
         raise DraftClosed(
             _(
                 "%(name)s was not dealt into round %(number)s: nothing was saved.",

@@ -160,8 +160,9 @@ class RoundForm(FlaskForm):
             went_out=went_out,
             hands=tuple(hands),
             went_out_in_one_turn=self.one_turn and went_out is not None,
-            # Where a tie is owed its tie-break hand, the next round entered is that hand.
-            tie_break_hand=bool(tally.tie_break_owed) and number == len(tally.rounds) + 1,
+            # Where a tie is owed its tie-break hand, the next round entered is that hand; a
+            # stored one, corrected, stays one.
+            tie_break_hand=tally.is_tie_break(number),
         )
 
 

@@ -136,9 +136,19 @@ def _my_hand(
     """The page of this phone's hand (or one of its fragments, for htmx); ``lost``: another
     phone holds its seat now; ``put_in``: the hand it had typed, to put in a round closed
     under it; ``counting_oob``: the "Counting: ..." line is to be swapped in by its id."""
-    context: dict[str, Any] = {"game": game, "position": position, "lost": lost, "put_in": put_in}
+    context: dict[str, Any] = {
+        "game": game,
+        "position": position,
+        "lost": lost,
+        "put_in": put_in,
+        "sitting_out": False,
+    }
     tally = services.tally_of(game)
-    if game.status == GameStatus.IN_PROGRESS and not lost and position not in tally.lineup.left:
+    # A player who sits out the tie-break hand owed (only the tied play it) enters nothing:
+    # the phone says so and waits for the hand to be stored.
+    sitting_out = bool(tally.tie_break_owed) and position not in tally.tie_break_owed
+    playing = game.status == GameStatus.IN_PROGRESS and position not in tally.lineup.left
+    if playing and not lost and not sitting_out:
         draft = drafts.draft_of(game)
         mine = draft.seats[position]
         tally = services.tally_of(game)
@@ -169,6 +179,8 @@ def _my_hand(
             # Points for going down and out in one turn, where the rules give them.
             "bonus": tally.rules.down_and_out_bonus if tally.rules.has_bonus else None,
             "nobody_allowed": tally.rules.nobody_out_allowed,
+            # A tie-break hand asks no "made": whoever goes out first wins it.
+            "tie_break": tally.is_tie_break(draft.number),
             "hand": {
                 "seat": "mine",
                 "name": mine.name,
@@ -179,6 +191,9 @@ def _my_hand(
                 "errors": [],
             },
         }
+    elif playing and not lost:
+        draft = None
+        context |= {"tie_break_next": tally.tie_break_next, "sitting_out": True}
     else:
         draft = None
         context["game_over"] = tally.game_over if not lost else ""
@@ -247,7 +262,7 @@ def hand(game_id: int) -> ResponseReturnValue:
             put_in = late_hands.put_in_offer(game, position, opened, typed) if typed_else else None
         return _my_hand(game, position, message=message, put_in=put_in)
     tally = services.tally_of(game)
-    if not tally.is_over and position not in scoreboard.at_table(tally):
+    if not tally.is_over and position not in tally.dealt_in(len(tally.rounds) + 1):
         # A phone still on the seat of a player who left reads the game, and writes nothing.
         return _my_hand(
             game, position, status=CONFLICT, message=words(drafts.not_dealt_in(game, position))
@@ -426,6 +441,7 @@ def _close_page(
         "action": url_for("games.close_round", game_id=game.id),
         "pad": pad_of(tally.rules),
         "phases": says_phases(tally.rules),
+        "tie_break": tally.is_tie_break(draft.number),
     }
     if preview is not None and is_htmx():
         return render("games/_cards.html", status=status, hand=hands[preview], **context)

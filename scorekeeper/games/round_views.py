@@ -162,7 +162,7 @@ def _render_round(
             if editing
             else _("Round %(number)s", number=number)
         ),
-        "hands": [hand for hand in hands if tally.lineup.plays(hand["seat"], number)],
+        "hands": [hand for hand in hands if hand["seat"] in tally.dealt_in(number)],
         "dealer": tally.names[dealer],
         "errors": errors,
         "general": general,

@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.extensions import db
 from scorekeeper.models import DraftHand, Game, GameEvent, Round, Seat, utcnow
 from scorekeeper.rules import N_, LimitPer, Message, N_plural
+from scorekeeper.rules.messages import listing
 from scorekeeper.versions import bump
 from scorekeeper.words import words
 
@@ -49,7 +50,17 @@ from .services import (
     tally_of,
     undo_deadline,
 )
-from .tally import IN_PROGRESS, Problem, RoundEntry, Tally
+from .tally import (
+    IN_PROGRESS,
+    ROUND_FIELD,
+    WENT_OUT_FIELD,
+    Problem,
+    RoundEntry,
+    Tally,
+    cards_field,
+    made_field,
+    total_field,
+)
 
 __all__ = [
     "RoundConflict",
@@ -269,10 +280,12 @@ def edit_round(
     if before is None:
         before = tally_of(game)
     rounds = entries_of(game)
+    was = rounds[number - 1]
     rounds[number - 1] = entry
     tally = replay(game, rounds)
     if tally.problems:
-        raise RoundRefused(tally.problems)
+        kept = _tie_break_unsettled(game, rounds, number, before, was)
+        raise RoundRefused([kept] if kept is not None else tally.problems)
     seats = list(game.seats)
     try:
         round_entry.store(played, seats, tally.rounds[number - 1])
@@ -295,6 +308,45 @@ def edit_round(
         db.session.rollback()
         raise
     return played
+
+
+def _tie_break_unsettled(
+    game: Game, rounds: Sequence[RoundEntry], number: int, before: Tally, was: RoundEntry
+) -> Problem | None:
+    """Why a correction of round ``number`` (``rounds`` as corrected; ``was`` the round as
+    stored) is refused where a later round is a stored tie-break hand that the corrected game
+    no longer calls for (the tie it settles gone, or between other players): said at the part
+    of the round that changed, not as the later round's refusal. None where no such hand."""
+    for later in range(number + 1, len(rounds) + 1):
+        if not rounds[later - 1].tie_break_hand:
+            continue
+        tied = before.dealt_in(later)
+        if replay(game, rounds[: later - 1]).tie_break_owed == tied:
+            return None
+        message = N_(
+            "Round %(round)s as corrected leaves no tie for round %(later)s, the tie-break "
+            "hand of %(names)s, to settle: delete round %(later)s first, or correct round "
+            "%(round)s so that they stay level.",
+            round=number,
+            later=later,
+            names=listing([before.names[seat] for seat in tied]),
+        )
+        return Problem(number, _changed_field(was, rounds[number - 1]), message)
+    return None
+
+
+def _changed_field(was: RoundEntry, now: RoundEntry) -> str:
+    """The round form's field of the first part that differs between ``was`` and ``now``."""
+    if was.went_out != now.went_out:
+        return WENT_OUT_FIELD
+    for seat, (old, new) in enumerate(zip(was.hands, now.hands, strict=False)):
+        if new.total is not None and old.total != new.total:
+            return total_field(seat)
+        if old.made_contract != new.made_contract and old.cards == new.cards:
+            return made_field(seat)
+        if old != new:
+            return cards_field(seat)
+    return ROUND_FIELD
 
 
 def undo_last_round(

@@ -156,11 +156,13 @@ def _undone_and_put_back(game: Game, stored: RoundEntry) -> tuple[int, RoundEntr
     return game.id, stored
 
 
-def _form_of(game: Game) -> RoundForm:
-    """Round 1's correction form as the page opens it."""
+def _form_of(game: Game, number: int = 1) -> RoundForm:
+    """Round ``number``'s correction form as the page opens it."""
     form = RoundForm(formdata=None)
     form.read_hands(len(FOUR), {})
-    played = db.session.scalars(select(Round).where(Round.game_id == game.id)).one()
+    played = db.session.scalars(
+        select(Round).where(Round.game_id == game.id, Round.number == number)
+    ).one()
     entering.open_correction(game, played, form)
     return form
 
@@ -290,12 +292,13 @@ _phase_10_cards = st.lists(
 
 
 @st.composite
-def tie_break_hands(draw: st.DrawFn) -> RoundEntry:
+def tie_break_hands(draw: st.DrawFn, totals: bool = True) -> RoundEntry:
     """Round 3 of the tied game: the tie-break hand of Ana and Beto alone, one of them out,
-    the other's cards or typed total (whether a contract was made is not asked)."""
+    the other's cards or (``totals``) typed total (whether a contract was made is not
+    asked)."""
     went_out = draw(st.sampled_from((0, 1)))
     other = 1 - went_out
-    if draw(st.booleans()):
+    if not totals or draw(st.booleans()):
         hand = HandEntry(cards=draw(_phase_10_cards))
     else:
         hand = HandEntry(total=draw(st.integers(0, 9999)))
@@ -319,41 +322,130 @@ def _tie_break_stored(entry: RoundEntry) -> RoundEntry:
     return replace(entry, hands=tuple(hands))
 
 
-@pytest.mark.parametrize(
-    "path", ["stored", "undone and put back", "exported and imported", "backed up and restored"]
-)
+def _tied_game(entry: RoundEntry | None) -> Game:
+    """The tied game of ``TIED``, with ``entry`` stored as its tie-break hand (round 3)."""
+    game = services.start_game(get_ruleset(TIED_RULES), FOUR)
+    for tied in TIED:
+        assert rounds.add_round(game, tied) is not None
+    assert services.tally_of(game).tie_break_owed == (0, 1)
+    if entry is not None:
+        assert rounds.add_round(game, entry) is not None
+    return game
+
+
+def _tie_break_read(game_id: int) -> RoundEntry:
+    db.session.expire_all()
+    again = db.session.get(Game, game_id)
+    assert again is not None
+    return services.entries_of(again)[2]
+
+
+def _tie_break_corrected(game: Game, stored: RoundEntry) -> tuple[int, RoundEntry]:
+    """Round 3 opened on its correction form and saved as it opened: the same round."""
+    form = _form_of(game, 3)
+    rounds.edit_round(game, 3, form.entry(services.tally_of(game), 3), version=None)
+    return game.id, stored
+
+
+def _tie_break_merged(game: Game, stored: RoundEntry) -> tuple[int, RoundEntry]:
+    """This phone opens round 3's correction and changes the hand of whoever did not go out;
+    another phone saves the round meanwhile; this phone's save is merged and stored."""
+    seat = 1 - (stored.went_out or 0)
+    form = _form_of(game, 3)
+    form.hands[seat] = HandInput("8", False, "")
+    rounds.edit_round(game, 3, stored, version=None)
+    answer = entering.save(game, form, number=3)
+    assert answer.happened is entering.Happened.MERGED, answer.said
+    return game.id, _with_hand(stored, seat, HandEntry(cards="8", made_contract=False))
+
+
+def _tie_break_put_in_late(game: Game, stored: RoundEntry) -> tuple[int, RoundEntry]:
+    seat = 1 - (stored.went_out or 0)
+    assume(stored.hands[seat].total is None)
+    was = stored.hands[seat].cards
+    assert drafts.put_in_late(game, 3, seat, cards=f"{was} 7", made=True, was=was)
+    late = HandEntry(cards=format_cards(parse_cards(f"{was} 7", TIED_RULES)), made_contract=False)
+    return game.id, _with_hand(stored, seat, late)
+
+
+def _tie_break_exported(game: Game, stored: RoundEntry) -> tuple[int, RoundEntry]:
+    document = transfer.export_game(game)
+    del document["uid"]
+    return transfer.import_game(document).id, stored
+
+
+def _tie_break_restored(game: Game, stored: RoundEntry) -> tuple[int, RoundEntry]:
+    document = transfer.export_game(game)
+    del document["uid"]
+    line = json.dumps(document).encode() + b"\n"
+    (read,) = list(backup.read_backup(io.BytesIO(line)))
+    assert read.outcome == "stored" and read.game_id is not None, read.problems
+    return read.game_id, stored
+
+
+def _tie_break_undone(game: Game, stored: RoundEntry) -> tuple[int, RoundEntry]:
+    assert rounds.undo_last_round(game, 3)
+    assert services.tally_of(game).tie_break_owed == (0, 1)
+    assert rounds.put_back(game, 3)
+    return game.id, stored
+
+
+TIE_BREAK_PATHS: dict[str, Callable[[Game, RoundEntry], tuple[int, RoundEntry]]] = {
+    "stored": _stored,
+    "undone and put back": _tie_break_undone,
+    "corrected on its form": _tie_break_corrected,
+    "merged with another phone's correction": _tie_break_merged,
+    "a hand put in late": _tie_break_put_in_late,
+    "exported and imported": _tie_break_exported,
+    "backed up and restored": _tie_break_restored,
+}
+
+
+@pytest.mark.parametrize("path", list(TIE_BREAK_PATHS))
 @settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(entry=tie_break_hands())
 def test_a_tie_break_hand_survives_every_path(app: Flask, path: str, entry: RoundEntry) -> None:
+    """The tie-break hand, stored, then sent through each path: still the tie-break hand of
+    the two tied players, every part as the path left it, and it decides the game."""
     household = family_id(app)
     with app.test_request_context(), scope.household(household):
-        game = services.start_game(get_ruleset(TIED_RULES), FOUR)
-        for tied in TIED:
-            assert rounds.add_round(game, tied) is not None
-        assert services.tally_of(game).tie_break_owed == (0, 1)
-        assert rounds.add_round(game, entry) is not None
-        game_id = game.id
-        if path == "undone and put back":
-            assert rounds.undo_last_round(game, 3)
-            assert rounds.put_back(game, 3)
-        elif path == "exported and imported":
-            document = transfer.export_game(game)
-            del document["uid"]
-            game_id = transfer.import_game(document).id
-        elif path == "backed up and restored":
-            document = transfer.export_game(game)
-            del document["uid"]
-            line = json.dumps(document).encode() + b"\n"
-            (read,) = list(backup.read_backup(io.BytesIO(line)))
-            assert read.outcome == "stored" and read.game_id is not None, read.problems
-            game_id = read.game_id
-        db.session.expire_all()
+        game = _tied_game(entry)
+        stored = _tie_break_read(game.id)
+        assert _lost(_tie_break_stored(entry), stored) == []
+        game_id, expected = TIE_BREAK_PATHS[path](game, stored)
+        assert _lost(expected, _tie_break_read(game_id)) == [], path
         again = db.session.get(Game, game_id)
         assert again is not None
-        read_back = services.entries_of(again)[2]
-        assert _lost(_tie_break_stored(entry), read_back) == [], path
         tally = services.tally_of(again)
         assert tally.winners == (entry.went_out,) and tally.status == "finished"
+        assert tally.dealt_in(3) == (0, 1)
+        db.session.remove()
+
+
+@settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(entry=tie_break_hands(totals=False))
+def test_a_tie_break_hand_closed_from_the_phones_draft_is_the_one_the_form_stores(
+    app: Flask, entry: RoundEntry
+) -> None:
+    """The tied players' phones enter the tie-break hand (one goes out, the other says their
+    hand is in; nobody waits for the two who sit it out): the round closes by itself, and is
+    the very round the round form stores for the same hands."""
+    household = family_id(app)
+    with app.test_request_context(), scope.household(household):
+        game = _tied_game(None)
+        other = 1 - (entry.went_out or 0)
+        cards = entry.hands[other].cards
+        drafts.write_hand(game, other, number=3, cards=cards, made_contract=True, done=True)
+        assert drafts.go_out(game, entry.went_out or 0, number=3)
+        closed = _tie_break_read(game.id)
+        assert _lost(_tie_break_stored(entry), closed) == []
+        on_the_form = _tied_game(None)
+        form = RoundForm(formdata=None)
+        form.read_hands(len(FOUR), {})
+        form.went_out.data = str(entry.went_out)
+        form.hands[other] = HandInput(cards, True, "")
+        assert rounds.add_round(on_the_form, form.entry(services.tally_of(on_the_form), 3))
+        assert _lost(_tie_break_read(on_the_form.id), closed) == []
         db.session.remove()
 
 

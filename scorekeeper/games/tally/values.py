@@ -378,8 +378,26 @@ class Tally:
         if number is None:
             return None
         previous = self.rounds[-1].dealer if self.rounds else None
-        seats = self.tie_break_owed or self.lineup.seats_in(number, len(self.names))
-        return deal_of(previous, self.first_dealer, seats)
+        return deal_of(previous, self.first_dealer, self.dealt_in(number))
+
+    def dealt_in(self, number: int) -> tuple[int, ...]:
+        """The seats dealt into round ``number``, played or the next one: a stored round's
+        hands in it; the tie-break hand owed next, the tied players alone; any other next
+        round, whoever the lineup seats then. Every path that asks who plays a round asks
+        this, so that a tie-break hand is dealt the same way on each."""
+        if number <= len(self.rounds):
+            hands = self.rounds[number - 1].hands
+            return tuple(seat for seat, hand in enumerate(hands) if hand.in_round)
+        if self.tie_break_owed and number == len(self.rounds) + 1:
+            return self.tie_break_owed
+        return self.lineup.seats_in(number, len(self.names))
+
+    def is_tie_break(self, number: int) -> bool:
+        """Whether round ``number`` (played, or the next one) is a tie-break hand: a stored
+        one stays one when corrected; the next one is one while a tie owes it."""
+        if number <= len(self.rounds):
+            return self.rounds[number - 1].tie_break_hand
+        return bool(self.tie_break_owed) and number == len(self.rounds) + 1
 
     def table_size(self, number: int) -> int:
         """Whom round ``number``'s packs are for: the most players at the table in any round
@@ -411,7 +429,10 @@ class Tally:
 
     @property
     def next_contracts(self) -> tuple[int, ...]:
-        """The contract each seat works on in the next round (the last one, once it is over)."""
+        """The contract each seat works on in the next round (the last one, once it is over):
+        in a tie-break hand owed, the rules' last contract, whatever phase the tie was on."""
+        if self.tie_break_owed:
+            return (self.rules.last_contract,) * len(self.names)
         by_seat = {standing.seat: standing.contract for standing in self.standings}
         return tuple(by_seat[seat] for seat in range(len(self.names)))
 
