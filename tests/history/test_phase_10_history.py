@@ -23,12 +23,15 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
+from scorekeeper.history import stats
 from scorekeeper.history.records import records
+from scorekeeper.history.stats import households as rebuilding
 from scorekeeper.models import Player
 from scorekeeper.players.services import profile
 
 from ..conftest import family_id
 from .factory import document, twelve_step_rounds
+from .test_kept_stats import _kept_rows, assert_kept_equals_scratch
 from .test_spanish_history import SPANISH
 
 THREE = ("Ann", "Ben", "Cy")
@@ -218,6 +221,44 @@ def test_the_tie_break_hand_counts_in_no_total_and_no_contract(
     assert "Round Ann Ben Cy 1 0 5 10 2 5 5 20 3 5 5" in board
     ratings = _text(client, f"/history/games/{games.tied}/ratings")
     assert ratings.index("Ben") < ratings.index("Ann") < ratings.index("Cy")
+
+
+def test_the_tie_break_hand_is_no_round_of_points_a_round(
+    app: Flask, client: FlaskClient, games: Games, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Phase 10's points a round over the tied game (2 regular hands and the tie-break hand),
+    # the even game (5) and the most-phases game (3): Cy, not dealt into the tie-break hand,
+    # scored 20 + 55 in 2 + 3 rounds, Ann 5 + 0 + 80 in 2 + 5 + 3, Ben 5 + 25 + 10 in
+    # 2 + 5 + 3. Counting the tie-break hand as a round read 12.5, 7.7 and 3.6.
+    household = family_id(app)
+    with app.test_request_context(), scope.household(household):
+        found = {}
+        for name in THREE:
+            player = db.session.query(Player).filter_by(name=name).one()
+            phase_10 = next(r for r in profile(player).by_rules if r.name.startswith("Phase 10"))
+            found[name] = (phase_10.points, phase_10.rounds, phase_10.points_per_round)
+        db.session.remove()
+    assert found == {"Ann": (85, 10, 8.5), "Ben": (40, 10, 4.0), "Cy": (75, 5, 15.0)}
+    with app.test_request_context(), scope.household(household):
+        cy = db.session.query(Player).filter_by(name="Cy").one().id
+        db.session.remove()
+    page = _text(client, f"/players/{cy}")
+    # Beside the 12-Step game's 0 points in 12 rounds: 75 in 17 (18 read 4.2).
+    assert "Points a round 4.4" in page
+    assert "Phase 10 (10 phases) 2 1 50% 15.0" in page
+    # The kept numbers are those counted from scratch, and the full rebuild (in chunks too)
+    # keeps the rows each save wrote.
+    assert_kept_equals_scratch(app, household, "Phase 10")
+    with app.app_context(), scope.household(household):
+        kept = _kept_rows(household)
+        stats.rebuild(household)
+        db.session.commit()
+        assert _kept_rows(household) == kept
+        monkeypatch.setattr(rebuilding, "CHUNK", 1)
+        stats.rebuild(household)
+        db.session.commit()
+        assert _kept_rows(household) == kept
+        db.session.remove()
 
 
 def two_tied_file(day: int) -> dict[str, Any]:

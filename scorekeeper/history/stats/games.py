@@ -5,7 +5,7 @@ the rows of every player who sat at it, before and after the change (``players``
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -19,7 +19,7 @@ from sqlalchemy import (
 
 from ... import scope
 from .. import ratings
-from ..played import rounds_in, stretches_of
+from ..played import plays, rounds_in, stretches_of
 from .players import Moves, pairs_moved, refresh_players
 from .tables import (
     FINISHED,
@@ -76,19 +76,24 @@ SEAT_COLUMNS = (
 )
 
 
-def _played(seat: Any, rounds: int, points: dict[int, int]) -> tuple[int, int, Any]:
+def _played(
+    seat: Any, rounds: int, points: dict[int, int], tie_breaks: Sequence[int]
+) -> tuple[int, int, Any]:
     """The rounds a seat played of a game of ``rounds``, the points it scored in them (its
     total but for the points it joined with) and its stretches at the table (None: it sat
     through the whole game). A seat that came back is counted over the rounds it played, its
     gaps left out; where a comeback set its total anew, its points are those of its hands
-    (``points``, by seat: the total no longer adds them up)."""
+    (``points``, by seat: the total no longer adds them up). The game's tie-break hand (its
+    number in ``tie_breaks``) is no round of its regular play: its points count in no total,
+    and it counts in no seat's rounds, whether the seat was dealt into it or not."""
     returns = getattr(seat, "returns", None)
     stretches = stretches_of(seat.joined_before, seat.left_after, returns, rounds)
     brought = (seat.joined_total or 0) if seat.joined_before is not None else 0
     scored = (seat.total or 0) - brought
     if seat.id in points:
         scored = points[seat.id]
-    return rounds_in(stretches, rounds), scored, stretches
+    extra = sum(1 for number in tie_breaks if number <= rounds and plays(stretches, number))
+    return rounds_in(stretches, rounds) - extra, scored, stretches
 
 
 def reset_seats(seats: list[Any]) -> list[int]:
@@ -120,14 +125,31 @@ def points_of(
     return {seat_id: found.get(seat_id, 0) for seat_id in seat_ids}
 
 
+def tie_breaks_of(connection: Connection, game_ids: list[int]) -> dict[int, list[int]]:
+    """Per game of ``game_ids`` that has one: the number of its tie-break hand (the tied
+    players' extra hand after the last regular one, ``rounds.tie_break_hand``)."""
+    found: dict[int, list[int]] = defaultdict(list)
+    if game_ids:
+        for game_id, number in connection.execute(
+            select(rounds_t.c.game_id, rounds_t.c.number).where(
+                rounds_t.c.game_id.in_(game_ids), rounds_t.c.tie_break_hand.is_(True)
+            )
+        ):
+            found[game_id].append(number)
+    return found
+
+
 def rows_of_game(
     game: Any,
     seats: list[Any],
     contracts: dict[int, list[list[int]]],
     points: dict[int, int] | None = None,
+    tie_breaks: Sequence[int] = (),
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """The ``game_stats`` row, the ``seat_stats`` rows and the ``seat_contracts`` rows of one
-    game, but for their household (``scope.for_household``'s ``rows`` gives it)."""
+    game, but for their household (``scope.for_household``'s ``rows`` gives it). A seat's
+    rounds leave out the game's tie-break hand (``tie_breaks``: its number, if it has one);
+    the game's ``round_count`` and each seat's stretches still hold it."""
     kept = kept_contract(game.rules, game.rules_slug)
     seats = sorted(seats, key=lambda seat: seat.position)
     winner = next((seat.player_id for seat in seats if seat.is_winner), None)
@@ -147,7 +169,7 @@ def rows_of_game(
     }
     seat_rows = []
     for seat in seats:
-        rounds, scored, stretches = _played(seat, common["round_count"], points or {})
+        rounds, scored, stretches = _played(seat, common["round_count"], points or {}, tie_breaks)
         seat_rows.append(
             {
                 **common,
@@ -258,7 +280,10 @@ def _refresh_game(
     contracts = _contracts_of(connection, hands_t.c.seat_id.in_([seat.id for seat in seats]))
     reset = reset_seats(list(seats))
     points = points_of(connection, reset, dict.fromkeys(reset, game.round_count or 0))
-    game_row, seat_rows, contract_rows = rows_of_game(game, list(seats), contracts, points)
+    tie_breaks = tie_breaks_of(connection, [game.id]).get(game.id, [])
+    game_row, seat_rows, contract_rows = rows_of_game(
+        game, list(seats), contracts, points, tie_breaks
+    )
     theirs = scope.for_household(game.household_id)
     connection.execute(insert(game_stats), theirs.rows([game_row]))
     if seat_rows:

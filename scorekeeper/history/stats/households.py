@@ -26,7 +26,15 @@ from ...extensions import db
 from ...models import (
     Household,
 )
-from .games import GAME_COLUMNS, SEAT_COLUMNS, kept_contract, points_of, reset_seats, rows_of_game
+from .games import (
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
+    kept_contract,
+    points_of,
+    reset_seats,
+    rows_of_game,
+    tie_breaks_of,
+)
 from .players import insert_players, player_rows
 from .tables import (
     bump_version,
@@ -143,11 +151,15 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
             if seat.id in set(reset_seats(seats))
         }
         points = points_of(connection, list(reset), reset)
+        # Games ended by a tie-break hand (few): it is no seat's round.
+        tie_breaks = tie_breaks_of(connection, [game.id for game in games])
         game_rows: list[dict[str, Any]] = []
         seat_rows: list[dict[str, Any]] = []
         for game in games:
             # No contracts given: they are in already.
-            game_row, its_seats, _ = rows_of_game(game, seats_by_game.get(game.id, []), {}, points)
+            game_row, its_seats, _ = rows_of_game(
+                game, seats_by_game.get(game.id, []), {}, points, tie_breaks.get(game.id, [])
+            )
             game_rows.append(game_row)
             seat_rows += its_seats
         insert_rows(connection, game_stats, household.rows(game_rows))
