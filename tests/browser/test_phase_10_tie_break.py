@@ -3,8 +3,8 @@ table link, two in English and two in Spanish. The house plays the last two phas
 (``phases_played: [9, 10]``), so the game is short and played whole through the web: each
 phone enters its own hand in rounds 1 and 2, Ann and Ben both make phase 10 in round 2 on 5
 points each, and every phone then says that the next hand is the tie-break hand of Ann and Ben
-alone. The tie-break hand is entered on Ann's phone through the round form (the phones' own
-hands of a tie-break hand are another branch's), and every phone then names the winner and how
+alone. The tie-break hand is entered on Ann's and Ben's own phones (Cy and Dee are asked
+nothing), it closes itself once both are in, and every phone then names the winner and how
 it was decided. A board of six long names with its tie-break owed and played fits the screen
 too. Light and dark, English and Spanish, photographed: no text under 12 px, no control of the
 tie-break's under 44 px, nothing wider than the screen."""
@@ -141,13 +141,19 @@ def test_a_whole_phase_10_game_on_four_phones_ends_in_a_tie_break_hand(
     expect(cy.locator("#my-hand")).to_contain_text("You sit out the tie-break hand")
     screenshot(cy, "i51-tie-break-own-hand-sits-out-en-360")
 
-    # The tie-break hand, on Ann's phone, through the round form: Ann goes out, Ben holds W.
-    ann.goto(board)
-    ann.locator("a.button", has_text="Enter round 3").click()
-    ann.locator("fieldset.went-out label.choice", has_text="Ann").click()
-    ann.fill("#hands-1-cards", "W")
-    ann.click("button.save-round")
-    ann.wait_for_url(re.compile(re.escape(board) + "$"))
+    # The tie-break hand, on the phones' own hands: Ann goes out, Ben holds a Wild, and the
+    # round closes itself once both are in; Cy and Dee are asked nothing.
+    for phone in (ann, ben):
+        phone.goto(f"{board}/hand")
+    ann.locator("button.go-out").first.click()
+    expect(ben.locator("#my-hand .my-state")).to_contain_text(
+        "Ann cerró. Toca las cartas que te quedan y luego «Listo»."
+    )
+    expect(ben.locator("#my-hand .done-made")).to_have_count(0)
+    ben.locator("#my-hand .hand-pad button[value='W']").click()
+    expect(ben.locator("#my-cards-text")).to_have_value("W")
+    ben.locator("#my-hand button[name=done][value=not]").click()
+    expect(ann.locator("#last-round")).to_contain_text("Round 3")
 
     for phone in phones:
         phone.goto(board)
