@@ -33,6 +33,8 @@ MODES: dict[str, Any] = {
     "liberate": _l("Wild swap"),
     "hand": _l("My hand"),
 }
+# The same on a deck whose games call a contract a phase and a lay-off a hit (Phase 10's).
+PHASE_MODES: dict[str, Any] = MODES | {"contract": _l("Phase"), "layoff": _l("Hit")}
 CARD_FIELDS: dict[str, tuple[str, ...]] = {
     "meld": ("cards",),
     "contract": ("melds",),

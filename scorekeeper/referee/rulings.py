@@ -22,6 +22,7 @@ from ..extensions import db
 from ..inputs import whole_number
 from ..models import Game, Seat
 from ..rules import (
+    PHASE_10,
     PRESETS,
     Card,
     Meld,
@@ -49,6 +50,12 @@ from .forms import MELD_SEPARATOR, RefereeForm, refuse
 TYPICAL_PLAYERS = 4
 # Rules a reason may cite that are not options of a rule set.
 RULE_LABELS: dict[str, object] = {"melds": _l("Melds"), "lay_off": _l("Laying off")}
+# The rules a reason cites, named as a table that says "phase" and "hit" names them.
+PHASE_LABELS: dict[str, object] = {
+    "contracts": _l("Phases"),
+    "lay_off": _l("Hitting"),
+    "layoff_on_contract_turn": _l("Hitting on the turn you lay down your phase"),
+}
 
 
 @dataclass(frozen=True)
@@ -63,8 +70,27 @@ class Table:
     seat: Seat | None = None
 
     @property
+    def phases(self) -> bool:
+        """Whether the table calls a contract a phase and a lay-off a hit (a Phase 10 deck)."""
+        return self.rules.deck.wording.phases
+
+    @property
     def packs_text(self) -> str:
         packs = self.rules.packs(self.players)
+        deck = self.rules.deck
+        if deck is PHASE_10:
+            # Phase 10's own decks and what they hold, not "1 deck and 0 jokers".
+            return ngettext(
+                "%(num)d Phase 10 deck for %(players)s: %(numbers)d numbered cards, "
+                "%(wilds)d Wilds, %(skips)d Skips",
+                "%(num)d Phase 10 decks for %(players)s: %(numbers)d numbered cards, "
+                "%(wilds)d Wilds, %(skips)d Skips",
+                packs.decks,
+                players=ngettext("%(num)d player", "%(num)d players", self.players),
+                numbers=packs.decks * deck.copies * len(deck.ranks) * len(deck.suits),
+                wilds=packs.decks * deck.specials_per_pack.get("wild", 0),
+                skips=packs.decks * deck.specials_per_pack.get("skip", 0),
+            )
         return _(
             "%(decks)s and %(jokers)s for %(players)s",
             decks=ngettext("%(num)d deck", "%(num)d decks", packs.decks),
@@ -76,7 +102,8 @@ class Table:
     def rule_labels(self) -> dict[str, object]:
         """The name of the rule each option key stands for (``wild_spacing``: "Wild card
         spacing"), for citing it: a message, put into words by the page."""
-        return RULE_LABELS | {option.key: option.label for option in describe_options(self.rules)}
+        labels = RULE_LABELS | {option.key: option.label for option in describe_options(self.rules)}
+        return labels | PHASE_LABELS if self.phases else labels
 
 
 def table_for(form: RefereeForm) -> Table:
@@ -165,6 +192,12 @@ def rule(form: RefereeForm, table: Table) -> Verdict | None:
         refuse(
             form.contract,
             _(
+                "These rules have phases 1 to %(count)d; there is no phase %(number)d.",
+                count=count,
+                number=number,
+            )
+            if table.phases
+            else _(
                 "These rules have contracts 1 to %(count)d; there is no contract %(number)d.",
                 count=count,
                 number=number,
@@ -230,7 +263,9 @@ def _ask(form: RefereeForm, table: Table, number: int) -> Verdict:
             mode,
             ruling.valid,
             _("Made") if ruling.valid else _("Not made"),
-            _("Contract %(number)d: %(contract)s", number=number, contract=asked),
+            _("Phase %(number)d: %(contract)s", number=number, contract=asked)
+            if table.phases
+            else _("Contract %(number)d: %(contract)s", number=number, contract=asked),
             melds=_arrangement(ruling),
             reasons=_reasons(ruling),
             contract_text=asked,
@@ -243,11 +278,19 @@ def _ask(form: RefereeForm, table: Table, number: int) -> Verdict:
             contract_turn=bool(form.contract_turn.data),
         )
         added = format_cards(form.parsed["cards"], symbols=True)
-        headline = (
-            _("Lay off %(cards)s: %(meld)s", cards=added, meld=_lower(describe_meld(ruling.meld)))
-            if ruling.meld
-            else _("Lay off %(cards)s", cards=added)
-        )
+        meld = _lower(describe_meld(ruling.meld)) if ruling.meld else None
+        if table.phases:
+            headline = (
+                _("Hit %(cards)s: %(meld)s", cards=added, meld=meld)
+                if meld
+                else _("Hit %(cards)s", cards=added)
+            )
+        else:
+            headline = (
+                _("Lay off %(cards)s: %(meld)s", cards=added, meld=meld)
+                if meld
+                else _("Lay off %(cards)s", cards=added)
+            )
         return Verdict(
             mode,
             ruling.valid,
@@ -288,6 +331,12 @@ def _hand(form: RefereeForm, table: Table, number: int) -> Verdict:
             False,
             _("Undecided"),
             _(
+                "Phase %(number)d (%(contract)s): too many possibilities to decide: check by hand",
+                number=number,
+                contract=asked,
+            )
+            if table.phases
+            else _(
                 "Contract %(number)d (%(contract)s): too many possibilities to decide: check "
                 "by hand",
                 number=number,
@@ -304,6 +353,13 @@ def _hand(form: RefereeForm, table: Table, number: int) -> Verdict:
             False,
             _("Not possible"),
             _(
+                "Phase %(number)d (%(contract)s): no hand can make it under these rules. "
+                "Check the house rules.",
+                number=number,
+                contract=asked,
+            )
+            if table.phases
+            else _(
                 "Contract %(number)d (%(contract)s): no hand can make it under these rules. "
                 "Check the house rules.",
                 number=number,
@@ -316,7 +372,9 @@ def _hand(form: RefereeForm, table: Table, number: int) -> Verdict:
             "hand",
             False,
             _("Not yet"),
-            ngettext(
+            _short(short, number, asked)
+            if table.phases
+            else ngettext(
                 "Contract %(number)d (%(contract)s): %(num)d card short",
                 "Contract %(number)d (%(contract)s): %(num)d cards short",
                 short,
@@ -338,13 +396,30 @@ def _hand(form: RefereeForm, table: Table, number: int) -> Verdict:
         "hand",
         True,
         _("Yes"),
-        _("You can lay down contract %(number)d (%(contract)s)", number=number, contract=asked),
+        _("You can lay down phase %(number)d (%(contract)s)", number=number, contract=asked)
+        if table.phases
+        else _(
+            "You can lay down contract %(number)d (%(contract)s)", number=number, contract=asked
+        ),
         melds=_arrangement(ruling),
         reasons=_reasons(ruling),
         leftover=tuple(leftover),
         leftover_points=score_cards(leftover, rules),
         contract_text=asked,
     )
+
+
+def _short(short: int, number: int, asked: str) -> str:
+    """How far a hand is from phase ``number`` (``asked``, in words): a count, or not at all."""
+    if short:
+        return ngettext(
+            "Phase %(number)d (%(contract)s): %(num)d card short",
+            "Phase %(number)d (%(contract)s): %(num)d cards short",
+            short,
+            number=number,
+            contract=asked,
+        )
+    return _("Phase %(number)d (%(contract)s): not with these cards", number=number, contract=asked)
 
 
 def _without(hand: list[Card], used: list[Card]) -> list[Card]:

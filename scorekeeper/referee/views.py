@@ -22,7 +22,7 @@ from ..rules import PRESETS, own_words
 from ..text import lazy_gettext as _l
 from ..web import UNPROCESSABLE, is_htmx, render
 from ..words import words
-from .forms import MODES, RefereeForm, refuse
+from .forms import MODES, PHASE_MODES, RefereeForm, refuse
 from .rulings import contract_number, form_refused, link_params, rule, table_for
 
 bp = Blueprint("referee", __name__)
@@ -33,6 +33,11 @@ PROMPTS = {
     "layoff": _l("Enter the meld on the table and the cards added to it."),
     "liberate": _l("Enter the meld with the wild card, and the real card put in for it."),
     "hand": _l("Enter your whole hand to see whether it makes the contract."),
+}
+# The same where a contract is a phase and a lay-off a hit (a Phase 10 deck).
+PHASE_PROMPTS = PROMPTS | {
+    "layoff": _l("Enter the meld on the table and the cards hit on it."),
+    "hand": _l("Enter your whole hand to see whether it makes the phase."),
 }
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -77,12 +82,12 @@ def index() -> Response:
         verdict=verdict,
         link=link,
         share_link=url_for("referee.index", _external=True, **params),
-        modes=MODES,
+        modes=PHASE_MODES if table.phases else MODES,
         contract=contract_number(form, table),
         context_params=_context_params(params),
         ranks=RANKS,
         pad=pad_of(table.rules),
-        prompts=PROMPTS,
+        prompts=PHASE_PROMPTS if table.phases else PROMPTS,
     )
     if is_htmx():
         response.headers["HX-Replace-Url"] = link

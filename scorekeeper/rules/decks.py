@@ -36,7 +36,7 @@ from .cards import (
     parse_card,
     split_tokens,
 )
-from .messages import N_, Message, Value
+from .messages import N_, Message, N_plural, Value
 
 __all__ = ["DECKS", "PHASE_10", "STANDARD", "Deck", "Wording", "deck_named"]
 
@@ -55,6 +55,19 @@ class Wording:
     """A wild card in a set: the card, and the rank alone it stands for."""
     two_sets: Message
     """A lay-down that may not hold two sets of one rank."""
+    contract_asks: Callable[[Value, Value, Value], Message]
+    """A contract made: its number, its melds in words and the melds that make it."""
+    contract_exactly: Callable[[int, Value, Value, Value], Message]
+    """A lay-down of too few or too many melds: how many the contract asks for, its number,
+    its melds in words and how many were laid down."""
+    contract_laid: Callable[[Value, Value, Value], Message]
+    """A lay-down of melds of other kinds than asked: the number, the melds asked, those laid."""
+    layoff_not_on_contract_turn: Message
+    """A lay-off refused on the turn the player's contract went down."""
+    layoff_same_turn: Message
+    """Laying off allowed once the player's contract is made, that turn too."""
+    layoff_later_turn: Message
+    """Laying off allowed from the turn after the contract went down."""
     run_free: Callable[[str], Message] | None = None
     """A run of a deck whose runs are of any suits explained, the meld given."""
     repeated_in_run: Callable[[Value], Message] | None = None
@@ -62,6 +75,9 @@ class Wording:
     not_neighbours: Callable[[str, str], Message] | None = None
     """A run refused for holding the deck's highest and lowest ranks, which are not
     neighbours where runs do not turn the corner (the highest and the lowest given)."""
+    phases: bool = False
+    """Whether the deck's games call a contract a phase and a lay-off a hit (Phase 10's), on
+    every page about them: the rulings' sentences above, and the pages' own words."""
 
 
 STANDARD_WORDING = Wording(
@@ -75,6 +91,35 @@ STANDARD_WORDING = Wording(
         "%(card)s is wild and stands for a %(rank)s", card=card, rank=rank
     ),
     two_sets=N_("One lay-down may not hold two sets of one rank: each set needs a rank of its own"),
+    contract_asks=lambda number, contract, melds: N_(
+        "Contract %(number)s asks for %(contract)s: %(melds)s",
+        number=number,
+        contract=contract,
+        melds=melds,
+    ),
+    contract_exactly=lambda wanted, number, contract, laid: N_plural(
+        "Contract %(number)s asks for %(contract)s: exactly %(num)s meld, and %(laid)s",
+        "Contract %(number)s asks for %(contract)s: exactly %(num)s melds, and %(laid)s",
+        num=wanted,
+        number=number,
+        contract=contract,
+        laid=laid,
+    ),
+    contract_laid=lambda number, contract, laid: N_(
+        "Contract %(number)s asks for %(contract)s, and this lay-down is %(laid)s",
+        number=number,
+        contract=contract,
+        laid=laid,
+    ),
+    layoff_not_on_contract_turn=N_(
+        "You may not lay off on the turn you lay your contract down: wait for a later turn"
+    ),
+    layoff_same_turn=N_(
+        "Laying off is allowed once your own contract is made, on the same turn too"
+    ),
+    layoff_later_turn=N_(
+        "Laying off is allowed from the turn after the one you laid your contract down"
+    ),
 )
 
 PHASE_10_WORDING = Wording(
@@ -90,6 +135,31 @@ PHASE_10_WORDING = Wording(
     two_sets=N_(
         "One lay-down may not hold two sets of one number: each set needs a number of its own"
     ),
+    contract_asks=lambda number, contract, melds: N_(
+        "Phase %(number)s asks for %(contract)s: %(melds)s",
+        number=number,
+        contract=contract,
+        melds=melds,
+    ),
+    contract_exactly=lambda wanted, number, contract, laid: N_plural(
+        "Phase %(number)s asks for %(contract)s: exactly %(num)s meld, and %(laid)s",
+        "Phase %(number)s asks for %(contract)s: exactly %(num)s melds, and %(laid)s",
+        num=wanted,
+        number=number,
+        contract=contract,
+        laid=laid,
+    ),
+    contract_laid=lambda number, contract, laid: N_(
+        "Phase %(number)s asks for %(contract)s, and this lay-down is %(laid)s",
+        number=number,
+        contract=contract,
+        laid=laid,
+    ),
+    layoff_not_on_contract_turn=N_(
+        "You may not hit on the turn you lay your phase down: wait for a later turn"
+    ),
+    layoff_same_turn=N_("Hitting is allowed once your own phase is made, on the same turn too"),
+    layoff_later_turn=N_("Hitting is allowed from the turn after the one you laid your phase down"),
     run_free=lambda meld: N_(
         "A run: cards of consecutive numbers, colours free (%(meld)s)", meld=meld
     ),
@@ -103,6 +173,7 @@ PHASE_10_WORDING = Wording(
         high=high,
         low=low,
     ),
+    phases=True,
 )
 
 

@@ -132,16 +132,11 @@ def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number
             _reason(
                 rules,
                 "contracts" if len(groups) < wanted else "extra_melds",
-                N_plural(
-                    "Contract %(number)s asks for %(contract)s: exactly %(num)s meld, and %(laid)s",
-                    "Contract %(number)s asks for %(contract)s: exactly %(num)s melds, and "
-                    "%(laid)s",
-                    num=wanted,
-                    number=number,
-                    contract=asked,
-                    laid=N_plural(
-                        "%(num)s was laid down", "%(num)s were laid down", num=len(groups)
-                    ),
+                rules.deck.wording.contract_exactly(
+                    wanted,
+                    number,
+                    asked,
+                    N_plural("%(num)s was laid down", "%(num)s were laid down", num=len(groups)),
                 ),
             )
         )
@@ -191,12 +186,7 @@ def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number
             ]
         )
         assert not kinds_fit
-        refused = N_(
-            "Contract %(number)s asks for %(contract)s, and this lay-down is %(laid)s",
-            number=number,
-            contract=asked,
-            laid=laid,
-        )
+        refused = rules.deck.wording.contract_laid(number, asked, laid)
         return Ruling(False, None, (_reason(rules, "contracts", refused),))
     chosen, combination = found
     arrangement = [option.meld for option in combination]
@@ -209,12 +199,7 @@ def check_contract(melds: Sequence[CardsLike], rules: RulesLike, contract_number
         _reason(
             rules,
             "contracts",
-            N_(
-                "Contract %(number)s asks for %(contract)s: %(melds)s",
-                number=number,
-                contract=asked,
-                melds=listing(made),
-            ),
+            rules.deck.wording.contract_asks(number, asked, listing(made)),
         )
     ]
     for index in extra:

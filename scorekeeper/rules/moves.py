@@ -138,7 +138,7 @@ def check_layoff(
         refusal = _reason(
             rules,
             "layoff_on_contract_turn",
-            N_("You may not lay off on the turn you lay your contract down: wait for a later turn"),
+            rules.deck.wording.layoff_not_on_contract_turn,
         )
         ruling = _check_layoff(meld_on_table, added, rules, refusal)
         others = () if ruling.valid else ruling.reasons
@@ -147,13 +147,13 @@ def check_layoff(
         lay_off = _reason(
             rules,
             "lay_off",
-            N_("Laying off is allowed once your own contract is made, on the same turn too"),
+            rules.deck.wording.layoff_same_turn,
         )
     else:
         lay_off = _reason(
             rules,
             "layoff_on_contract_turn",
-            N_("Laying off is allowed from the turn after the one you laid your contract down"),
+            rules.deck.wording.layoff_later_turn,
         )
     return _check_layoff(meld_on_table, added, rules, lay_off)
 
