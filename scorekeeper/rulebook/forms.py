@@ -54,9 +54,12 @@ from ..words import words
 COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 COUNT_WORDS |= {"un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5}
 COUNT_WORDS |= {"seis": 6}
-KIND_WORDS = {"trio": "set", "escalera": "run", "par": "pair"}
+# A game's own words read as the others' (the glossary's [game.*]): Phase 10's grupo is a set,
+# Carioca's escala a run, so that the editor reads back the contracts it writes in them.
+KIND_WORDS = {"trio": "set", "grupo": "set", "escalera": "run", "escala": "run", "par": "pair"}
 MELD_WORDS = re.compile(
-    r"^(?:(?P<count>\d+|[a-z]+)\s+)?(?P<kind>set|run|pair|trio|escalera|par)(?:es|s)?"
+    r"^(?:(?P<count>\d+|[a-z]+)\s+)?(?P<kind>set|run|pair|trio|grupo|escalera|escala|par)"
+    r"(?:es|s)?"
     r"(?:\s+(?:of|de))?(?:\s+(?P<of>[a-z0-9]+))?$"
 )
 # Phase 10's phase 8: "7 cards of one colour", "7 cartas de un color".

@@ -9,10 +9,13 @@ import re
 from urllib.parse import urlencode
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.rules import check_contract, check_layoff
+from scorekeeper import house_rules
+from scorekeeper.rules import check_contract, check_layoff, get_ruleset
 
+from .test_rules_pages import form_values
 from .test_spanish import shown_text
 
 SPANISH = {"Accept-Language": "es-CL"}
@@ -203,3 +206,44 @@ def test_the_referee_says_what_the_phase_10_decks_hold(
     assert "joker" not in page.lower().split('id="players-hint"')[1].split("</p>")[0]
     standard = _page(client, {"rules": "twelve-step"})
     assert "Cards are checked against 2 decks and 4 jokers for 4 players." in standard
+
+
+def test_the_spanish_editor_reads_grupos_in_phase_10_contracts(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Phase 10's phases written by hand in Spanish, a set a grupo, read as the preset's."""
+    editor = client.get("/rules/new?base=phase-10", headers=SPANISH).get_data(as_text=True)
+    values = form_values(editor)
+    values["name"] = "Fase 10 a mano"
+    values["contracts"] = "\n".join(
+        [
+            "dos grupos de 3",
+            "un grupo de 3 y una escalera de 4",
+            "un grupo de 4 y una escalera de 4",
+            "una escalera de 7",
+            "una escalera de 8",
+            "una escalera de 9",
+            "dos grupos de 4",
+            "7 cartas de un color",
+            "un grupo de 5 y un grupo de 2",
+            "un grupo de 5 y un grupo de 3",
+        ]
+    )
+    response = client.post("/rules/new?base=phase-10", data=values, headers=SPANISH)
+    assert response.status_code == 303, shown_text(response.get_data(as_text=True), "<main")
+    with app.app_context():
+        saved = house_rules.load(house_rules.slug_for("Fase 10 a mano"))
+    assert saved.contracts == get_ruleset("phase-10").contracts
+    # Carioca's own word for a run, escala, reads as escalera does.
+    carioca = form_values(
+        client.get("/rules/new?base=carioca", headers=SPANISH).get_data(as_text=True)
+    )
+    carioca["name"] = "Carioca a mano"
+    carioca["contracts"] = "dos tríos de 3\nun trío de 3 y una escala de 4\ndos escalas de 4"
+    response = client.post("/rules/new?base=carioca", data=carioca, headers=SPANISH)
+    assert response.status_code == 303, shown_text(response.get_data(as_text=True), "<main")
+    with app.app_context():
+        hand = house_rules.load(house_rules.slug_for("Carioca a mano"))
+    assert [contract.summary for contract in hand.contracts] == [
+        contract.summary for contract in get_ruleset("carioca").contracts[:3]
+    ]
