@@ -80,7 +80,10 @@ def _laydown_ok(combination: Sequence[_Option], rules: RuleSet, checks: frozense
         ranks = [
             _set_rank(option.meld)
             for option in combination
-            if option.meld.kind is MeldKind.SET and _set_rank(option.meld) is not None
+            # A pair of aces is a set of 2 aces (rules.md): with it, a set of aces is a
+            # second set of one rank.
+            if option.meld.kind in (MeldKind.SET, MeldKind.PAIR)
+            and _set_rank(option.meld) is not None
         ]
         if len(ranks) != len(set(ranks)):
             return False

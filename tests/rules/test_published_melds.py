@@ -274,6 +274,20 @@ def test_the_family_defaults_rule_as_the_preset(slug: str) -> None:
     assert get_ruleset(defaults) == get_ruleset(slug)
 
 
+def test_a_pair_of_aces_is_a_set_for_one_set_a_rank() -> None:
+    """Bellevue's pair of aces is a set of 2 aces (rules.md): where each set needs a rank of
+    its own, the set of 3 beside it is no aces. The check and the search agree (the search
+    found no lay-down in five aces while the check let A-A and A-A-A down)."""
+    one_a_rank = {"base": "bellevue", "same_rank_sets_allowed": False}
+    refused = check_contract(["AH AS", "AH AS AD"], one_a_rank, 1)
+    assert [r.rule for r in refused.reasons] == ["same_rank_sets_allowed"]
+    assert check_contract(["AH AS", "KH KS KD"], one_a_rank, 1).valid
+    assert check_contract(["AH AS", "AH AS AD"], "bellevue", 1).valid
+    five_aces = "AH AH AH AH AH"
+    assert find_contract(five_aces, one_a_rank, 1) is None
+    assert find_contract(five_aces, "bellevue", 1) is not None
+
+
 # "Can I make my contract?" stays exact under the new options.
 
 
