@@ -368,21 +368,6 @@ def _tie_break_put_in_late(game: Game, stored: RoundEntry) -> tuple[int, RoundEn
     return game.id, _with_hand(stored, seat, late)
 
 
-def _tie_break_exported(game: Game, stored: RoundEntry) -> tuple[int, RoundEntry]:
-    document = transfer.export_game(game)
-    del document["uid"]
-    return transfer.import_game(document).id, stored
-
-
-def _tie_break_restored(game: Game, stored: RoundEntry) -> tuple[int, RoundEntry]:
-    document = transfer.export_game(game)
-    del document["uid"]
-    line = json.dumps(document).encode() + b"\n"
-    (read,) = list(backup.read_backup(io.BytesIO(line)))
-    assert read.outcome == "stored" and read.game_id is not None, read.problems
-    return read.game_id, stored
-
-
 def _tie_break_undone(game: Game, stored: RoundEntry) -> tuple[int, RoundEntry]:
     assert rounds.undo_last_round(game, 3)
     assert services.tally_of(game).tie_break_owed == (0, 1)
@@ -396,8 +381,8 @@ TIE_BREAK_PATHS: dict[str, Callable[[Game, RoundEntry], tuple[int, RoundEntry]]]
     "corrected on its form": _tie_break_corrected,
     "merged with another phone's correction": _tie_break_merged,
     "a hand put in late": _tie_break_put_in_late,
-    "exported and imported": _tie_break_exported,
-    "backed up and restored": _tie_break_restored,
+    "exported and imported": _exported_and_imported,
+    "backed up and restored": _backed_up_and_restored,
 }
 
 
