@@ -99,6 +99,22 @@ def _kept_rows(household: int) -> dict[str, Any]:
     return found
 
 
+def assert_rebuilt_alike(household: int, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    """A rebuild of ``household``'s kept rows from its games gives the rows its saves wrote,
+    whole and read in chunks of ``chunk`` games (the chunks' edges change nothing)."""
+    with scope.household(household):
+        kept = _kept_rows(household)
+        assert kept["game_stats"], "no game was counted"
+        stats.rebuild(household)
+        db.session.commit()
+        assert _kept_rows(household) == kept
+        monkeypatch.setattr(rebuilding, "CHUNK", chunk)
+        stats.rebuild(household)
+        db.session.commit()
+        assert _kept_rows(household) == kept
+        db.session.remove()
+
+
 def _write(app: Flask, client: FlaskClient, household: int, rng: random.Random) -> str:
     """One random write through the pages (or an import); returns what it was."""
     games = _games(app, household)
@@ -189,19 +205,10 @@ def test_kept_numbers_equal_a_computation_from_scratch_after_random_writes(
     # Every kind of write happened, so the comparison covered them all.
     kinds = {entry.split()[0] for entry in done}
     assert {"start", "round", "edit", "bin", "bring", "import"} <= kinds, kinds
-    with app.app_context(), scope.household(household):
-        kept = _kept_rows(household)
-        assert kept["game_stats"], "no game was counted"
-        stats.rebuild(household)
-        db.session.commit()
-        assert _kept_rows(household) == kept
-        # Read in chunks of a few games, the chunks' edges (and the binned games between
-        # them) change nothing either.
-        monkeypatch.setattr(rebuilding, "CHUNK", 3)
-        stats.rebuild(household)
-        db.session.commit()
-        assert _kept_rows(household) == kept
-        db.session.remove()
+    # Read in chunks of a few games, the chunks' edges (and the binned games between them)
+    # change nothing either.
+    with app.app_context():
+        assert_rebuilt_alike(household, monkeypatch, chunk=3)
 
 
 def test_a_binned_game_stops_counting_and_counts_again_when_brought_back(

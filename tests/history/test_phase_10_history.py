@@ -23,15 +23,13 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper import scope
 from scorekeeper.extensions import db
-from scorekeeper.history import stats
 from scorekeeper.history.records import records
-from scorekeeper.history.stats import households as rebuilding
 from scorekeeper.models import Player
 from scorekeeper.players.services import profile
 
 from ..conftest import family_id
 from .factory import document, twelve_step_rounds
-from .test_kept_stats import _kept_rows, assert_kept_equals_scratch
+from .test_kept_stats import assert_kept_equals_scratch, assert_rebuilt_alike
 from .test_spanish_history import SPANISH
 
 THREE = ("Ann", "Ben", "Cy")
@@ -249,16 +247,8 @@ def test_the_tie_break_hand_is_no_round_of_points_a_round(
     # The kept numbers are those counted from scratch, and the full rebuild (in chunks too)
     # keeps the rows each save wrote.
     assert_kept_equals_scratch(app, household, "Phase 10")
-    with app.app_context(), scope.household(household):
-        kept = _kept_rows(household)
-        stats.rebuild(household)
-        db.session.commit()
-        assert _kept_rows(household) == kept
-        monkeypatch.setattr(rebuilding, "CHUNK", 1)
-        stats.rebuild(household)
-        db.session.commit()
-        assert _kept_rows(household) == kept
-        db.session.remove()
+    with app.app_context():
+        assert_rebuilt_alike(household, monkeypatch, chunk=1)
 
 
 def two_tied_file(day: int) -> dict[str, Any]:
