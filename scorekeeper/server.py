@@ -434,6 +434,7 @@ def _run_processes(app: Any, host: str, port: int, threads: int, processes: int)
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
 
+    _threads_ended_before_forking(log)
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     for _ in range(processes):
@@ -461,6 +462,30 @@ def _run_processes(app: Any, host: str, port: int, threads: int, processes: int)
         while not stopping and time.monotonic() < resume:
             time.sleep(0.1)
         start_one()
+
+
+# How long the command waits for its own threads before it says what it waits for.
+FORK_WAIT_SAID_SECONDS = 1.0
+
+
+def _threads_ended_before_forking(log: logging.Logger) -> None:
+    """Wait for every thread of the command but this one to end (the start's daily backups, a
+    ratings worker a start's commit woke) before the server processes are forked.
+
+    A fork copies the memory of every thread and runs only the one that forked: a lock another
+    thread held at that instant (one of SQLite's own, a pool's) stays held in the child, which
+    then waits for it forever. So it went: the start's backups were being written as two
+    processes were forked, and one of them answered none of the requests the kernel handed it,
+    while the other served on."""
+    others = [t for t in threading.enumerate() if t is not threading.current_thread()]
+    for thread in others:
+        if callable(leave := getattr(thread, "leave", None)):
+            leave()  # a thread that can end sooner (the ratings' worker) is asked to
+    for thread in others:
+        thread.join(FORK_WAIT_SAID_SECONDS)
+        if thread.is_alive():
+            log.info("waiting for the start's own work (%s) before serving", thread.name)
+            thread.join()
 
 
 def _ending(status: int) -> str:

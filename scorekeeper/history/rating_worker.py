@@ -84,9 +84,18 @@ class _Worker(threading.Thread):
         self.woken = threading.Event()
         # Set, under ``_starting``, once it has decided to end: a wake then starts another.
         self.ending = False
+        # Set by ``leave``: it ends once the pass it is in is over.
+        self.leaving = False
+
+    def leave(self) -> None:
+        """End once the pass this worker is in is over (``server`` asks it before it forks its
+        processes); the marks it leaves are the next worker's (a forked process's)."""
+        with _starting:
+            self.ending = self.leaving = True
+            self.woken.set()
 
     def run(self) -> None:
-        while True:
+        while not self.leaving:
             self.woken.clear()
             self.app.extensions[LOOKED] = time.monotonic()
             with self.app.app_context():
@@ -98,6 +107,8 @@ class _Worker(threading.Thread):
                     again = BUSY_SECONDS
                 finally:
                     db.session.remove()
+            if self.leaving:
+                return
             if not self.woken.wait(IDLE_SECONDS if again is None else again) and again is None:
                 with _starting:
                     if not self.woken.is_set():
