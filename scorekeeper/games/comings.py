@@ -17,6 +17,7 @@ from scorekeeper.names import name_key, tidy_name, too_long
 from scorekeeper.rules import N_, Message, N_plural
 
 from . import changelog
+from .phases import says_phases
 from .rounds import RoundRefused, _commit, _drop_drafts
 from .services import lineup_of, recompute, replay, tally_of
 from .tally import IN_PROGRESS, Lineup, Problem, Tally
@@ -315,7 +316,8 @@ def comeback_offer(game: Game, position: int) -> dict[str, Any]:
     """What the comeback page of the seat at ``position`` shows: the player's name, the round
     they left after (None: at the table, nothing to offer), the total they had then, the
     highest total so far (the family's other choice, as for a joiner), the next round and,
-    where each player keeps their own contract, the one they go back to."""
+    where each player keeps their own contract, the one they go back to (a phase, on a Phase 10
+    deck)."""
     tally = tally_of(game)
     standing = next(standing for standing in tally.standings if standing.seat == position)
     away_now = game.seats[position] in away(game)
@@ -328,6 +330,7 @@ def comeback_offer(game: Game, position: int) -> dict[str, Any]:
         "highest": highest_total(game),
         "next_round": tally.next_round,
         "contract": standing.contract if tally.rules.keeps_contracts else None,
+        "phases": says_phases(tally.rules),
     }
 
 

@@ -615,9 +615,11 @@ def _standings(
     keeps = rules.contract_order is ContractOrder.OWN
     contracts: list[int] = []
     for seat in range(players):
-        # The last round the player was dealt into (a leaver's, in a game that goes on too).
+        # A game over: the last round the player was dealt into. One that goes on: the contract
+        # the player works on next, a leaver's too (the one they come back on: a leaver who
+        # made their contract in their last round is on the next).
         played = [result for result in results if result.hands[seat].in_round]
-        if (status != IN_PROGRESS or seat in lineup.left) and played:
+        if status != IN_PROGRESS and played:
             contracts.append(played[-1].hands[seat].contract)
         elif keeps:
             contracts.append(rules.contract_after(made[seat]))

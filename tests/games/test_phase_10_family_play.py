@@ -1,0 +1,80 @@
+"""Issue 51, a Phase 10 game played as a family plays it: what tripped the table up.
+
+A player who made their phase and then left is on the next phase (the board said 'moved on to
+phase 1' and the comeback page 'goes back to contract 1', where the player comes back on phase
+2), in English and Spanish; and a game that keeps each player's contract on standard cards
+says the same of its contracts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from ..helpers import save_round, start_game
+
+ES = {"Accept-Language": "es"}
+
+
+def _line_of(board: str, name: str) -> str:
+    """The standings' words under ``name`` (their phase, their comings), tags left out."""
+    row = re.search(rf'<span class="player-name">{name}</span>(.*?)</td>', board, flags=re.DOTALL)
+    assert row, board
+    return " ".join(re.sub(r"<[^>]+>", " ", row.group(1)).split())
+
+
+def _leaves(client: FlaskClient, game_id: int, seat: int) -> None:
+    answer = client.post(f"/games/{game_id}/leave", data={"seat": str(seat), "sure": "yes"})
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("headers", "moved_on", "on_it", "goes_back"),
+    [
+        (
+            {},
+            "moved on to phase 2: a set of 3 and a run of 4",
+            "on phase 2: a set of 3 and a run of 4",
+            "Cy goes back to phase 2, the one they were working on.",
+        ),
+        (
+            ES,
+            "pasó a la fase 2: un grupo de 3 y una escalera de 4",
+            "fase 2: un grupo de 3 y una escalera de 4",
+            "Cy retoma la fase 2, la que estaba jugando.",
+        ),
+    ],
+)
+def test_a_player_who_made_their_phase_and_left_is_on_the_next_phase(
+    client: FlaskClient, headers: dict[str, str], moved_on: str, on_it: str, goes_back: str
+) -> None:
+    game_id = start_game(client, "phase-10", ["Ann", "Ben", "Cy"])
+    # Round 1: Cy makes phase 1 and holds a 5; Ben makes nothing.
+    save_round(client, game_id, "Ann", {"Ben": "5", "Cy": "5"}, made={"Cy"})
+    _leaves(client, game_id, 2)
+    board = client.get(f"/games/{game_id}", headers=headers).get_data(as_text=True)
+    assert moved_on in _line_of(board, "Cy")
+    save_round(client, game_id, "Ben", {"Ann": "9"})
+    board = client.get(f"/games/{game_id}", headers=headers).get_data(as_text=True)
+    line = _line_of(board, "Cy")
+    assert on_it in line and "phase 1" not in line and "fase 1" not in line, line
+    asked = client.get(f"/games/{game_id}/comeback?seat=2", headers=headers)
+    assert goes_back in asked.get_data(as_text=True)
+    # The game file agrees: Cy works on phase 2 next.
+    standings = client.get(f"/games/{game_id}/export").get_json()["standings"]
+    assert {s["player"]: s["contract"] for s in standings}["Cy"] == 2
+    client.post(f"/games/{game_id}/comeback", data={"seat": "2", "points": "kept", "sure": "yes"})
+    board = client.get(f"/games/{game_id}", headers=headers).get_data(as_text=True)
+    assert on_it in _line_of(board, "Cy")
+
+
+def test_a_player_who_made_their_contract_and_left_goes_back_to_the_next(
+    client: FlaskClient,
+) -> None:
+    game_id = start_game(client, "twelve-step", ["Ann", "Ben", "Cy"])
+    save_round(client, game_id, "Ann", {"Ben": "5", "Cy": "5"}, made={"Cy"})
+    _leaves(client, game_id, 2)
+    save_round(client, game_id, "Ben", {"Ann": "9"})
+    asked = client.get(f"/games/{game_id}/comeback?seat=2").get_data(as_text=True)
+    assert "Cy goes back to contract 2, the one they were working on." in asked
