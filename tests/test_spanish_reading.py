@@ -32,6 +32,10 @@ def test_the_tour_reads_as_written_in_spanish(client: FlaskClient, language: str
     # "(most first)": English word order.
     assert "(de más a menos)" in board and "(de menos a más)" in board
     assert "más primero" not in board
+    phase_10 = start_game(client, "phase-10", ["Ana", "Beto", "Coco"])
+    board = _text(client, f"/games/{phase_10}", language)
+    assert "Ordenados por fases cumplidas (de más a menos) y luego por puntos" in board
+    assert "primero)" not in board
     referee = _text(client, "/referee?rules=contract-rummy&cards=4H+5H+6H+7H", language)
     # A ruling is el fallo: "esta fallo" kept decisión's gender.
     assert "Enlace a este fallo" in referee and not re.search(r"\b(la|esta) fallo\b", referee)
