@@ -78,3 +78,37 @@ def test_a_player_who_made_their_contract_and_left_goes_back_to_the_next(
     save_round(client, game_id, "Ben", {"Ann": "9"})
     asked = client.get(f"/games/{game_id}/comeback?seat=2").get_data(as_text=True)
     assert "Cy goes back to contract 2, the one they were working on." in asked
+
+
+@pytest.mark.parametrize(
+    ("headers", "setup_six", "setup_one", "shuffle"),
+    [
+        (
+            {},
+            "Phase 10 (10 phases) for 6 players: 1 deck, 10 cards each in the first deal.",
+            "Phase 10 (10 phases): 1 deck, 10 cards each in the first deal.",
+            "Shuffle <strong>1 deck</strong> (108 cards).",
+        ),
+        (
+            ES,
+            "Phase 10 (10 fases) para 6 jugadores: 1 baraja, 10 cartas a cada uno en el primer "
+            "reparto.",
+            "Phase 10 (10 fases): 1 baraja, 10 cartas a cada uno en el primer reparto.",
+            "Mezcla <strong>1 baraja</strong> (108 cartas).",
+        ),
+    ],
+)
+def test_a_phase_10_deck_is_shuffled_without_jokers(
+    client: FlaskClient, headers: dict[str, str], setup_six: str, setup_one: str, shuffle: str
+) -> None:
+    """The new-game form and the board before the first deal said '1 deck and 0 jokers' of a
+    Phase 10 deck, which has none: its Wilds and Skips are among its 108 cards."""
+    form = {"rules": "phase-10", "refresh": "1"}
+    page = client.post("/games/new", data=form, headers=headers).get_data(as_text=True)
+    kept = page.split('<template id="setup-lines">', 1)[1].split("</template>", 1)[0]
+    lines = dict(re.findall(r'data-count="(\d+)">([^<]*)<', kept))
+    assert lines["6"] == setup_six and lines["1"] == setup_one, lines
+    assert "joker" not in page.split('id="setup-preview"', 1)[1].split("</p>", 1)[0]
+    game_id = start_game(client, "phase-10", ["Ann", "Ben", "Cy"])
+    board = client.get(f"/games/{game_id}", headers=headers).get_data(as_text=True)
+    assert shuffle in board and "joker" not in board, board
