@@ -172,6 +172,10 @@ def _my_hand(
             "contract": contract,
             # This phone's player made their contract (phase) in the last round: moved on.
             "moved_on": bool(last_hand and last_hand.in_round and last_hand.made_contract),
+            # A game of so many hands (hands) goes on after a player made every phase.
+            "every_phase_made": bool(
+                last_hand and tally.rounds[-1].contracts_made[position] >= len(tally.rules.phases)
+            ),
             # While a tie-break hand is owed: who is tied, and whether this seat plays it.
             "tie_break_next": tally.tie_break_next,
             "in_tie_break": position in tally.tie_break_owed,

@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
-from ..helpers import save_round, start_game
+from ..helpers import game_document, save_round, start_game
+from .test_comings_read_back import upload
+from .test_drafts import table_phone
 
 ES = {"Accept-Language": "es"}
 
@@ -112,3 +115,40 @@ def test_a_phase_10_deck_is_shuffled_without_jokers(
     game_id = start_game(client, "phase-10", ["Ann", "Ben", "Cy"])
     board = client.get(f"/games/{game_id}", headers=headers).get_data(as_text=True)
     assert shuffle in board and "joker" not in board, board
+
+
+@pytest.mark.parametrize(
+    ("headers", "every", "wrong", "mine"),
+    [
+        ({}, "made every phase", "on phase 10", "You have made every phase."),
+        (ES, "cumplió todas las fases", "fase 10", "Cumpliste todas las fases."),
+    ],
+)
+def test_a_game_of_so_many_hands_goes_on_after_a_player_made_every_phase(
+    app: Flask,
+    client: FlaskClient,
+    headers: dict[str, str],
+    every: str,
+    wrong: str,
+    mine: str,
+) -> None:
+    """With hands (a house's ten hands), a player who made every phase plays on to the last
+    hand: the board said 'moved on to phase 10' of her, then 'still on phase 10', the TV the
+    same, and her phone 'You moved on to phase 10'."""
+    rules = {"base": "phase-10", "phases_played": [9, 10], "hands": 4, "winner": "most contracts"}
+    # Ann makes phase 9 and then phase 10: both phases played, two hands still to play.
+    rounds = [("Ann", {"Ben": "5", "Cy": "5"}, set()), ("Ann", {"Ben": "5", "Cy": "5"}, set())]
+    game_id = upload(client, game_document(rules, ["Ann", "Ben", "Cy"], rounds))
+    board = client.get(f"/games/{game_id}", headers=headers).get_data(as_text=True)
+    line = _line_of(board, "Ann")
+    assert every in line and wrong not in line, line
+    tv = client.get(f"/games/{game_id}/tv", headers=headers).get_data(as_text=True)
+    ann_on_tv = tv.split('class="tv-name">Ann', 1)[1].split("</li>", 1)[0]
+    assert every in ann_on_tv and wrong not in ann_on_tv, ann_on_tv
+    phone = table_phone(app, game_id, seat=0)
+    hand = phone.get(f"/games/{game_id}/hand", headers=headers).get_data(as_text=True)
+    assert mine in hand and wrong not in hand.split('class="deal', 1)[1].split("</p>", 1)[0]
+    # Round 3: Ben goes out, Ann holds a 5 and made nothing more; she is still done.
+    save_round(client, game_id, "Ben", {"Ann": "5", "Cy": "5"})
+    line = _line_of(client.get(f"/games/{game_id}", headers=headers).get_data(as_text=True), "Ann")
+    assert every in line and wrong not in line, line
