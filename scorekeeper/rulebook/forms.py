@@ -310,7 +310,7 @@ class HouseRulesForm(FlaskForm):
             "At most %(num)s players play these rules, so the packs' lines for more players "
             "are not used: %(packs)s.",
             most,
-            packs=words(rule.describe(most)),
+            packs=words(rule.describe(most, DECKS[self.drawn_deck])),
         )
 
     def options(self) -> dict[str, Any]:
@@ -348,6 +348,10 @@ class HouseRulesForm(FlaskForm):
         top, _sep, index = top.partition("[")
         if top == "contracts" and index:
             number = index.rstrip("]")
+            if DECKS[self.drawn_deck].wording.phases:
+                return self.contracts, _(
+                    "Phase %(number)s: %(problem)s", number=number, problem=message
+                )
             return self.contracts, _(
                 "Contract %(number)s: %(problem)s", number=number, problem=message
             )

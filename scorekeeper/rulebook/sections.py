@@ -9,8 +9,10 @@ from flask_babel.speaklater import LazyString
 from ..rules import PHASE_10, STANDARD, Deck, RuleSet, Source
 from ..text import lazy_gettext as _l
 
+Section = tuple[str, LazyString, tuple[str, ...]]
+
 # Every option of a rule set, in the page's sections ("slug" is the app's filing name only).
-SECTIONS: tuple[tuple[str, LazyString, tuple[str, ...]], ...] = (
+SECTIONS: tuple[Section, ...] = (
     (
         "contracts",
         _l("Contracts"),
@@ -84,6 +86,17 @@ DECK_ONLY: dict[str, str] = {
     ),
     "skip_target": PHASE_10.slug,
 }
+
+
+# The sections' titles where a deck's games call a contract a phase (Phase 10's).
+PHASE_TITLES: dict[str, LazyString] = {"contracts": _l("Phases")}
+
+
+def sections_for(deck: Deck) -> tuple[Section, ...]:
+    """The page's sections, titled in the words of ``deck``'s games."""
+    if not deck.wording.phases:
+        return SECTIONS
+    return tuple((slug, PHASE_TITLES.get(slug, title), keys) for slug, title, keys in SECTIONS)
 
 
 def applies(key: str, deck: Deck) -> bool:
@@ -204,3 +217,41 @@ VALUE_WORDS: dict[str, dict[str, LazyString]] = {
         "not adjacent": _l("never side by side"),
     },
 }
+
+# The same values in the words of a deck whose games call a contract a phase (Phase 10's).
+PHASE_VALUE_WORDS: dict[str, dict[str, LazyString]] = VALUE_WORDS | {
+    "phases_played": {
+        "all": _l("Every phase, in order"),
+        "even": _l("The even phases only (2, 4, 6 and so on), each keeping its number"),
+        "odd": _l("The odd phases only (1, 3, 5 and so on), each keeping its number"),
+    },
+    "contract_order": {
+        "own": _l("Each player works on their own phase, kept until made"),
+        "round": _l("Round N plays phase N, for everyone"),
+    },
+    "winner": VALUE_WORDS["winner"]
+    | {
+        "last contract": _l("Whoever makes the last phase"),
+        "most contracts": _l(
+            "Whoever has made the most phases when the game ends; tied, the lowest total; "
+            "still tied, the tie-break"
+        ),
+    },
+    "tie_break": VALUE_WORDS["tie_break"]
+    | {
+        "replay": _l(
+            "The lowest total wins; still tied, the tied players alone play one more round on "
+            "the last phase, and the first of them to go out wins"
+        ),
+    },
+    "liberation_before_contract": {
+        "yes": _l("Yes: a player whose phase is not made may liberate a wild card too"),
+        "if going down": _l("Only on the turn you make your phase"),
+        "no": _l("No: only once your phase is made"),
+    },
+}
+
+
+def value_words_for(deck: Deck) -> dict[str, dict[str, LazyString]]:
+    """The choice options' values in the words of ``deck``'s games."""
+    return PHASE_VALUE_WORDS if deck.wording.phases else VALUE_WORDS

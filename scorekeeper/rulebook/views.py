@@ -22,6 +22,7 @@ from ..rules import (
     PRESETS,
     RuleSet,
     RuleSetError,
+    deck_words,
     describe_options,
     get_ruleset,
     own_words,
@@ -29,7 +30,7 @@ from ..rules import (
 from ..web import UNPROCESSABLE, render
 from ..words import words
 from .forms import HouseRulesForm, house_rules_form, kept_values, redrawn
-from .sections import SECTIONS, VALUE_WORDS, applies, packs_table, sources_of
+from .sections import applies, packs_table, sections_for, sources_of, value_words_for
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
@@ -54,10 +55,11 @@ def show(slug: str) -> Response:
         record=record,
         base=get_ruleset(ruleset.base),
         options=options,
-        sections=SECTIONS,
+        sections=sections_for(ruleset.deck),
         packs=packs_table(ruleset),
         documents=sources_of(ruleset),
-        value_words=VALUE_WORDS,
+        value_words=value_words_for(ruleset.deck),
+        phases=ruleset.deck.wording.phases,
         shows=lambda key: applies(key, ruleset.deck),
     )
 
@@ -142,8 +144,10 @@ def _form(ruleset: RuleSet) -> tuple[HouseRulesForm, bool]:
     be drawn again (for the deck chosen: "redraw", the button beside the deck, which the page
     presses when the deck changes). Its card values and packs are always the chosen deck's:
     where another deck was chosen, those typed for the deck before are kept aside and those
-    kept for the chosen one come back (``forms.redrawn``)."""
+    kept for the chosen one come back (``forms.redrawn``). The page speaks the words of the
+    chosen deck's games (Phase 10's grupo for a set, in the contracts written too)."""
     if request.method != "POST":
+        languages.in_game(deck_words(ruleset.deck))
         return house_rules_form(ruleset), False
     formdata: MultiDict[str, str] = request.form
     drawn = formdata.get("drawn_deck", "")
@@ -153,6 +157,7 @@ def _form(ruleset: RuleSet) -> tuple[HouseRulesForm, bool]:
         defaults = get_ruleset({"base": ruleset.base, "deck": chosen})
         formdata = redrawn(formdata, drawn, chosen, defaults)
         drawn = chosen
+    languages.in_game(deck_words(DECKS[drawn]))
     form = house_rules_form(ruleset, deck=drawn, formdata=formdata)
     form.kept = kept_values(formdata)
     return form, "redraw" in formdata
@@ -161,17 +166,21 @@ def _form(ruleset: RuleSet) -> tuple[HouseRulesForm, bool]:
 def _editor(form: HouseRulesForm, ruleset: RuleSet, record: object) -> Response:
     status = UNPROCESSABLE if form.errors else 200
     base = get_ruleset(form.base.data if form.base.data in PRESETS else ruleset.base)
+    deck = DECKS[form.drawn_deck]
+    # The options named and explained in the words of the deck drawn (a phase on Phase 10's).
+    drawn = base if base.deck is deck else get_ruleset({"base": base.slug, "deck": deck.slug})
     return render(
         "rules/edit.html",
         status=status,
         form=form,
         record=record,
         base=base,
-        options={option.key: option for option in describe_options(base)},
+        options={option.key: option for option in describe_options(drawn)},
         presets=[(slug, words(get_ruleset(slug).name)) for slug in PRESETS],
-        value_words=VALUE_WORDS,
-        deck=DECKS[form.drawn_deck],
-        shows=lambda key: applies(key, DECKS[form.drawn_deck]),
+        value_words=value_words_for(deck),
+        deck=deck,
+        phases=deck.wording.phases,
+        shows=lambda key: applies(key, deck),
     )
 
 

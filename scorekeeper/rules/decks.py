@@ -68,6 +68,25 @@ class Wording:
     """Laying off allowed once the player's contract is made, that turn too."""
     layoff_later_turn: Message
     """Laying off allowed from the turn after the contract went down."""
+    game_end: Callable[[Value], Message]
+    """When a game whose players keep their contract ends: after the round in which someone
+    makes the last contract (its number given)."""
+    no_such_contract: Callable[[Value, Value], Message]
+    """A contract number the rules do not have (the number as written, how many they have)."""
+    undecided: Callable[[Value, Value], Message]
+    """The hand check gave up on a contract (its number and its melds in words)."""
+    per_contract: Callable[[int], Message]
+    """How often a "May I" limit counted each contract allows it (the count)."""
+    decks_for: Callable[[int, Value], Message]
+    """How many packs of the deck a game holds, and for how many players."""
+    options: Mapping[str, tuple[Message, Message]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    """Options named and explained in the deck's own words, by key: their name and their help,
+    where those of ``options._OPTION_TEXT`` say contract, rank or lay off."""
+    choices: Mapping[str, Message] = field(default_factory=lambda: MappingProxyType({}))
+    """Choice options' values in the deck's own words, where ``options.CHOICE_WORDS``' say
+    contract (a rule set keeps the value's code: "last contract" is Phase 10's last phase)."""
     run_free: Callable[[str], Message] | None = None
     """A run of a deck whose runs are of any suits explained, the meld given."""
     repeated_in_run: Callable[[Value], Message] | None = None
@@ -120,6 +139,24 @@ STANDARD_WORDING = Wording(
     layoff_later_turn=N_(
         "Laying off is allowed from the turn after the one you laid your contract down"
     ),
+    game_end=lambda number: N_(
+        "after the round in which someone makes contract %(number)s", number=number
+    ),
+    no_such_contract=lambda number, count: N_(
+        "%(number)s is not a contract of these rules: they run from 1 to %(count)s",
+        number=number,
+        count=count,
+    ),
+    undecided=lambda number, contract: N_(
+        "too many possibilities to decide whether this hand makes contract %(number)s "
+        "(%(contract)s): check by hand",
+        number=number,
+        contract=contract,
+    ),
+    per_contract=lambda limit: N_plural("%(num)s per contract", "%(num)s per contract", num=limit),
+    decks_for=lambda decks, players: N_plural(
+        "%(num)s deck for %(players)s", "%(num)s decks for %(players)s", num=decks, players=players
+    ),
 )
 
 PHASE_10_WORDING = Wording(
@@ -160,6 +197,141 @@ PHASE_10_WORDING = Wording(
     ),
     layoff_same_turn=N_("Hitting is allowed once your own phase is made, on the same turn too"),
     layoff_later_turn=N_("Hitting is allowed from the turn after the one you laid your phase down"),
+    game_end=lambda number: N_(
+        "after the round in which someone makes phase %(number)s", number=number
+    ),
+    no_such_contract=lambda number, count: N_(
+        "%(number)s is not a phase of these rules: they run from 1 to %(count)s",
+        number=number,
+        count=count,
+    ),
+    undecided=lambda number, contract: N_(
+        "too many possibilities to decide whether this hand makes phase %(number)s "
+        "(%(contract)s): check by hand",
+        number=number,
+        contract=contract,
+    ),
+    per_contract=lambda limit: N_plural("%(num)s per phase", "%(num)s per phase", num=limit),
+    decks_for=lambda decks, players: N_plural(
+        "%(num)s Phase 10 deck for %(players)s",
+        "%(num)s Phase 10 decks for %(players)s",
+        num=decks,
+        players=players,
+    ),
+    choices=MappingProxyType(
+        {"last contract": N_("last phase"), "most contracts": N_("most phases")}
+    ),
+    options=MappingProxyType(
+        {
+            "contracts": (
+                N_("Phases"),
+                N_("The melds each phase asks for, in the order they are played."),
+            ),
+            "contract_order": (
+                N_("Which phase a player works on"),
+                N_(
+                    "own: each player keeps their phase until they make it; round: round N "
+                    "plays phase N for everyone."
+                ),
+            ),
+            "phases_played": (
+                N_("Which phases are played"),
+                N_(
+                    "all: every phase in order; even: 2, 4, 6 and so on; odd: 1, 3, 5 and so "
+                    "on; or a list of phase numbers in order (1, 2, 3, 4, 5). Each keeps its "
+                    "number; a player starts on the first and moves to the next in the list, "
+                    "and the last in the list is the last phase."
+                ),
+            ),
+            "hands": (
+                N_("Rounds in a game"),
+                N_(
+                    "The game ends after this many rounds, whoever has made what (empty: it "
+                    "ends as the phases and who wins say)."
+                ),
+            ),
+            "winner": (
+                N_("Who wins"),
+                N_(
+                    "Whoever makes the last phase first; or the lowest score when the game "
+                    "ends; or whoever has made the most phases when the game ends (tied: the "
+                    "lowest total; still tied: the tie-break)."
+                ),
+            ),
+            "tie_break": (
+                N_("Tie-break"),
+                N_(
+                    "Of those tied, the lowest score wins (still tied: they share); or tied "
+                    "players share the win; or whoever went out in the most rounds wins (still "
+                    "tied: they share); or the lowest score wins, and still tied they alone "
+                    "play one more round on the last phase, the first of them to go out "
+                    "winning."
+                ),
+            ),
+            "packs": (
+                N_("Packs"),
+                N_("How many Phase 10 decks the game uses for its players."),
+            ),
+            "max_wilds_per_laydown": (
+                N_("Most wild cards in one lay-down"),
+                N_("The most wild cards in all the melds of one phase (empty: no limit)."),
+            ),
+            "wild_limits_on_layoff": (
+                N_("Wild card limits hold when hitting"),
+                N_("Whether the three limits above still hold on a meld that grows by hitting."),
+            ),
+            "runs_may_wrap": (
+                N_("Runs may turn the corner"),
+                N_(
+                    "A run may go on from 12 to 1 (11-12-1-2); each number once, so 12 cards "
+                    "at most."
+                ),
+            ),
+            "extra_melds": (
+                N_("Extra melds with a phase"),
+                N_("Whether a lay-down may hold more melds than the phase asks."),
+            ),
+            "exact_meld_sizes": (
+                N_("Melds exactly as long as asked"),
+                N_(
+                    "A phase's melds go down exactly as long as asked (a phase laid down while "
+                    "going out excepted)."
+                ),
+            ),
+            "same_rank_sets_allowed": (
+                N_("Two sets of one number"),
+                N_("Whether one lay-down may hold two sets of one number."),
+            ),
+            "layoff_on_contract_turn": (
+                N_("Hitting on the turn you lay down your phase"),
+                N_(
+                    "Whether you may hit on the very turn you lay your phase down, or only "
+                    "from a later turn."
+                ),
+            ),
+            "liberation_before_contract": (
+                N_("Liberating before your phase"),
+                N_(
+                    "Whether a player whose phase is not made may liberate: yes; if going "
+                    "down: only on the turn they make it; no."
+                ),
+            ),
+            "discard_after_contract": (
+                N_("Taking the discard once your phase is made"),
+                N_(
+                    "Whether a player whose phase is made may still take the discard, on "
+                    'their turn or by "May I".'
+                ),
+            ),
+            "down_and_out_bonus": (
+                N_("Going down and out in one turn"),
+                N_(
+                    "Points for making the phase and going out on the same turn (0: no bonus; "
+                    "-10 takes 10 points off)."
+                ),
+            ),
+        }
+    ),
     run_free=lambda meld: N_(
         "A run: cards of consecutive numbers, colours free (%(meld)s)", meld=meld
     ),

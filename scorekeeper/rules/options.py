@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .decks import DECKS
+from .decks import DECKS, STANDARD, Deck
 from .messages import N_, Message, N_plural, Value
 from .parts import (
     ACES,
@@ -405,9 +405,9 @@ def _described(rules: RuleSet, key: str) -> str:
     if key == "deck":
         return rules.deck.name
     if key == "packs":
-        return rules.pack_rule.describe(rules.max_players)
+        return rules.pack_rule.describe(rules.max_players, rules.deck)
     if key == "may_i":
-        return rules.may_i.describe()
+        return rules.may_i.describe(rules.deck)
     if key == "card_values":
         return _joined(
             [
@@ -426,7 +426,7 @@ def _described(rules: RuleSet, key: str) -> str:
             return _joined(list(map(str, rules.phases_played)))
         return CHOICE_WORDS[rules.phases_played.value]
     if key == "hands" and rules.hands is None:
-        return N_("as the contracts say")
+        return N_("as the phases say") if rules.deck.wording.phases else N_("as the contracts say")
     if key == "wild_spacing":
         return N_(
             "in a set: %(set)s; in a run: %(run)s",
@@ -448,7 +448,7 @@ def _described(rules: RuleSet, key: str) -> str:
     if value is None:
         return N_("no limit")
     if isinstance(value, str) and value in CHOICE_WORDS and key in _CHOICE_KEYS:
-        return CHOICE_WORDS[value]
+        return rules.deck.wording.choices.get(value, CHOICE_WORDS[value])
     return value if isinstance(value, str) else str(value)
 
 
@@ -476,22 +476,31 @@ def _joined(items: list[Value]) -> Message:
     return N_("%(items)s and %(last)s", items=tuple(items[:-1]), last=items[-1])
 
 
-def option_label(key: str) -> Message:
-    """An option's name in the referee's words ("A pair is all real cards"), not its key."""
-    return _OPTION_TEXT[key][0]
+def _words(key: str, deck: Deck) -> tuple[Message, Message]:
+    """The option's name and help in the words of ``deck``'s games (Phase 10's say phase and
+    hit where the others say contract and lay off)."""
+    label, _kind, _choices, help_text = _OPTION_TEXT[key]
+    return deck.wording.options.get(key, (label, help_text))
+
+
+def option_label(key: str, deck: Deck = STANDARD) -> Message:
+    """An option's name in the referee's words ("A pair is all real cards"), not its key, as
+    the games of ``deck`` say it."""
+    return _words(key, deck)[0]
 
 
 def describe_options(rules: RulesLike) -> list[OptionInfo]:
-    """Every option of ``rules`` with its label, value, how to edit it, help and source."""
+    """Every option of ``rules`` with its label, value, how to edit it, help and source, in the
+    words of its deck's games."""
     rules = get_ruleset(rules)
     return [
         OptionInfo(
             key=key,
-            label=_OPTION_TEXT[key][0],
+            label=_words(key, rules.deck)[0],
             value=option_value(rules, key),
             kind=_OPTION_TEXT[key][1],
             choices=_OPTION_TEXT[key][2],
-            help=_OPTION_TEXT[key][3],
+            help=_words(key, rules.deck)[1],
             source=rules.source(key),
             described=_described(rules, key),
         )

@@ -46,8 +46,9 @@ class MayI:
             "limit_per": self.limit_per.value,
         }
 
-    def describe(self) -> Message:
-        """The rule in words."""
+    def describe(self, deck: Deck = STANDARD) -> Message:
+        """The rule in words, as the games of ``deck`` say it (a limit per phase in Phase
+        10's)."""
         if not self.allowed:
             return N_("not played")
         if self.limit is None:
@@ -55,7 +56,7 @@ class MayI:
         elif self.limit_per is LimitPer.GAME:
             times = N_plural("%(num)s per game", "%(num)s per game", num=self.limit)
         else:
-            times = N_plural("%(num)s per contract", "%(num)s per contract", num=self.limit)
+            times = deck.wording.per_contract(self.limit)
         extra = N_plural("%(num)s extra card", "%(num)s extra cards", num=self.extra_cards)
         if self.discard:
             return N_(
@@ -126,18 +127,17 @@ class PackRule:
             "jokers_extra": self.jokers_extra,
         }
 
-    def describe(self, most_players: int | None = None) -> Message:
+    def describe(self, most_players: int | None = None, deck: Deck = STANDARD) -> Message:
         """The rule in words: "2 decks for up to 5 players, one more deck for each 2 more
         players; 2 jokers a deck". Where at most ``most_players`` play, it says only what they
-        meet: capped at 4, "2 decks for up to 4 players" and no line for more players."""
+        meet: capped at 4, "2 decks for up to 4 players" and no line for more players. A
+        ``deck`` whose games add no jokers (Phase 10's) names its packs and no jokers: "1
+        Phase 10 deck for up to 6 players"."""
         up_to = self.decks_up_to_players
         if most_players is not None:
             up_to = min(up_to, most_players)
-        decks = N_plural(
-            "%(num)s deck for %(players)s",
-            "%(num)s decks for %(players)s",
-            num=self.decks,
-            players=N_plural("up to %(num)s player", "up to %(num)s players", num=up_to),
+        decks = deck.wording.decks_for(
+            self.decks, N_plural("up to %(num)s player", "up to %(num)s players", num=up_to)
         )
         jokers: list[Value] = []
         if self.jokers_per_deck:
@@ -158,18 +158,18 @@ class PackRule:
             jokers.append(
                 N_plural("%(num)s joker fewer", "%(num)s jokers fewer", num=-self.jokers_extra)
             )
+        more = N_plural(
+            "one more deck for each %(num)s more player",
+            "one more deck for each %(num)s more players",
+            num=self.players_per_extra_deck,
+        )
+        more_decks = self.players_per_extra_deck and not self.unused_above(most_players)
+        if not deck.has_jokers and not jokers:
+            # A deck whose games add no jokers says nothing of them.
+            return N_("%(decks)s, %(more)s", decks=decks, more=more) if more_decks else decks
         joker_words = listing(jokers) if jokers else N_("no jokers")
-        if self.players_per_extra_deck and not self.unused_above(most_players):
-            return N_(
-                "%(decks)s, %(more)s; %(jokers)s",
-                decks=decks,
-                more=N_plural(
-                    "one more deck for each %(num)s more player",
-                    "one more deck for each %(num)s more players",
-                    num=self.players_per_extra_deck,
-                ),
-                jokers=joker_words,
-            )
+        if more_decks:
+            return N_("%(decks)s, %(more)s; %(jokers)s", decks=decks, more=more, jokers=joker_words)
         return N_("%(decks)s; %(jokers)s", decks=decks, jokers=joker_words)
 
 

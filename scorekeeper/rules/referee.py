@@ -80,7 +80,7 @@ def _reading(rules: RuleSet, option: str, text: Message) -> Reason:
     """``text`` naming ``option`` and quoting the document's sentence it reads: the rule
     set's own source, or, where house rules changed the option, its preset's sentence."""
     source = rules.source(option)
-    name = option_label(option)
+    name = option_label(option, rules.deck)
     quote = source.quote
     if quote:
         message = N_(

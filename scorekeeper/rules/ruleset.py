@@ -67,6 +67,7 @@ __all__ = [
     "UnknownRulesError",
     "WildSpacing",
     "Winner",
+    "deck_words",
     "get_ruleset",
     "option_value",
 ]
@@ -99,14 +100,11 @@ class UnknownRulesError(RuleSetError):
 
 
 class ContractNumberError(ValueError):
-    """A contract number the rule set does not have; ``message`` says so."""
+    """A contract number the rule set does not have; ``message`` says so, in the words of the
+    rule set's deck's games (a phase in Phase 10's)."""
 
-    def __init__(self, number: object, count: int) -> None:
-        self.message = N_(
-            "%(number)s is not a contract of these rules: they run from 1 to %(count)s",
-            number=repr(number),
-            count=count,
-        )
+    def __init__(self, number: object, count: int, deck: Deck = STANDARD) -> None:
+        self.message = deck.wording.no_such_contract(repr(number), count)
         super().__init__(str(self.message))
         self.number = number
 
@@ -168,9 +166,9 @@ class RuleSet:
     def contract(self, number: int) -> Contract:
         """Contract ``number`` (from 1); raises ContractNumberError if there is none."""
         if isinstance(number, bool) or not isinstance(number, int):
-            raise ContractNumberError(number, len(self.contracts))
+            raise ContractNumberError(number, len(self.contracts), self.deck)
         if not 1 <= number <= len(self.contracts):
-            raise ContractNumberError(number, len(self.contracts))
+            raise ContractNumberError(number, len(self.contracts), self.deck)
         return self.contracts[number - 1]
 
     @cached_property
@@ -223,10 +221,7 @@ class RuleSet:
         rounds = self.rounds_in_game
         if rounds is not None:
             return N_("after round %(round)s", round=rounds)
-        return N_(
-            "after the round in which someone makes contract %(number)s",
-            number=self.last_contract,
-        )
+        return self.deck.wording.game_end(self.last_contract)
 
     @property
     def has_bonus(self) -> bool:
@@ -702,7 +697,13 @@ def own_words(rules: RulesLike) -> str:
     deck where the deck has words of its own, else by the preset it was made from), "" where it
     speaks the language's own."""
     ruleset = get_ruleset(rules)
-    return OWN_WORDS.get(ruleset.deck.slug) or OWN_WORDS.get(ruleset.base, "")
+    return deck_words(ruleset.deck) or OWN_WORDS.get(ruleset.base, "")
+
+
+def deck_words(deck: Deck) -> str:
+    """The name of the words every game on ``deck`` speaks its own way (Phase 10's grupo for a
+    set), "" where its games speak the language's own or their preset's."""
+    return OWN_WORDS.get(deck.slug, "")
 
 
 def parse_cards(text: str, rules: RulesLike | None = None) -> list[Card]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from .cards import JOKER, Card, Rank, Suit, as_cards
 from .contracts import Contract, MeldKind, MeldRequirement
+from .decks import STANDARD, Deck
 from .melds import windows
 from .messages import N_
 from .ruleset import RuleSet, RulesLike, get_ruleset
@@ -62,13 +63,8 @@ class SearchBudgetExceeded(ValueError):
     """The hand check gave up: the hand and rules offer too many possibilities to decide
     within the search's work budget. Neither yes nor no: check the hand by hand."""
 
-    def __init__(self, contract: Contract) -> None:
-        self.message = N_(
-            "too many possibilities to decide whether this hand makes contract %(number)s "
-            "(%(contract)s): check by hand",
-            number=contract.number,
-            contract=contract.description,
-        )
+    def __init__(self, contract: Contract, deck: Deck = STANDARD) -> None:
+        self.message = deck.wording.undecided(contract.number, contract.description)
         super().__init__(str(self.message))
         self.contract = contract
 
@@ -98,14 +94,15 @@ def _searchable(contract: Contract, rules: RuleSet) -> None:
 class _Work:
     """The steps left to one question (a ``cards_short`` shares it between its searches)."""
 
-    def __init__(self, contract: Contract, steps: int) -> None:
+    def __init__(self, contract: Contract, steps: int, deck: Deck = STANDARD) -> None:
         self.contract = contract
         self.left = steps
+        self.deck = deck
 
     def spend(self, steps: int = 1) -> None:
         self.left -= steps
         if self.left < 0:
-            raise SearchBudgetExceeded(self.contract)
+            raise SearchBudgetExceeded(self.contract, self.deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -607,7 +604,7 @@ def find_contract(
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
     cards = _meldable(as_cards(hand, ruleset.deck), ruleset)
-    work = _Work(contract, WORK_BUDGET)
+    work = _Work(contract, WORK_BUDGET, ruleset.deck)
     if not ruleset.deck.runs_of_one_suit:
         colour_search = ColourSearch(cards, ruleset, contract, work)
         return colour_search.melds() if colour_search.solve(0, 0, 0) else None
@@ -625,7 +622,7 @@ def cards_short(hand: str | Sequence[Card], rules: RulesLike, contract_number: i
     ruleset = get_ruleset(rules)
     contract = ruleset.contract(contract_number)
     cards = _meldable(as_cards(hand, ruleset.deck), ruleset)
-    work = _Work(contract, WORK_BUDGET)
+    work = _Work(contract, WORK_BUDGET, ruleset.deck)
     if not ruleset.deck.runs_of_one_suit:
         return _colour_cards_short(cards, ruleset, contract, work)
     _searchable(contract, ruleset)

@@ -77,11 +77,11 @@ PHASE_10_OTHER_WAY: dict[str, Any] = {
 }
 PHASE_10_SENTENCES = {
     "phase-10": {
-        "phases_played": "Every contract, in order",
-        "hands": "No fixed number: the game ends as the contracts and who wins say.",
-        "winner": "Whoever makes the last contract",
+        "phases_played": "Every phase, in order",
+        "hands": "No fixed number: the game ends as the phases and who wins say.",
+        "winner": "Whoever makes the last phase",
         "tie_break": "The lowest total wins; still tied, the tied players alone play one more "
-        "round on the last contract, and the first of them to go out wins",
+        "round on the last phase, and the first of them to go out wins",
         "going_out": "By discarding the last card or by playing it onto the table",
         "skip_target": "A player the discarder names, never themselves, loses their next turn",
         "runs_may_wrap": "No: 12 and 1 are not neighbours (11-12-1-2 is no run)",
@@ -89,9 +89,9 @@ PHASE_10_SENTENCES = {
         "10G and 10Y 10R 10B)",
     },
     "phase-10-the-other-way": {
-        "phases_played": "The even contracts only (2, 4, 6 and so on), each keeping its number",
+        "phases_played": "The even phases only (2, 4, 6 and so on), each keeping its number",
         "hands": "The game ends after 10 rounds, whoever has made what.",
-        "winner": "Whoever has made the most contracts when the game ends; tied, the lowest "
+        "winner": "Whoever has made the most phases when the game ends; tied, the lowest "
         "total; still tied, the tie-break",
         "tie_break": "Tied players share the win",
         "going_out": "By discarding the last card",
@@ -201,11 +201,17 @@ def expected(rules: RuleSet) -> dict[str, str]:
 
 def _expected(rules: RuleSet) -> dict[str, str]:
     """``expected``, of the options the rule set's deck means, with the rank's words only
-    where the deck has ranks."""
+    where the deck has ranks, and a phase's and hitting's where the deck's games say them
+    (Phase 10's, for contract and laying off)."""
     said = expected(rules)
     if not rules.deck.ace:
         said = {
             k: v for k, v in said.items() if k not in ("runs_may_wrap", "same_rank_sets_allowed")
+        }
+    if rules.deck.wording.phases:
+        said = {
+            k: v.replace("contract", "phase").replace("laying off", "hitting")
+            for k, v in said.items()
         }
     return {key: value for key, value in said.items() if applies(key, rules.deck)}
 
