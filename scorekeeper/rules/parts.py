@@ -223,7 +223,17 @@ class Packs:
             count = specials.get(special.key, 0)
             held = self.deck.specials_per_pack.get(special.key, 0) * self.decks
             if special.key != "joker" and count > held:
-                problems.append(self._too_many(count, special.label, held))
+                # In words, as a sentence says them ("9 Wilds", "9 comodines").
+                problems.append(
+                    N_plural(
+                        "%(count)s %(cards)s, but %(num)s deck holds only %(held)s",
+                        "%(count)s %(cards)s, but %(num)s decks hold only %(held)s",
+                        num=self.decks,
+                        count=count,
+                        cards=special.plural,
+                        held=held,
+                    )
+                )
         if jokers > self.jokers:
             problems.append(
                 N_plural(

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from ..helpers import game_document, save_round, start_game
+from ..helpers import game_document, round_form, save_round, start_game
 from .test_comings_read_back import upload
 from .test_drafts import table_phone
 
@@ -152,3 +152,33 @@ def test_a_game_of_so_many_hands_goes_on_after_a_player_made_every_phase(
     save_round(client, game_id, "Ben", {"Ann": "5", "Cy": "5"})
     line = _line_of(client.get(f"/games/{game_id}", headers=headers).get_data(as_text=True), "Ann")
     assert every in line and wrong not in line, line
+
+
+@pytest.mark.parametrize(
+    ("headers", "said"),
+    [
+        (
+            {},
+            "Round 1: more cards are entered across the table than the game's packs (1 deck) "
+            "hold: 9 Wilds, but 1 deck holds only 8.",
+        ),
+        (
+            ES,
+            "Ronda 1: en la mesa hay más cartas anotadas de las que tienen las barajas de la "
+            "partida (1 baraja): 9 comodines, pero 1 baraja tiene solo 8.",
+        ),
+    ],
+)
+def test_too_many_wilds_are_refused_in_the_deck_s_words(
+    client: FlaskClient, headers: dict[str, str], said: str
+) -> None:
+    """Nine Wilds across the table were refused with '(1 deck and 0 jokers)' and '9 × Wild', in
+    Spanish too."""
+    players = ["Ann", "Ben", "Cy"]
+    game_id = start_game(client, "phase-10", players)
+    form = round_form(players, "Ann", {"Ben": "W W W W W", "Cy": "W W W W"})
+    refused = client.post(
+        f"/games/{game_id}/rounds/new", data={**form, "save": "1"}, headers=headers
+    )
+    assert refused.status_code == 422
+    assert said in refused.get_data(as_text=True).replace("&#39;", "'")

@@ -161,8 +161,8 @@ def test_the_copy_check_counts_the_deck_s_copies() -> None:
     assert [str(problem) for problem in refused] == [
         "3 × 7R, but 1 deck holds only 2",
         "9 × 7, but 1 deck holds only 8",
-        "9 × Wild, but 1 deck holds only 8",
-        "5 × Skip, but 1 deck holds only 4",
+        "9 Wilds, but 1 deck holds only 8",
+        "5 Skips, but 1 deck holds only 4",
     ]
     seven = get_ruleset({**P10, "max_players": 12}).packs(7)
     assert (seven.decks, seven.total) == (2, 216)

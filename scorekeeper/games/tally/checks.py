@@ -76,7 +76,10 @@ def hand_problem(rules: RuleSet, players: int, text: str) -> Message | None:
 
 
 def packs_words(packs: Packs) -> Message:
-    """The packs in words: "3 decks and 6 jokers"."""
+    """The packs in words: "3 decks and 6 jokers"; a deck that has no jokers (Phase 10's: its
+    Wilds and Skips are among its cards) "1 deck"."""
+    if not any(special.key == "joker" for special in packs.deck.specials):
+        return N_plural("%(num)s deck", "%(num)s decks", num=packs.decks)
     return N_(
         "%(decks)s and %(jokers)s",
         decks=N_plural("%(num)s deck", "%(num)s decks", num=packs.decks),
