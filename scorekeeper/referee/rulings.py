@@ -50,12 +50,9 @@ from .forms import MELD_SEPARATOR, RefereeForm, refuse
 TYPICAL_PLAYERS = 4
 # Rules a reason may cite that are not options of a rule set.
 RULE_LABELS: dict[str, object] = {"melds": _l("Melds"), "lay_off": _l("Laying off")}
-# The rules a reason cites, named as a table that says "phase" and "hit" names them.
-PHASE_LABELS: dict[str, object] = {
-    "contracts": _l("Phases"),
-    "lay_off": _l("Hitting"),
-    "layoff_on_contract_turn": _l("Hitting on the turn you lay down your phase"),
-}
+# The rules a reason cites that are not options, named as a table that says "hit" names them
+# (the options are named in the deck's words by ``describe_options``).
+PHASE_LABELS: dict[str, object] = {"lay_off": _l("Hitting")}
 
 
 @dataclass(frozen=True)

@@ -252,6 +252,19 @@ class HouseRulesForm(FlaskForm):
                 choices = [SelectChoice(choice) for choice in option.choices]
                 self.wild_spacing.set.choices = choices
                 self.wild_spacing.run.choices = choices
+        if DECKS[self.drawn_deck].wording.phases:
+            # A deck whose games call a contract a phase (Phase 10's) asks for phases.
+            self.contracts.validators = [
+                InputRequired(_l("Give at least one phase.")),
+                Length(
+                    max=TEXT_LENGTH,
+                    message=_l("Phases take at most %(most)s characters.", most=TEXT_LENGTH),
+                ),
+            ]
+            self.phases_played.validators = [
+                InputRequired(_l("Say which phases are played: all, even, odd, or their numbers.")),
+                *self.phases_played.validators[1:],
+            ]
 
     def validate_contracts(self, field: Field) -> None:
         contracts, problems = read_contracts(field.data or "")

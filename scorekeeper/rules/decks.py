@@ -79,6 +79,12 @@ class Wording:
     """How often a "May I" limit counted each contract allows it (the count)."""
     decks_for: Callable[[int, Value], Message]
     """How many packs of the deck a game holds, and for how many players."""
+    played_out_of_order: Callable[[Value], Message]
+    """``phases_played`` refused for a list not in the order played (the list given)."""
+    played_none_listed: Callable[[Value], Message]
+    """``phases_played`` refused for an empty list (the list given)."""
+    played_none_left: Callable[[Value], Message]
+    """``phases_played`` refused for leaving no contract to play (the value given)."""
     options: Mapping[str, tuple[Message, Message]] = field(
         default_factory=lambda: MappingProxyType({})
     )
@@ -157,6 +163,13 @@ STANDARD_WORDING = Wording(
     decks_for=lambda decks, players: N_plural(
         "%(num)s deck for %(players)s", "%(num)s decks for %(players)s", num=decks, players=players
     ),
+    played_out_of_order=lambda value: N_(
+        "%(value)s is not in order: each contract once, in the order played", value=value
+    ),
+    played_none_listed=lambda value: N_(
+        "%(value)s is an empty list (give at least one contract)", value=value
+    ),
+    played_none_left=lambda value: N_("%(value)s leaves no contract to play", value=value),
 )
 
 PHASE_10_WORDING = Wording(
@@ -218,6 +231,13 @@ PHASE_10_WORDING = Wording(
         num=decks,
         players=players,
     ),
+    played_out_of_order=lambda value: N_(
+        "%(value)s is not in order: each phase once, in the order played", value=value
+    ),
+    played_none_listed=lambda value: N_(
+        "%(value)s is an empty list (give at least one phase)", value=value
+    ),
+    played_none_left=lambda value: N_("%(value)s leaves no phase to play", value=value),
     choices=MappingProxyType(
         {"last contract": N_("last phase"), "most contracts": N_("most phases")}
     ),

@@ -461,7 +461,7 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
                         value=repr(requirement.rank.symbol),
                     ),
                 )
-    phases_played = _phases_played(read, data["phases_played"], len(contracts))
+    phases_played = _phases_played(read, data["phases_played"], len(contracts), deck)
     rules = RuleSet(
         slug=read.text("slug", data["slug"]),
         name=read.text("name", data["name"]),
@@ -533,9 +533,12 @@ def _build(data: Mapping[str, Any], base: str, sources: Mapping[str, Source]) ->
     return rules
 
 
-def _phases_played(read: Reader, value: object, count: int) -> PhasesPlayed | tuple[int, ...]:
+def _phases_played(
+    read: Reader, value: object, count: int, deck: Deck
+) -> PhasesPlayed | tuple[int, ...]:
     """``phases_played`` read: all, even, odd, or a list of contract numbers in order (each of
-    the ``count`` contracts at most once); a problem where it leaves no contract to play."""
+    the ``count`` contracts at most once); a problem where it leaves no contract to play, in
+    the words of ``deck``'s games."""
     if isinstance(value, list | tuple):
         numbers: list[int] = []
         for index, item in enumerate(value, start=1):
@@ -544,10 +547,7 @@ def _phases_played(read: Reader, value: object, count: int) -> PhasesPlayed | tu
                 read.fail(
                     "phases_played",
                     list(value),
-                    N_(
-                        "%(value)s is not in order: each contract once, in the order played",
-                        value=repr(list(value)),
-                    ),
+                    deck.wording.played_out_of_order(repr(list(value))),
                 )
                 break
             numbers.append(number)
@@ -555,7 +555,7 @@ def _phases_played(read: Reader, value: object, count: int) -> PhasesPlayed | tu
             read.fail(
                 "phases_played",
                 value,
-                N_("%(value)s is an empty list (give at least one contract)", value=repr(value)),
+                deck.wording.played_none_listed(repr(value)),
             )
         return tuple(numbers) or (count,)
     named = read.option("phases_played", value, PhasesPlayed)
@@ -563,7 +563,7 @@ def _phases_played(read: Reader, value: object, count: int) -> PhasesPlayed | tu
         read.fail(
             "phases_played",
             value,
-            N_("%(value)s leaves no contract to play", value=repr(value)),
+            deck.wording.played_none_left(repr(value)),
         )
         return PhasesPlayed.ALL
     return named

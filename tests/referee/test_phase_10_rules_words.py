@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.rules import (
     ContractNumberError,
+    RuleSetError,
     SearchBudgetExceeded,
     check_layoff,
     describe_options,
@@ -199,6 +200,58 @@ def test_the_phase_10_editor_names_its_options_in_phase_words(
     _assert_twelve_step_keeps_its_words(client, language)
 
 
+@pytest.mark.parametrize(
+    ("language", "refusals"),
+    [
+        (
+            "en",
+            {
+                "phases_played": (
+                    "3 1",
+                    "[3, 1] is not in order: each phase once, in the order played",
+                ),
+                "contracts": ("", "Give at least one phase."),
+            },
+        ),
+        (
+            "es",
+            {
+                "phases_played": (
+                    "3 1",
+                    "[3, 1] no está en orden: cada fase una vez, en el orden en que se juegan",
+                ),
+                "contracts": ("", "Escribe al menos una fase."),
+            },
+        ),
+    ],
+)
+def test_the_phase_10_editor_refuses_in_phase_words(
+    client: FlaskClient, language: str, refusals: dict[str, tuple[str, str]]
+) -> None:
+    editor = client.get("/rules/new?base=phase-10", headers=HEADERS[language])
+    for key, (typed, refusal) in refusals.items():
+        values = form_values(editor.get_data(as_text=True))
+        values["name"] = f"Refused {key}"
+        values[key] = typed
+        refused = client.post("/rules/new?base=phase-10", data=values, headers=HEADERS[language])
+        assert refused.status_code == 422
+        read = _read(refused.get_data(as_text=True))
+        assert refusal in read, (key, read)
+        assert not STANDARD_WORDS[language].findall(read), read
+    empty = form_values(editor.get_data(as_text=True))
+    empty["name"] = "No phases played"
+    empty["phases_played"] = ""
+    read = _read(
+        client.post("/rules/new?base=phase-10", data=empty, headers=HEADERS[language]).get_data(
+            as_text=True
+        )
+    )
+    assert {
+        "en": "Say which phases are played: all, even, odd, or their numbers.",
+        "es": "Di qué fases se juegan: todos, pares, impares o sus números.",
+    }[language] in read
+
+
 def test_the_engine_says_phase_on_a_phase_10_deck(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -235,6 +288,9 @@ def test_the_engine_says_phase_on_a_phase_10_deck(
         said = f"{option.label} {option.help} {option.described}"
         if option.key not in STANDARD_ONLY:
             assert not STANDARD_WORDS["en"].search(said.replace("May I", "")), said
+    with pytest.raises(RuleSetError) as none_left:
+        get_ruleset({"base": "phase-10", "phases_played": []})
+    assert "[] is an empty list (give at least one phase)" in str(none_left.value)
     with app.test_request_context(headers=SPANISH):
         assert words(phase.value.message) == (
             "demasiadas posibilidades para decidir si esta mano cumple la fase 4 (una escalera "
