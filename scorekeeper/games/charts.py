@@ -369,7 +369,7 @@ def game_charts(game: Game) -> list[LineChart]:
     ]
     rules = _rules_of(game)
     if rules is not None and rules.keeps_contracts:
-        goal = len(rules.contracts)
+        goal = len(rules.phases)  # of the phases played (phases_played)
         made = [tally.standing(seat).contracts_made for seat in range(len(names))]
         phases = says_phases(rules)
         charts.append(

@@ -182,3 +182,18 @@ def test_too_many_wilds_are_refused_in_the_deck_s_words(
     )
     assert refused.status_code == 422
     assert said in refused.get_data(as_text=True).replace("&#39;", "'")
+
+
+def test_the_phase_race_ends_at_the_phases_played(client: FlaskClient) -> None:
+    """The even phases only: the phase race's finish line stood at 10 phases, over the line of
+    a player who made all 5 played."""
+    rules = {"base": "phase-10", "phases_played": "even"}
+    rounds = [("Ann", {"Ben": "5"}, set())] * 5
+    game_id = upload(client, game_document(rules, ["Ann", "Ben"], rounds))
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    race = board.split(f'id="chart-{game_id}-race', 1)[1].split("</figure>", 1)[0]
+    goal = re.search(r'class="chart-goal".*?y1="([\d.]+)"', race, flags=re.DOTALL)
+    assert goal, race
+    # Ann's last dot, at 5 phases made, is on the finish line.
+    highest = min(float(y) for y in re.findall(r'<circle cx="[\d.]+" cy="([\d.]+)"', race))
+    assert float(goal.group(1)) == highest, race
