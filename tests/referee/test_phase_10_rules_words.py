@@ -201,6 +201,28 @@ def test_the_phase_10_editor_names_its_options_in_phase_words(
 
 
 @pytest.mark.parametrize(
+    ("language", "phase_10", "twelve_step"),
+    [
+        (
+            "en",
+            "Phase 10 (10 phases) 10 phases · each player keeps theirs until made",
+            "12-Step Rummy 12 contracts · each player keeps theirs until made",
+        ),
+        (
+            "es",
+            "Phase 10 (10 fases) 10 fases · cada jugador sigue con la suya hasta cumplirla",
+            "12-Step Rummy 12 contratos · cada jugador sigue con el suyo hasta cumplirlo",
+        ),
+    ],
+)
+def test_the_rules_list_counts_phase_10_in_phases(
+    client: FlaskClient, language: str, phase_10: str, twelve_step: str
+) -> None:
+    listing = _read(client.get("/rules/", headers=HEADERS[language]).get_data(as_text=True))
+    assert phase_10 in listing and twelve_step in listing
+
+
+@pytest.mark.parametrize(
     ("language", "refusals"),
     [
         (
