@@ -197,3 +197,29 @@ def test_the_phase_race_ends_at_the_phases_played(client: FlaskClient) -> None:
     # Ann's last dot, at 5 phases made, is on the finish line.
     highest = min(float(y) for y in re.findall(r'<circle cx="[\d.]+" cy="([\d.]+)"', race))
     assert float(goal.group(1)) == highest, race
+
+
+@pytest.mark.parametrize(
+    ("headers", "said"),
+    [
+        ({}, "Phase 10 (10 phases) is for at most 6 players; this game has 7."),
+        (ES, "Phase 10 (10 fases) es para 6 jugadores como máximo; esta partida tiene 7."),
+    ],
+)
+def test_the_new_game_form_says_a_seventh_player_is_one_too_many(
+    client: FlaskClient, headers: dict[str, str], said: str
+) -> None:
+    """A seventh name typed on the new-game form read 'Phase 10 (10 phases) for 7 players: 2
+    decks, 10 cards each in the first deal.', and Start then refused the game: the line says
+    what Start says."""
+    form = {"rules": "phase-10", "refresh": "1"}
+    page = client.post("/games/new", data=form, headers=headers).get_data(as_text=True)
+    kept = page.split('<template id="setup-lines">', 1)[1].split("</template>", 1)[0]
+    lines = dict(re.findall(r'data-count="(\d+)">([^<]*)<', kept))
+    assert lines["7"] == said, lines
+    assert "6" in lines["6"] and "at most" not in lines["6"] and "máximo" not in lines["6"]
+    names = {f"players-{seat}": name for seat, name in enumerate("ABCDEFG")}
+    refused = client.post(
+        "/games/new", data={"rules": "phase-10", "start": "1", **names}, headers=headers
+    )
+    assert said in refused.get_data(as_text=True)
