@@ -75,11 +75,27 @@ def _apply_pad(form: RoundForm, rules: RuleSet) -> int | None:
     return seat
 
 
+def _every_phase_made(tally: Tally, number: int) -> tuple[bool, ...]:
+    """Whether each seat made every phase played before round ``number``: a game of so many
+    hands (``hands``) goes on after that, and the form names no phase left for them (a
+    tie-break hand's players play the last phase again)."""
+    rules = tally.rules
+    if not rules.keeps_contracts or number < 2 or tally.is_tie_break(number):
+        return (False,) * len(tally.names)
+    made = tally.rounds[number - 2].contracts_made
+    return tuple(count >= len(rules.phases) for count in made)
+
+
 def _hand_views(
-    form: RoundForm, tally: Tally, contracts: tuple[int, ...], errors: dict[str, list[str]]
+    form: RoundForm,
+    tally: Tally,
+    number: int,
+    contracts: tuple[int, ...],
+    errors: dict[str, list[str]],
 ) -> list[dict[str, Any]]:
     rules = tally.rules
     went_out = form.went_out_seat(len(tally.names))
+    done = _every_phase_made(tally, number)
     views = []
     for seat, name in enumerate(tally.names):
         text = form.hands[seat].cards
@@ -110,6 +126,7 @@ def _hand_views(
                 "points": points,
                 "card_error": card_error,
                 "contract": contract,
+                "every_phase_made": done[seat],
                 "went_out": seat == went_out,
                 "made_follows_going_out": contract.going_out_only,
                 "errors": errors.get(f"cards-{seat}", []),
@@ -150,7 +167,7 @@ def _render_round(
     if message:
         general.insert(0, message)
     summary = [(_anchor(field), text) for field, texts in errors.items() for text in texts]
-    hands = _hand_views(form, tally, contracts, errors)
+    hands = _hand_views(form, tally, number, contracts, errors)
     context: dict[str, Any] = {
         "game": game,
         "tally": tally,

@@ -27,6 +27,15 @@ def _line_of(board: str, name: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", row.group(1)).split())
 
 
+def _legend_of(form: str, name: str) -> str:
+    """What the round form says under ``name``'s hand: their phase, or that they made them all."""
+    found = re.search(
+        rf'<span class="hand-name">{name}</span> <span class="small muted">([^<]*)</span>', form
+    )
+    assert found, form
+    return found.group(1)
+
+
 def _leaves(client: FlaskClient, game_id: int, seat: int) -> None:
     answer = client.post(f"/games/{game_id}/leave", data={"seat": str(seat), "sure": "yes"})
     assert answer.status_code == 302, answer.get_data(as_text=True)
@@ -148,10 +157,18 @@ def test_a_game_of_so_many_hands_goes_on_after_a_player_made_every_phase(
     phone = table_phone(app, game_id, seat=0)
     hand = phone.get(f"/games/{game_id}/hand", headers=headers).get_data(as_text=True)
     assert mine in hand and wrong not in hand.split('class="deal', 1)[1].split("</p>", 1)[0]
+    # The round form names no phase left for her; Ben's is phase 9.
+    form = client.get(f"/games/{game_id}/rounds/new", headers=headers).get_data(as_text=True)
+    assert _legend_of(form, "Ann") == every and "9" in _legend_of(form, "Ben")
     # Round 3: Ben goes out, Ann holds a 5 and made nothing more; she is still done.
     save_round(client, game_id, "Ben", {"Ann": "5", "Cy": "5"})
     line = _line_of(client.get(f"/games/{game_id}", headers=headers).get_data(as_text=True), "Ann")
     assert every in line and wrong not in line, line
+    fixing = client.get(f"/games/{game_id}/rounds/3/edit", headers=headers).get_data(as_text=True)
+    assert _legend_of(fixing, "Ann") == every
+    # Round 2, when she made phase 10, names it.
+    fixing = client.get(f"/games/{game_id}/rounds/2/edit", headers=headers).get_data(as_text=True)
+    assert "10" in _legend_of(fixing, "Ann")
 
 
 @pytest.mark.parametrize(
