@@ -447,8 +447,12 @@ def initial_data(ruleset: RuleSet) -> dict[str, Any]:
     dealt = data["cards_dealt"]
     data["cards_dealt"] = dealt if isinstance(dealt, int) else " ".join(str(n) for n in dealt)
     data["contracts"] = "\n".join(words(contract.summary) for contract in ruleset.contracts)
+    # All, even or odd in the page's words ("todos"), as a family types them and as
+    # ``phases_played_of`` reads them back; a list as its numbers.
     played = data["phases_played"]
-    data["phases_played"] = played if isinstance(played, str) else " ".join(map(str, played))
+    data["phases_played"] = (
+        words(CHOICE_WORDS[played]) if isinstance(played, str) else " ".join(map(str, played))
+    )
     data.pop("slug", None)
     return data
 

@@ -17,6 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper import house_rules, scope
 from scorekeeper.extensions import db
+from scorekeeper.rules import get_ruleset
 
 from ..conftest import family_id
 from .test_rules_pages import form_values
@@ -211,3 +212,46 @@ def test_the_rules_page_says_a_floater_waits_where_going_out_needs_a_discard(
     assert "no ha cerrado: espera sin cartas" in spanish
     for address in ("/rules/phase-10", "/rules/contract-rummy"):
         assert 'id="floater"' not in client.get(address).get_data(as_text=True), address
+
+
+# Which phases are played, as the editor's field shows it: the page's own word for all, even
+# and odd (what a Spanish family types, and what the editor reads back), a list as numbers.
+PLAYED_WORDS = {
+    "all": {"en": "all", "es": "todos"},
+    "even": {"en": "even", "es": "pares"},
+    "odd": {"en": "odd", "es": "impares"},
+    (1, 3, 5): {"en": "1 3 5", "es": "1 3 5"},
+}
+
+
+def test_which_phases_are_played_is_shown_in_the_pages_words_and_saved_unchanged(
+    app: Flask, client: FlaskClient
+) -> None:
+    # The presets' editor (all) and house rules' editor for the others, on either deck.
+    addresses = {
+        ("all", base): (f"/rules/new?base={base}", None) for base in ("phase-10", "contract-rummy")
+    }
+    with app.test_request_context(), scope.household(family_id(app)):
+        for played in [played for played in PLAYED_WORDS if played != "all"]:
+            for base in ("phase-10", "contract-rummy"):
+                option = list(played) if isinstance(played, tuple) else played
+                slug = house_rules.save(
+                    f"Played {base} {played}", {"base": base, "phases_played": option}
+                ).slug
+                addresses[(played, base)] = (f"/rules/{slug}/edit", slug)
+        db.session.commit()
+    for (played, base), (address, slug) in addresses.items():
+        wanted = list(played) if isinstance(played, tuple) else played
+        for language, headers in (("en", {}), ("es", SPANISH)):
+            values = form_values(client.get(address, headers=headers).get_data(as_text=True))
+            assert values["phases_played"] == PLAYED_WORDS[played][language], (address, language)
+            # Saved as shown, the rules play the same phases.
+            if slug is None:
+                values["name"] = f"Saved {base} {language}"
+            saved = client.post(address, data=values, headers=headers)
+            assert saved.status_code == 303, saved.get_data(as_text=True)
+            with app.test_request_context(), scope.household(family_id(app)):
+                stored = house_rules.load(slug or house_rules.slug_for(values["name"])).to_dict()
+                db.session.remove()
+            assert stored["phases_played"] == wanted, (address, language)
+            assert stored["deck"] == get_ruleset(base).deck.slug
