@@ -29,6 +29,7 @@ from .values import (
     RoundResult,
     Standing,
     Tally,
+    by_contracts_made,
     deal_of,
     tie_break_settled,
 )
@@ -164,7 +165,13 @@ def tally_game(
     elif status == FINISHED and results and stayed:
         played = results[:ended_after] if ended_after else results
         winners, tie_break = _decide(rules, names, played, stayed)
-    standings = _standings(rules, names, results, status, winners, lineup)
+    # The game at its end (over, or its tie-break hand owed): its last regular round.
+    closing = [
+        result for result in results[: ended_after or len(results)] if not result.tie_break_hand
+    ]
+    by_made = bool(closing) and (status == FINISHED or bool(owed))
+    by_made = by_made and by_contracts_made(rules, closing[-1])
+    standings = _standings(rules, names, results, status, winners, lineup, by_made)
     return Tally(
         rules=rules,
         names=names,
@@ -214,7 +221,9 @@ def _decide(
     final = played[-1]
     totals = final.totals
     last = rules.last_contract
-    if rules.winner is Winner.MOST_CONTRACTS:
+    if by_contracts_made(rules, final):
+        # Under winner: last contract, a game of so many hands whose last hand nobody made the
+        # last contract in names nobody: the standings decide, as under most contracts.
         return _most_contracts(rules, names, played, everyone)
     if rules.winner is Winner.LAST_CONTRACT:
         makers = [
@@ -307,16 +316,16 @@ def _still_tied(rules: RuleSet, played: Sequence[RoundResult], everyone: list[in
     final = played[-1]
     totals, made = final.totals, final.contracts_made
     level = list(everyone)
-    if rules.winner is Winner.LAST_CONTRACT:
+    if by_contracts_made(rules, final):
+        most = max(made[seat] for seat in everyone)
+        level = [seat for seat in everyone if made[seat] == most]
+    elif rules.winner is Winner.LAST_CONTRACT:
         makers = [
             seat
             for seat, hand in enumerate(final.hands)
             if hand.made_contract and hand.contract == rules.last_contract and seat in everyone
         ]
         level = makers or level
-    elif rules.winner is Winner.MOST_CONTRACTS:
-        most = max(made[seat] for seat in everyone)
-        level = [seat for seat in everyone if made[seat] == most]
     lowest = min(totals[seat] for seat in level)
     tied = [seat for seat in level if totals[seat] == lowest]
     return tied if len(tied) > 1 else []
@@ -599,7 +608,10 @@ def _standings(
     status: GameStatus,
     winners: tuple[int, ...],
     lineup: Lineup,
+    by_made: bool,
 ) -> tuple[Standing, ...]:
+    """The standings, best first; ``by_made``: the most contracts made rank first, as they
+    decided the game (``by_contracts_made``)."""
     players = len(names)
     if results:
         totals, made = results[-1].totals, results[-1].contracts_made
@@ -625,7 +637,7 @@ def _standings(
             contracts.append(rules.contract_after(made[seat]))
         else:
             contracts.append(rules.contract_of_round(len(results) + 1))
-    by_contracts = keeps or rules.winner is Winner.MOST_CONTRACTS
+    by_contracts = keeps or rules.winner is Winner.MOST_CONTRACTS or by_made
     # Players tied on everything else: the tie-break hand's points order them (lower first).
     tie_hand = {
         seat: hand.points

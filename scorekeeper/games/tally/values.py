@@ -43,6 +43,26 @@ def points_in_words(points: int) -> Message:
     return N_plural("%(num)s point", "%(num)s points", num=points)
 
 
+def nobody_made_last(rules: RuleSet, final: RoundResult) -> bool:
+    """Whether ``final``, the last round of a game of so many hands (``hands``) under
+    ``winner: last contract``, saw nobody make the last contract: the rule names nobody, so
+    the standings decide, as under ``winner: most contracts``."""
+    return (
+        rules.winner is Winner.LAST_CONTRACT
+        and rules.hands is not None
+        and not any(
+            hand.made_contract and hand.contract == rules.last_contract for hand in final.hands
+        )
+    )
+
+
+def by_contracts_made(rules: RuleSet, final: RoundResult) -> bool:
+    """Whether the most contracts made decide the game ``final`` ended: under ``winner: most
+    contracts``, and where a game of so many hands ended with nobody making the last contract
+    (``nobody_made_last``); then the lowest total, then the tie-break."""
+    return rules.winner is Winner.MOST_CONTRACTS or nobody_made_last(rules, final)
+
+
 def tied_on(rules: RuleSet, final: RoundResult, tied: Sequence[int]) -> tuple[str, int]:
     """What ``tied`` are level on besides points after ``final``, the game's last regular
     round, in a Phase 10 game's words: ("phase", 10) where they all made the last phase in
@@ -50,7 +70,7 @@ def tied_on(rules: RuleSet, final: RoundResult, tied: Sequence[int]) -> tuple[st
     or none of these)."""
     if not says_phases(rules):
         return "", 0
-    if rules.winner is Winner.MOST_CONTRACTS:
+    if by_contracts_made(rules, final):
         return "made", final.contracts_made[tied[0]]
     if all(
         final.hands[seat].made_contract and final.hands[seat].contract == rules.last_contract
@@ -465,6 +485,14 @@ class Tally:
         if len(won) != 1:
             return None
         winner = won[0]
+        regular = [result for result in self.rounds if not result.tie_break_hand]
+        if (
+            self.status == FINISHED
+            and regular
+            and nobody_made_last(self.rules, regular[-1])
+            and not (self.keeps_contracts and winner.contracts_made == len(self.rules.phases))
+        ):
+            return self._nobody_made_last(winner, regular[-1].number)
         if self.keeps_contracts and says_phases(self.rules):
             if self.rules.winner is Winner.LAST_CONTRACT and winner.contracts_made == len(
                 self.rules.phases
@@ -499,6 +527,30 @@ class Tally:
             "%(name)s finished with %(num)s points, the fewest.",
             num=winner.total,
             name=winner.name,
+        )
+
+    def _nobody_made_last(self, winner: Standing, last_hand: int) -> Message:
+        """Why ``winner`` won a game of so many hands in whose last hand nobody made the last
+        contract: the most contracts made, "Nobody made phase 10 in hand 3, the last; Ann made
+        the most phases (2), with 15 points."."""
+        if says_phases(self.rules):
+            return N_(
+                "Nobody made phase %(contract)s in hand %(round)s, the last; %(name)s made "
+                "the most phases (%(made)s), with %(points)s.",
+                contract=self.rules.last_contract,
+                round=last_hand,
+                name=winner.name,
+                made=winner.contracts_made,
+                points=points_in_words(winner.total),
+            )
+        return N_(
+            "Nobody made contract %(contract)s in hand %(round)s, the last; %(name)s made "
+            "the most contracts (%(made)s), with %(points)s.",
+            contract=self.rules.last_contract,
+            round=last_hand,
+            name=winner.name,
+            made=winner.contracts_made,
+            points=points_in_words(winner.total),
         )
 
     @property
