@@ -26,13 +26,14 @@ from scorekeeper.models import Game
 from scorekeeper.web import is_htmx, not_modified, page_etag, picture, render, validated
 
 from . import bp, fast_lane, scoreboard, services
-from .card import result_card
+from .card import result_card, rounds_played
 from .phases import says_phases
 
 NO_CHANGE = 204
 
 # Every page of a game asks it: the board, the TV, the phones, the round form.
 bp.add_app_template_global(says_phases, "says_phases")
+bp.add_app_template_global(rounds_played, "rounds_played")
 
 
 def _stamp_or_404(game_id: int) -> scoreboard.Stamp:

@@ -1,9 +1,10 @@
 """The result card of a game: a 1200 x 630 PNG (the size chat apps preview a link with) that
 says who won, or that the game is in progress, with every total, the rules, the date and the
-rounds played. Where each player keeps their own contract (12-Step), each line shows the
-contracts made beside the points, and a finished game says why its winner won (the tie-break
-where there was one), as the board does: a winner with more points than the player below them
-reads right. Drawn with Pillow, kept per game version and language like the drawn scoreboards.
+rounds played (a tie-break hand said apart: ``rounds_played``). Where each player keeps their
+own contract (12-Step), each line shows the contracts made beside the points, and a finished
+game says why its winner won (the tie-break where there was one), as the board does: a winner
+with more points than the player below them reads right. Drawn with Pillow, kept per game
+version and language like the drawn scoreboards.
 
 Its words are the page's language's (``result_of`` runs in the request that asks: a phone's,
 or a chat's robot that names no language, which reads the household's), and they are drawn in
@@ -80,11 +81,24 @@ class Result:
     tie_break_hand: str | None = None
 
 
+def rounds_played(tally: Tally) -> str:
+    """How many rounds were played, in the page's language: "10 rounds played", or "10 rounds
+    and a tie-break hand played" where the tied players played one after the last round (its
+    points count in no total, and it is no round of the game's own play)."""
+    rounds = tally.regular_rounds
+    if tally.played_tie_break_hand:
+        return ngettext(
+            "%(num)s round and a tie-break hand played",
+            "%(num)s rounds and a tie-break hand played",
+            rounds,
+        )
+    return ngettext("%(num)s round played", "%(num)s rounds played", rounds)
+
+
 def result_of(tally: Tally, rules_name: str, started: datetime) -> Result:
     """The result of a game in words, in the page's language: winners or how it stands, and
     each player's total."""
-    rounds = len(tally.rounds)
-    played = ngettext("%(num)s round played", "%(num)s rounds played", rounds)
+    played = rounds_played(tally)
     if tally.winners:
         headline = words(tally.winner_words)
     elif tally.is_over:

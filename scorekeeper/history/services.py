@@ -5,7 +5,7 @@ per game out of the bin, and only the page's games are then read whole."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from math import ceil
 from typing import Any
@@ -19,7 +19,7 @@ from ..derived import GameStat, RestoreMark, SeatStat, StatsVersion
 from ..extensions import db
 from ..games.services import comebacks_of
 from ..games.tally import comings_in_words
-from ..models import Game, Household, HouseRules, Player, Seat
+from ..models import Game, Household, HouseRules, Player, Round, Seat
 from ..rules import Message
 
 # In ``g``: whether the household's history waits for a restore's games (``data_version``).
@@ -79,6 +79,9 @@ class Page:
     number: int
     pages: int
     total: int
+    # The games of the page that ended on a tie-break hand, and how many they played (one):
+    # their rounds are said apart from it ("10 rounds and a tie-break hand").
+    tie_break_hands: dict[int, int] = field(default_factory=dict)
 
     @property
     def has_previous(self) -> bool:
@@ -112,7 +115,17 @@ def past_games(filters: Filters, page: int, per_page: int) -> Page:
         .options(defer(Game.rules), selectinload(Game.seats).selectinload(Seat.player))
     ).all()
     order = {game_id: n for n, game_id in enumerate(ids)}
-    return Page(sorted(games, key=lambda game: order[game.id]), number, pages, total)
+    tie_break_hands = {
+        game_id: hands
+        for game_id, hands in db.session.execute(
+            select(Round.game_id, func.count(Round.id))
+            .where(Round.game_id.in_(ids), Round.tie_break_hand)
+            .group_by(Round.game_id)
+        )
+    }
+    return Page(
+        sorted(games, key=lambda game: order[game.id]), number, pages, total, tie_break_hands
+    )
 
 
 def standings(game: Game) -> list[Seat]:

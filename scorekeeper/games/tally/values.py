@@ -393,6 +393,18 @@ class Tally:
         return None if self.is_over else len(self.rounds) + 1
 
     @property
+    def regular_rounds(self) -> int:
+        """The rounds of the game's own play, a tie-break hand left out (phase-10.md: it is
+        played after the game's last round, by the tied players alone): 10 of a Phase 10
+        game decided by one in round 11."""
+        return sum(1 for result in self.rounds if not result.tie_break_hand)
+
+    @property
+    def played_tie_break_hand(self) -> bool:
+        """Whether a tie-break hand was played (it is the game's last round)."""
+        return any(result.tie_break_hand for result in self.rounds)
+
+    @property
     def next_dealer(self) -> int | None:
         number = self.next_round
         if number is None:
