@@ -19,6 +19,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
     true,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -142,7 +143,13 @@ class SeatContract(HouseholdOwned, Model):
     __table_args__ = (
         UniqueConstraint("game_id", "player_id", "contract"),
         Index(
-            "ix_seat_contracts_player", "household_id", "player_id", "contract", "rounds", "made"
+            "ix_seat_contracts_player",
+            "household_id",
+            "player_id",
+            "phases",
+            "contract",
+            "rounds",
+            "made",
         ),
     )
 
@@ -152,6 +159,9 @@ class SeatContract(HouseholdOwned, Model):
     contract: Mapped[int] = mapped_column(Integer)
     rounds: Mapped[int] = mapped_column(Integer)
     made: Mapped[int] = mapped_column(Integer)
+    # The game's contracts are phases (a Phase 10 deck's): a player's phase 2 is not their
+    # 12-Step contract 2, and their page counts the two apart (``history.stats.says_phases``).
+    phases: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class PlayerStat(HouseholdOwned, Model):

@@ -15,6 +15,7 @@ from scorekeeper.models import Game
 
 from .helpers import game_document, twelve_step_to_the_end
 from .history.test_kept_stats import assert_kept_equals_scratch
+from .history.test_phase_10_history import tied_file
 
 
 def revisions(app: Flask) -> list[str]:
@@ -182,3 +183,34 @@ def test_the_kept_statistics_are_counted_again_as_the_code_counts_them(app: Flas
     assert_kept_equals_scratch(upgraded, household, "after 0021")
     with upgraded.app_context():
         db.engine.dispose()
+
+
+def test_phases_are_kept_apart_from_contracts_on_upgrade(app: Flask) -> None:
+    """0033: rows kept before it summed Phase 10's phase N into 12-Step's contract N on a
+    player's page; the upgrade counts them again, Ann's phases apart from her contracts."""
+    twelve = game_document("twelve-step", ["Ann", "Ben", "Cy"], twelve_step_to_the_end())
+    with app.app_context():
+        game = import_game(twelve)
+        household, twelve_id = game.household_id, game.id
+        phase_10 = import_game(tied_file()).id
+        db.session.remove()
+        flask_migrate.downgrade(directory=app.extensions["migrate"].directory, revision="0032")
+        with db.engine.begin() as connection:
+            # What a row kept before 0033 holds: phase 9 and 10 among the contracts.
+            connection.execute(
+                text("UPDATE player_stats SET detail = :old"),
+                {"old": '{"by_rules": [], "contracts": [[9, 2, 2, 2], [10, 2, 2, 2]]}'},
+            )
+        db.engine.dispose()
+    upgraded = restart(app)
+    assert_kept_equals_scratch(upgraded, household, "after 0033")
+    with upgraded.app_context():
+        kept = db.session.execute(
+            text("SELECT DISTINCT game_id, phases FROM seat_contracts ORDER BY game_id")
+        ).all()
+        db.session.remove()
+        db.engine.dispose()
+    assert [(game_id, bool(phases)) for game_id, phases in kept] == [
+        (game_id, game_id == phase_10) for game_id, _ in kept
+    ]
+    assert {game_id for game_id, _ in kept} == {phase_10, twelve_id}

@@ -121,6 +121,7 @@ _.opponent_id
 _.ahead
 _.behind
 _.hardest_contract
+_.hardest_phase  # players/show.html
 _.rule_labels  # referee/_ruling.html
 _.leftover_points
 _.decided

@@ -108,13 +108,24 @@ class Profile:
     worst: GameResult | None
     head_to_head: list[HeadToHead]
     contracts: list[ContractRecord]
+    # Phase 10's phases, apart from the standard games' contracts: phase 2 is no contract 2.
+    phases: list[ContractRecord]
 
     @property
     def hardest_contract(self) -> ContractRecord | None:
         """The contract that holds the player longest: most rounds per game spent on it."""
-        if not self.contracts:
-            return None
-        return max(self.contracts, key=lambda c: (c.rounds_per_game, c.number))
+        return _hardest(self.contracts)
+
+    @property
+    def hardest_phase(self) -> ContractRecord | None:
+        """The phase that holds the player longest: most rounds per game spent on it."""
+        return _hardest(self.phases)
+
+
+def _hardest(records: list[ContractRecord]) -> ContractRecord | None:
+    if not records:
+        return None
+    return max(records, key=lambda c: (c.rounds_per_game, c.number))
 
 
 def player_rows() -> list[PlayerRow]:
@@ -190,6 +201,7 @@ def profile(player: Player) -> Profile:
         worst=_game_result(detail.get("worst")),
         head_to_head=head_to_head,
         contracts=[ContractRecord(*record) for record in detail.get("contracts", [])],
+        phases=[ContractRecord(*record) for record in detail.get("phases", [])],
     )
 
 

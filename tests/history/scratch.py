@@ -26,6 +26,7 @@ from scorekeeper.players.services import (
     Profile,
     RulesRecord,
 )
+from scorekeeper.rules import PHASE_10, get_ruleset
 from scorekeeper.status import GameStatus
 
 FASTEST_RULES = "twelve-step"
@@ -182,7 +183,8 @@ def profile(player: Player) -> Profile:
         best=_extreme_game(player, best=True),
         worst=_extreme_game(player, best=False),
         head_to_head=_head_to_head(player),
-        contracts=_contracts(player),
+        contracts=_contracts(player, phases=False),
+        phases=_contracts(player, phases=True),
     )
 
 
@@ -257,24 +259,34 @@ def _head_to_head(player: Player) -> list[HeadToHead]:
     ]
 
 
-def _contracts(player: Player) -> list[ContractRecord]:
-    """Per contract, in kept-contract games: games that reached it, rounds on it, times made."""
+def _contracts(player: Player, *, phases: bool) -> list[ContractRecord]:
+    """Per contract, in kept-contract games: games that reached it, rounds on it, times made;
+    the games on a Phase 10 deck (``phases``: their phases) or the others (their contracts)."""
     stmt = (
-        select(
-            Hand.contract,
-            func.count(func.distinct(Hand.seat_id)),
-            func.count(Hand.id),
-            func.count(case((Hand.made_contract, 1))),
-        )
+        select(Game.rules, Game.rules_slug, Hand.seat_id, Hand.contract, Hand.made_contract)
         .join(Seat, Seat.id == Hand.seat_id)
         .join(Game, Game.id == Seat.game_id)
         .join(Round, Round.id == Hand.round_id)
         # A tie-break hand is no round on a contract.
         .where(Seat.player_id == player.id, kept_contract(), Round.tie_break_hand.is_(False))
-        .group_by(Hand.contract)
-        .order_by(Hand.contract)
     )
-    return [ContractRecord(*row) for row in db.session.execute(stmt)]
+    seats: dict[int, set[int]] = {}
+    tries: dict[int, list[int]] = {}
+    for rules, slug, seat_id, contract, made in db.session.execute(stmt):
+        if _on_phase_10_deck(rules, slug) != phases:
+            continue
+        seats.setdefault(contract, set()).add(seat_id)
+        counted = tries.setdefault(contract, [0, 0])
+        counted[0] += 1
+        counted[1] += bool(made)
+    return [ContractRecord(number, len(seats[number]), *tries[number]) for number in sorted(tries)]
+
+
+def _on_phase_10_deck(rules: object, slug: str) -> bool:
+    try:
+        return get_ruleset(rules if rules is not None else slug).deck is PHASE_10
+    except (ValueError, TypeError, KeyError):
+        return False
 
 
 def _win_counts() -> list[tuple[int, int, int]]:

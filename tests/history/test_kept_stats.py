@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper import scope
-from scorekeeper.derived import GameStat, PlayerStat, SeatStat
+from scorekeeper.derived import GameStat, PlayerStat, SeatContract, SeatStat
 from scorekeeper.extensions import db
 from scorekeeper.history import records, stats
 from scorekeeper.history.stats import households as rebuilding
@@ -91,7 +91,7 @@ def assert_kept_equals_scratch(app: Flask, household: int, step: str) -> None:
 
 def _kept_rows(household: int) -> dict[str, Any]:
     found: dict[str, Any] = {}
-    for model in (GameStat, SeatStat, PlayerStat):
+    for model in (GameStat, SeatStat, SeatContract, PlayerStat):
         table = model.__table__
         columns = [c for c in table.c if c.name != "id"]
         rows = db.session.execute(select(*columns).where(table.c.household_id == household))

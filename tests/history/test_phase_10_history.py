@@ -209,10 +209,10 @@ def test_the_tie_break_hand_counts_in_no_total_and_no_contract(
     ]
     with app.test_request_context(), scope.household(family_id(app)):
         ann = db.session.query(Player).filter_by(name="Ann").one()
-        contracts = {c.number: (c.games, c.rounds, c.made) for c in profile(ann).contracts}
+        phases = {c.number: (c.games, c.rounds, c.made) for c in profile(ann).phases}
     # Phase 10: one hand in the tie-break game and one in the even game, both made; the
     # tie-break hand is no try at phase 10.
-    assert contracts[10] == (2, 2, 2)
+    assert phases[10] == (2, 2, 2)
     # The board's charts of the tied game end on the totals, and the ratings follow the
     # places the tie-break hand gave.
     board = _text(client, f"/games/{games.tied}")

@@ -18,6 +18,8 @@ from sqlalchemy import (
 )
 
 from ... import scope
+from ...games.phases import says_phases
+from ...rules import get_ruleset
 from .. import ratings
 from ..played import plays, rounds_in, stretches_of
 from .players import Moves, pairs_moved, refresh_players
@@ -44,6 +46,16 @@ def kept_contract(rules: dict[str, Any] | None, slug: str) -> bool:
     if order is not None:
         return bool(order == "own")
     return rules.get("base") in KEPT_CONTRACT_PRESETS or slug in KEPT_CONTRACT_PRESETS
+
+
+def phases_kept(rules: dict[str, Any] | None, slug: str) -> bool:
+    """The game's contracts are phases (a Phase 10 deck's): kept apart from the standard
+    games' contracts (``SeatContract.phases``), since a player's phase 2 is not their 12-Step
+    contract 2. Rules that no longer read call them contracts, as the records do."""
+    try:
+        return says_phases(get_ruleset(rules if rules is not None else slug))
+    except (ValueError, TypeError, KeyError):
+        return False
 
 
 def _is_twelve_step(rules: dict[str, Any] | None, slug: str) -> bool:
@@ -149,8 +161,10 @@ def rows_of_game(
     """The ``game_stats`` row, the ``seat_stats`` rows and the ``seat_contracts`` rows of one
     game, but for their household (``scope.for_household``'s ``rows`` gives it). A seat's
     rounds leave out the game's tie-break hand (``tie_breaks``: its number, if it has one);
-    the game's ``round_count`` and each seat's stretches still hold it."""
+    the game's ``round_count`` and each seat's stretches still hold it. Contracts are asked
+    whether they are phases only where there are some to keep."""
     kept = kept_contract(game.rules, game.rules_slug)
+    phases = bool(kept and contracts) and phases_kept(game.rules, game.rules_slug)
     seats = sorted(seats, key=lambda seat: seat.position)
     winner = next((seat.player_id for seat in seats if seat.is_winner), None)
     common = {
@@ -190,6 +204,7 @@ def rows_of_game(
             "contract": contract,
             "rounds": rounds,
             "made": made,
+            "phases": phases,
         }
         for seat in (seats if kept else [])
         for contract, rounds, made in contracts.get(seat.id, [])

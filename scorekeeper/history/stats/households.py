@@ -10,12 +10,14 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
+    Boolean,
     Connection,
     Text,
     case,
     cast,
     delete,
     func,
+    literal,
     select,
 )
 
@@ -30,6 +32,7 @@ from .games import (
     GAME_COLUMNS,
     SEAT_COLUMNS,
     kept_contract,
+    phases_kept,
     points_of,
     reset_seats,
     rows_of_game,
@@ -49,23 +52,26 @@ from .tables import (
 )
 
 
-def _insert_contracts(connection: Connection, household_id: int, game_ids: list[int]) -> None:
-    """The ``seat_contracts`` rows of these games (all kept-contract games out of the bin), as
-    ``rows_of_game`` makes them: per seat and contract, its rounds and those it was made (a
-    tie-break hand is no round on a contract)."""
+def _insert_contracts(
+    connection: Connection, household_id: int, game_ids: list[int], phases: bool
+) -> None:
+    """The ``seat_contracts`` rows of these games (kept-contract games out of the bin, whose
+    contracts are all ``phases`` or all not), as ``rows_of_game`` makes them: per seat and
+    contract, its rounds and those it was made (a tie-break hand is no round on a contract)."""
     seat = seats_t
     hand = hands_t
     household = scope.for_household(household_id)
     connection.execute(
         household.insert_from(
             seat_contracts,
-            ["game_id", "player_id", "contract", "rounds", "made"],
+            ["game_id", "player_id", "contract", "rounds", "made", "phases"],
             select(
                 seat.c.game_id,
                 seat.c.player_id,
                 hand.c.contract,
                 func.count(),
                 func.count(case((hand.c.made_contract, 1))),
+                literal(phases, Boolean),
             )
             .select_from(hand)
             .join(seat, seat.c.id == hand.c.seat_id)
@@ -111,6 +117,7 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
         connection.execute(delete(table).where(household.owns(table)))
     # A household's games share a few rule sets: each one's JSON is read once.
     rule_sets: dict[str | None, Any] = {}
+    phases_of: dict[tuple[str | None, str], bool] = {}
     columns = [column for column in GAME_COLUMNS if column is not games_t.c.rules]
     last = 0
     while True:
@@ -139,9 +146,16 @@ def rebuild(household_id: int, connection: Connection | None = None) -> None:
             seats_by_game[seat.game_id].append(seat)
         # Contracts are kept only where each player keeps their own: counted and written by
         # the database in one statement, no row of them passing through Python.
-        keeping = [game.id for game in games if kept_contract(game.rules, game.rules_slug)]
-        if keeping:
-            _insert_contracts(connection, household_id, keeping)
+        # Phase 10's are kept as phases, apart (a rule set is read once a household).
+        keeping: dict[bool, list[int]] = defaultdict(list)
+        for game, row in zip(games, found, strict=True):
+            if kept_contract(game.rules, game.rules_slug):
+                key = (row.rules_text, game.rules_slug)
+                if key not in phases_of:
+                    phases_of[key] = phases_kept(game.rules, game.rules_slug)
+                keeping[phases_of[key]].append(game.id)
+        for phases, game_ids in sorted(keeping.items()):
+            _insert_contracts(connection, household_id, game_ids, phases)
         # Seats whose total a comeback set anew (rare): their points are their hands'.
         counts = {game.id: game.round_count or 0 for game in games}
         reset = {

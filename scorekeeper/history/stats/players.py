@@ -154,20 +154,23 @@ def player_rows(
     ):
         if player_id in existing:
             groups[player_id].append(group)
+    # The standard games' contracts and Phase 10's phases apart: never summed together.
     contracts: dict[int, list[list[int]]] = defaultdict(list)
-    for player_id, *contract in connection.execute(
+    phases: dict[int, list[list[int]]] = defaultdict(list)
+    for player_id, is_phase, *contract in connection.execute(
         select(
             seat_contracts.c.player_id,
+            seat_contracts.c.phases,
             seat_contracts.c.contract,
             func.count(),
             func.sum(seat_contracts.c.rounds),
             func.sum(seat_contracts.c.made),
         )
         .where(household.owns(seat_contracts), *chosen(seat_contracts.c.player_id))
-        .group_by(seat_contracts.c.player_id, seat_contracts.c.contract)
-        .order_by(seat_contracts.c.player_id, seat_contracts.c.contract)
+        .group_by(seat_contracts.c.player_id, seat_contracts.c.phases, seat_contracts.c.contract)
+        .order_by(seat_contracts.c.player_id, seat_contracts.c.phases, seat_contracts.c.contract)
     ):
-        contracts[player_id].append([int(value) for value in contract])
+        (phases if is_phase else contracts)[player_id].append([int(value) for value in contract])
     finished_parts: dict[int, dict[str, Any]] = {}
     wanted = set(groups) if whole is None else set(groups) & whole
     narrow = sorted(wanted & set(kept_details)) if moved is not None else []
@@ -186,7 +189,9 @@ def player_rows(
             connection, household_id, sorted(wanted - set(narrow)), player_ids is None
         )
     for player_id in sorted(groups):
-        row = household.row(**_aggregate_row(player_id, groups[player_id], contracts[player_id]))
+        row = household.row(
+            **_aggregate_row(player_id, groups[player_id], contracts[player_id], phases[player_id])
+        )
         if whole is None or player_id in whole:
             parts = finished_parts.get(player_id) or _finished_parts([])
             row["detail"].update({"head_to_head": [], **parts})
@@ -411,9 +416,11 @@ def _runs_of(
     ]
 
 
-def _aggregate_row(player_id: int, groups: list[Any], contracts: list[list[int]]) -> dict[str, Any]:
+def _aggregate_row(
+    player_id: int, groups: list[Any], contracts: list[list[int]], phases: list[list[int]]
+) -> dict[str, Any]:
     """A ``player_stats`` row's counts from its groups (by rules and status), but for its
-    household."""
+    household; its contracts of the standard games and its phases of Phase 10's apart."""
     by_rules: dict[str, list[Any]] = {}
     statuses: dict[str, int] = defaultdict(int)
     last_played: datetime | None = None
@@ -441,6 +448,7 @@ def _aggregate_row(player_id: int, groups: list[Any], contracts: list[list[int]]
         "detail": {
             "by_rules": [by_rules[slug] for slug in sorted(by_rules)],
             "contracts": contracts,
+            "phases": phases,
         },
     }
 
