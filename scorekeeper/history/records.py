@@ -6,8 +6,9 @@ The records are read from the kept statistics (``history.stats``), updated in th
 transaction as every change to a game: one row per player (their wins, finished games, and
 their own three best streaks, lowest and highest totals, of which the family's three best are
 the best), and the fastest and longest games read in order from an index of the kept game
-rows. Two queries, however many games, and two for the most contracts made in one game (the
-kept contracts, then the rules of one game a rule set); player names are always read fresh.
+rows (each with the tie-break hand it ended on, if any, said apart). Two queries, however
+many games, and two for the most contracts made in one game (the kept contracts, then the
+rules of one game a rule set); player names are always read fresh.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from sqlalchemy import func, select
 from ..derived import GameStat, PlayerStat, SeatContract
 from ..extensions import db
 from ..games.phases import says_phases
-from ..models import Game, Player
+from ..models import Game, Player, Round
 from ..rules import get_ruleset
 from .queries import FINISHED, rate
 
@@ -52,6 +53,9 @@ class GameMark:
     game_id: int
     started: datetime
     rules_name: str
+    # A game's length: the tie-break hand it ended on, said apart from its rounds (``value``
+    # counts the rounds without it): "10 rounds and a tie-break hand".
+    tie_break_hands: int = 0
 
 
 @dataclass(frozen=True)
@@ -124,11 +128,21 @@ def _marks(kept: list[dict[str, Any]], player_id: int) -> list[GameMark]:
 def _rounds(*, fastest: bool) -> list[GameMark]:
     """Finished games by number of rounds, with their (first) winner: the fastest among
     12-Step games (and house rules built on it), the longest among all; read in order from
-    an index of the kept game rows."""
+    an index of the kept game rows. A game's rounds are every hand dealt, a tie-break hand
+    too (it was dealt and played); its mark says the hand apart from the rounds."""
     conditions = [GameStat.status == FINISHED, GameStat.round_count > 0]
     if fastest:
         conditions.append(GameStat.twelve_step.is_(True))
     order = GameStat.round_count.asc() if fastest else GameStat.round_count.desc()
+    # The kept count holds every hand dealt, a tie-break hand too (the head to head and the
+    # ratings read the rounds so): each game listed says its own apart, read by the rounds'
+    # index by game.
+    tie_break_hands = (
+        select(func.count(Round.id))
+        .where(Round.game_id == GameStat.game_id, Round.tie_break_hand)
+        .correlate(GameStat)
+        .scalar_subquery()
+    )
     stmt = (
         select(
             GameStat.winner_id,
@@ -136,14 +150,15 @@ def _rounds(*, fastest: bool) -> list[GameMark]:
             GameStat.game_id,
             GameStat.started,
             GameStat.rules_name,
+            tie_break_hands,
         )
         .where(*conditions)
         .order_by(order, GameStat.started)
         .limit(TOP)
     )
     return [
-        GameMark(pid, "", rounds, gid, started, rules)
-        for pid, rounds, gid, started, rules in db.session.execute(stmt)
+        GameMark(pid, "", rounds - hands, gid, started, rules, hands)
+        for pid, rounds, gid, started, rules, hands in db.session.execute(stmt)
     ]
 
 

@@ -1,9 +1,9 @@
 """Issue 51: a game decided by a tie-break hand says what was played, its rounds and the
 tie-break hand apart ("2 rounds and a tie-break hand played"), on the board, the TV, the result
-page, the result card's picture and the history's list, in English and Spanish: the hand is
-played after the game's last round by the tied players alone, and its points count in no total
-(phase-10.md), so it is not one more round of the game. A game with no tie-break hand says its
-rounds as before."""
+page, the result card's picture, the history's list and the records' longest game, in English
+and Spanish: the hand is played after the game's last round by the tied players alone, and its
+points count in no total (phase-10.md), so it is not one more round of the game. A game with no
+tie-break hand says its rounds as before."""
 
 from __future__ import annotations
 
@@ -30,13 +30,20 @@ SAID = {
         "sub": "2 rounds and a tie-break hand played",
         "board": "finished after round 2 and a tie-break hand",
         "history": "2 rounds and a tie-break hand",
-        "wrong": ("3 rounds played", "finished after round 3", "· 3 rounds"),
+        "record": "2 rounds and a tie-break hand, won by Ben",
+        "wrong": ("3 rounds played", "finished after round 3", "· 3 rounds", "3 rounds, won"),
     },
     "es": {
         "sub": "2 rondas y una mano de desempate jugadas",
         "board": "terminada después de la ronda 2 y una mano de desempate",
         "history": "2 rondas y una mano de desempate",
-        "wrong": ("3 rondas jugadas", "terminada después de la ronda 3", "· 3 rondas"),
+        "record": "2 rondas y una mano de desempate, ganó Ben",
+        "wrong": (
+            "3 rondas jugadas",
+            "terminada después de la ronda 3",
+            "· 3 rondas",
+            "3 rondas, ganó",
+        ),
     },
 }
 
@@ -95,7 +102,12 @@ def test_a_game_decided_by_a_tie_break_hand_says_its_rounds_apart(
     assert any(f"· {said['sub']}" in line for line in drawn), drawn
     history = _get(client, "/history", language)
     assert f"· {said['history']}" in history
-    for page in (board, tv, result, " ".join(drawn), history):
+    # Records' longest game: the kept count holds every hand dealt, so a game of 2 rounds and
+    # a tie-break hand ranks beside one of 3 rounds, and says what it was.
+    # (The number of rounds is in bold: its tag out leaves a space before the comma.)
+    records = _get(client, "/records", language).replace(" ,", ",")
+    assert said["record"] in records
+    for page in (board, tv, result, " ".join(drawn), history, records):
         for wrong in said["wrong"]:
             assert wrong not in page
 
@@ -133,3 +145,6 @@ def test_a_game_with_no_tie_break_hand_says_its_rounds_as_before(
         assert f"· {sub}" in _get(client, f"/games/{game_id}/{path}", language)
     assert any(f"· {sub}" in line for line in _drawn(client, game_id, language, monkeypatch))
     assert history in _get(client, "/history", language)
+    records = _get(client, "/records", language).replace(" ,", ",")
+    assert f"{history.lstrip('· ')}, " in records and "desempate" not in records
+    assert "tie-break" not in records

@@ -386,10 +386,17 @@ def _rounds(*, fastest: bool) -> list[GameMark]:
         .order_by(order, Game.started)
         .limit(TOP)
     )
-    return [
-        GameMark(pid, "", rounds, gid, started, rules)
-        for pid, rounds, gid, started, rules in db.session.execute(stmt)
-    ]
+    marks = []
+    for pid, rounds, gid, started, rules in db.session.execute(stmt).all():
+        # A tie-break hand is said apart from the game's rounds ("2 rounds and a tie-break
+        # hand"); it still counts in the game's length, which orders the games.
+        hands = len(
+            db.session.scalars(
+                select(Round.id).where(Round.game_id == gid, Round.tie_break_hand)
+            ).all()
+        )
+        marks.append(GameMark(pid, "", rounds - hands, gid, started, rules, hands))
+    return marks
 
 
 def _compute() -> Records:

@@ -75,8 +75,12 @@ def _records_view(found: records.Records) -> dict[str, Any]:
         "lowest": sorted(_marks(found.lowest_totals)),
         "highest": sorted(_marks(found.highest_totals)),
         "streaks": sorted((s.length, s.first, s.last) for s in found.streaks),
-        "fastest": [(m.player_id, m.name, m.value, m.game_id) for m in found.fastest],
-        "longest": [(m.player_id, m.name, m.value, m.game_id) for m in found.longest],
+        "fastest": [
+            (m.player_id, m.name, m.value, m.tie_break_hands, m.game_id) for m in found.fastest
+        ],
+        "longest": [
+            (m.player_id, m.name, m.value, m.tie_break_hands, m.game_id) for m in found.longest
+        ],
     }
 
 
