@@ -143,11 +143,107 @@ def test_whoever_made_the_last_phase_in_the_last_hand_still_wins() -> None:
     assert str(tally.why_won) == "Ben made phase 10 first, with 30 points."
 
 
+# Phases 9 and 10 in 3 hands: Ann makes phase 9 in hand 1 and phase 10 in hand 2, then waits
+# with every phase made; Ben makes phase 9 in hand 2 and phase 10 in hand 3, the last. Both
+# are makers: Ann wins with the lower total, 40 to Ben's 55 (Cy, with 15, made none).
+NINE_TEN_THREE = {"base": "phase-10", "phases_played": [9, 10], "hands": 3}
+MAKERS_ROUNDS: list[tuple[str, dict[str, str], set[str]]] = [
+    ("Ann", {"Ben": "W", "Cy": "5"}, set()),
+    ("Ann", {"Ben": "10 10 10", "Cy": "5"}, {"Ben"}),
+    ("Ben", {"Ann": "10 10 10 10", "Cy": "5"}, set()),
+]
+MAKERS_WHY = "Ann and Ben made every phase; Ann wins with fewer points: 40 to Ben's 55."
+MAKERS_WHY_ES = (
+    "Ann y Ben cumplieron todas las fases; gana Ann con menos puntos: 40 contra los 55 de Ben."
+)
+
+
+def _assert_the_first_maker_wins(app: Flask, client: FlaskClient, game_id: int) -> None:
+    document = client.get(f"/games/{game_id}/export").get_json()
+    assert document["status"] == "finished"
+    assert document["winners"] == ["Ann"]
+    assert [(item["player"], item["place"]) for item in document["standings"]] == [
+        ("Ann", 1),
+        ("Ben", 2),
+        ("Cy", 3),
+    ]
+    assert [item["total"] for item in document["standings"]] == [40, 55, 15]
+    assert [item["contracts_made"] for item in document["standings"]] == [2, 2, 0]
+    assert document["tie_break"] == MAKERS_WHY
+    assert _stored(app, game_id) == [("Ann", 1, True), ("Ben", 2, False), ("Cy", 3, False)]
+    for path in ("", "/tv", "/result"):
+        page = _get(client, f"/games/{game_id}{path}")
+        assert "Ben wins" not in page and "Ben made phase 10 first" not in page, path
+        assert MAKERS_WHY in page, path
+    for path in ("", "/result"):
+        spanish = _get(client, f"/games/{game_id}{path}", spanish=True)
+        assert MAKERS_WHY_ES in spanish, path
+        assert "Gana Ben" not in spanish, path
+
+
+def test_the_game_file_counts_a_maker_of_the_last_phase_in_an_earlier_hand(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = _import(client, game_document(NINE_TEN_THREE, THREE, MAKERS_ROUNDS))
+    _assert_the_first_maker_wins(app, client, game_id)
+
+
+def test_the_round_form_counts_a_maker_of_the_last_phase_in_an_earlier_hand(
+    app: Flask, client: FlaskClient
+) -> None:
+    options = {"phases_played": [9, 10], "hands": 3}
+    game_id = start_game(client, _house_rules(app, "Nine and ten", options), THREE)
+    for went_out, cards, made in MAKERS_ROUNDS:
+        save_round(client, game_id, went_out, cards, made)
+    _assert_the_first_maker_wins(app, client, game_id)
+
+
+def test_makers_in_different_hands_level_on_points_play_the_tie_break_hand() -> None:
+    # Ann makes phase 10 in hand 1, Ben in hand 2, the last; both on 10 points: the tie-break
+    # hand is owed, on phase 10, and says so.
+    rules = get_ruleset({"base": "phase-10", "phases_played": [10], "hands": 2})
+    rounds = [
+        RoundEntry(0, (HandEntry(), HandEntry("10", False), HandEntry("5", False))),
+        RoundEntry(1, (HandEntry("10", False), HandEntry(), HandEntry("5", False))),
+    ]
+    tally = tally_game(rules, THREE, 0, rounds)
+    assert tally.tie_break_owed == (0, 1)
+    assert str(tally.tie_break_next).startswith(
+        "Ann and Ben are tied on phase 10 and on 10 points."
+    )
+    hand = RoundEntry(1, (HandEntry("5"), HandEntry(), HandEntry()), tie_break_hand=True)
+    settled = tally_game(rules, THREE, 0, [*rounds, hand])
+    assert settled.status == FINISHED and settled.winners == (1,)
+    assert str(settled.tie_break) == (
+        "Tied on phase 10 and on 10 points; Ben went out first in the tie-break hand."
+    )
+
+
+def test_a_standard_deck_of_so_many_hands_counts_its_makers_too() -> None:
+    # 12-Step's contracts 11 and 12 in 3 hands: Ann makes contract 12 in hand 2, Ben in hand 3.
+    rules = get_ruleset({"base": "twelve-step", "phases_played": [11, 12], "hands": 3})
+    rounds = [
+        RoundEntry(0, (HandEntry(), HandEntry("K", False), HandEntry("5", False))),
+        RoundEntry(0, (HandEntry(), HandEntry("5", True), HandEntry("5", False))),
+        RoundEntry(1, (HandEntry("5", False), HandEntry(), HandEntry("5", False))),
+    ]
+    tally = tally_game(rules, THREE, 0, rounds)
+    assert tally.status == FINISHED and tally.winners == (0,)
+    ann, ben = tally.standings[0], tally.standings[1]
+    assert (ann.name, ben.name) == ("Ann", "Ben") and ann.total < ben.total
+    assert str(tally.why_won) == (
+        f"Ann and Ben made every contract; Ann wins with {ann.total} points to {ben.total}."
+    )
+
+
 PHASE_RULES = [
     {"base": "phase-10", "phases_played": [9, 10], "hands": 2},
+    {"base": "phase-10", "phases_played": [9, 10], "hands": 3},
     {"base": "phase-10", "phases_played": "even", "hands": 3},
     {"base": "phase-10", "phases_played": [10], "hands": 2, "tie_break": "share"},
+    {"base": "phase-10", "phases_played": [10], "hands": 3},
     {"base": "twelve-step", "hands": 2},
+    {"base": "twelve-step", "phases_played": [11, 12], "hands": 3},
 ]
 CARDS = ["", "5", "W", "10 11"]
 STANDARD_CARDS = ["", "5", "K", "K Q"]
@@ -175,22 +271,34 @@ def _made_last(rules: Any, hands: Sequence[Any]) -> bool:
     return any(hand.made_contract and hand.contract == rules.last_contract for hand in hands)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_games())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_games(), st.data())
 def test_the_winner_of_so_many_hands_heads_the_standings_the_board_shows(
-    game: tuple[dict[str, Any], tuple[str, ...], list[RoundEntry]],
+    game: tuple[dict[str, Any], tuple[str, ...], list[RoundEntry]], data: st.DataObject
 ) -> None:
     options, names, rounds = game
     rules = get_ruleset(options)
     tally = tally_game(rules, names, 0, rounds)
+    tie_break_winner = None
+    if not tally.problems and tally.tie_break_owed:
+        # The tied players play the tie-break hand: one of them goes out and wins it.
+        tie_break_winner = data.draw(st.sampled_from(tally.tie_break_owed))
+        hand = RoundEntry(
+            tie_break_winner,
+            tuple(
+                HandEntry("" if seat == tie_break_winner else "5")
+                if seat in tally.tie_break_owed
+                else HandEntry()
+                for seat in range(len(names))
+            ),
+            tie_break_hand=True,
+        )
+        tally = tally_game(rules, names, 0, [*rounds, hand])
     if tally.problems or tally.status != FINISHED:
         return
     standings = tally.standings
     assert standings[0].is_winner and standings[0].seat in tally.winners
-    final = [result for result in tally.rounds if not result.tie_break_hand][-1]
-    if _made_last(rules, final.hands):
-        return
-    # Nobody made the last contract in the last hand: the most made, then the lowest total.
+    # Each keeps their own contract: the most made, then the lowest total, rank first.
     ranked = [(-standing.contracts_made, standing.total) for standing in standings]
     assert ranked == sorted(ranked)
     best = ranked[0]
@@ -199,8 +307,39 @@ def test_the_winner_of_so_many_hands_heads_the_standings_the_board_shows(
         for standing in standings
         if standing.is_winner
     )
-    # The sentence names the winner's count of contracts made (or the last one made first).
+    # Whoever made every contract, in any hand, made the last one: the winner is one of them,
+    # with the lowest total among them, or the tie-break hand's winner, or they share.
+    makers = [standing for standing in standings if standing.contracts_made == len(rules.phases)]
     why = str(tally.why_won)
+    if makers:
+        lowest = min(maker.total for maker in makers)
+        level = {maker.seat for maker in makers if maker.total == lowest}
+        assert set(tally.winners) <= level
+        if tie_break_winner is not None:
+            assert tally.winners == (tie_break_winner,)
+        elif rules.tie_break.value == "share":
+            assert set(tally.winners) == level
+        else:
+            assert len(tally.winners) == 1 or set(tally.winners) == level
+        if len(makers) == 1:
+            assert "first" in why or f"made {len(rules.phases)} contracts" in why, why
+        else:
+            every = "every phase" if options["base"] == "phase-10" else "every contract"
+            assert (
+                every in why
+                or "made phase" in why
+                or "made contract" in why
+                or ("Tied on phase" in why)
+            ), why
+        return
+    final = [result for result in tally.rounds if not result.tie_break_hand][-1]
+    assert not _made_last(rules, final.hands)
+    # Nobody made the last contract: the sentence names the winner's count of contracts made,
+    # or the tie-break hand that settled it.
     made = standings[0].contracts_made
-    assert f"made {made} " in why or f"({made})" in why or "first" in why, why
+    if tie_break_winner is not None:
+        assert why.endswith(f"{standings[0].name} went out first in the tie-break hand."), why
+        assert f"on {made} phase" in why or options["base"] != "phase-10", why
+    else:
+        assert f"made {made} " in why or f"({made})" in why, why
     assert f"{standings[0].name} made 0 " not in why or made == 0

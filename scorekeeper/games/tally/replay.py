@@ -31,6 +31,7 @@ from .values import (
     Tally,
     by_contracts_made,
     deal_of,
+    made_every_contract,
     tie_break_settled,
 )
 
@@ -222,8 +223,10 @@ def _decide(
     totals = final.totals
     last = rules.last_contract
     if by_contracts_made(rules, final):
-        # Under winner: last contract, a game of so many hands whose last hand nobody made the
-        # last contract in names nobody: the standings decide, as under most contracts.
+        # Under winner: last contract, a game of so many hands where each keeps their own
+        # contract has as makers all who made every contract, in any hand; one whose last
+        # hand nobody made the last contract in names nobody: the standings decide, as under
+        # most contracts.
         return _most_contracts(rules, names, played, everyone)
     if rules.winner is Winner.LAST_CONTRACT:
         makers = [
@@ -269,7 +272,7 @@ def _most_contracts(
     leaders = [seat for seat in everyone if made[seat] == most]
     if len(leaders) == 1:
         return (leaders[0],), None
-    opening = _made_as_many(rules, names, leaders, most)
+    opening = _made_as_many(rules, names, final, leaders, most)
     lowest = min(totals[seat] for seat in leaders)
     winners = tuple(seat for seat in leaders if totals[seat] == lowest)
     others = sorted((seat for seat in leaders if seat not in winners), key=lambda s: totals[s])
@@ -291,10 +294,22 @@ def _most_contracts(
 
 
 def _made_as_many(
-    rules: RuleSet, names: tuple[str, ...], seats: Sequence[int], made: int
+    rules: RuleSet, names: tuple[str, ...], final: RoundResult, seats: Sequence[int], made: int
 ) -> Message:
     """Players level on contracts made: "Ann and Ben each made 7 contracts" (a Phase 10
-    game's: "each made 7 phases")."""
+    game's: "each made 7 phases"); makers of the last contract in a game of so many hands
+    (``made_every_contract``): "Ann and Ben made every phase", or, all in its last hand,
+    "Ann and Ben both made phase 10 in round 3", as where the first maker ends the game."""
+    if made_every_contract(rules, final, seats):
+        if all(
+            final.hands[seat].made_contract and final.hands[seat].contract == rules.last_contract
+            for seat in seats
+        ):
+            return _made_last_in(rules, names, final, seats)
+        makers = listing([names[seat] for seat in seats])
+        if says_phases(rules):
+            return N_("%(names)s made every phase", names=makers)
+        return N_("%(names)s made every contract", names=makers)
     if says_phases(rules):
         return N_plural(
             "%(names)s each made %(num)s phase",
@@ -492,17 +507,8 @@ def _break_tie_of_makers(
     who made it, then what follows."""
     final = played[-1]
     totals = final.totals
-    makers_text = listing([names[seat] for seat in makers])
-    values = {"names": makers_text, "contract": rules.last_contract, "round": final.number}
     phases = says_phases(rules)
-    if phases and len(makers) == 2:
-        opening = N_("%(names)s both made phase %(contract)s in round %(round)s", **values)
-    elif phases:
-        opening = N_("%(names)s all made phase %(contract)s in round %(round)s", **values)
-    elif len(makers) == 2:
-        opening = N_("%(names)s both made contract %(contract)s in round %(round)s", **values)
-    else:
-        opening = N_("%(names)s all made contract %(contract)s in round %(round)s", **values)
+    opening = _made_last_in(rules, names, final, makers)
     if rules.tie_break is TieBreak.SHARE:
         return tuple(makers), _tie_sentence(opening, N_("under these rules they share the win"))
     lowest = min(totals[seat] for seat in makers)
@@ -538,6 +544,23 @@ def _break_tie_of_makers(
         winners, won = _rounds_won(names, played, winners)
         return winners, _tie_sentence(opening, N_("%(level)s, and %(won)s", level=level, won=won))
     return winners, _tie_sentence(opening, _level_winners(names, totals, winners, others))
+
+
+def _made_last_in(
+    rules: RuleSet, names: tuple[str, ...], final: RoundResult, makers: Sequence[int]
+) -> Message:
+    """Two or more who made the last contract in ``final``: "Ann and Ben both made phase 10
+    in round 3"."""
+    makers_text = listing([names[seat] for seat in makers])
+    values = {"names": makers_text, "contract": rules.last_contract, "round": final.number}
+    phases = says_phases(rules)
+    if phases and len(makers) == 2:
+        return N_("%(names)s both made phase %(contract)s in round %(round)s", **values)
+    if phases:
+        return N_("%(names)s all made phase %(contract)s in round %(round)s", **values)
+    if len(makers) == 2:
+        return N_("%(names)s both made contract %(contract)s in round %(round)s", **values)
+    return N_("%(names)s all made contract %(contract)s in round %(round)s", **values)
 
 
 def _fewer_points(

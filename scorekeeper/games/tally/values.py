@@ -56,20 +56,49 @@ def nobody_made_last(rules: RuleSet, final: RoundResult) -> bool:
     )
 
 
+def makers_in_any_hand(rules: RuleSet) -> bool:
+    """Whether, under ``winner: last contract``, whoever made the last contract in any hand is
+    one of its makers: in a game of so many hands (``hands``) where each player keeps their
+    own contract, the game goes on after the first maker, who waits, having made every
+    contract. The makers are then those who made every contract by the game's end; the lowest
+    total among them wins, then the tie-break (rules.md: several makers, the lowest total), as
+    under ``winner: most contracts``. Where the round sets the contract, everyone plays each
+    hand's, and the makers are those of the last hand."""
+    return (
+        rules.winner is Winner.LAST_CONTRACT and rules.hands is not None and rules.keeps_contracts
+    )
+
+
+def made_every_contract(rules: RuleSet, final: RoundResult, seats: Sequence[int]) -> bool:
+    """Whether each of ``seats`` has made every contract played by ``final``, a game of so
+    many hands' last regular round (``makers_in_any_hand``)."""
+    return makers_in_any_hand(rules) and all(
+        final.contracts_made[seat] == len(rules.phases) for seat in seats
+    )
+
+
 def by_contracts_made(rules: RuleSet, final: RoundResult) -> bool:
     """Whether the most contracts made decide the game ``final`` ended: under ``winner: most
-    contracts``, and where a game of so many hands ended with nobody making the last contract
-    (``nobody_made_last``); then the lowest total, then the tie-break."""
-    return rules.winner is Winner.MOST_CONTRACTS or nobody_made_last(rules, final)
+    contracts``; under ``winner: last contract``, a game of so many hands where each player
+    keeps their own contract (``makers_in_any_hand``: whoever made every contract, in any
+    hand) and one that ended with nobody making the last contract (``nobody_made_last``);
+    then the lowest total, then the tie-break."""
+    return (
+        rules.winner is Winner.MOST_CONTRACTS
+        or makers_in_any_hand(rules)
+        or nobody_made_last(rules, final)
+    )
 
 
 def tied_on(rules: RuleSet, final: RoundResult, tied: Sequence[int]) -> tuple[str, int]:
     """What ``tied`` are level on besides points after ``final``, the game's last regular
     round, in a Phase 10 game's words: ("phase", 10) where they all made the last phase in
-    it, ("made", 2) where the most phases made rank first; ("", 0) otherwise (another game,
-    or none of these)."""
+    it (or by then, in a game of so many hands: ``made_every_contract``), ("made", 2) where
+    the most phases made rank first; ("", 0) otherwise (another game, or none of these)."""
     if not says_phases(rules):
         return "", 0
+    if made_every_contract(rules, final, tied):
+        return "phase", rules.last_contract
     if by_contracts_made(rules, final):
         return "made", final.contracts_made[tied[0]]
     if all(
