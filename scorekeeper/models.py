@@ -34,6 +34,7 @@ from sqlalchemy import (
     false,
     literal_column,
     select,
+    text,
     true,
     update,
 )
@@ -407,7 +408,18 @@ class Seat(HouseholdOwned, Model):
 
 class Round(HouseholdOwned, Model):
     __tablename__ = "rounds"
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "number"),
+        # The games of a history page that played a tie-break hand: a search of these few
+        # rows by game, where the household's own index read every round of the household.
+        Index(
+            "ix_rounds_tie_break_hand",
+            "game_id",
+            "household_id",
+            sqlite_where=text("tie_break_hand = 1"),
+            postgresql_where=text("tie_break_hand"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
