@@ -39,7 +39,7 @@ names exported below: ``parse_cards``/``format_cards`` for the card notation (in
 deck of the rules given: ``parse_cards("7R 12g W", rules)``; ``RuleSet.deck`` says which),
 ``get_ruleset`` for a preset or house rules, the ``check_*`` rulings,
 ``find_contract`` and ``cards_short`` for a hand (``SearchBudgetExceeded`` when a hand
-is too much to decide), ``score_cards``, and ``points_step`` (the step its points go in).
+is too much to decide), and ``score_cards``.
 
 Words in any language
     The engine speaks no language: every sentence a person reads leaves it as a ``Message``
@@ -116,7 +116,7 @@ from .ruleset import (
     own_words,
     parse_cards,
 )
-from .scoring import points_step, score_cards
+from .scoring import score_cards
 from .search import SearchBudgetExceeded, SearchNotYet, cards_short, find_contract
 from .sources import Reason, Source
 
@@ -185,6 +185,5 @@ __all__ = [
     "get_ruleset",
     "own_words",
     "parse_cards",
-    "points_step",
     "score_cards",
 ]

@@ -301,8 +301,7 @@ def tie_break_hands(draw: st.DrawFn, totals: bool = True) -> RoundEntry:
     if not totals or draw(st.booleans()):
         hand = HandEntry(cards=draw(_phase_10_cards))
     else:
-        # A total Phase 10's cards can make: a multiple of 5 (points_step).
-        hand = HandEntry(total=draw(st.integers(0, 9999 // 5)) * 5)
+        hand = HandEntry(total=draw(st.integers(0, 9999)))
     hands = [HandEntry(), HandEntry(), HandEntry(), HandEntry()]
     hands[other] = hand
     return RoundEntry(went_out=went_out, hands=tuple(hands), tie_break_hand=True)

@@ -51,22 +51,22 @@ def save_with_totals(
 
 def test_a_typed_total_scores_and_shows_on_the_board(client: FlaskClient) -> None:
     game_id = start_game(client, "twelve-step", FOUR)
-    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "35"})
+    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "37"})
     document = client.get(f"/games/{game_id}/export").get_json()
     dee = document["rounds"][0]["players"]["Dee"]
-    assert dee["cards"] is None and dee["points"] == 35
+    assert dee["cards"] is None and dee["points"] == 37
     assert document["rounds"][0]["players"]["Ben"]["cards"] == "K Q"
     totals = {standing["player"]: standing["total"] for standing in document["standings"]}
-    assert totals["Dee"] == 35
+    assert totals["Dee"] == 37
     board = text(client.get(f"/games/{game_id}"))
     assert 'aria-label="typed total"' in board and "total typed, no cards" in board
 
 
 def test_a_typed_total_is_kept_when_the_round_is_opened_to_correct(client: FlaskClient) -> None:
     game_id = start_game(client, "twelve-step", FOUR)
-    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "35"})
+    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "37"})
     page = text(client.get(f"/games/{game_id}/rounds/1/edit"))
-    assert 'name="hands-3-total" value="35"' in page
+    assert 'name="hands-3-total" value="37"' in page
 
 
 def test_typed_totals_are_refused_at_their_field(client: FlaskClient) -> None:
@@ -76,7 +76,7 @@ def test_typed_totals_are_refused_at_their_field(client: FlaskClient) -> None:
         ({"Dee": "10000"}, {"Ben": "K", "Cy": "5"}, "a total is a whole number from 0 to 9999"),
         ({"Dee": "4.5"}, {"Ben": "K", "Cy": "5"}, "a total is a whole number from 0 to 9999"),
         # A total typed for whoever went out is cleared, not refused (issue 43: test_pages).
-        ({"Dee": "10"}, {"Ben": "K", "Cy": "5", "Dee": "9"}, "the cards left or a total, not both"),
+        ({"Dee": "12"}, {"Ben": "K", "Cy": "5", "Dee": "9"}, "the cards left or a total, not both"),
     ]
     for totals, cards, message in cases:
         page = save_with_totals(client, game_id, "Ann", cards, totals, expect=422)
@@ -89,7 +89,7 @@ def test_a_game_with_typed_totals_exports_and_imports_as_the_same_game(
     client: FlaskClient,
 ) -> None:
     game_id = start_game(client, "twelve-step", FOUR)
-    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "35"})
+    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "37"})
     save_with_totals(client, game_id, "Ben", {"Ann": "9"}, {"Cy": "0", "Dee": "120"})
     exported = client.get(f"/games/{game_id}/export").get_json()
     upload = io.BytesIO(json.dumps(exported).encode())
@@ -103,7 +103,7 @@ def test_a_game_with_typed_totals_exports_and_imports_as_the_same_game(
 
 def test_a_game_file_total_must_be_a_whole_number(client: FlaskClient) -> None:
     game_id = start_game(client, "twelve-step", FOUR)
-    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "35"})
+    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "37"})
     exported = client.get(f"/games/{game_id}/export").get_json()
     for bad, message in (("37", "a whole number"), (99999, "from 0 to 9999")):
         exported["rounds"][0]["players"]["Dee"]["points"] = bad
@@ -114,11 +114,11 @@ def test_a_game_file_total_must_be_a_whole_number(client: FlaskClient) -> None:
 
 def test_the_history_csv_says_which_points_were_typed(client: FlaskClient) -> None:
     game_id = start_game(client, "twelve-step", FOUR)
-    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "35"})
+    save_with_totals(client, game_id, "Ann", {"Ben": "K Q", "Cy": "5"}, {"Dee": "37"})
     rows = list(csv.DictReader(io.StringIO(text(client.get("/history/rounds.csv")))))
     typed = {row["player"]: row["typed_total"] for row in rows}
     assert typed == {"Ann": "no", "Ben": "no", "Cy": "no", "Dee": "yes"}
-    assert next(row for row in rows if row["player"] == "Dee")["points"] == "35"
+    assert next(row for row in rows if row["player"] == "Dee")["points"] == "37"
 
 
 def test_a_round_of_cards_only_still_saves(client: FlaskClient) -> None:

@@ -22,7 +22,6 @@ from scorekeeper.rules import (
     RuleSet,
     format_cards,
     parse_cards,
-    points_step,
     score_cards,
 )
 
@@ -510,10 +509,6 @@ def _typed_hand(
     if isinstance(total, bool) or not 0 <= total <= MAX_TYPED_TOTAL:
         problems.append(typed_total_problem(number, name, seat, total))
         total = 0
-    elif not went_out:
-        off_step = _off_step(rules, number, name, seat, total)
-        if off_step is not None:
-            problems.append(off_step)
     if hand.cards.strip():
         problems.append(
             Problem(
@@ -556,37 +551,6 @@ def _typed_hand(
         points=total,
         typed_total=True,
     )
-
-
-def _off_step(rules: RuleSet, number: int, name: str, seat: int, total: int) -> Problem | None:
-    """The refusal of a typed total no hand of the rules' cards can score: one off the step
-    their values go in (``points_step``: a total of a Phase 10 game is a multiple of 5), or
-    None. Where the step is 1 every whole number passes; whether a small total on the step is
-    too small for the cards is left unsaid (a house's values may be negative)."""
-    step = points_step(rules)
-    if step <= 1 or total % step == 0:
-        return None
-    values = sorted({value for _, value in rules.card_values})
-    return Problem(
-        number,
-        total_field(seat),
-        N_(
-            "Round %(round)s, %(name)s: %(total)s cannot be made from this game's cards: each "
-            "is worth %(values)s, so totals go in steps of %(step)s.",
-            round=number,
-            name=name,
-            total=total,
-            values=_listing_or(values),
-            step=step,
-        ),
-    )
-
-
-def _listing_or(items: Sequence[int]) -> Message | int:
-    """Values for a sentence, the last after "or": "5, 10, 15 or 25"; one alone as it is."""
-    if len(items) == 1:
-        return items[0]
-    return N_("%(items)s or %(last)s", items=tuple(items[:-1]), last=items[-1])
 
 
 def _went_out_made_it(number: int, seat: int, name: str, contract: int) -> Problem:
