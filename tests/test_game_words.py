@@ -116,7 +116,14 @@ def test_a_game_s_own_messages_are_the_catalogue_s_with_its_placeholders() -> No
         }
         own = languages.game_words(language)
         if "continental" in own:
-            may_i = {msgid for msgid in by_id if re.search(r"\bMay I\b", msgid)}
+            # Those of a Phase 10 deck's wording ("phase" for contract) are said in a game of
+            # that deck alone, whose words are Phase 10's even where house rules start from
+            # Continental: no Continental page says them.
+            may_i = {
+                msgid
+                for msgid in by_id
+                if re.search(r"\bMay I\b", msgid) and not re.search(r"\bphase\b", msgid)
+            }
             assert may_i - set(own["continental"].messages) == set()
         for game, said in own.items():
             for msgid, own in said.messages.items():
