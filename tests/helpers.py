@@ -8,7 +8,9 @@ web pages, or write a game file to import.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
+from io import BytesIO
 from typing import Any, BinaryIO
 
 from flask.testing import FlaskClient
@@ -82,6 +84,17 @@ def save_round(
     if expect is not None:
         assert response.status_code == expect, response.get_data(as_text=True)
     return response
+
+
+def import_game(client: FlaskClient, document: Mapping[str, Any]) -> int:
+    """``document`` (a game file) uploaded through the import page: the new game's id."""
+    answer = client.post(
+        "/games/import",
+        data={"file": (BytesIO(json.dumps(document).encode()), "game.json")},
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    return int(answer.headers["Location"].rstrip("/").split("/")[-1])
 
 
 def game_document(

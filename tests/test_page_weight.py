@@ -8,7 +8,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from .helpers import game_document, start_game
+from .helpers import game_document, import_game, start_game
 
 # What Chromium sends over plain HTTP.
 BROWSER = {"Accept-Encoding": "gzip, deflate"}
@@ -18,22 +18,13 @@ LATER_PAGE_BUDGET = 20_000
 
 def long_game(client: FlaskClient) -> int:
     """A 4-player 12-Step game 30 rounds in, imported through the upload page."""
-    import json
-    from io import BytesIO
-
     names = ["Ann", "Ben", "Cy", "Dee"]
     rounds = [
         (names[n % 4], {name: "K 5 9" for name in names if name != names[n % 4]}, set())
         for n in range(30)
     ]
     document = game_document("twelve-step", names, rounds)
-    answer = client.post(
-        "/games/import",
-        data={"file": (BytesIO(json.dumps(document).encode()), "game.json")},
-        content_type="multipart/form-data",
-    )
-    assert answer.status_code == 302, answer.get_data(as_text=True)
-    return int(answer.headers["Location"].rstrip("/").split("/")[-1])
+    return import_game(client, document)
 
 
 @pytest.mark.parametrize("page", ["home", "new game", "scoreboard", "round", "referee", "history"])

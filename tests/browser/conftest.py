@@ -135,6 +135,18 @@ def owner_cookie(live_server: str) -> str:
     return sign_in_cookie(live_server)
 
 
+@pytest.fixture(params=["en", "es"])
+def reader(
+    request: pytest.FixtureRequest, browser: Any, live_server: str, owner_cookie: str
+) -> Iterator[Any]:
+    """The narrowest phone (360 px), in English or in Spanish (Chile), signed in; its
+    ``language`` says which ("en", "es")."""
+    locale = "en-GB" if request.param == "en" else "es-CL"
+    for page in _page(browser, live_server, {**NARROW_PHONE, "locale": locale}, owner_cookie):
+        page.language = request.param
+        yield page
+
+
 def _page(
     browser: Any, base_url: str, device: dict[str, Any], cookie: str | None = None
 ) -> Iterator[Any]:

@@ -6,12 +6,11 @@ are 44 px tall. Each page is photographed (i51-card-values-*)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .conftest import NARROW_PHONE, SCREENSHOTS, _page, fits_width, screenshot
+from .conftest import SCREENSHOTS, fits_width, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -50,17 +49,6 @@ LABELS = """
   };
 })
 """
-
-
-@pytest.fixture(params=["en", "es"])
-def reader(
-    request: pytest.FixtureRequest, browser: Any, live_server: str, owner_cookie: str
-) -> Iterator[Any]:
-    """The narrowest phone (360 px), in English or in Spanish (Chile), signed in."""
-    locale = "en-GB" if request.param == "en" else "es-CL"
-    for page in _page(browser, live_server, {**NARROW_PHONE, "locale": locale}, owner_cookie):
-        page.language = request.param
-        yield page
 
 
 def test_no_card_value_label_breaks_inside_a_word_at_360_px(reader: Any) -> None:

@@ -5,12 +5,11 @@ contract, lay off or rank; nothing is wider than the screen; each is photographe
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .conftest import NARROW_PHONE, _page, fits_width, screenshot
+from .conftest import fits_width, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -36,17 +35,6 @@ NEVER = {
     "en": ("Contracts", "Laying off", "Two sets of one rank", "no jokers"),
     "es": ("Contratos", "Trío más pequeño", "Dos tríos del mismo valor", "sin jokers"),
 }
-
-
-@pytest.fixture(params=["en", "es"])
-def reader(
-    request: pytest.FixtureRequest, browser: Any, live_server: str, owner_cookie: str
-) -> Iterator[Any]:
-    """The narrowest phone (360 px), in English or in Spanish (Chile), signed in."""
-    locale = "en-GB" if request.param == "en" else "es-CL"
-    for page in _page(browser, live_server, {**NARROW_PHONE, "locale": locale}, owner_cookie):
-        page.language = request.param
-        yield page
 
 
 def test_phase_10_rules_and_editor_say_phase_at_360_px(reader: Any) -> None:

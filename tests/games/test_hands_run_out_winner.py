@@ -9,9 +9,7 @@ Phase 10 deck and a standard one; hypothesis over small games of so many hands."
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from io import BytesIO
 from typing import Any
 
 from flask import Flask
@@ -26,7 +24,7 @@ from scorekeeper.models import Game
 from scorekeeper.rules import get_ruleset
 
 from ..conftest import family_id
-from ..helpers import game_document, save_round, start_game
+from ..helpers import game_document, import_game, save_round, start_game
 from .test_phase_10_options import THREE, _house_rules
 from .test_phase_10_tie_break_shown import _get
 
@@ -42,16 +40,6 @@ WHY = "Nobody made phase 10 in hand 3, the last; Ann made the most phases (2), w
 WHY_ES = (
     "Nadie cumplió la fase 10 en la mano 3, la última; Ann cumplió más fases (2), con 25 puntos."
 )
-
-
-def _import(client: FlaskClient, document: dict[str, Any]) -> int:
-    answer = client.post(
-        "/games/import",
-        data={"file": (BytesIO(json.dumps(document).encode()), "game.json")},
-        content_type="multipart/form-data",
-    )
-    assert answer.status_code == 302, answer.get_data(as_text=True)
-    return int(answer.headers["Location"].rstrip("/").split("/")[-1])
 
 
 def _stored(app: Flask, game_id: int) -> list[tuple[str, int | None, bool]]:
@@ -89,7 +77,7 @@ def _assert_ann_wins(app: Flask, client: FlaskClient, game_id: int) -> None:
 def test_the_game_file_of_three_hands_names_whoever_made_the_most_phases(
     app: Flask, client: FlaskClient
 ) -> None:
-    game_id = _import(client, game_document(EVEN_THREE, THREE, ROUNDS))
+    game_id = import_game(client, game_document(EVEN_THREE, THREE, ROUNDS))
     _assert_ann_wins(app, client, game_id)
 
 
@@ -110,7 +98,7 @@ def test_a_standard_deck_of_three_hands_says_contracts(app: Flask, client: Flask
         ("Ann", {"Ben": "5", "Cy": "5"}, set()),
         ("Ben", {"Ann": "K Q", "Cy": "5"}, set()),
     ]
-    game_id = _import(client, game_document(rules, THREE, rounds))
+    game_id = import_game(client, game_document(rules, THREE, rounds))
     document = client.get(f"/games/{game_id}/export").get_json()
     assert document["winners"] == ["Ann"]
     assert [item["player"] for item in document["standings"]] == ["Ann", "Ben", "Cy"]
@@ -184,7 +172,7 @@ def _assert_the_first_maker_wins(app: Flask, client: FlaskClient, game_id: int) 
 def test_the_game_file_counts_a_maker_of_the_last_phase_in_an_earlier_hand(
     app: Flask, client: FlaskClient
 ) -> None:
-    game_id = _import(client, game_document(NINE_TEN_THREE, THREE, MAKERS_ROUNDS))
+    game_id = import_game(client, game_document(NINE_TEN_THREE, THREE, MAKERS_ROUNDS))
     _assert_the_first_maker_wins(app, client, game_id)
 
 
